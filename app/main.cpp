@@ -1,0 +1,43 @@
+// peviz executable: headless subcommands (export, bench, ...) or, with none, the interactive window.
+#include <cstdio>
+
+#include <CLI/CLI.hpp>
+
+#include "app/gui_main.hpp"
+#include "cli/commands.hpp"
+
+int main(int argc, char** argv) {
+  CLI::App app{"peviz: positional encodings in Transformers, visualised.\n"
+               "With no subcommand it opens the interactive window."};
+  app.set_version_flag("--version", std::string("peviz ") + PEVIZ_VERSION_STRING);
+  CLI::App* export_cmd =
+      app.add_subcommand("export", "Compute an encoding or analysis and write it as CSV, NPY or JSON");
+  export_cmd->require_subcommand(1);
+  peviz::cli::register_absolute_exports(*export_cmd);
+  peviz::cli::register_relative_exports(*export_cmd);
+  peviz::cli::register_bench(app);
+
+  peviz::app::GuiOptions gui;
+  peviz::app::add_gui_flags(app, gui);
+
+  int code = 0;
+  bool parsed = false;
+  code = peviz::cli::run_guarded([&] {
+    try {
+      app.parse(argc, argv);
+      parsed = true;
+    } catch (const CLI::CallForHelp& e) {
+      app.exit(e);
+    } catch (const CLI::CallForAllHelp& e) {
+      app.exit(e);
+    } catch (const CLI::Success& e) {
+      app.exit(e);
+    } catch (const CLI::ParseError& e) {
+      std::fprintf(stderr, "peviz: %s\n", e.what());
+      throw peviz::cli::UsageExit{};
+    }
+  });
+  if (code != 0 || !parsed) return code;
+  if (!app.get_subcommands().empty()) return 0;  // the subcommand's callback did the work
+  return peviz::app::run_gui(gui);
+}

@@ -1,0 +1,24 @@
+// The headless subcommands of the peviz executable; none of them touches GLFW or GL.
+#pragma once
+#include <functional>
+
+#include <CLI/CLI.hpp>
+
+namespace peviz::cli {
+
+// `peviz export <what>`: the absolute encodings and analyses (export_absolute.cpp) and the
+// relative family (export_relative.cpp) register their subcommands under `export_cmd`.
+void register_absolute_exports(CLI::App& export_cmd);
+void register_relative_exports(CLI::App& export_cmd);
+
+// `peviz bench [--json]`.
+void register_bench(CLI::App& app);
+
+// Thrown after a usage message was already printed; run_guarded maps it to exit code 2.
+struct UsageExit {};
+
+// Runs `fn`, turning ParamError into "peviz: --<param>: <rule>" on stderr and exit code 2, and any
+// other std::exception into "peviz: <what>" and exit code 1. Returns the exit code.
+int run_guarded(const std::function<void()>& fn);
+
+}  // namespace peviz::cli

@@ -1,0 +1,90 @@
+// Validation of the absolute-encoding parameters and the names of the enums.
+#include "core/params.hpp"
+
+#include <cmath>
+#include <sstream>
+
+#include "core/errors.hpp"
+
+namespace peviz {
+
+namespace {
+std::string human_bytes(double b) {
+  std::ostringstream os;
+  os.precision(3);
+  if (b >= double(1ull << 30)) os << b / double(1ull << 30) << " GiB";
+  else if (b >= double(1ull << 20)) os << b / double(1ull << 20) << " MiB";
+  else os << b << " bytes";
+  return os.str();
+}
+}  // namespace
+
+void check_result_size(std::size_t rows, std::size_t cols, std::uint64_t budget, std::string_view what) {
+  const double bytes = double(rows) * double(cols) * 4.0;
+  if (bytes > double(budget)) {
+    throw ParamError("max-memory", std::string(what) + " of " + std::to_string(rows) + " x " +
+                                       std::to_string(cols) + " values would take " + human_bytes(bytes) +
+                                       ", over the " + human_bytes(double(budget)) + " budget");
+  }
+}
+
+int encoding_width(const EncodingParams& p) {
+  switch (p.encoding) {
+    case Encoding::normalized:
+    case Encoding::integer: return 1;
+    case Encoding::learned: return p.learned_table ? int(p.learned_table->cols) : p.d_model;
+    default: return p.d_model;
+  }
+}
+
+void validate(const EncodingParams& p) {
+  if (p.learned_table && p.encoding == Encoding::learned) {
+    if (p.learned_table->rows < 1 || p.learned_table->cols < 1 || p.learned_table->cols > std::size_t(kMaxDModel) ||
+        p.learned_table->rows > std::size_t(kMaxSeqLen))
+      throw ParamError("from-npy", "table must have 1..65536 rows and 1..16384 columns");
+  } else if (p.d_model < 1 || p.d_model > kMaxDModel) {
+    throw ParamError("d-model", "must be an integer in [1, 16384], got " + std::to_string(p.d_model));
+  }
+  if (p.seq_len < 1 || p.seq_len > kMaxSeqLen)
+    throw ParamError("seq-len", "must be an integer in [1, 65536], got " + std::to_string(p.seq_len));
+  if (p.encoding == Encoding::sinusoidal && (!std::isfinite(p.base) || p.base <= 1.0)) {
+    std::ostringstream os;
+    os << "must be a finite number > 1, got " << p.base;
+    throw ParamError("base", os.str());
+  }
+  if (p.encoding == Encoding::learned && !p.learned_table && (p.max_len < 1 || p.max_len > kMaxSeqLen))
+    throw ParamError("max-len", "must be an integer in [1, 65536], got " + std::to_string(p.max_len));
+  check_result_size(std::size_t(p.seq_len), std::size_t(encoding_width(p)), p.memory_budget, "the encoding");
+}
+
+std::string_view to_string(Encoding e) {
+  switch (e) {
+    case Encoding::sinusoidal: return "sinusoidal";
+    case Encoding::learned: return "learned";
+    case Encoding::binary: return "binary";
+    case Encoding::normalized: return "normalized";
+    case Encoding::integer: return "integer";
+  }
+  return "?";
+}
+std::string_view to_string(Layout l) { return l == Layout::interleaved ? "interleaved" : "halves"; }
+std::string_view to_string(Metric m) { return m == Metric::dot ? "dot" : "cosine"; }
+
+std::optional<Encoding> parse_encoding(std::string_view s) {
+  for (Encoding e : {Encoding::sinusoidal, Encoding::learned, Encoding::binary, Encoding::normalized,
+                     Encoding::integer})
+    if (to_string(e) == s) return e;
+  return std::nullopt;
+}
+std::optional<Layout> parse_layout(std::string_view s) {
+  if (s == "interleaved") return Layout::interleaved;
+  if (s == "halves") return Layout::halves;
+  return std::nullopt;
+}
+std::optional<Metric> parse_metric(std::string_view s) {
+  if (s == "dot") return Metric::dot;
+  if (s == "cosine") return Metric::cosine;
+  return std::nullopt;
+}
+
+}  // namespace peviz
