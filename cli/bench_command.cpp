@@ -1,0 +1,71 @@
+// `peviz bench [--json]`: medians of the sinusoidal table and its cosine similarity at fixed sizes.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "cli/commands.hpp"
+#include "core/absolute_encodings.hpp"
+#include "core/similarity.hpp"
+
+namespace peviz::cli {
+
+namespace {
+
+struct BenchSize {
+  int seq_len, d_model;
+};
+constexpr BenchSize kSizes[] = {{512, 512}, {2048, 512}, {4096, 1024}, {8192, 1024}};
+
+// One warm-up call (which also sizes the output buffer), then the median of `reps` timed calls.
+template <class Fn>
+double median_ms(Fn&& fn, int reps) {
+  fn();
+  std::vector<double> ms;
+  for (int i = 0; i < reps; ++i) {
+    const auto t0 = std::chrono::steady_clock::now();
+    fn();
+    ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+  }
+  std::nth_element(ms.begin(), ms.begin() + std::ptrdiff_t(ms.size() / 2), ms.end());
+  return ms[ms.size() / 2];
+}
+
+void run_bench(bool as_json, int reps) {
+  nlohmann::json table = nlohmann::json::object(), sim = nlohmann::json::object();
+  Matrix out;  // reused across runs: warm buffers, as the GUI uses them
+  for (const BenchSize& s : kSizes) {
+    EncodingParams p;
+    p.seq_len = s.seq_len;
+    p.d_model = s.d_model;
+    const std::string key = std::to_string(s.seq_len) + "x" + std::to_string(s.d_model);
+    table[key] = median_ms([&] { encode(p, out); }, reps);
+    sim[key] = median_ms([&] { similarity(p, Metric::cosine, out); }, reps);
+    if (!as_json)
+      std::printf("L x d = %-10s table %8.3f ms   cosine similarity %8.3f ms\n", key.c_str(), table[key].get<double>(),
+                  sim[key].get<double>());
+  }
+  if (as_json) std::printf("%s\n", nlohmann::json{{"table", table}, {"similarity", sim}}.dump().c_str());
+}
+
+}  // namespace
+
+void register_bench(CLI::App& app) {
+  struct Options {
+    bool json = false;
+    int reps = 21;
+  };
+  auto o = std::make_shared<Options>();
+  CLI::App* sub = app.add_subcommand("bench", "Time the sinusoidal table and cosine similarity (medians, one thread)");
+  sub->add_flag("--json", o->json, "Print {\"table\": {...}, \"similarity\": {...}} in milliseconds");
+  sub->add_option("--reps", o->reps, "Timed repetitions per size (after one warm-up)")
+      ->check(CLI::Range(1, 1000))
+      ->capture_default_str();
+  sub->callback([o] { run_bench(o->json, o->reps); });
+}
+
+}  // namespace peviz::cli

@@ -1,0 +1,122 @@
+// `peviz export encoding|similarity|frequencies|criteria`: the absolute encodings and their analyses.
+#include <cmath>
+#include <memory>
+
+#include "cli/commands.hpp"
+#include "cli/export_common.hpp"
+#include "core/absolute_encodings.hpp"
+#include "core/criteria.hpp"
+#include "core/atomic_file.hpp"
+#include "core/errors.hpp"
+#include "core/shift_analysis.hpp"
+#include "core/similarity.hpp"
+
+namespace peviz::cli {
+
+namespace {
+
+// Binary and integer encodings hold whole numbers: exported as int32.
+bool integer_valued(const EncodingParams& p) {
+  return p.encoding == Encoding::binary || p.encoding == Encoding::integer;
+}
+
+NdArray encoding_array(const EncodingParams& p) {
+  Matrix m = encode(p);
+  if (!integer_valued(p)) return NdArray::from_matrix(m);
+  std::vector<std::int32_t> ints(m.data.size());
+  for (std::size_t i = 0; i < ints.size(); ++i) ints[i] = std::int32_t(m.data[i]);
+  return NdArray::from_ints({m.rows, m.cols}, std::move(ints));
+}
+
+struct EncodingCommand {
+  EncodingFlags flags;
+  OutputOptions out;
+};
+struct SimilarityCommand {
+  EncodingFlags flags;
+  OutputOptions out;
+  std::string metric = "cosine";
+};
+struct FrequenciesCommand {
+  EncodingFlags flags;
+  OutputOptions out;
+};
+
+nlohmann::json criteria_json(const CriteriaReport& r) {
+  auto num = [](double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); };
+  return {
+      {"unique", {{"pass", r.unique}, {"min_distance", num(r.min_distance)}, {"closest_positions", {r.closest_p, r.closest_q}}}},
+      {"consistent_distance",
+       {{"pass", r.consistent}, {"spread_over_t", num(r.spread_over_t)}, {"change_with_length", num(r.change_with_length)}}},
+      {"bounded",
+       {{"pass", r.bounded}, {"max_abs", num(r.max_abs)}, {"max_abs_2L", num(r.max_abs_2l)}, {"max_abs_4L", num(r.max_abs_4l)},
+        {"growth_4L", num(r.growth)}}},
+      {"deterministic", {{"pass", r.deterministic}}},
+      {"extrapolation", {{"pass", r.extrapolates}, {"note", r.extrapolation_note}}},
+  };
+}
+
+}  // namespace
+
+void register_absolute_exports(CLI::App& export_cmd) {
+  auto enc = std::make_shared<EncodingCommand>();
+  CLI::App* sub = export_cmd.add_subcommand("encoding", "The [position, channel] table of an absolute encoding");
+  add_encoding_flags(*sub, enc->flags);
+  add_output_flags(*sub, enc->out);
+  sub->callback([enc] {
+    const EncodingParams p = resolve_encoding_flags(enc->flags);
+    emit(encoding_array(p), params_to_json(p), enc->out);
+  });
+
+  auto sim = std::make_shared<SimilarityCommand>();
+  sub = export_cmd.add_subcommand("similarity", "Similarity between every pair of positions, [L, L]");
+  add_encoding_flags(*sub, sim->flags);
+  sub->add_option("--metric", sim->metric, "dot | cosine (a zero vector has cosine 0 with everything)")
+      ->capture_default_str();
+  add_output_flags(*sub, sim->out);
+  sub->callback([sim] {
+    const auto metric = parse_metric(sim->metric);
+    if (!metric) throw ParamError("metric", "must be dot or cosine, got '" + sim->metric + "'");
+    const EncodingParams p = resolve_encoding_flags(sim->flags);
+    Matrix m;
+    similarity(p, *metric, m);
+    nlohmann::json params = params_to_json(p);
+    params["metric"] = sim->metric;
+    emit(NdArray::from_matrix(m), params, sim->out);
+  });
+
+  auto freq = std::make_shared<FrequenciesCommand>();
+  sub = export_cmd.add_subcommand("frequencies",
+                                  "One row per sin/cos pair: pair index, angular frequency w, wavelength 2*pi/w");
+  add_encoding_flags(*sub, freq->flags);
+  add_output_flags(*sub, freq->out);
+  sub->callback([freq] {
+    const EncodingParams p = resolve_encoding_flags(freq->flags);
+    if (p.encoding != Encoding::sinusoidal) throw ParamError("encoding", "frequencies exist for sinusoidal only");
+    const auto rows = channel_frequencies(p.d_model, p.base, p.layout);
+    std::vector<float> values;
+    for (const ChannelFrequency& f : rows) values.insert(values.end(), {float(f.pair), float(f.w), float(f.wavelength)});
+    nlohmann::json params = {{"d_model", p.d_model}, {"base", p.base}, {"layout", to_string(p.layout)}};
+    emit(NdArray::from_floats({rows.size(), 3}, std::move(values)), params, freq->out,
+         {{"columns", {"pair", "w", "wavelength"}}});
+  });
+
+  auto crit = std::make_shared<EncodingCommand>();
+  sub = export_cmd.add_subcommand("criteria", "The criteria of a good encoding, measured (JSON)");
+  add_encoding_flags(*sub, crit->flags);
+  add_output_flags(*sub, crit->out);
+  crit->out.format = "json";
+  sub->callback([crit] {
+    const EncodingParams p = resolve_encoding_flags(crit->flags);
+    if (crit->out.format != "json") throw ParamError("format", "criteria are written as json only");
+    const nlohmann::json report = {{"params", params_to_json(p)}, {"criteria", criteria_json(measure_criteria(p))}};
+    const std::string text = report.dump(2) + "\n";
+    if (crit->out.out == "-") {
+      std::fwrite(text.data(), 1, text.size(), stdout);
+      return;
+    }
+    write_file_atomically(crit->out.out, [&](std::ostream& os) { os << text; }, "out");
+  });
+}
+
+}  // namespace peviz::cli

@@ -1,0 +1,92 @@
+// Output flags, encoding flags and result emission shared by every `peviz export` subcommand.
+#include "cli/export_common.hpp"
+
+#include <iostream>
+#include <unistd.h>
+
+#include "core/atomic_file.hpp"
+#include "core/errors.hpp"
+
+namespace peviz::cli {
+
+void add_output_flags(CLI::App& sub, OutputOptions& o) {
+  sub.add_option("--format", o.format, "Output format: csv | npy | json")->capture_default_str();
+  sub.add_option("--out", o.out, "Output file, or - for standard output")->capture_default_str();
+}
+
+void emit(const NdArray& a, const nlohmann::json& params, const OutputOptions& o, const nlohmann::json& extra) {
+  const std::optional<Format> fmt = parse_format(o.format);
+  if (!fmt) throw ParamError("format", "must be csv, npy or json, got '" + o.format + "'");
+  if (o.out.empty()) throw ParamError("out", "must be a file path or - for standard output");
+  if (fmt == Format::npy && o.out == "-" && isatty(1))
+    throw ParamError("out", "refusing to write binary NPY to a terminal; give --out PATH");
+  auto fill = [&](std::ostream& os) {
+    switch (*fmt) {
+      case Format::csv: write_csv(os, a); break;
+      case Format::npy: write_npy(os, a); break;
+      case Format::json: write_json(os, a, params, extra); break;
+    }
+  };
+  if (o.out == "-") {
+    std::ios::sync_with_stdio(false);
+    fill(std::cout);
+    std::cout.flush();
+    if (!std::cout) throw ParamError("out", "cannot write to standard output");
+    return;
+  }
+  write_file_atomically(o.out, fill, "out");
+}
+
+void add_encoding_flags(CLI::App& sub, EncodingFlags& f) {
+  EncodingParams& p = f.params;
+  sub.add_option("--encoding", f.encoding, "sinusoidal | learned | binary | normalized | integer")
+      ->capture_default_str();
+  sub.add_option("--d-model", p.d_model, "Channels, 1..16384")->capture_default_str();
+  sub.add_option("--seq-len", p.seq_len, "Positions 0..L-1, L in 1..65536")->capture_default_str();
+  sub.add_option("--base", p.base, "Sinusoid base, finite and > 1")->capture_default_str();
+  sub.add_option("--layout", f.layout, "Sinusoid channel order: interleaved | halves")->capture_default_str();
+  sub.add_option("--seed", p.seed, "Learned: seed of the random N(0, 0.02^2) table")->capture_default_str();
+  sub.add_option("--max-len", p.max_len, "Learned: rows of the table (positions it knows), 1..65536")
+      ->capture_default_str();
+  sub.add_option("--from-npy", f.from_npy, "Learned: load the table from a 2-D float32/float64 .npy file");
+  sub.add_flag("--signed", p.signed_bits, "Binary: map bits {0,1} to {-1,+1}");
+}
+
+EncodingParams resolve_encoding_flags(EncodingFlags& f) {
+  EncodingParams p = f.params;
+  const auto enc = parse_encoding(f.encoding);
+  if (!enc) throw ParamError("encoding", "must be sinusoidal, learned, binary, normalized or integer, got '" + f.encoding + "'");
+  p.encoding = *enc;
+  const auto layout = parse_layout(f.layout);
+  if (!layout) throw ParamError("layout", "must be interleaved or halves, got '" + f.layout + "'");
+  p.layout = *layout;
+  if (!f.from_npy.empty()) {
+    if (p.encoding != Encoding::learned) throw ParamError("from-npy", "needs --encoding learned");
+    auto table = std::make_shared<Matrix>(read_npy_matrix(f.from_npy));
+    p.d_model = int(table->cols);
+    p.max_len = int(table->rows);
+    p.learned_table = std::move(table);
+  }
+  validate(p);
+  return p;
+}
+
+nlohmann::json params_to_json(const EncodingParams& p) {
+  nlohmann::json j = {{"encoding", to_string(p.encoding)}, {"d_model", encoding_width(p)}, {"seq_len", p.seq_len}};
+  switch (p.encoding) {
+    case Encoding::sinusoidal:
+      j["base"] = p.base;
+      j["layout"] = to_string(p.layout);
+      break;
+    case Encoding::learned:
+      j["max_len"] = p.learned_table ? int(p.learned_table->rows) : p.max_len;
+      if (!p.learned_table) j["seed"] = p.seed;
+      else j["source"] = "npy";
+      break;
+    case Encoding::binary: j["signed"] = p.signed_bits; break;
+    default: break;
+  }
+  return j;
+}
+
+}  // namespace peviz::cli

@@ -1,0 +1,134 @@
+// Measures the criteria of a good position encoding as numbers (see criteria.hpp).
+#include "core/criteria.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "core/absolute_encodings.hpp"
+#include "core/similarity.hpp"
+
+namespace peviz {
+
+namespace {
+
+double row_distance(const Matrix& pe, std::size_t a, std::size_t b) {
+  double s = 0.0;
+  for (std::size_t c = 0; c < pe.cols; ++c) {
+    const double d = double(pe.at(a, c)) - double(pe.at(b, c));
+    s += d * d;
+  }
+  return std::sqrt(s);
+}
+
+double max_abs_value(const Matrix& pe) {
+  double m = 0.0;
+  for (float v : pe.data)
+    if (!std::isnan(v)) m = std::max(m, double(std::abs(v)));
+  return m;
+}
+
+double mean_offset_distance(const Matrix& pe, std::size_t k) {
+  double sum = 0.0;
+  for (std::size_t t = 0; t + k < pe.rows; ++t) sum += row_distance(pe, t, t + k);
+  return pe.rows > k ? sum / double(pe.rows - k) : 0.0;
+}
+
+}  // namespace
+
+CriteriaReport measure_criteria(const EncodingParams& p) {
+  validate(p);
+  CriteriaReport r;
+  const Matrix pe = encode(p);
+  const std::size_t L = pe.rows;
+
+  // Unique, from the Gram matrix: |a-b|^2 = |a|^2 + |b|^2 - 2 a.b (exact closed form for sinusoids).
+  r.min_distance = std::numeric_limits<double>::infinity();
+  if (L > 1) {
+    Matrix gram;
+    similarity(p, Metric::dot, gram);
+    for (std::size_t a = 0; a < L; ++a)
+      for (std::size_t b = a + 1; b < L; ++b) {
+        const double d2 = double(gram.at(a, a)) + double(gram.at(b, b)) - 2.0 * double(gram.at(a, b));
+        if (d2 < r.min_distance) {
+          r.min_distance = d2;
+          r.closest_p = int(a);
+          r.closest_q = int(b);
+        }
+      }
+    // Recompute the winner directly: the Gram identity loses digits when the two rows are close.
+    r.min_distance = row_distance(pe, std::size_t(r.closest_p), std::size_t(r.closest_q));
+  }
+  r.unique = L <= 1 || r.min_distance > 1e-6;
+
+  // Consistent distance over t (offsets 1..K) and over L (offset 1 at L and 2L).
+  const std::size_t K = std::min<std::size_t>(16, L > 1 ? L - 1 : 0);
+  for (std::size_t k = 1; k <= K; ++k) {
+    double lo = std::numeric_limits<double>::infinity(), hi = 0.0, sum = 0.0;
+    for (std::size_t t = 0; t + k < L; ++t) {
+      const double d = row_distance(pe, t, t + k);
+      lo = std::min(lo, d);
+      hi = std::max(hi, d);
+      sum += d;
+    }
+    const double mean = sum / double(L - k);
+    if (mean > 0) r.spread_over_t = std::max(r.spread_over_t, (hi - lo) / mean);
+  }
+
+  EncodingParams longer = p;
+  const bool learned = p.encoding == Encoding::learned;
+  const int known_rows = learned ? (p.learned_table ? int(p.learned_table->rows) : p.max_len) : kMaxSeqLen;
+  auto table_at = [&](int length) {
+    longer.seq_len = std::min(length, kMaxSeqLen);
+    longer.memory_budget = std::max<std::uint64_t>(p.memory_budget, 4ull * longer.seq_len * encoding_width(p));
+    return encode(longer, MissingRows::nan);
+  };
+  const Matrix pe2 = table_at(2 * p.seq_len);
+  const Matrix pe4 = table_at(4 * p.seq_len);
+  if (L > 1 && 2 * p.seq_len <= known_rows) {
+    const double d1 = mean_offset_distance(pe, 1), d2 = mean_offset_distance(pe2, 1);
+    r.change_with_length = d1 > 0 ? std::abs(d2 - d1) / d1 : 0.0;
+  } else if (L > 1) {
+    r.change_with_length = std::numeric_limits<double>::quiet_NaN();  // the table has no rows at 2L
+  }
+  r.consistent = r.spread_over_t < 1e-3 && (std::isnan(r.change_with_length) || r.change_with_length < 1e-3);
+
+  // Bounded: how the largest magnitude grows with the length.
+  r.max_abs = max_abs_value(pe);
+  r.max_abs_2l = max_abs_value(pe2);
+  r.max_abs_4l = max_abs_value(pe4);
+  r.growth = r.max_abs > 0 ? r.max_abs_4l / r.max_abs : (r.max_abs_4l > 0 ? std::numeric_limits<double>::infinity() : 1.0);
+  r.bounded = r.growth <= 1.0 + 1e-6;
+
+  // Deterministic: the same parameters give the same bits.
+  const Matrix again = encode(p);
+  r.deterministic = again.data.size() == pe.data.size() &&
+                    std::memcmp(again.data.data(), pe.data.data(), pe.data.size() * sizeof(float)) == 0;
+
+  switch (p.encoding) {
+    case Encoding::sinusoidal:
+      r.extrapolates = true;
+      r.extrapolation_note = "defined for every position; values stay in [-1, 1]";
+      break;
+    case Encoding::learned:
+      r.extrapolates = false;
+      r.extrapolation_note = "no embedding exists for positions >= max-len (" + std::to_string(known_rows) + ")";
+      break;
+    case Encoding::binary:
+      r.extrapolates = p.seq_len <= (p.d_model >= 31 ? kMaxSeqLen : (1 << p.d_model));
+      r.extrapolation_note = "positions >= 2^d repeat earlier codes (d bits count to 2^d - 1)";
+      break;
+    case Encoding::normalized:
+      r.extrapolates = false;
+      r.extrapolation_note = "t/(L-1) exceeds 1 past the training length, and its meaning depends on L";
+      break;
+    case Encoding::integer:
+      r.extrapolates = false;
+      r.extrapolation_note = "defined, but values grow without bound past anything seen in training";
+      break;
+  }
+  return r;
+}
+
+}  // namespace peviz

@@ -1,0 +1,41 @@
+// Test helper: runs the real peviz binary with arguments and captures exit code, stdout and stderr.
+#pragma once
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <sys/wait.h>
+#include <unistd.h>
+
+struct RunResult {
+  int code = -1;
+  std::string out, err;
+};
+
+inline std::string slurp(const std::string& path) {
+  std::ifstream is(path, std::ios::binary);
+  std::ostringstream ss;
+  ss << is.rdbuf();
+  return ss.str();
+}
+
+// `args` is passed through the shell as written (tests quote what needs quoting).
+inline RunResult run_peviz(const std::string& args) {
+  static int counter = 0;
+  const std::string stem = "/tmp/peviz-cli-test-" + std::to_string(::getpid()) + "-" + std::to_string(counter++);
+  const std::string cmd = std::string(PEVIZ_BINARY) + " " + args + " >" + stem + ".out 2>" + stem + ".err </dev/null";
+  const int status = std::system(cmd.c_str());
+  RunResult r;
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  r.out = slurp(stem + ".out");
+  r.err = slurp(stem + ".err");
+  std::remove((stem + ".out").c_str());
+  std::remove((stem + ".err").c_str());
+  return r;
+}
+
+inline int count_lines(const std::string& s) {
+  int n = 0;
+  for (char c : s) n += c == '\n';
+  return n;
+}
