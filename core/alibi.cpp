@@ -1,0 +1,63 @@
+// ALiBi head slopes and bias tensors.
+#include "core/alibi.hpp"
+
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+#include <string>
+
+#include "core/errors.hpp"
+#include "core/relative_matrix.hpp"
+
+namespace peviz {
+
+void validate_alibi_heads(int heads) {
+  if (heads < 1 || heads > kMaxHeads)
+    throw ParamError("heads", "must be an integer in [1, 4096], got " + std::to_string(heads));
+}
+
+namespace {
+// get_slopes_power_of_2: start = 2^(-2^-(log2(n) - 3)) = 2^(-8/n); slope_h = start * start^h.
+std::vector<double> power_of_two_slopes(int n) {
+  const double start = std::exp2(-8.0 / double(n));
+  std::vector<double> s(static_cast<std::size_t>(n));
+  for (int h = 0; h < n; ++h) s[std::size_t(h)] = start * std::pow(start, double(h));
+  return s;
+}
+}  // namespace
+
+std::vector<double> alibi_slopes(int heads) {
+  validate_alibi_heads(heads);
+  int p = 1;
+  while (p * 2 <= heads) p *= 2;  // closest_power_of_2 = 2^floor(log2(n))
+  std::vector<double> s = power_of_two_slopes(p);
+  if (p == heads) return s;
+  // get_slopes(2 * closest_power_of_2)[0::2][:n - closest_power_of_2]
+  const std::vector<double> twice = alibi_slopes(2 * p);
+  for (int h = 0; h < heads - p; ++h) s.push_back(twice[std::size_t(2 * h)]);
+  return s;
+}
+
+NdArray alibi_bias(int heads, int seq_len, bool bidirectional, std::uint64_t budget) {
+  validate_alibi_heads(heads);
+  check_length(seq_len, "seq-len");
+  const std::size_t h_n = std::size_t(heads), l = std::size_t(seq_len);
+  check_result_size(h_n * l, l, budget, "the ALiBi bias");
+  const std::vector<double> slopes = alibi_slopes(heads);
+  NdArray a;
+  a.shape = {h_n, l, l};
+  a.dtype = DType::f32;
+  a.f32.resize(h_n * l * l);
+  const float masked = std::numeric_limits<float>::quiet_NaN();
+  for (std::size_t h = 0; h < h_n; ++h)
+    for (std::size_t i = 0; i < l; ++i) {
+      float* row = a.f32.data() + (h * l + i) * l;
+      for (std::size_t j = 0; j < l; ++j) {
+        const double dist = std::abs(double(i) - double(j));
+        row[j] = (!bidirectional && j > i) ? masked : float(-slopes[h] * dist);
+      }
+    }
+  return a;
+}
+
+}  // namespace peviz

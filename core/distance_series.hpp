@@ -1,0 +1,43 @@
+// One "score against relative distance" series per method at the same L, to compare them on one chart.
+//
+// Distances run over r = j - i = -(L-1) .. L-1 (key - query). Series, in order:
+//  - "sinusoidal": PE(0) . PE(|r|) of the sinusoidal table (interleaved, d_model, base); for sinusoids
+//    PE(i) . PE(i + r) = sum_k cos(w_k r) depends only on |r|.
+//  - "rope": 2 * sum_j cos(r inv_freq_j) + pass-through channels, the RoFormer decay score for
+//    q = k = all ones (even in r).
+//  - "alibi_h<h>" for every head: -m_h |r| bidirectional; causal: m_h * r for r <= 0, NaN for r > 0.
+//  - "t5_bucket": the T5 bucket id of r (bidirectional, or causal when `causal`).
+//  - "shaw": clip(r, -k, k).
+#pragma once
+#include <string>
+#include <vector>
+
+#include "core/matrix.hpp"
+#include "core/rope.hpp"
+#include "core/rope_scaling.hpp"
+
+namespace peviz {
+
+struct DistanceSeriesParams {
+  int seq_len = 128;                 // L, 1..65536
+  int d_model = 128;                 // sinusoidal width, 1..16384
+  double sinusoid_base = 10000.0;    // sinusoidal base, > 1
+  RopeParams rope;                   // RoPE head_dim, rotary_dim, base
+  RopeScalingParams rope_scaling;    // RoPE scaling (none by default)
+  int heads = 8;                     // ALiBi heads, 1..4096
+  bool causal = false;               // ALiBi and T5 in their causal form
+  int num_buckets = 32;              // T5 relative_attention_num_buckets
+  int max_distance = 128;            // T5 relative_attention_max_distance
+  int max_relative = 16;             // Shaw k
+};
+
+struct DistanceSeries {
+  std::vector<int> distance;         // r = -(L-1) .. L-1
+  std::vector<std::string> names;    // one per row of `values`
+  Matrix values;                     // names.size() x distance.size()
+};
+
+// Validates every part (throws ParamError naming the flag) and computes all series.
+DistanceSeries distance_series(const DistanceSeriesParams& p);
+
+}  // namespace peviz

@@ -1,0 +1,275 @@
+// RoPE scalings ported from HF transformers modeling_rope_utils.py: validation, inv_freq and attention factor.
+#include "core/rope_scaling.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+#include <sstream>
+#include <string>
+
+#include "core/errors.hpp"
+
+namespace peviz {
+
+namespace {
+
+std::string num(double v) {
+  std::ostringstream os;
+  os << v;
+  return os.str();
+}
+
+bool uses(RopeScaling k, std::initializer_list<RopeScaling> kinds) {
+  return std::find(kinds.begin(), kinds.end(), k) != kinds.end();
+}
+
+// A flag given for a scaling that ignores it is refused, so a typo in --scaling cannot pass silently.
+void check_used(bool given, std::string_view flag, RopeScaling kind, std::initializer_list<RopeScaling> kinds,
+                std::string_view which) {
+  if (given && !uses(kind, kinds))
+    throw ParamError(std::string(flag), "only applies to --scaling " + std::string(which) + ", not " +
+                                            std::string(to_string(kind)));
+}
+
+void check_min(const std::optional<double>& v, std::string_view flag, double lo, bool inclusive) {
+  if (!v) return;
+  if (!std::isfinite(*v) || (inclusive ? *v < lo : *v <= lo))
+    throw ParamError(std::string(flag),
+                     std::string("must be a finite number ") + (inclusive ? ">= " : "> ") + num(lo) + ", got " + num(*v));
+}
+
+void check_len(const std::optional<int>& v, std::string_view flag, int lo) {
+  if (v && (*v < lo || *v > kMaxContextLen))
+    throw ParamError(std::string(flag), "must be an integer in [" + std::to_string(lo) + ", " +
+                                            std::to_string(kMaxContextLen) + "], got " + std::to_string(*v));
+}
+
+void check_list(const std::vector<double>& v, std::string_view flag, int pairs) {
+  if (v.size() != std::size_t(pairs))
+    throw ParamError(std::string(flag), "must list rotary-dim/2 = " + std::to_string(pairs) + " numbers, got " +
+                                            std::to_string(v.size()));
+  for (double x : v)
+    if (!std::isfinite(x) || x <= 0.0)
+      throw ParamError(std::string(flag), "every entry must be a finite number > 0, got " + num(x));
+}
+
+// original_max_position_embeddings, falling back to max_position_embeddings as HF does.
+int original_len(const RopeScalingParams& s) { return s.original_max_len ? *s.original_max_len : *s.max_len; }
+
+// factor, or max_len / original_max_len when absent (HF yarn and longrope).
+double resolved_factor(const RopeScalingParams& s) {
+  if (s.factor) return *s.factor;
+  return double(*s.max_len) / double(original_len(s));
+}
+
+}  // namespace
+
+std::string_view to_string(RopeScaling s) {
+  switch (s) {
+    case RopeScaling::none: return "none";
+    case RopeScaling::linear: return "linear";
+    case RopeScaling::dynamic: return "dynamic";
+    case RopeScaling::yarn: return "yarn";
+    case RopeScaling::llama3: return "llama3";
+    case RopeScaling::longrope: return "longrope";
+  }
+  return "?";
+}
+
+std::optional<RopeScaling> parse_rope_scaling(std::string_view s) {
+  for (RopeScaling k : {RopeScaling::none, RopeScaling::linear, RopeScaling::dynamic, RopeScaling::yarn,
+                        RopeScaling::llama3, RopeScaling::longrope})
+    if (to_string(k) == s) return k;
+  return std::nullopt;
+}
+
+void validate(const RopeParams& p, const RopeScalingParams& s) {
+  using K = RopeScaling;
+  validate(p);
+  const K k = s.kind;
+  check_used(s.factor.has_value(), "factor", k, {K::linear, K::dynamic, K::yarn, K::llama3, K::longrope},
+             "linear|dynamic|yarn|llama3|longrope");
+  check_used(s.original_max_len.has_value(), "original-max-len", k, {K::dynamic, K::yarn, K::llama3, K::longrope},
+             "dynamic|yarn|llama3|longrope");
+  check_used(s.max_len.has_value(), "max-len", k, {K::dynamic, K::yarn, K::llama3, K::longrope},
+             "dynamic|yarn|llama3|longrope");
+  check_used(s.seq_len.has_value(), "seq-len", k, {K::dynamic, K::longrope}, "dynamic|longrope");
+  check_used(s.beta_fast.has_value(), "beta-fast", k, {K::yarn}, "yarn");
+  check_used(s.beta_slow.has_value(), "beta-slow", k, {K::yarn}, "yarn");
+  check_used(s.mscale.has_value(), "mscale", k, {K::yarn}, "yarn");
+  check_used(s.mscale_all_dim.has_value(), "mscale-all-dim", k, {K::yarn}, "yarn");
+  check_used(s.truncate.has_value(), "no-truncate", k, {K::yarn}, "yarn");
+  check_used(s.attention_factor.has_value(), "attention-factor", k, {K::yarn, K::longrope}, "yarn|longrope");
+  check_used(s.low_freq_factor.has_value(), "low-freq-factor", k, {K::llama3}, "llama3");
+  check_used(s.high_freq_factor.has_value(), "high-freq-factor", k, {K::llama3}, "llama3");
+  check_used(!s.short_factor.empty(), "short-factor", k, {K::longrope}, "longrope");
+  check_used(!s.long_factor.empty(), "long-factor", k, {K::longrope}, "longrope");
+  if (k == K::none) return;
+
+  check_min(s.factor, "factor", 1.0, true);
+  check_len(s.original_max_len, "original-max-len", 2);
+  check_len(s.max_len, "max-len", 2);
+  check_len(s.seq_len, "seq-len", 1);
+  check_min(s.beta_fast, "beta-fast", 0.0, false);
+  check_min(s.beta_slow, "beta-slow", 0.0, false);
+  check_min(s.mscale, "mscale", 0.0, true);
+  check_min(s.mscale_all_dim, "mscale-all-dim", 0.0, true);
+  check_min(s.attention_factor, "attention-factor", 0.0, false);
+  check_min(s.low_freq_factor, "low-freq-factor", 0.0, false);
+  check_min(s.high_freq_factor, "high-freq-factor", 0.0, false);
+
+  const std::string kind(to_string(k));
+  if (!s.factor && (k == K::linear || k == K::dynamic || k == K::llama3))
+    throw ParamError("factor", "is required for --scaling " + kind);
+  if (!s.factor && !s.max_len)
+    throw ParamError("factor", "is required for --scaling " + kind + " unless --max-len is given (factor = "
+                                                                    "max-len / original-max-len)");
+  if (k != K::linear && !s.original_max_len && !s.max_len)
+    throw ParamError("original-max-len", "is required for --scaling " + kind + " (or give --max-len)");
+  if (!s.factor && resolved_factor(s) < 1.0)
+    throw ParamError("max-len", "must be >= --original-max-len (" + std::to_string(original_len(s)) +
+                                    ") so that the derived factor is >= 1, got " + std::to_string(*s.max_len));
+  if (k == K::dynamic && rotary_dim(p) < 4)
+    throw ParamError(p.rotary_dim ? "rotary-dim" : "head-dim",
+                     "dynamic scaling needs a rotary dimension >= 4 (its exponent is R/(R-2)), got " +
+                         std::to_string(rotary_dim(p)));
+  if (k == K::yarn && s.beta_fast.value_or(32.0) <= s.beta_slow.value_or(1.0))
+    throw ParamError("beta-fast", "must be greater than --beta-slow (" + num(s.beta_slow.value_or(1.0)) + "), got " +
+                                      num(s.beta_fast.value_or(32.0)));
+  if (k == K::llama3 && s.low_freq_factor.value_or(1.0) >= s.high_freq_factor.value_or(4.0))
+    throw ParamError("high-freq-factor", "must be greater than --low-freq-factor (" +
+                                             num(s.low_freq_factor.value_or(1.0)) + "), got " +
+                                             num(s.high_freq_factor.value_or(4.0)));
+  if (k == K::longrope) {
+    const int pairs = rotary_dim(p) / 2;
+    if (s.short_factor.empty()) throw ParamError("short-factor", "is required for --scaling longrope");
+    if (s.long_factor.empty()) throw ParamError("long-factor", "is required for --scaling longrope");
+    check_list(s.short_factor, "short-factor", pairs);
+    check_list(s.long_factor, "long-factor", pairs);
+  }
+}
+
+double yarn_get_mscale(double scale, double mscale) {
+  // HF _compute_yarn_parameters.get_mscale (from DeepSeek-V2's yarn_get_mscale).
+  if (scale <= 1.0) return 1.0;
+  return 0.1 * mscale * std::log(scale) + 1.0;
+}
+
+double yarn_correction_dim(double num_rotations, int dim, double base, double context_len) {
+  // HF find_correction_dim: the (fractional) dimension index 2j at which the pair turns
+  // `num_rotations` times over `context_len` positions: dim * ln(L / (n 2 pi)) / (2 ln base).
+  return (double(dim) * std::log(context_len / (num_rotations * 2.0 * std::numbers::pi))) / (2.0 * std::log(base));
+}
+
+std::vector<double> yarn_ramp(double beta_fast, double beta_slow, int dim, double base, double context_len,
+                              bool truncate) {
+  // HF find_correction_range: low from beta_fast, high from beta_slow, floor/ceil when truncating,
+  // clamped to [0, dim - 1] (dim, not dim/2: HF's bound, kept as is).
+  double low = yarn_correction_dim(beta_fast, dim, base, context_len);
+  double high = yarn_correction_dim(beta_slow, dim, base, context_len);
+  if (truncate) {
+    low = std::floor(low);
+    high = std::ceil(high);
+  }
+  low = std::max(low, 0.0);
+  high = std::min(high, double(dim - 1));
+  // HF linear_ramp_factor: clamp((j - low) / (high - low), 0, 1) over j < dim/2; +0.001 avoids 0/0.
+  if (low == high) high += 0.001;
+  std::vector<double> ramp(std::size_t(dim / 2));
+  for (int j = 0; j < dim / 2; ++j) ramp[std::size_t(j)] = std::clamp((double(j) - low) / (high - low), 0.0, 1.0);
+  return ramp;
+}
+
+ScaledRope rope_scaled_inv_freq(const RopeParams& p, const RopeScalingParams& s) {
+  validate(p, s);
+  ScaledRope out;
+  const int dim = rotary_dim(p);
+  switch (s.kind) {
+    case RopeScaling::none: {
+      out.inv_freq = rope_inv_freq(p);
+      break;
+    }
+    case RopeScaling::linear: {
+      // HF _compute_linear_scaling_rope_parameters: position interpolation (Chen et al. 2023,
+      // kaiokendev) as inv_freq / factor.
+      out.factor = *s.factor;
+      out.inv_freq = rope_inv_freq(p);
+      for (double& f : out.inv_freq) f /= out.factor;
+      break;
+    }
+    case RopeScaling::dynamic: {
+      // HF _compute_dynamic_ntk_parameters: seq = max(seq_len, max_pos) (seq_len absent -> max_pos);
+      // base' = base * (factor * seq / max_pos - (factor - 1)) ** (dim / (dim - 2)).
+      out.factor = *s.factor;
+      out.original_max_len = original_len(s);
+      const double max_pos = out.original_max_len;
+      const double seq = (s.seq_len && *s.seq_len > out.original_max_len) ? double(*s.seq_len) : max_pos;
+      RopeParams q = p;
+      q.base = p.base * std::pow(out.factor * seq / max_pos - (out.factor - 1.0), double(dim) / double(dim - 2));
+      out.inv_freq = rope_inv_freq(q);
+      break;
+    }
+    case RopeScaling::yarn: {
+      // HF _compute_yarn_parameters (YaRN, Peng et al. 2023).
+      out.factor = resolved_factor(s);
+      out.original_max_len = original_len(s);
+      if (s.attention_factor) {
+        out.attention_factor = *s.attention_factor;
+      } else if (s.mscale.value_or(0.0) != 0.0 && s.mscale_all_dim.value_or(0.0) != 0.0) {
+        // `if mscale and mscale_all_dim`: both present and non-zero.
+        out.attention_factor = yarn_get_mscale(out.factor, *s.mscale) / yarn_get_mscale(out.factor, *s.mscale_all_dim);
+      } else {
+        out.attention_factor = yarn_get_mscale(out.factor);
+      }
+      out.yarn_ramp = yarn_ramp(s.beta_fast.value_or(32.0), s.beta_slow.value_or(1.0), dim, p.base,
+                                double(out.original_max_len), s.truncate.value_or(true));
+      const std::vector<double> extrapolation = rope_inv_freq(p);
+      out.inv_freq.resize(extrapolation.size());
+      for (std::size_t j = 0; j < extrapolation.size(); ++j) {
+        // inv_freq_extrapolation_factor = 1 - ramp; inv = interp * (1 - extrap_factor) + extrap * extrap_factor.
+        const double extrap_factor = 1.0 - out.yarn_ramp[j];
+        const double interpolation = extrapolation[j] / out.factor;
+        out.inv_freq[j] = interpolation * (1.0 - extrap_factor) + extrapolation[j] * extrap_factor;
+      }
+      break;
+    }
+    case RopeScaling::llama3: {
+      // HF _compute_llama3_parameters (Llama 3.1 reference: factor 8, low 1, high 4, original 8192).
+      out.factor = *s.factor;
+      out.original_max_len = original_len(s);
+      const double low = s.low_freq_factor.value_or(1.0), high = s.high_freq_factor.value_or(4.0);
+      const double old_len = out.original_max_len;
+      const double low_freq_wavelen = old_len / low, high_freq_wavelen = old_len / high;
+      out.inv_freq = rope_inv_freq(p);
+      for (double& f : out.inv_freq) {
+        const double wavelen = 2.0 * std::numbers::pi / f;
+        // wavelen < high_freq_wavelen: unchanged; wavelen > low_freq_wavelen: divided by factor.
+        double scaled = wavelen > low_freq_wavelen ? f / out.factor : f;
+        const bool medium = !(wavelen < high_freq_wavelen) && !(wavelen > low_freq_wavelen);
+        if (medium) {
+          const double smooth = (old_len / wavelen - low) / (high - low);
+          scaled = (1.0 - smooth) * scaled / out.factor + smooth * scaled;
+        }
+        f = scaled;
+      }
+      break;
+    }
+    case RopeScaling::longrope: {
+      // HF _compute_longrope_parameters (LongRoPE, Ding et al. 2024; Phi-3): long factors when
+      // seq_len > original_max_position_embeddings, else short; inv = 1 / (ext * base^(2j/dim)).
+      out.factor = resolved_factor(s);
+      out.original_max_len = original_len(s);
+      if (s.attention_factor) out.attention_factor = *s.attention_factor;
+      else if (out.factor <= 1.0) out.attention_factor = 1.0;
+      else out.attention_factor = std::sqrt(1.0 + std::log(out.factor) / std::log(double(out.original_max_len)));
+      const bool long_ctx = s.seq_len && *s.seq_len > out.original_max_len;
+      const std::vector<double>& ext = long_ctx ? s.long_factor : s.short_factor;
+      out.inv_freq = rope_inv_freq(p);
+      for (std::size_t j = 0; j < out.inv_freq.size(); ++j) out.inv_freq[j] /= ext[j];
+      break;
+    }
+  }
+  return out;
+}
+
+}  // namespace peviz

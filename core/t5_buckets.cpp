@@ -1,0 +1,57 @@
+// T5 relative-position buckets and the bucket matrix.
+#include "core/t5_buckets.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "core/errors.hpp"
+#include "core/relative_matrix.hpp"
+
+namespace peviz {
+
+void validate(const T5BucketParams& p) {
+  check_length(p.query_len, "seq-len");
+  check_length(p.key_len, "key-len");
+  // The exact range max_exact must be >= 1, otherwise HF takes log(0 / 0).
+  const int min_buckets = p.bidirectional ? 4 : 2;
+  if (p.num_buckets < min_buckets || p.num_buckets > 65536)
+    throw ParamError("num-buckets", "must be an integer in [" + std::to_string(min_buckets) + ", 65536]" +
+                                        (p.bidirectional ? " for bidirectional buckets" : "") + ", got " +
+                                        std::to_string(p.num_buckets));
+  const int max_exact = (p.bidirectional ? p.num_buckets / 2 : p.num_buckets) / 2;
+  if (p.max_distance <= max_exact || p.max_distance > (1 << 30))
+    throw ParamError("max-distance", "must be an integer greater than the exact range (" + std::to_string(max_exact) +
+                                         ") and at most 2^30, got " + std::to_string(p.max_distance));
+  check_result_size(std::size_t(p.query_len), std::size_t(p.key_len), p.memory_budget, "the bucket matrix");
+}
+
+int t5_relative_position_bucket(long long relative_position, bool bidirectional, int num_buckets, int max_distance) {
+  int bucket = 0;
+  long long n = 0;
+  if (bidirectional) {
+    num_buckets /= 2;
+    if (relative_position > 0) bucket += num_buckets;
+    n = relative_position < 0 ? -relative_position : relative_position;
+  } else {
+    n = -std::min(relative_position, 0LL);  // only the past (r <= 0) is bucketed
+  }
+  const int max_exact = num_buckets / 2;
+  if (n < max_exact) return bucket + int(n);
+  // torch: log(rp.float() / max_exact) is float32; dividing by the Python float math.log(...) and
+  // multiplying by an int stay in float32; .to(torch.long) truncates toward zero.
+  const float ratio = float(n) / float(max_exact);
+  const float scale = float(std::log(double(max_distance) / double(max_exact)));
+  const float large = std::log(ratio) / scale * float(num_buckets - max_exact);
+  const long long if_large = std::min<long long>(max_exact + (long long)(large), num_buckets - 1);
+  return bucket + int(if_large);
+}
+
+NdArray t5_bucket_matrix(const T5BucketParams& p) {
+  validate(p);
+  return relative_int_matrix(p.query_len, p.key_len, [&](int i, int j) {
+    return t5_relative_position_bucket(j - i, p.bidirectional, p.num_buckets, p.max_distance);
+  });
+}
+
+}  // namespace peviz

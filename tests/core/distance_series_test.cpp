@@ -1,0 +1,62 @@
+// Tests for core/distance_series: every method's series at the same distances, checked against its source.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "core/alibi.hpp"
+#include "core/distance_series.hpp"
+#include "core/errors.hpp"
+#include "param_error.hpp"
+
+using namespace peviz;
+
+TEST_CASE("distance series: one row per method, r from -(L-1) to L-1") {
+  DistanceSeriesParams p;
+  p.seq_len = 200;
+  p.d_model = 64;
+  p.rope.head_dim = 64;
+  p.heads = 4;
+  p.max_relative = 5;
+  const DistanceSeries s = distance_series(p);
+  REQUIRE(s.distance.size() == 399);
+  CHECK(s.distance.front() == -199);
+  CHECK(s.distance[199] == 0);
+  const std::vector<std::string> names = {"sinusoidal", "rope", "alibi_h0", "alibi_h1", "alibi_h2", "alibi_h3",
+                                          "t5_bucket", "shaw"};
+  REQUIRE(s.names == names);
+  REQUIRE(s.values.rows == 8);
+  const std::size_t zero = 199;
+  // Sinusoid with d = 64: PE(0).PE(0) = number of (sin, cos) pairs = 32; PE(0).PE(r) = sum_k cos(w_k r).
+  CHECK(s.values.at(0, zero) == Approx(32.0));
+  double want = 0;
+  for (int k = 0; k < 32; ++k) want += std::cos(10.0 * std::pow(10000.0, -2.0 * k / 64));
+  CHECK(s.values.at(0, zero + 10) == Approx(want).margin(1e-4));
+  CHECK(s.values.at(0, zero - 10) == s.values.at(0, zero + 10));
+  CHECK(s.values.at(1, zero) == Approx(64.0));  // RoPE: 2 * 32 pairs
+  const std::vector<double> slopes = alibi_slopes(4);
+  CHECK(s.values.at(2, zero - 7) == Approx(-7 * slopes[0]));
+  CHECK(s.values.at(5, zero + 7) == Approx(-7 * slopes[3]));
+  CHECK(s.values.at(6, zero - 16) == 10.0f);       // T5 bidirectional, r = -16
+  CHECK(s.values.at(6, zero + 16) == 26.0f);
+  CHECK(s.values.at(7, zero - 100) == -5.0f);     // Shaw clip
+  CHECK(s.values.at(7, zero + 3) == 3.0f);
+
+  p.causal = true;
+  const DistanceSeries c = distance_series(p);
+  CHECK(std::isnan(c.values.at(2, zero + 1)));
+  CHECK(c.values.at(2, zero - 3) == Approx(-3 * slopes[0]));
+  CHECK(c.values.at(6, zero + 5) == 0.0f);   // causal T5: the future is bucket 0
+  CHECK(c.values.at(6, zero - 64) == 26.0f);
+}
+
+TEST_CASE("distance series validates every part") {
+  DistanceSeriesParams p;
+  p.heads = 0;
+  CHECK_THROWS_AS(distance_series(p), ParamError);
+  p = {};
+  p.rope.head_dim = 7;
+  CHECK(param_error_of([&] { distance_series(p); }) == "head-dim: must be even, got 7");
+  p = {};
+  p.num_buckets = 2;
+  CHECK_THROWS_AS(distance_series(p), ParamError);
+}
