@@ -1,8 +1,251 @@
-// `peviz export` subcommands of the relative family (filled in by the relative-family work).
+// `peviz export rope-*|alibi-*|t5-buckets|shaw|distance-series`: the relative-position family.
+#include <cmath>
+#include <memory>
+
 #include "cli/commands.hpp"
+#include "cli/export_common.hpp"
+#include "cli/rope_flags.hpp"
+#include "core/alibi.hpp"
+#include "core/distance_series.hpp"
+#include "core/errors.hpp"
+#include "core/precision.hpp"
+#include "core/rope.hpp"
+#include "core/rope_scaling.hpp"
+#include "core/shaw.hpp"
+#include "core/t5_buckets.hpp"
 
 namespace peviz::cli {
 
-void register_relative_exports(CLI::App&) {}
+namespace {
+
+struct RopeCommand {
+  RopeFlags flags;
+  OutputOptions out;
+  int max_distance = 0;    // rope-decay
+  int context_len = 0;     // rope-wavelengths
+  int target_len = 0;      // rope-wavelengths
+  int max_position = 0;    // rope-precision
+  int points = 64;         // rope-precision
+};
+
+struct AlibiCommand {
+  OutputOptions out;
+  int heads = 8;
+  int seq_len = 0;
+  bool bidirectional = false;
+};
+
+struct MatrixCommand {  // t5-buckets and shaw
+  OutputOptions out;
+  int seq_len = 0;
+  int key_len = 0;
+  CLI::Option* key_len_flag = nullptr;  // --key-len absent: keys = queries
+  int num_buckets = 32;
+  int max_distance = 128;
+  bool causal = false;
+  int max_relative = 0;
+};
+
+struct SeriesCommand {
+  OutputOptions out;
+  DistanceSeriesParams params;
+};
+
+// Adds --seq-len (queries) and --key-len (keys, default: as many as queries).
+void add_length_flags(CLI::App& sub, MatrixCommand& c, const char* key_help) {
+  sub.add_option("--seq-len", c.seq_len, "Queries 0..L-1, L in 1..65536")->required();
+  c.key_len_flag = sub.add_option("--key-len", c.key_len, key_help);
+}
+int key_len_of(const MatrixCommand& c) { return c.key_len_flag->count() ? c.key_len : c.seq_len; }
+
+NdArray column(const std::vector<double>& values) {
+  return NdArray::from_floats({values.size(), 1}, std::vector<float>(values.begin(), values.end()));
+}
+
+nlohmann::json floats_json(const std::vector<double>& v) {
+  nlohmann::json a = nlohmann::json::array();
+  for (double x : v) a.push_back(x);
+  return a;
+}
+
+// A subcommand with the RoPE flags and output flags, running `body` on the resolved flags.
+template <class Body>
+CLI::App* rope_subcommand(CLI::App& export_cmd, const char* name, const char* help,
+                          const std::shared_ptr<RopeCommand>& cmd, Body body) {
+  CLI::App* sub = export_cmd.add_subcommand(name, help);
+  add_rope_flags(*sub, cmd->flags);
+  add_output_flags(*sub, cmd->out);
+  sub->callback([cmd, body] {
+    const ResolvedRope r = resolve_rope_flags(cmd->flags);
+    body(*cmd, r, rope_scaled_inv_freq(r.rope, r.scaling));
+  });
+  return sub;
+}
+
+void register_rope(CLI::App& export_cmd) {
+  rope_subcommand(export_cmd, "rope-inv-freq", "One row per RoPE pair: its (scaled) inverse frequency",
+                  std::make_shared<RopeCommand>(), [](const RopeCommand& c, const ResolvedRope& r, const ScaledRope& s) {
+                    emit(column(s.inv_freq), rope_params_json(r, s), c.out, {{"attention_factor", s.attention_factor}});
+                  });
+
+  auto decay = std::make_shared<RopeCommand>();
+  CLI::App* sub = rope_subcommand(
+      export_cmd, "rope-decay", "RoFormer long-term decay: rows r = 0..N with r, 2*sum cos(r theta), relative bound",
+      decay, [](const RopeCommand& c, const ResolvedRope& r, const ScaledRope& s) {
+        if (c.max_distance < 0 || c.max_distance > kMaxContextLen)
+          throw ParamError("max-distance", "must be an integer in [0, 2^30], got " + std::to_string(c.max_distance));
+        check_result_size(std::size_t(c.max_distance) + 1, 3, kDefaultMemoryBudget, "the decay table");
+        nlohmann::json params = rope_params_json(r, s);
+        params["max_distance"] = c.max_distance;
+        emit(NdArray::from_matrix(rope_decay(s.inv_freq, r.rope.head_dim, c.max_distance)), params, c.out,
+             {{"columns", {"r", "score", "relative_bound"}}, {"attention_factor", s.attention_factor}});
+      });
+  sub->add_option("--max-distance", decay->max_distance, "Largest relative distance N")->required();
+
+  auto wave = std::make_shared<RopeCommand>();
+  sub = rope_subcommand(
+      export_cmd, "rope-wavelengths",
+      "Per pair: wavelengths before/after scaling, full turns in the original and target context, YaRN ramp", wave,
+      [](const RopeCommand& c, const ResolvedRope& r, const ScaledRope& s) {
+        int context = c.context_len ? c.context_len : s.original_max_len;
+        if (context < 1 || context > kMaxContextLen)
+          throw ParamError("context-len", "must be an integer in [1, 2^30] (required unless the scaling has an "
+                                          "original length), got " + std::to_string(context));
+        const double target = c.target_len ? double(c.target_len) : std::round(double(context) * s.factor);
+        if (target < 1 || target > kMaxContextLen)
+          throw ParamError("target-len", "must be an integer in [1, 2^30], got " + std::to_string(c.target_len));
+        const std::vector<double> base_freq = rope_inv_freq(r.rope);
+        nlohmann::json params = rope_params_json(r, s);
+        params["context_len"] = context;
+        params["target_len"] = target;
+        emit(NdArray::from_matrix(rope_wavelengths(base_freq, s.inv_freq, s.yarn_ramp, context, target)), params,
+             c.out,
+             {{"columns", {"pair", "wavelength", "scaled_wavelength", "turns_in_context", "scaled_turns_in_target",
+                           "yarn_ramp"}},
+              {"attention_factor", s.attention_factor}});
+      });
+  sub->add_option("--context-len", wave->context_len, "Original context (0 = the scaling's original length)");
+  sub->add_option("--target-len", wave->target_len, "Target context (0 = context-len * factor)");
+
+  auto prec = std::make_shared<RopeCommand>();
+  sub = rope_subcommand(
+      export_cmd, "rope-precision",
+      "Largest phase error of t*theta over all pairs in fp32, bf16, fp16 against double, log-spaced t", prec,
+      [](const RopeCommand& c, const ResolvedRope& r, const ScaledRope& s) {
+        const std::vector<double> positions = log_spaced_positions(c.max_position, c.points);
+        nlohmann::json params = rope_params_json(r, s);
+        params["max_position"] = c.max_position;
+        params["points"] = c.points;
+        emit(NdArray::from_matrix(rope_phase_error(s.inv_freq, positions)), params, c.out,
+             {{"columns", {"t", "fp32", "bf16", "fp16"}}, {"unit", "radians, wrapped to [0, pi]"}});
+      });
+  sub->add_option("--max-position", prec->max_position, "Largest position t")->required();
+  sub->add_option("--points", prec->points, "Number of log-spaced positions from 1 (duplicates dropped)")
+      ->capture_default_str();
+}
+
+void register_alibi(CLI::App& export_cmd) {
+  auto slopes = std::make_shared<AlibiCommand>();
+  CLI::App* sub = export_cmd.add_subcommand("alibi-slopes", "One row per head: the ALiBi slope m_h");
+  sub->add_option("--heads", slopes->heads, "Attention heads, 1..4096")->required();
+  add_output_flags(*sub, slopes->out);
+  sub->callback([slopes] {
+    const std::vector<double> m = alibi_slopes(slopes->heads);
+    emit(column(m), {{"heads", slopes->heads}}, slopes->out);
+  });
+
+  auto bias = std::make_shared<AlibiCommand>();
+  sub = export_cmd.add_subcommand("alibi-bias",
+                                  "ALiBi bias [head, i, j] = -m_h (i - j); causal masks j > i (empty CSV cell, NaN, null)");
+  sub->add_option("--heads", bias->heads, "Attention heads, 1..4096")->required();
+  sub->add_option("--seq-len", bias->seq_len, "Positions 0..L-1, L in 1..65536")->required();
+  sub->add_flag("--bidirectional", bias->bidirectional, "Symmetric -m_h |i - j|, nothing masked");
+  add_output_flags(*sub, bias->out);
+  sub->callback([bias] {
+    const NdArray a = alibi_bias(bias->heads, bias->seq_len, bias->bidirectional);
+    emit(a, {{"heads", bias->heads}, {"seq_len", bias->seq_len}, {"bidirectional", bias->bidirectional}}, bias->out,
+         {{"slopes", floats_json(alibi_slopes(bias->heads))}});
+  });
+}
+
+void register_matrices(CLI::App& export_cmd) {
+  auto t5 = std::make_shared<MatrixCommand>();
+  CLI::App* sub = export_cmd.add_subcommand("t5-buckets", "T5 relative-position bucket of r = j - i, [query, key] int32");
+  add_length_flags(*sub, *t5, "Keys 0..K-1 (default: seq-len)");
+  sub->add_option("--num-buckets", t5->num_buckets, "relative_attention_num_buckets")->capture_default_str();
+  sub->add_option("--max-distance", t5->max_distance, "relative_attention_max_distance")->capture_default_str();
+  sub->add_flag("--causal", t5->causal, "Decoder buckets (bidirectional=False): the future is bucket 0");
+  add_output_flags(*sub, t5->out);
+  sub->callback([t5] {
+    T5BucketParams p;
+    p.query_len = t5->seq_len;
+    p.key_len = key_len_of(*t5);
+    p.num_buckets = t5->num_buckets;
+    p.max_distance = t5->max_distance;
+    p.bidirectional = !t5->causal;
+    emit(t5_bucket_matrix(p), {{"seq_len", p.query_len}, {"key_len", p.key_len}, {"num_buckets", p.num_buckets},
+                               {"max_distance", p.max_distance}, {"bidirectional", p.bidirectional}},
+         t5->out);
+  });
+
+  auto shaw = std::make_shared<MatrixCommand>();
+  sub = export_cmd.add_subcommand("shaw", "Shaw et al. clip(j - i, -k, k), [query, key] int32; queries align to the last keys");
+  add_length_flags(*sub, *shaw, "Keys, >= seq-len (default: seq-len)");
+  sub->add_option("--max-relative", shaw->max_relative, "Clipping distance k")->required();
+  add_output_flags(*sub, shaw->out);
+  sub->callback([shaw] {
+    ShawParams p;
+    p.query_len = shaw->seq_len;
+    p.key_len = key_len_of(*shaw);
+    p.max_relative = shaw->max_relative;
+    emit(shaw_relative_positions(p), {{"seq_len", p.query_len}, {"key_len", p.key_len}, {"max_relative", p.max_relative}},
+         shaw->out, {{"embedding_index", "value + max_relative"}});
+  });
+}
+
+void register_series(CLI::App& export_cmd) {
+  auto cmd = std::make_shared<SeriesCommand>();
+  DistanceSeriesParams& p = cmd->params;
+  CLI::App* sub = export_cmd.add_subcommand(
+      "distance-series", "Rows r = -(L-1)..L-1: r, sinusoidal PE(0).PE(r), RoPE decay, ALiBi per head, T5 bucket, Shaw");
+  sub->add_option("--seq-len", p.seq_len, "L, 1..65536")->required();
+  sub->add_option("--d-model", p.d_model, "Sinusoidal width")->capture_default_str();
+  sub->add_option("--sinusoid-base", p.sinusoid_base, "Sinusoidal base")->capture_default_str();
+  sub->add_option("--head-dim", p.rope.head_dim, "RoPE head dimension")->capture_default_str();
+  sub->add_option("--base", p.rope.base, "RoPE base")->capture_default_str();
+  sub->add_option("--heads", p.heads, "ALiBi heads")->capture_default_str();
+  sub->add_flag("--causal", p.causal, "Causal ALiBi (NaN for r > 0) and causal T5 buckets");
+  sub->add_option("--num-buckets", p.num_buckets, "T5 buckets")->capture_default_str();
+  sub->add_option("--max-distance", p.max_distance, "T5 max distance")->capture_default_str();
+  sub->add_option("--max-relative", p.max_relative, "Shaw clipping distance k")->capture_default_str();
+  add_output_flags(*sub, cmd->out);
+  sub->callback([cmd] {
+    const DistanceSeriesParams& q = cmd->params;
+    const DistanceSeries s = distance_series(q);
+    const std::size_t n = s.distance.size(), k = s.names.size();
+    std::vector<float> values(n * (k + 1));
+    for (std::size_t c = 0; c < n; ++c) {
+      values[c * (k + 1)] = float(s.distance[c]);
+      for (std::size_t row = 0; row < k; ++row) values[c * (k + 1) + 1 + row] = s.values.at(row, c);
+    }
+    nlohmann::json columns = {"r"};
+    for (const std::string& name : s.names) columns.push_back(name);
+    const nlohmann::json params = {{"seq_len", q.seq_len},        {"d_model", q.d_model},
+                                   {"sinusoid_base", q.sinusoid_base}, {"head_dim", q.rope.head_dim},
+                                   {"base", q.rope.base},         {"heads", q.heads},
+                                   {"causal", q.causal},          {"num_buckets", q.num_buckets},
+                                   {"max_distance", q.max_distance}, {"max_relative", q.max_relative}};
+    emit(NdArray::from_floats({n, k + 1}, std::move(values)), params, cmd->out, {{"columns", columns}});
+  });
+}
+
+}  // namespace
+
+void register_relative_exports(CLI::App& export_cmd) {
+  register_rope(export_cmd);
+  register_alibi(export_cmd);
+  register_matrices(export_cmd);
+  register_series(export_cmd);
+}
 
 }  // namespace peviz::cli

@@ -1,6 +1,7 @@
 // ALiBi head slopes and bias tensors.
 #include "core/alibi.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <limits>
@@ -53,8 +54,9 @@ NdArray alibi_bias(int heads, int seq_len, bool bidirectional, std::uint64_t bud
     for (std::size_t i = 0; i < l; ++i) {
       float* row = a.f32.data() + (h * l + i) * l;
       for (std::size_t j = 0; j < l; ++j) {
-        const double dist = std::abs(double(i) - double(j));
-        row[j] = (!bidirectional && j > i) ? masked : float(-slopes[h] * dist);
+        // -m |i - j| written as m * (min - max), so the diagonal is +0, not -0.
+        const double neg_dist = double(std::min(i, j)) - double(std::max(i, j));
+        row[j] = (!bidirectional && j > i) ? masked : float(slopes[h] * neg_dist);
       }
     }
   return a;

@@ -55,7 +55,7 @@ DistanceSeries distance_series(const DistanceSeriesParams& p) {
     out.values.at(1, c) = decay.at(a, 1);
     for (std::size_t h = 0; h < slopes.size(); ++h)
       out.values.at(2 + h, c) = (p.causal && r > 0) ? std::numeric_limits<float>::quiet_NaN()
-                                                    : float(-slopes[h] * double(a));
+                                                    : float(slopes[h] * (0.0 - double(a)));  // +0 at r = 0
     out.values.at(2 + slopes.size(), c) = float(t5_relative_position_bucket(r, !p.causal, p.num_buckets, p.max_distance));
     out.values.at(3 + slopes.size(), c) = float(shaw_clip(r, p.max_relative));
   }
