@@ -34,7 +34,8 @@ namespace {
 
 // Fills rows of sin(t w_i), cos(t w_i) by rotating (c, s) one step of angle w_i per position, in
 // double. Each block of positions starts from exact sin/cos, so the rotation error stays ~1e-13.
-void fill_sinusoidal(const EncodingParams& p, Matrix& out) {
+// Built for AVX2 and baseline x86-64; the loader picks the best the CPU has.
+__attribute__((target_clones("avx2", "default"))) void fill_sinusoidal(const EncodingParams& p, Matrix& out) {
   const int d = p.d_model;
   const std::size_t L = std::size_t(p.seq_len);
   const std::vector<double> w = sinusoid_frequencies(d, p.base, p.layout);

@@ -184,3 +184,13 @@ TEST_CASE("export never needs a display") {
   CHECK(r.code == 0);
   CHECK(r.out.find("export") != std::string::npos);
 }
+
+TEST_CASE("bench --json reports every size for table and similarity") {
+  const RunResult r = run_peviz("bench --json --reps 1");
+  REQUIRE(r.code == 0);
+  const auto j = nlohmann::json::parse(r.out);
+  for (const char* key : {"512x512", "2048x512", "4096x1024", "8192x1024"}) {
+    CHECK(j["table"][key].get<double>() > 0.0);
+    CHECK(j["similarity"][key].get<double>() > 0.0);
+  }
+}

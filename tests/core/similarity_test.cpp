@@ -1,0 +1,87 @@
+// Tests for core/similarity: the Toeplitz closed form against the general path, cosine edge cases.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "core/absolute_encodings.hpp"
+#include "core/similarity.hpp"
+
+using namespace peviz;
+
+static double max_diff(const Matrix& a, const Matrix& b) {
+  REQUIRE(a.rows == b.rows);
+  REQUIRE(a.cols == b.cols);
+  double m = 0;
+  for (std::size_t i = 0; i < a.data.size(); ++i) m = std::max(m, double(std::abs(a.data[i] - b.data[i])));
+  return m;
+}
+
+TEST_CASE("closed form equals the general path for both layouts, odd and even d") {
+  for (Layout layout : {Layout::interleaved, Layout::halves})
+    for (int d : {1, 2, 7, 16, 33})
+      for (Metric metric : {Metric::dot, Metric::cosine}) {
+        EncodingParams p;
+        p.d_model = d;
+        p.seq_len = 97;
+        p.base = 100.0;
+        p.layout = layout;
+        INFO("d=" << d << " layout=" << to_string(layout) << " metric=" << to_string(metric));
+        Matrix fast, slow;
+        sinusoidal_similarity(p, metric, fast);
+        similarity_matrix(encode(p), metric, slow);
+        CHECK(max_diff(fast, slow) < 2e-5 * std::max(1, d / 2));
+      }
+}
+
+TEST_CASE("sinusoidal dot similarity is Toeplitz: depends on p - q only") {
+  EncodingParams p;
+  p.d_model = 64;
+  p.seq_len = 300;
+  Matrix s;
+  similarity(p, Metric::dot, s);
+  for (std::size_t a = 1; a < s.rows; ++a)
+    for (std::size_t b = 1; b < s.cols; ++b) REQUIRE(s.at(a, b) == s.at(a - 1, b - 1));
+  CHECK(s.at(0, 0) == Approx(32.0));
+  CHECK(s.at(5, 5) == Approx(32.0));
+  double expected = 0;
+  for (int k = 0; k < 32; ++k) expected += std::cos(17.0 * std::pow(10000.0, -2.0 * k / 64));
+  CHECK(s.at(3, 20) == Approx(expected).margin(1e-4));
+}
+
+TEST_CASE("cosine: unit diagonal, zero vector gives 0, NaN rows stay NaN") {
+  EncodingParams p;
+  p.d_model = 10;
+  p.seq_len = 40;
+  Matrix s;
+  similarity(p, Metric::cosine, s);
+  for (std::size_t i = 0; i < s.rows; ++i) CHECK(s.at(i, i) == Approx(1.0f));
+
+  Matrix pe{3, 2, 0.0f};
+  pe.at(1, 0) = 3.0f;
+  pe.at(1, 1) = 4.0f;
+  pe.at(2, 0) = 1.0f;
+  similarity_matrix(pe, Metric::cosine, s);
+  CHECK(s.at(0, 1) == 0.0f);
+  CHECK(s.at(0, 0) == 0.0f);
+  CHECK(s.at(1, 2) == Approx(0.6f));
+  pe.at(2, 1) = NAN;
+  similarity_matrix(pe, Metric::cosine, s);
+  CHECK(std::isnan(s.at(1, 2)));
+}
+
+TEST_CASE("general path on a learned table matches naive dot products") {
+  EncodingParams p;
+  p.encoding = Encoding::learned;
+  p.d_model = 37;
+  p.seq_len = 70;
+  p.max_len = 70;
+  const Matrix pe = encode(p);
+  Matrix s;
+  similarity(p, Metric::dot, s);
+  for (std::size_t a = 0; a < pe.rows; a += 5)
+    for (std::size_t b = 0; b < pe.rows; b += 3) {
+      double ref = 0;
+      for (std::size_t c = 0; c < pe.cols; ++c) ref += double(pe.at(a, c)) * pe.at(b, c);
+      CHECK(s.at(a, b) == Approx(ref).margin(1e-6));
+    }
+}
