@@ -2,6 +2,7 @@
 #include "core/params.hpp"
 
 #include <cmath>
+#include <iomanip>
 #include <sstream>
 
 #include "core/errors.hpp"
@@ -10,12 +11,15 @@ namespace peviz {
 
 namespace {
 std::string human_bytes(double b) {
+  // "4 GiB", "1.5 GiB", "65536 GiB": one decimal at most, no exponent.
+  const char* unit = "bytes";
+  if (b >= double(1ull << 30)) b /= double(1ull << 30), unit = "GiB";
+  else if (b >= double(1ull << 20)) b /= double(1ull << 20), unit = "MiB";
   std::ostringstream os;
-  os.precision(3);
-  if (b >= double(1ull << 30)) os << b / double(1ull << 30) << " GiB";
-  else if (b >= double(1ull << 20)) os << b / double(1ull << 20) << " MiB";
-  else os << b << " bytes";
-  return os.str();
+  os << std::fixed << std::setprecision(1) << b;
+  std::string text = os.str();
+  if (text.size() > 2 && text.compare(text.size() - 2, 2, ".0") == 0) text.resize(text.size() - 2);
+  return text + " " + unit;
 }
 }  // namespace
 
