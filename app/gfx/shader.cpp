@@ -1,0 +1,75 @@
+// GLSL program loading with file names and compile/link logs in every error.
+#include "app/gfx/shader.hpp"
+
+#include <fstream>
+#include <sstream>
+
+#include "app/data_files.hpp"
+
+namespace peviz::gfx {
+
+namespace {
+
+std::string read_shader(const std::string& name, std::string& path_out) {
+  const std::string relative = "shaders/" + name;
+  const auto path = app::find_data_file(relative);
+  if (path.empty()) throw ShaderError("shader file not found: " + app::describe_search(relative));
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  if (!in.good() && !in.eof()) throw ShaderError("cannot read shader file " + path.string());
+  path_out = path.string();
+  return ss.str();
+}
+
+GLuint compile(GLenum type, const std::string& name) {
+  std::string path;
+  const std::string source = read_shader(name, path);
+  const GLuint shader = glCreateShader(type);
+  const char* src = source.c_str();
+  glShaderSource(shader, 1, &src, nullptr);
+  glCompileShader(shader);
+  GLint ok = GL_FALSE;
+  glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);
+  if (ok != GL_TRUE) {
+    GLint length = 0;
+    glGetShaderiv(shader, GL_INFO_LOG_LENGTH, &length);
+    std::string log(std::size_t(std::max(length, 1)), '\0');
+    glGetShaderInfoLog(shader, length, nullptr, log.data());
+    glDeleteShader(shader);
+    throw ShaderError("shader " + path + " failed to compile:\n" + log.c_str());
+  }
+  return shader;
+}
+
+}  // namespace
+
+GLuint load_program(const std::string& vertex_name, const std::string& fragment_name) {
+  const GLuint vs = compile(GL_VERTEX_SHADER, vertex_name);
+  GLuint fs = 0;
+  try {
+    fs = compile(GL_FRAGMENT_SHADER, fragment_name);
+  } catch (...) {
+    glDeleteShader(vs);
+    throw;
+  }
+  const GLuint program = glCreateProgram();
+  glAttachShader(program, vs);
+  glAttachShader(program, fs);
+  glLinkProgram(program);
+  glDeleteShader(vs);
+  glDeleteShader(fs);
+  GLint ok = GL_FALSE;
+  glGetProgramiv(program, GL_LINK_STATUS, &ok);
+  if (ok != GL_TRUE) {
+    GLint length = 0;
+    glGetProgramiv(program, GL_INFO_LOG_LENGTH, &length);
+    std::string log(std::size_t(std::max(length, 1)), '\0');
+    glGetProgramInfoLog(program, length, nullptr, log.data());
+    glDeleteProgram(program);
+    throw ShaderError("shaders " + vertex_name + " + " + fragment_name + " failed to link:\n" + log.c_str());
+  }
+  return program;
+}
+
+}  // namespace peviz::gfx
