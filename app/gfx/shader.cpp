@@ -1,6 +1,7 @@
 // GLSL program loading with file names and compile/link logs in every error.
 #include "app/gfx/shader.hpp"
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -22,6 +23,16 @@ std::string read_shader(const std::string& name, std::string& path_out) {
   return ss.str();
 }
 
+// The compile or link log of a shader or program (glGet{Shader,Program}iv / ...InfoLog).
+template <class GetIv, class GetLog>
+std::string info_log(GLuint object, GetIv get_iv, GetLog get_log) {
+  GLint length = 0;
+  get_iv(object, GL_INFO_LOG_LENGTH, &length);
+  std::string log(std::size_t(std::max(length, 1)), '\0');
+  get_log(object, length, nullptr, log.data());
+  return log.c_str();
+}
+
 GLuint compile(GLenum type, const std::string& name) {
   std::string path;
   const std::string source = read_shader(name, path);
@@ -32,12 +43,9 @@ GLuint compile(GLenum type, const std::string& name) {
   GLint ok = GL_FALSE;
   glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);
   if (ok != GL_TRUE) {
-    GLint length = 0;
-    glGetShaderiv(shader, GL_INFO_LOG_LENGTH, &length);
-    std::string log(std::size_t(std::max(length, 1)), '\0');
-    glGetShaderInfoLog(shader, length, nullptr, log.data());
+    const std::string log = info_log(shader, glGetShaderiv, glGetShaderInfoLog);
     glDeleteShader(shader);
-    throw ShaderError("shader " + path + " failed to compile:\n" + log.c_str());
+    throw ShaderError("shader " + path + " failed to compile:\n" + log);
   }
   return shader;
 }
@@ -62,12 +70,9 @@ GLuint load_program(const std::string& vertex_name, const std::string& fragment_
   GLint ok = GL_FALSE;
   glGetProgramiv(program, GL_LINK_STATUS, &ok);
   if (ok != GL_TRUE) {
-    GLint length = 0;
-    glGetProgramiv(program, GL_INFO_LOG_LENGTH, &length);
-    std::string log(std::size_t(std::max(length, 1)), '\0');
-    glGetProgramInfoLog(program, length, nullptr, log.data());
+    const std::string log = info_log(program, glGetProgramiv, glGetProgramInfoLog);
     glDeleteProgram(program);
-    throw ShaderError("shaders " + vertex_name + " + " + fragment_name + " failed to link:\n" + log.c_str());
+    throw ShaderError("shaders " + vertex_name + " + " + fragment_name + " failed to link:\n" + log);
   }
   return program;
 }

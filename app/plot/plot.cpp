@@ -471,13 +471,13 @@ void end_plot() {
   g_plot.heatmap = nullptr;
 }
 
-void colorbar(const char* id, Colormap map, double vmin, double vmax, ImVec2 size) {
+ScreenBox colorbar(const char* id, Colormap map, double vmin, double vmax, ImVec2 size) {
   ImGuiWindow* window = ImGui::GetCurrentWindow();
-  if (window->SkipItems) return;
+  if (window->SkipItems) return {};
   if (size.y <= 0.0f) size.y = std::max(ImGui::GetContentRegionAvail().y, 60.0f);
   const ImRect frame(window->DC.CursorPos, window->DC.CursorPos + size);
   ImGui::ItemSize(frame);
-  if (!ImGui::ItemAdd(frame, window->GetID(id))) return;
+  if (!ImGui::ItemAdd(frame, window->GetID(id))) return {};
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const float fs = ImGui::GetFontSize();
   const float bar_w = std::min(1.2f * fs, 0.4f * size.x);
@@ -503,6 +503,7 @@ void colorbar(const char* id, Colormap map, double vmin, double vmax, ImVec2 siz
   const ImVec2 sw(bar.Min.x, frame.Max.y - 1.6f * fs);
   dl->AddRectFilled(sw, sw + ImVec2(bar_w, fs), missing_color());
   dl->AddText(ImVec2(bar.Max.x + 0.4f * fs, sw.y), text, "n/a");
+  return {bar.Min, bar.Max};
 }
 
 ImU32 series_color(int i) { return kPalette[((i % 10) + 10) % 10]; }

@@ -61,8 +61,12 @@ bool plot_clicked();           // left button released without a drag: "pick thi
 // Draws axes, ticks, legend, crosshair and read-out; handles double-click reset.
 void end_plot();
 
-// A vertical colourbar with nice ticks, `size` including its labels.
-void colorbar(const char* id, Colormap map, double vmin, double vmax, ImVec2 size);
+// A vertical colourbar with nice ticks, `size` including its labels and the missing-value
+// swatch. Returns the gradient's screen rectangle (top = vmax).
+struct ScreenBox {
+  ImVec2 min, max;
+};
+ScreenBox colorbar(const char* id, Colormap map, double vmin, double vmax, ImVec2 size);
 
 // Colour i of the line palette (Tableau 10, readable on dark and light backgrounds).
 ImU32 series_color(int i);

@@ -13,28 +13,6 @@ namespace peviz::app {
 
 namespace {
 
-void similarity_heatmap(AppState& s, float height) {
-  const int L = s.computed.seq_len;
-  const float bar_width = ImGui::GetFontSize() * 5.0f;
-  const float width = ImGui::GetContentRegionAvail().x - bar_width - ImGui::GetStyle().ItemSpacing.x;
-  if (plot::begin_plot("##similarity", ImVec2(width, height))) {
-    plot::setup_axes("position q", "position p", {0.0, double(L)}, {0.0, double(L)}, plot::axis_cells,
-                     plot::axis_cells | plot::axis_inverted);
-    plot::plot_heatmap(s.similarity_image, s.similarity_view.metric == Metric::dot ? "dot" : "cosine");
-    plot::plot_hline(s.highlight_position + 0.5, highlight_color(), 1.0f);
-    plot::plot_vline(s.highlight_position + 0.5, highlight_color(), 1.0f);
-    if (plot::plot_clicked())
-      s.highlight_position = std::clamp(int(std::floor(plot::mouse_data_position().y)), 0, L - 1);
-    plot::end_plot();
-  }
-  const plot::HeatmapImage& img = s.similarity_image;
-  s.regions.similarity_heatmap = {img.screen_min[0], img.screen_min[1], img.screen_max[0], img.screen_max[1]};
-  ImGui::SameLine();
-  plot::colorbar("##similarity_bar", img.colormap, img.vmin, img.vmax, ImVec2(bar_width, height));
-  s.regions.similarity_colorbar = {ImGui::GetItemRectMin().x, ImGui::GetItemRectMin().y,
-                                   ImGui::GetItemRectMax().x, ImGui::GetItemRectMax().y};
-}
-
 void row_plot(AppState& s, float height) {
   const Matrix& sim = s.similarity;
   const int n = int(sim.rows), stride = s.similarity_stride, L = s.computed.seq_len;
@@ -82,7 +60,10 @@ void draw_similarity_view(AppState& s) {
   }
   const float avail = ImGui::GetContentRegionAvail().y;
   const float row_height = std::max(avail * 0.34f, 5.0f * ImGui::GetFontSize());
-  similarity_heatmap(s, avail - row_height - ImGui::GetStyle().ItemSpacing.y);
+  const HeatmapPanel panel{"##similarity", "position q", s.similarity_view.metric == Metric::dot ? "dot" : "cosine",
+                           double(s.computed.seq_len), true};
+  heatmap_with_colorbar(s, s.similarity_image, panel, avail - row_height - ImGui::GetStyle().ItemSpacing.y,
+                        s.regions.similarity_heatmap, s.regions.similarity_colorbar);
   row_plot(s, row_height);
 }
 

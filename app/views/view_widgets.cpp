@@ -1,7 +1,12 @@
 // Small widgets the views share: hover hints, the colormap combo, view titles.
+#include <algorithm>
+#include <cmath>
+#include <string>
+
 #include <imgui.h>
 
 #include "app/plot/colormap.hpp"
+#include "app/plot/plot.hpp"
 #include "app/views/views.hpp"
 
 namespace peviz::app {
@@ -32,5 +37,27 @@ void view_title(const char* title) {
 }
 
 unsigned highlight_color() { return IM_COL32(255, 200, 0, 230); }
+
+void heatmap_with_colorbar(AppState& s, plot::HeatmapImage& img, const HeatmapPanel& panel, float height,
+                           ScreenRect& image_region, ScreenRect& bar_region) {
+  const int L = s.computed.seq_len;
+  const float bar_width = ImGui::GetFontSize() * 5.0f;
+  const float width = ImGui::GetContentRegionAvail().x - bar_width - ImGui::GetStyle().ItemSpacing.x;
+  if (plot::begin_plot(panel.id, ImVec2(width, height))) {
+    plot::setup_axes(panel.x_label, "position", {0.0, panel.x_extent}, {0.0, double(L)}, plot::axis_cells,
+                     plot::axis_cells | plot::axis_inverted);
+    plot::plot_heatmap(img, panel.value_label);
+    plot::plot_hline(s.highlight_position + 0.5, highlight_color(), 1.0f);
+    if (panel.mark_column) plot::plot_vline(s.highlight_position + 0.5, highlight_color(), 1.0f);
+    if (plot::plot_clicked())
+      s.highlight_position = std::clamp(int(std::floor(plot::mouse_data_position().y)), 0, L - 1);
+    plot::end_plot();
+  }
+  image_region = {img.screen_min[0], img.screen_min[1], img.screen_max[0], img.screen_max[1]};
+  ImGui::SameLine();
+  const std::string bar_id = std::string(panel.id) + "_bar";
+  const plot::ScreenBox bar = plot::colorbar(bar_id.c_str(), img.colormap, img.vmin, img.vmax, ImVec2(bar_width, height));
+  bar_region = {bar.min.x, bar.min.y, bar.max.x, bar.max.y};
+}
 
 }  // namespace peviz::app

@@ -2,6 +2,7 @@
 // draws its cached results through ImGui and the plotting layer; none computes or calls GL.
 #pragma once
 #include "app/app_state.hpp"
+#include "app/plot/heatmap_image.hpp"
 
 namespace peviz::app {
 
@@ -20,5 +21,18 @@ bool colormap_combo(const char* label, int& choice);
 void view_title(const char* title);
 // ImU32 colour used to mark the highlighted position in every view.
 unsigned highlight_color();
+
+// A heatmap whose rows are positions (row 0 at the top) with its colourbar on the right, `height`
+// high and the remaining width wide. Marks the highlighted row (and column when `mark_column`);
+// a click picks the highlighted position. Records where the image and the bar landed.
+struct HeatmapPanel {
+  const char* id;
+  const char* x_label;
+  const char* value_label;
+  double x_extent;  // data width (columns x cell width)
+  bool mark_column;
+};
+void heatmap_with_colorbar(AppState& s, plot::HeatmapImage& img, const HeatmapPanel& panel, float height,
+                           ScreenRect& image_region, ScreenRect& bar_region);
 
 }  // namespace peviz::app
