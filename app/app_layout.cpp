@@ -11,8 +11,10 @@ namespace peviz::app {
 
 namespace {
 
+// No background: the frame is cleared to WindowBg, so the software rasteriser skips a full-screen pass.
 constexpr ImGuiWindowFlags kRootFlags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
-                                        ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus;
+                                        ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus |
+                                        ImGuiWindowFlags_NoBackground;
 constexpr ImGuiWindowFlags kViewFlags = ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse;
 
 // A draggable bar at `pos`; returns the mouse movement across it while dragged.

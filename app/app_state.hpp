@@ -36,6 +36,7 @@ struct WavesOptions {
   std::string channels_text;      // comma-separated channels; empty = defaults
   int first_position = 0;         // shown position range (clamped to [0, L))
   int last_position = -1;         // -1 = L-1
+  bool range_changed = false;     // the range was edited: the plot drops its zoom
 };
 
 struct EncodingViewOptions {

@@ -11,6 +11,8 @@ struct FrameStats {
   std::vector<double> frame_ms;      // whole frame: events, update, UI, GL, swap
   std::vector<double> recompute_ms;  // update_app_state, frames where something was dirty
   std::vector<double> heatmap_ms;    // resample + upload + colormap pass of the heatmaps
+  std::vector<double> ui_ms;         // ImGui::NewFrame .. ImGui::Render (views, plots: CPU)
+  std::vector<double> draw_ms;       // ImGui's GL draw + buffer swap (the software rasteriser)
 };
 
 // p-th percentile (0..100) by nearest rank; NaN for no data.

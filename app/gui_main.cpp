@@ -206,16 +206,19 @@ int run_gui(const GuiOptions& o) {
       if (update_app_state(s)) stats.recompute_ms.push_back(s.last_recompute_ms);
       if (frame == 0 && !session_note.empty()) s.status = session_note;
 
+      const auto ui_start = std::chrono::steady_clock::now();
       ImGui_ImplOpenGL3_NewFrame();
       ImGui_ImplGlfw_NewFrame();
       ImGui::NewFrame();
       draw_app(s);
       ImGui::Render();
+      stats.ui_ms.push_back(ms_since(ui_start));
 
       int fb_w = 0, fb_h = 0;
       glfwGetFramebufferSize(window, &fb_w, &fb_h);
       gfx::render_heatmaps(renderer);
       stats.heatmap_ms.push_back(renderer.last_upload_ms);
+      const auto draw_start = std::chrono::steady_clock::now();
       glViewport(0, 0, fb_w, fb_h);
       const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
       glClearColor(bg.x, bg.y, bg.z, 1.0f);
@@ -234,6 +237,7 @@ int run_gui(const GuiOptions& o) {
       if (last && !o.regions.empty())
         write_regions(o.regions, s, fb_w, fb_h, ImGui::GetIO().DisplayFramebufferScale.x);
       glfwSwapBuffers(window);
+      stats.draw_ms.push_back(ms_since(draw_start));
       s.last_frame_ms = ms_since(frame_start);
       stats.frame_ms.push_back(s.last_frame_ms);
       if (last) break;

@@ -42,7 +42,6 @@ void apply_theme(Theme theme, float scale) {
   } else {
     ImGui::StyleColorsLight(&style);
     style.Colors[ImGuiCol_WindowBg] = ImVec4(1.0f, 1.0f, 1.0f, 1.0f);
-    style.Colors[ImGuiCol_ChildBg] = ImVec4(1.0f, 1.0f, 1.0f, 1.0f);
     style.Colors[ImGuiCol_FrameBg] = ImVec4(0.93f, 0.93f, 0.95f, 1.0f);
     style.Colors[ImGuiCol_Text] = ImVec4(0.05f, 0.05f, 0.08f, 1.0f);
   }

@@ -38,6 +38,7 @@ struct CurrentPlot {
   const char* y_label = "";
   AxisRange x_default, y_default;
   unsigned x_flags = 0, y_flags = 0;
+  unsigned flags = 0;
   AxisMap xmap, ymap;
   bool held = false;
   Region hover = Region::none;
@@ -178,7 +179,7 @@ void handle_input() {
 void draw_background_and_grid() {
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImRect& a = g_plot.area;
-  dl->AddRectFilled(a.Min, a.Max, style_color(ImGuiCol_FrameBg));
+  if (!(g_plot.flags & plot_no_background)) dl->AddRectFilled(a.Min, a.Max, style_color(ImGuiCol_FrameBg));
   const ImU32 grid = style_color(ImGuiCol_Text, 0.10f);
   for (const Tick& t : axis_ticks(g_plot.xmap.range, g_plot.x_flags, x_tick_target())) {
     const float x = data_to_pixel(g_plot.xmap, t.position);
@@ -294,7 +295,7 @@ void draw_readout() {
 
 }  // namespace
 
-bool begin_plot(const char* id, ImVec2 size) {
+bool begin_plot(const char* id, ImVec2 size, unsigned flags) {
   IM_ASSERT(!g_plot.active && "plots do not nest: call end_plot first");
   ImGuiWindow* window = ImGui::GetCurrentWindow();
   if (window->SkipItems) return false;
@@ -310,6 +311,7 @@ bool begin_plot(const char* id, ImVec2 size) {
   g_plot.active = true;
   g_plot.ready = false;
   g_plot.id = gid;
+  g_plot.flags = flags;
   g_plot.frame = frame;
   g_plot.held = held;
   g_plot.hover = Region::none;
@@ -377,23 +379,27 @@ void plot_line(const char* label, const float* values, int count, double x0, dou
       pts.push_back(data_to_screen(x0 + i * dx, y_offset + v));
     }
   } else {
-    // More samples than pixels: one min/max pair per pixel column keeps every peak visible.
+    // More samples than pixels: per pixel column, one 1-pixel bar from the column's minimum to its
+    // maximum (joined to the previous column's last value). Every peak stays visible, and the
+    // rasteriser fills each covered pixel once instead of under many overlapping line segments.
+    const float thick = std::max(1.0f, std::round(thickness));
+    float prev = NAN;
     int i = first;
     while (i <= last) {
-      const float px = data_to_pixel(g_plot.xmap, x0 + i * dx);
-      float lo = INFINITY, hi = -INFINITY;
-      bool gap = false;
-      while (i <= last && data_to_pixel(g_plot.xmap, x0 + i * dx) < std::floor(px) + 1.0f) {
+      const float px = std::floor(data_to_pixel(g_plot.xmap, x0 + i * dx));
+      float lo = INFINITY, hi = -INFINITY, end_value = NAN;
+      while (i <= last && data_to_pixel(g_plot.xmap, x0 + i * dx) < px + 1.0f) {
         const float v = values[std::size_t(i) * stride];
-        if (std::isnan(v)) gap = true;
-        else { lo = std::min(lo, v); hi = std::max(hi, v); }
+        end_value = v;
+        if (!std::isnan(v)) { lo = std::min(lo, v); hi = std::max(hi, v); }
         ++i;
       }
-      if (gap) flush();
       if (lo <= hi) {
-        pts.push_back(ImVec2(px, data_to_pixel(g_plot.ymap, y_offset + lo)));
-        pts.push_back(ImVec2(px, data_to_pixel(g_plot.ymap, y_offset + hi)));
+        if (!std::isnan(prev)) { lo = std::min(lo, prev); hi = std::max(hi, prev); }
+        const float y0 = data_to_pixel(g_plot.ymap, y_offset + hi), y1 = data_to_pixel(g_plot.ymap, y_offset + lo);
+        dl->AddRectFilled(ImVec2(px, std::min(y0, y1) - 0.5f * thick), ImVec2(px + thick, std::max(y0, y1) + 0.5f * thick), color);
       }
+      prev = end_value;
     }
   }
   flush();

@@ -27,8 +27,13 @@ enum AxisFlags : unsigned {
   axis_locked = 1u << 3,    // no zoom or pan on this axis
 };
 
+enum PlotFlags : unsigned {
+  plot_default = 0,
+  plot_no_background = 1u << 0,  // an image covers the area: skip the fill (saves a pass on software GL)
+};
+
 // Starts a plot filling `size` (negative = fill remaining width/height). False when clipped.
-bool begin_plot(const char* id, ImVec2 size = ImVec2(-1, -1));
+bool begin_plot(const char* id, ImVec2 size = ImVec2(-1, -1), unsigned flags = plot_default);
 // Axis labels, default (reset) ranges and flags. Call once, right after begin_plot.
 void setup_axes(const char* x_label, const char* y_label, AxisRange x_default, AxisRange y_default,
                 unsigned x_flags = axis_default, unsigned y_flags = axis_default);

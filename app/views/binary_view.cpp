@@ -24,16 +24,18 @@ double period_of(double frequency) { return 2.0 * std::numbers::pi / frequency; 
 void binary_table(AppState& s, float width, float height) {
   const BinaryAnalogy& b = s.binary;
   const int K = b.bits, N = b.positions;
-  ImGui::BeginChild("##binary_table", ImVec2(width, height), false);
+  ImGui::BeginChild("##binary_table", ImVec2(width, height), false, 0);
   const float fs = ImGui::GetFontSize();
-  const float cell = std::round(1.35f * fs), gap = fs, label_w = ImGui::CalcTextSize("0000").x + 0.5f * fs;
-  const ImVec2 origin = ImGui::GetCursorScreenPos();
   const float header = 2.2f * fs;
+  // Cells shrink (down to 0.9 em) so that up to ~24 rows fit without scrolling.
+  const float cell = std::round(std::clamp((height - header - 4.0f) / std::max(N, 1), 0.9f * fs, 1.35f * fs));
+  const float gap = fs, label_w = ImGui::CalcTextSize("0000").x + 0.5f * fs;
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text), zero = ImGui::GetColorU32(ImGuiCol_FrameBg);
   const float bits_x = origin.x + label_w, signs_x = bits_x + K * cell + gap;
   dl->AddText(ImVec2(bits_x, origin.y), text, "bits of t");
-  dl->AddText(ImVec2(signs_x, origin.y), text, "sin(w_k (t+1/2)) < 0");
+  dl->AddText(ImVec2(signs_x, origin.y), text, "sin < 0");
   char buf[32];
   for (int j = 0; j < K; ++j) {  // column j shows bit k = K-1-j: LSB on the right
     const int k = K - 1 - j;
@@ -50,9 +52,11 @@ void binary_table(AppState& s, float width, float height) {
       const std::size_t i = std::size_t(t) * K + k;
       const ImVec2 a(bits_x + j * cell, y), c(signs_x + j * cell, y);
       dl->AddRectFilled(a + ImVec2(1, 1), a + ImVec2(cell - 1, cell - 1), b.bit[i] ? kOne : zero);
-      dl->AddText(a + ImVec2(0.3f * cell, 0.5f * (cell - fs)), text, b.bit[i] ? "1" : "0");
+      const float tx = 0.5f * (cell - ImGui::CalcTextSize("0").x);
+      dl->AddText(a + ImVec2(tx, 0.5f * (cell - fs)), text, b.bit[i] ? "1" : "0");
       dl->AddRectFilled(c + ImVec2(1, 1), c + ImVec2(cell - 1, cell - 1), b.negative[i] ? kOne : zero);
-      dl->AddText(c + ImVec2(0.3f * cell, 0.5f * (cell - fs)), text, b.negative[i] ? "-" : "+");
+      dl->AddText(c + ImVec2(0.5f * (cell - ImGui::CalcTextSize(b.negative[i] ? "-" : "+").x), 0.5f * (cell - fs)), text,
+                  b.negative[i] ? "-" : "+");
       if (b.negative[i] != b.bit[i]) dl->AddRect(c + ImVec2(1, 1), c + ImVec2(cell - 1, cell - 1), kMismatch, 0, 0, 2.0f);
     }
     if (t == s.highlight_position)
@@ -64,8 +68,9 @@ void binary_table(AppState& s, float width, float height) {
     const int t = int((ImGui::GetIO().MousePos.y - origin.y - header) / cell);
     if (t >= 0 && t < N) s.highlight_position = std::min(t, s.computed.seq_len - 1);
   }
-  hint("Each row is the position t in binary (bit k flips every 2^k steps) beside the sign of a sinusoid "
-       "of period 2^(k+1); red outlines mark where they disagree. Click a row to highlight it.");
+  hint("Each row is the position t in binary (bit k flips every 2^k steps) beside the sign of "
+       "sin(w_k (t + 1/2)), a sinusoid of period 2^(k+1) at morph 0, sampled half a step late so no sample "
+       "sits on a zero; red outlines mark where they disagree. Click a row to highlight it.");
   s.regions.binary_table = {origin.x, origin.y, origin.x + size.x, origin.y + size.y};
   ImGui::EndChild();
 }
@@ -73,10 +78,10 @@ void binary_table(AppState& s, float width, float height) {
 void curves_plot(AppState& s, float height) {
   const BinaryAnalogy& b = s.binary;
   const int K = b.bits, n = b.curve_samples();
-  constexpr double kSpacing = 2.6;
+  constexpr double kSpacing = 3.0;
   if (!plot::begin_plot("##binary_curves", ImVec2(-1, height))) return;
   plot::setup_axes("position t", "sin(w_k (t + 1/2)), bit k stacked", {-0.5, double(b.positions)},
-                   {-kSpacing * (K - 1) - 1.3, 1.3}, plot::axis_integer, plot::axis_default);
+                   {-kSpacing * (K - 1) - 1.3, 2.0}, plot::axis_integer, plot::axis_default);
   char label[64];
   for (int k = 0; k < K; ++k) {
     const double offset = -kSpacing * k;
@@ -84,8 +89,11 @@ void curves_plot(AppState& s, float height) {
     plot::plot_line(label, b.curves.data() + std::size_t(k) * n, n, 0.0, 1.0 / b.samples_per_position, 1,
                     plot::series_color(k), 1.5f, offset);
     plot::plot_hline(offset, ImGui::GetColorU32(ImGuiCol_Text, 0.15f), 1.0f);
-    plot::plot_text(-0.45, offset + 1.25, label + 2, plot::series_color(k));
     ImDrawList* dl = ImGui::GetWindowDrawList();
+    const ImVec2 at = plot::data_to_screen(-0.45, offset + 1.3);
+    const ImVec2 size = ImGui::CalcTextSize(label + 2);
+    dl->AddRectFilled(at, at + size, ImGui::GetColorU32(ImGuiCol_WindowBg, 0.8f));
+    dl->AddText(at, plot::series_color(k), label + 2);
     for (int t = 0; t < b.positions; ++t) {
       const float v = b.curves[std::size_t(k) * n + std::size_t(t) * b.samples_per_position];
       const ImVec2 p = plot::data_to_screen(t, offset + v);

@@ -38,7 +38,7 @@ void row_plot(AppState& s, float height) {
 }  // namespace
 
 void draw_similarity_view(AppState& s) {
-  view_title("Similarity between positions");
+  view_title("Similarity");
   ImGui::SameLine();
   int metric = int(s.similarity_view.metric);
   if (ImGui::RadioButton("dot", &metric, 0)) s.dirty.similarity = true;

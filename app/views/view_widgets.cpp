@@ -36,14 +36,18 @@ void view_title(const char* title) {
   ImGui::TextUnformatted(title);
 }
 
-unsigned highlight_color() { return IM_COL32(255, 200, 0, 230); }
+unsigned highlight_color() {
+  const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
+  const bool light = bg.x + bg.y + bg.z > 1.5f;
+  return light ? IM_COL32(230, 110, 0, 255) : IM_COL32(255, 200, 0, 230);  // orange reads on white
+}
 
 void heatmap_with_colorbar(AppState& s, plot::HeatmapImage& img, const HeatmapPanel& panel, float height,
                            ScreenRect& image_region, ScreenRect& bar_region) {
   const int L = s.computed.seq_len;
   const float bar_width = ImGui::GetFontSize() * 5.0f;
   const float width = ImGui::GetContentRegionAvail().x - bar_width - ImGui::GetStyle().ItemSpacing.x;
-  if (plot::begin_plot(panel.id, ImVec2(width, height))) {
+  if (plot::begin_plot(panel.id, ImVec2(width, height), plot::plot_no_background)) {
     plot::setup_axes(panel.x_label, "position", {0.0, panel.x_extent}, {0.0, double(L)}, plot::axis_cells,
                      plot::axis_cells | plot::axis_inverted);
     plot::plot_heatmap(img, panel.value_label);

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include <imgui.h>
+#include <imgui_internal.h>
 #include <imgui_stdlib.h>
 
 #include "app/plot/plot.hpp"
@@ -35,6 +36,10 @@ void waves_plot(AppState& s, float height) {
   else if (s.computed.encoding == Encoding::normalized) { ymin = -0.05; ymax = 1.05; }
   const int first = std::clamp(s.waves.first_position, 0, L - 1);
   const int last = s.waves.last_position < 0 ? L - 1 : std::clamp(s.waves.last_position, first, L - 1);
+  if (s.waves.range_changed) {  // a new position range replaces any zoom
+    ImGui::GetStateStorage()->SetBool(ImHashStr("user", 0, ImGui::GetID("##waves")), false);
+    s.waves.range_changed = false;
+  }
   plot::setup_axes("position", "value", {double(first), double(std::max(last, first + 1))}, {ymin, ymax},
                    plot::axis_integer);
   std::vector<std::string> labels;
@@ -75,7 +80,7 @@ void frequency_strip(AppState& s, float height) {
 }  // namespace
 
 void draw_waves_view(AppState& s) {
-  view_title("Waves: channels against position");
+  view_title("Waves");
   ImGui::SameLine();
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 12.0f);
   if (ImGui::InputTextWithHint("##channels", "channels, e.g. 0, 1, 8-11", &s.waves.channels_text))
@@ -87,6 +92,16 @@ void draw_waves_view(AppState& s) {
     s.dirty.binary = true;
   }
   hint("Back to channels 0, 1, 2, 3, d/2, d-2 and d-1.");
+  ImGui::SameLine();
+  const int L = s.has_results ? s.computed.seq_len : s.params.seq_len;
+  int range[2] = {s.waves.first_position, s.waves.last_position < 0 ? L - 1 : s.waves.last_position};
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9.0f);
+  if (ImGui::DragInt2("positions", range, 1.0f, 0, std::max(L - 1, 0), "%d", ImGuiSliderFlags_AlwaysClamp)) {
+    s.waves.first_position = std::min(range[0], range[1]);
+    s.waves.last_position = range[1] >= L - 1 ? -1 : std::max(range[0], range[1]);
+    s.waves.range_changed = true;
+  }
+  hint("First and last position on the horizontal axis (drag or Ctrl+click to type); the wheel zooms further.");
   if (!s.has_results) {
     ImGui::TextDisabled("no results yet: see the status line");
     return;
