@@ -64,6 +64,7 @@ void register_absolute_exports(CLI::App& export_cmd) {
   add_encoding_flags(*sub, enc->flags);
   add_output_flags(*sub, enc->out);
   sub->callback([enc] {
+    enc->flags.params.memory_budget = enc->out.max_memory;
     const EncodingParams p = resolve_encoding_flags(enc->flags);
     emit(encoding_array(p), params_to_json(p), enc->out);
   });
@@ -77,6 +78,7 @@ void register_absolute_exports(CLI::App& export_cmd) {
   sub->callback([sim] {
     const auto metric = parse_metric(sim->metric);
     if (!metric) throw ParamError("metric", "must be dot or cosine, got '" + sim->metric + "'");
+    sim->flags.params.memory_budget = sim->out.max_memory;
     const EncodingParams p = resolve_encoding_flags(sim->flags);
     Matrix m;
     similarity(p, *metric, m);
@@ -91,6 +93,7 @@ void register_absolute_exports(CLI::App& export_cmd) {
   add_encoding_flags(*sub, freq->flags);
   add_output_flags(*sub, freq->out);
   sub->callback([freq] {
+    freq->flags.params.memory_budget = freq->out.max_memory;
     const EncodingParams p = resolve_encoding_flags(freq->flags);
     if (p.encoding != Encoding::sinusoidal) throw ParamError("encoding", "frequencies exist for sinusoidal only");
     const auto rows = channel_frequencies(p.d_model, p.base, p.layout);
@@ -107,6 +110,7 @@ void register_absolute_exports(CLI::App& export_cmd) {
   add_output_flags(*sub, crit->out);
   crit->out.format = "json";
   sub->callback([crit] {
+    crit->flags.params.memory_budget = crit->out.max_memory;
     const EncodingParams p = resolve_encoding_flags(crit->flags);
     if (crit->out.format != "json") throw ParamError("format", "criteria are written as json only");
     const nlohmann::json report = {{"params", params_to_json(p)}, {"criteria", criteria_json(measure_criteria(p))}};

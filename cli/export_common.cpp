@@ -1,6 +1,7 @@
 // Output flags, encoding flags and result emission shared by every `peviz export` subcommand.
 #include "cli/export_common.hpp"
 
+#include <charconv>
 #include <iostream>
 #include <unistd.h>
 
@@ -12,6 +13,26 @@ namespace peviz::cli {
 void add_output_flags(CLI::App& sub, OutputOptions& o) {
   sub.add_option("--format", o.format, "Output format: csv | npy | json")->capture_default_str();
   sub.add_option("--out", o.out, "Output file, or - for standard output")->capture_default_str();
+  sub.add_option_function<std::string>(
+         "--max-memory", [&o](const std::string& text) { o.max_memory = parse_byte_size(text); },
+         "Refuse results larger than this (bytes, or with KiB/MiB/GiB), default 1GiB, at most 64GiB")
+      ->type_name("SIZE");
+}
+
+std::uint64_t parse_byte_size(const std::string& text) {
+  std::uint64_t value = 0;
+  const char* end = text.data() + text.size();
+  auto [ptr, ec] = std::from_chars(text.data(), end, value);
+  const std::string_view unit(ptr, std::size_t(end - ptr));
+  int shift = -1;
+  if (unit.empty() || unit == "B") shift = 0;
+  else if (unit == "KiB") shift = 10;
+  else if (unit == "MiB") shift = 20;
+  else if (unit == "GiB") shift = 30;
+  if (ec != std::errc() || shift < 0 || value == 0 || value > (std::uint64_t(64) << (30 - shift)))
+    throw ParamError("max-memory", "must be a size from 1 byte to 64GiB such as 1073741824, 512MiB or 1GiB, got '" +
+                                       text + "'");
+  return value << shift;
 }
 
 void emit(const NdArray& a, const nlohmann::json& params, const OutputOptions& o, const nlohmann::json& extra) {

@@ -13,9 +13,10 @@ namespace peviz::cli {
 struct OutputOptions {
   std::string format = "csv";  // csv | npy | json
   std::string out = "-";       // path, or - for stdout
+  std::uint64_t max_memory = kDefaultMemoryBudget;  // --max-memory: bytes one result may take
 };
 
-// Adds --format and --out to a subcommand.
+// Adds --format, --out and --max-memory to a subcommand.
 void add_output_flags(CLI::App& sub, OutputOptions& o);
 
 // Writes `a` in the chosen format (to stdout, or atomically to a file). Throws ParamError on a bad
@@ -35,5 +36,8 @@ void add_encoding_flags(CLI::App& sub, EncodingFlags& f);
 // Turns the raw strings into params (loads --from-npy) and validates. Throws ParamError.
 EncodingParams resolve_encoding_flags(EncodingFlags& f);
 nlohmann::json params_to_json(const EncodingParams& p);
+
+// "1073741824", "512MiB", "1GiB", "64KiB" -> bytes; throws ParamError("max-memory") otherwise.
+std::uint64_t parse_byte_size(const std::string& text);
 
 }  // namespace peviz::cli

@@ -94,7 +94,7 @@ void register_rope(CLI::App& export_cmd) {
       decay, [](const RopeCommand& c, const ResolvedRope& r, const ScaledRope& s) {
         if (c.max_distance < 0 || c.max_distance > kMaxContextLen)
           throw ParamError("max-distance", "must be an integer in [0, 2^30], got " + std::to_string(c.max_distance));
-        check_result_size(std::size_t(c.max_distance) + 1, 3, kDefaultMemoryBudget, "the decay table");
+        check_result_size(std::size_t(c.max_distance) + 1, 3, c.out.max_memory, "the decay table");
         nlohmann::json params = rope_params_json(r, s);
         params["max_distance"] = c.max_distance;
         emit(NdArray::from_matrix(rope_decay(s.inv_freq, r.rope.head_dim, c.max_distance)), params, c.out,
@@ -162,7 +162,7 @@ void register_alibi(CLI::App& export_cmd) {
   sub->add_flag("--bidirectional", bias->bidirectional, "Symmetric -m_h |i - j|, nothing masked");
   add_output_flags(*sub, bias->out);
   sub->callback([bias] {
-    const NdArray a = alibi_bias(bias->heads, bias->seq_len, bias->bidirectional);
+    const NdArray a = alibi_bias(bias->heads, bias->seq_len, bias->bidirectional, bias->out.max_memory);
     emit(a, {{"heads", bias->heads}, {"seq_len", bias->seq_len}, {"bidirectional", bias->bidirectional}}, bias->out,
          {{"slopes", floats_json(alibi_slopes(bias->heads))}});
   });
@@ -178,6 +178,7 @@ void register_matrices(CLI::App& export_cmd) {
   add_output_flags(*sub, t5->out);
   sub->callback([t5] {
     T5BucketParams p;
+    p.memory_budget = t5->out.max_memory;
     p.query_len = t5->seq_len;
     p.key_len = key_len_of(*t5);
     p.num_buckets = t5->num_buckets;
@@ -195,6 +196,7 @@ void register_matrices(CLI::App& export_cmd) {
   add_output_flags(*sub, shaw->out);
   sub->callback([shaw] {
     ShawParams p;
+    p.memory_budget = shaw->out.max_memory;
     p.query_len = shaw->seq_len;
     p.key_len = key_len_of(*shaw);
     p.max_relative = shaw->max_relative;

@@ -16,6 +16,18 @@ namespace peviz {
 
 void write_file_atomically(const std::string& path, const std::function<void(std::ostream&)>& fill,
                            const std::string& param) {
+  // A device or pipe (/dev/null, /dev/stdout, a FIFO) cannot be replaced by rename, and must not
+  // be: write straight into it.
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
+    if (S_ISDIR(st.st_mode)) throw ParamError(param, "cannot write " + path + ": it is a directory");
+    std::ofstream os(path, std::ios::binary);
+    if (!os) throw ParamError(param, "cannot write " + path + ": " + std::strerror(errno));
+    fill(os);
+    os.flush();
+    if (!os) throw ParamError(param, "cannot write " + path + ": write failed");
+    return;
+  }
   std::string tmpl = path + ".tmp-XXXXXX";
   const int fd = ::mkstemp(tmpl.data());
   if (fd < 0) throw ParamError(param, "cannot write " + path + ": " + std::strerror(errno));

@@ -8,7 +8,8 @@ namespace peviz {
 
 // Calls `fill` with a stream on "<path>.tmp-XXXXXX", flushes, checks for errors, renames over
 // `path`. On any failure the temporary file is removed and ParamError(param, reason) is thrown,
-// so no partial file is ever left behind.
+// so no partial file is ever left behind. An existing non-regular target (a device such as
+// /dev/null, or a FIFO) is written in place instead; a directory is refused.
 void write_file_atomically(const std::string& path, const std::function<void(std::ostream&)>& fill,
                            const std::string& param = "out");
 

@@ -147,6 +147,10 @@ TEST_CASE("every invalid input exits 2 with one line naming the flag") {
       {"export encoding --out /nonexistent-dir/x.csv", "--out"},
       {"export encoding --encoding learned --from-npy /nonexistent.npy", "--from-npy"},
       {"export encoding --d-model abc", "--d-model"},
+      {"export similarity --seq-len 4096 --max-memory 32MiB", "--max-memory"},
+      {"export encoding --max-memory 0", "--max-memory"},
+      {"export encoding --max-memory 65GiB", "--max-memory"},
+      {"export encoding --max-memory 12XB", "--max-memory"},
   };
   for (const Case& c : cases) {
     INFO(c.args);
@@ -193,4 +197,12 @@ TEST_CASE("bench --json reports every size for table and similarity") {
     CHECK(j["table"][key].get<double>() > 0.0);
     CHECK(j["similarity"][key].get<double>() > 0.0);
   }
+}
+
+TEST_CASE("--max-memory raises or lowers the budget and the message says how large the result is") {
+  RunResult r = run_peviz("export similarity --seq-len 2048 --max-memory 8MiB");
+  CHECK(r.code == 2);
+  CHECK(r.err.find("16 MiB, over the 8 MiB budget") != std::string::npos);
+  r = run_peviz("export similarity --seq-len 2048 --max-memory 16MiB --format npy --out /dev/null");
+  CHECK(r.code == 0);
 }

@@ -29,5 +29,11 @@ TEST_CASE("a failed fill leaves neither the target nor a temporary file") {
   CHECK((fs::status(target).permissions() & fs::perms::owner_read) != fs::perms::none);
   CHECK_THROWS_AS(read_file_bytes(target, "in", 3), ParamError);
   CHECK_THROWS_AS(write_file_atomically((dir / "no" / "such" / "dir.csv").string(), [](std::ostream&) {}), ParamError);
+  CHECK_THROWS_AS(write_file_atomically(dir.string(), [](std::ostream&) {}), ParamError);
   fs::remove_all(dir);
+}
+
+TEST_CASE("a device target is written in place, never replaced") {
+  write_file_atomically("/dev/null", [](std::ostream& os) { os << "discarded"; });
+  CHECK(fs::is_character_file("/dev/null"));
 }
