@@ -46,14 +46,14 @@ AxisRange current_y_range();
 // without the offset). Colour: next in the palette unless given. A label starting with "##" is
 // left out of the legend.
 void plot_line(const char* label, const float* values, int count, double x0 = 0.0, double dx = 1.0,
-               int stride = 1, ImU32 color = 0, float thickness = 1.5f, double y_offset = 0.0);
+               int stride = 1, ImU32 color = 0, float thickness = 2.0f, double y_offset = 0.0);
 // A heatmap of img.values over cells [0, cols) x [0, rows): x = column, y = row. Records the
 // visible window in `img` for the GL layer and draws img.texture. value_label names the values
 // in the hover read-out.
 void plot_heatmap(HeatmapImage& img, const char* value_label);
 // Marker lines and a text label in data coordinates.
-void plot_vline(double x, ImU32 color, float thickness = 1.5f);
-void plot_hline(double y, ImU32 color, float thickness = 1.5f);
+void plot_vline(double x, ImU32 color, float thickness = 2.0f);  // integer widths use ImGui's cheap textured lines
+void plot_hline(double y, ImU32 color, float thickness = 2.0f);
 void plot_text(double x, double y, const char* text, ImU32 color);
 // Screen position of a data point (valid between setup_axes and end_plot).
 ImVec2 data_to_screen(double x, double y);

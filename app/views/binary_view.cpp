@@ -87,7 +87,7 @@ void curves_plot(AppState& s, float height) {
     const double offset = -kSpacing * k;
     std::snprintf(label, sizeof label, "##bit %d, period %.4g", k, period_of(b.frequency[k]));
     plot::plot_line(label, b.curves.data() + std::size_t(k) * n, n, 0.0, 1.0 / b.samples_per_position, 1,
-                    plot::series_color(k), 1.5f, offset);
+                    plot::series_color(k), 2.0f, offset);
     plot::plot_hline(offset, ImGui::GetColorU32(ImGuiCol_Text, 0.15f), 1.0f);
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const ImVec2 at = plot::data_to_screen(-0.45, offset + 1.3);
@@ -99,7 +99,7 @@ void curves_plot(AppState& s, float height) {
       const ImVec2 p = plot::data_to_screen(t, offset + v);
       const bool negative = b.negative[std::size_t(t) * K + k];
       if (negative) dl->AddCircleFilled(p, 3.5f, kOne);
-      else dl->AddCircle(p, 3.5f, kOne, 0, 1.5f);
+      else dl->AddCircle(p, 3.5f, kOne, 0, 1.0f);
     }
   }
   plot::plot_vline(s.highlight_position, highlight_color(), 1.0f);

@@ -28,9 +28,9 @@ void row_plot(AppState& s, float height) {
   char label_a[48], label_b[48];
   std::snprintf(label_a, sizeof label_a, "p = %d", row_a * stride);
   std::snprintf(label_b, sizeof label_b, "p = %d", row_b * stride);
-  plot::plot_line(label_a, sim.row(std::size_t(row_a)), n, -double(row_a) * stride, stride, 1, highlight_color(), 2.5f);
+  plot::plot_line(label_a, sim.row(std::size_t(row_a)), n, -double(row_a) * stride, stride, 1, highlight_color(), 3.0f);
   if (row_b != row_a)
-    plot::plot_line(label_b, sim.row(std::size_t(row_b)), n, -double(row_b) * stride, stride, 1, plot::series_color(0), 1.5f);
+    plot::plot_line(label_b, sim.row(std::size_t(row_b)), n, -double(row_b) * stride, stride, 1, plot::series_color(0), 2.0f);
   plot::plot_vline(0.0, ImGui::GetColorU32(ImGuiCol_Text, 0.3f), 1.0f);
   plot::end_plot();
 }
