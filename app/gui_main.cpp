@@ -198,6 +198,7 @@ int run_gui(const GuiOptions& o) {
         if (!warning.empty()) std::fprintf(stderr, "peviz: %s\n", warning.c_str());
         ImGui_ImplOpenGL3_DestroyFontsTexture();
         ImGui_ImplOpenGL3_CreateFontsTexture();
+        gfx::use_nearest_filtering(ImGui::GetIO().Fonts->TexID);
         apply_theme(s.theme, scale);
         s.fonts_dirty = false;
         settle = 3;

@@ -132,4 +132,11 @@ void destroy(HeatmapRenderer& r) {
   r = HeatmapRenderer{};
 }
 
+void use_nearest_filtering(void* texture) {
+  glBindTexture(GL_TEXTURE_2D, GLuint(reinterpret_cast<std::uintptr_t>(texture)));
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+  glBindTexture(GL_TEXTURE_2D, 0);
+}
+
 }  // namespace peviz::gfx

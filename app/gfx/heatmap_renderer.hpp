@@ -47,4 +47,9 @@ void attach(HeatmapRenderer& r, plot::HeatmapImage& image);
 void render_heatmaps(HeatmapRenderer& r);
 void destroy(HeatmapRenderer& r);
 
+// Switches a texture to nearest-neighbour sampling. For ImGui's font atlas: glyphs are rasterised
+// at their drawn size on whole pixels, so it looks the same, and the software rasteriser's
+// per-pixel cost drops (every ImGui triangle samples the atlas).
+void use_nearest_filtering(void* texture);
+
 }  // namespace peviz::gfx
