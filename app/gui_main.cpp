@@ -1,21 +1,274 @@
-// Placeholder window loop; replaced by the live visualiser.
+// The interactive window: GLFW + OpenGL 3.3 core + Dear ImGui frame loop (init, loop {events,
+// update, UI, GL, swap}, shutdown in reverse), plus --frames/--report/--screenshot.
 #include "app/gui_main.hpp"
 
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
+#include <fstream>
+#include <memory>
+
+#include "app/gfx/gl.hpp"  // glad before GLFW
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+#include <backends/imgui_impl_glfw.h>
+#include <backends/imgui_impl_opengl3.h>
+#include <nlohmann/json.hpp>
+
+#include "app/app_layout.hpp"
+#include "app/app_update.hpp"
+#include "app/frame_report.hpp"
+#include "app/gfx/heatmap_renderer.hpp"
+#include "app/gfx/screenshot.hpp"
+#include "app/gfx/shader.hpp"
+#include "app/session.hpp"
+#include "app/theme.hpp"
+#include "core/errors.hpp"
 
 namespace peviz::app {
 
 void add_gui_flags(CLI::App& app, GuiOptions& o) {
   app.add_option("--frames", o.frames, "Run this many frames, then exit (0 = until closed)")
       ->check(CLI::NonNegativeNumber);
-  app.add_flag("--report", o.report, "Print frame-time median and p95 at exit");
+  app.add_flag("--report", o.report, "Sweep d_model/base/L every frame; print frame-time median and p95 at exit");
   app.add_option("--screenshot", o.screenshot, "Save a PNG of the last frame to this path");
+  app.add_option("--regions", o.regions, "Write the screen rectangles of the views' key parts (JSON) here");
   app.add_flag("--reset", o.reset, "Start with default settings, ignoring the saved session");
+  app.add_option("--size", o.size, "Window size WxH (e.g. 1600x900)");
+  app.add_option("--encoding", o.encoding, "Initial encoding: sinusoidal, learned, binary, normalized, integer");
+  app.add_option("--d-model", o.d_model, "Initial d_model (1..4096)");
+  app.add_option("--seq-len", o.seq_len, "Initial sequence length (1..8192)");
+  app.add_option("--base", o.base, "Initial sinusoid base (1.0001..1e7)");
+  app.add_option("--theme", o.theme, "dark or light");
 }
 
-int run_gui(const GuiOptions&) {
-  std::fprintf(stderr, "peviz: the GUI is not built yet; try `peviz export --help`\n");
-  return 1;
+namespace {
+
+void glfw_error(int code, const char* text) { std::fprintf(stderr, "peviz: GLFW error %d: %s\n", code, text); }
+
+// Ctrl + / Ctrl - / Ctrl 0: user zoom. ImGui's backend chains to this callback.
+void key_callback(GLFWwindow* window, int key, int, int action, int mods) {
+  if (action == GLFW_RELEASE || !(mods & GLFW_MOD_CONTROL)) return;
+  auto* s = static_cast<AppState*>(glfwGetWindowUserPointer(window));
+  if (!s) return;
+  float zoom = s->ui_zoom;
+  if (key == GLFW_KEY_EQUAL || key == GLFW_KEY_KP_ADD) zoom *= 1.1f;
+  else if (key == GLFW_KEY_MINUS || key == GLFW_KEY_KP_SUBTRACT) zoom /= 1.1f;
+  else if (key == GLFW_KEY_0 || key == GLFW_KEY_KP_0) zoom = 1.0f;
+  else return;
+  s->ui_zoom = std::clamp(zoom, 0.5f, 3.0f);
+  s->fonts_dirty = true;
+}
+
+// Applies --encoding/--d-model/... over the session. Returns false (message printed) on a bad name.
+bool apply_flag_overrides(const GuiOptions& o, AppState& s, WindowSize& size) {
+  if (!o.encoding.empty()) {
+    const auto e = parse_encoding(o.encoding);
+    if (!e) {
+      std::fprintf(stderr, "peviz: --encoding: must be sinusoidal, learned, binary, normalized or integer, got %s\n",
+                   o.encoding.c_str());
+      return false;
+    }
+    s.params.encoding = *e;
+  }
+  if (o.d_model != 0) s.params.d_model = o.d_model;
+  if (o.seq_len != 0) s.params.seq_len = o.seq_len;
+  if (o.base != 0.0) s.params.base = o.base;
+  if (!o.theme.empty()) {
+    if (o.theme != "dark" && o.theme != "light") {
+      std::fprintf(stderr, "peviz: --theme: must be dark or light, got %s\n", o.theme.c_str());
+      return false;
+    }
+    s.theme = o.theme == "light" ? Theme::light : Theme::dark;
+  }
+  if (!o.size.empty()) {
+    int w = 0, h = 0;
+    if (std::sscanf(o.size.c_str(), "%dx%d", &w, &h) != 2 || w < 320 || h < 240 || w > 16384 || h > 16384) {
+      std::fprintf(stderr, "peviz: --size: must be WxH with W >= 320 and H >= 240, got %s\n", o.size.c_str());
+      return false;
+    }
+    size = {w, h};
+  }
+  return true;
+}
+
+void write_regions(const std::string& path, const AppState& s, int width, int height, float scale) {
+  auto rect = [scale](const ScreenRect& r) {
+    return nlohmann::json::array({r.x0 * scale, r.y0 * scale, r.x1 * scale, r.y1 * scale});
+  };
+  const ScreenRegions& g = s.regions;
+  const nlohmann::json j = {{"width", width},
+                            {"height", height},
+                            {"controls", rect(g.controls)},
+                            {"waves_plot", rect(g.waves_plot)},
+                            {"encoding_heatmap", rect(g.encoding_heatmap)},
+                            {"encoding_colorbar", rect(g.encoding_colorbar)},
+                            {"similarity_heatmap", rect(g.similarity_heatmap)},
+                            {"similarity_colorbar", rect(g.similarity_colorbar)},
+                            {"binary_table", rect(g.binary_table)}};
+  std::ofstream(path) << j.dump(2) << "\n";
+}
+
+double ms_since(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
+}
+
+}  // namespace
+
+int run_gui(const GuiOptions& o) {
+  auto state = std::make_unique<AppState>();  // fixed address: the GL layer keeps pointers into it
+  AppState& s = *state;
+  WindowSize size;
+  std::string session_note;
+  if (!o.reset) load_session(session_path(), s, size, session_note);
+  if (!apply_flag_overrides(o, s, size)) return 2;
+  const EncodingParams sweep_centre = s.params;
+
+  glfwSetErrorCallback(glfw_error);
+  if (!glfwInit()) {
+    std::fprintf(stderr, "peviz: cannot open a window (GLFW failed to initialise; is DISPLAY set?)\n");
+    return 1;
+  }
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
+  glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+  glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+  glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_TRUE);
+  GLFWwindow* window = glfwCreateWindow(size.width, size.height, "peviz: positional encodings", nullptr, nullptr);
+  if (!window) {
+    std::fprintf(stderr, "peviz: cannot create an OpenGL 3.3 core window\n");
+    glfwTerminate();
+    return 1;
+  }
+  glfwMakeContextCurrent(window);
+  glfwSwapInterval(o.frames > 0 ? 0 : 1);
+  if (!gladLoadGL(glfwGetProcAddress)) {
+    std::fprintf(stderr, "peviz: cannot load the OpenGL 3.3 functions\n");
+    glfwDestroyWindow(window);
+    glfwTerminate();
+    return 1;
+  }
+  glfwSetWindowUserPointer(window, &s);
+  glfwSetKeyCallback(window, key_callback);
+
+  IMGUI_CHECKVERSION();
+  ImGui::CreateContext();
+  ImGui::GetIO().IniFilename = nullptr;  // our layout lives in the session file (session.cpp)
+  ImGui_ImplGlfw_InitForOpenGL(window, true);
+  ImGui_ImplOpenGL3_Init("#version 330 core");
+  ImGui_ImplOpenGL3_CreateDeviceObjects();
+
+  int exit_code = 0;
+  gfx::HeatmapRenderer renderer;
+  try {
+    renderer = gfx::create_heatmap_renderer();
+  } catch (const gfx::ShaderError& e) {
+    std::fprintf(stderr, "peviz: %s\n", e.what());
+    exit_code = 1;
+  }
+
+  FrameStats stats;
+  if (exit_code == 0) {
+    gfx::attach(renderer, s.encoding_image);
+    gfx::attach(renderer, s.similarity_image);
+    int frame = 0;
+    int settle = 3;  // frames still to draw after the last event before idling
+    while (!glfwWindowShouldClose(window)) {
+      const bool busy = o.frames > 0 || settle > 0 || ImGui::IsAnyItemActive() || s.dirty.any() || s.fonts_dirty;
+      if (busy) {
+        glfwPollEvents();
+      } else {
+        glfwWaitEvents();  // idle: nothing changes until an event arrives
+        settle = 3;
+      }
+      settle = std::max(settle - 1, 0);
+      const auto frame_start = std::chrono::steady_clock::now();
+      if (o.report) apply_sweep_step(s, sweep_centre, frame);
+
+      float xscale = 1.0f, yscale = 1.0f;
+      glfwGetWindowContentScale(window, &xscale, &yscale);
+      if (xscale != s.content_scale) {
+        s.content_scale = xscale;
+        s.fonts_dirty = true;
+      }
+      if (s.fonts_dirty) {
+        const float scale = s.content_scale * s.ui_zoom;
+        const std::string warning = load_fonts(scale);
+        if (!warning.empty()) std::fprintf(stderr, "peviz: %s\n", warning.c_str());
+        ImGui_ImplOpenGL3_DestroyFontsTexture();
+        ImGui_ImplOpenGL3_CreateFontsTexture();
+        gfx::use_nearest_filtering(ImGui::GetIO().Fonts->TexID);
+        apply_theme(s.theme, scale);
+        s.fonts_dirty = false;
+        settle = 3;
+      }
+
+      if (update_app_state(s)) stats.recompute_ms.push_back(s.last_recompute_ms);
+      if (frame == 0 && !session_note.empty()) s.status = session_note;
+
+      const auto ui_start = std::chrono::steady_clock::now();
+      ImGui_ImplOpenGL3_NewFrame();
+      ImGui_ImplGlfw_NewFrame();
+      ImGui::NewFrame();
+      draw_app(s);
+      ImGui::Render();
+      stats.ui_ms.push_back(ms_since(ui_start));
+
+      int fb_w = 0, fb_h = 0;
+      glfwGetFramebufferSize(window, &fb_w, &fb_h);
+      gfx::render_heatmaps(renderer);
+      stats.heatmap_ms.push_back(renderer.last_upload_ms);
+      const auto draw_start = std::chrono::steady_clock::now();
+      glViewport(0, 0, fb_w, fb_h);
+      const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
+      glClearColor(bg.x, bg.y, bg.z, 1.0f);
+      glClear(GL_COLOR_BUFFER_BIT);
+      ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+
+      const bool last = o.frames > 0 && frame + 1 >= o.frames;
+      if (last && !o.screenshot.empty()) {
+        try {
+          gfx::write_png(gfx::capture_framebuffer(fb_w, fb_h), o.screenshot);
+        } catch (const ParamError& e) {
+          std::fprintf(stderr, "peviz: --screenshot: %s\n", e.rule.c_str());
+          exit_code = 1;
+        }
+      }
+      if (last && !o.regions.empty())
+        write_regions(o.regions, s, fb_w, fb_h, ImGui::GetIO().DisplayFramebufferScale.x);
+      glfwSwapBuffers(window);
+      stats.draw_ms.push_back(ms_since(draw_start));
+      s.last_frame_ms = ms_since(frame_start);
+      stats.frame_ms.push_back(s.last_frame_ms);
+      if (last) break;
+      ++frame;
+    }
+  }
+
+  if (o.report) {
+    char setup[256];
+    int fb_w = 0, fb_h = 0;
+    glfwGetFramebufferSize(window, &fb_w, &fb_h);
+    std::snprintf(setup, sizeof setup, "%dx%d, %s, d_model %d, L %d, base %g (sweep: d and L step down by up to 1/8, base over +-1 decade)",
+                  fb_w, fb_h, std::string(to_string(sweep_centre.encoding)).c_str(), sweep_centre.d_model,
+                  sweep_centre.seq_len, sweep_centre.base);
+    std::fputs(format_report(stats, setup, std::min<int>(2, int(stats.frame_ms.size()) / 2)).c_str(), stdout);
+  }
+  if (o.frames == 0 && exit_code == 0) {  // scripted runs never touch the user's session
+    int w = size.width, h = size.height;
+    glfwGetWindowSize(window, &w, &h);
+    std::string problem;
+    if (!save_session(session_path(), s, {w, h}, problem)) std::fprintf(stderr, "peviz: %s\n", problem.c_str());
+  }
+
+  if (renderer.program) gfx::destroy(renderer);
+  ImGui_ImplOpenGL3_Shutdown();
+  ImGui_ImplGlfw_Shutdown();
+  ImGui::DestroyContext();
+  glfwDestroyWindow(window);
+  glfwTerminate();
+  return exit_code;
 }
 
 }  // namespace peviz::app

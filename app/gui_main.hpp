@@ -8,9 +8,17 @@ namespace peviz::app {
 
 struct GuiOptions {
   int frames = 0;              // --frames N: run N frames then exit (0 = until closed)
-  bool report = false;         // --report: print frame-time statistics at exit
+  bool report = false;         // --report: scripted sweep of d_model/base/L, frame-time statistics at exit
   std::string screenshot;      // --screenshot PATH: save a PNG of the last frame
+  std::string regions;         // --regions PATH: JSON with the screen rectangles of the key parts
   bool reset = false;          // --reset: ignore the saved session
+  std::string size;            // --size WxH: window size in screen units (default: session or 1600x900)
+  // Initial parameters (override the session; 0 / empty = keep).
+  std::string encoding;        // --encoding NAME
+  int d_model = 0;             // --d-model N
+  int seq_len = 0;             // --seq-len N
+  double base = 0.0;           // --base B
+  std::string theme;           // --theme dark|light
 };
 
 void add_gui_flags(CLI::App& app, GuiOptions& o);

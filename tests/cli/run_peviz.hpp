@@ -19,11 +19,11 @@ inline std::string slurp(const std::string& path) {
   return ss.str();
 }
 
-// `args` is passed through the shell as written (tests quote what needs quoting).
-inline RunResult run_peviz(const std::string& args) {
+// Runs a shell command line (no redirections of its own) and captures its exit code and output.
+inline RunResult run_shell(const std::string& command) {
   static int counter = 0;
   const std::string stem = "/tmp/peviz-cli-test-" + std::to_string(::getpid()) + "-" + std::to_string(counter++);
-  const std::string cmd = std::string(PEVIZ_BINARY) + " " + args + " >" + stem + ".out 2>" + stem + ".err </dev/null";
+  const std::string cmd = command + " >" + stem + ".out 2>" + stem + ".err </dev/null";
   const int status = std::system(cmd.c_str());
   RunResult r;
   r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -33,6 +33,9 @@ inline RunResult run_peviz(const std::string& args) {
   std::remove((stem + ".err").c_str());
   return r;
 }
+
+// `args` is passed through the shell as written (tests quote what needs quoting).
+inline RunResult run_peviz(const std::string& args) { return run_shell(std::string(PEVIZ_BINARY) + " " + args); }
 
 inline int count_lines(const std::string& s) {
   int n = 0;

@@ -1,0 +1,91 @@
+// Sidebar, splitters and the grid of views, in one full-window ImGui window.
+#include "app/app_layout.hpp"
+
+#include <algorithm>
+
+#include <imgui.h>
+
+#include "app/views/views.hpp"
+
+namespace peviz::app {
+
+namespace {
+
+// No background: the frame is cleared to WindowBg, so the software rasteriser skips a full-screen pass.
+constexpr ImGuiWindowFlags kRootFlags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
+                                        ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus |
+                                        ImGuiWindowFlags_NoBackground;
+constexpr ImGuiWindowFlags kViewFlags = ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse;
+
+// A draggable bar at `pos`; returns the mouse movement across it while dragged.
+float splitter(const char* id, ImVec2 pos, ImVec2 size, bool vertical) {
+  ImGui::SetCursorScreenPos(pos);
+  ImGui::InvisibleButton(id, size);
+  const bool active = ImGui::IsItemActive();
+  if (ImGui::IsItemHovered() || active) {
+    ImGui::SetMouseCursor(vertical ? ImGuiMouseCursor_ResizeEW : ImGuiMouseCursor_ResizeNS);
+    ImGui::GetWindowDrawList()->AddRectFilled(ImGui::GetItemRectMin(), ImGui::GetItemRectMax(),
+                                              ImGui::GetColorU32(active ? ImGuiCol_SeparatorActive : ImGuiCol_SeparatorHovered));
+  }
+  if (!active) return 0.0f;
+  return vertical ? ImGui::GetIO().MouseDelta.x : ImGui::GetIO().MouseDelta.y;
+}
+
+void pane(const char* id, ImVec2 pos, ImVec2 size, void (*draw)(AppState&), AppState& s, ImGuiWindowFlags flags) {
+  ImGui::SetCursorScreenPos(pos);
+  ImGui::BeginChild(id, size, true, flags);
+  draw(s);
+  ImGui::EndChild();
+}
+
+void status_line(const AppState& s) {
+  if (s.status_is_error) ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(235, 80, 70, 255));
+  ImGui::TextUnformatted(s.status.c_str());
+  if (s.status_is_error) ImGui::PopStyleColor();
+}
+
+}  // namespace
+
+void draw_app(AppState& s) {
+  const ImGuiViewport* vp = ImGui::GetMainViewport();
+  ImGui::SetNextWindowPos(vp->WorkPos);
+  ImGui::SetNextWindowSize(vp->WorkSize);
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowRounding, 0.0f);
+  ImGui::Begin("peviz", nullptr, kRootFlags);
+  ImGui::PopStyleVar();
+  const float scale = ImGui::GetFontSize() / 16.0f;
+  const float bar = std::max(4.0f, 5.0f * scale);
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float status_h = ImGui::GetFrameHeightWithSpacing();
+  const float body_h = std::max(avail.y - status_h, 100.0f);
+
+  const float sidebar = std::clamp(s.layout.sidebar_width * scale, 150.0f, std::max(150.0f, avail.x * 0.6f));
+  pane("##controls", origin, ImVec2(sidebar, body_h), draw_controls_panel, s, 0);
+  s.regions.controls = {origin.x, origin.y, origin.x + sidebar, origin.y + body_h};
+  if (const float dx = splitter("##split_sidebar", ImVec2(origin.x + sidebar, origin.y), ImVec2(bar, body_h), true))
+    s.layout.sidebar_width = std::max(150.0f, sidebar + dx) / scale;
+
+  const float grid_x = origin.x + sidebar + bar;
+  const float grid_w = std::max(avail.x - sidebar - bar, 100.0f);
+  const float left_w = std::clamp(s.layout.split_x, 0.15f, 0.85f) * (grid_w - bar);
+  const float right_w = grid_w - bar - left_w;
+  const float top_h = std::clamp(s.layout.split_y, 0.15f, 0.85f) * (body_h - bar);
+  const float bottom_h = body_h - bar - top_h;
+  const float right_x = grid_x + left_w + bar, bottom_y = origin.y + top_h + bar;
+
+  pane("##waves", ImVec2(grid_x, origin.y), ImVec2(left_w, top_h), draw_waves_view, s, kViewFlags);
+  pane("##encoding", ImVec2(right_x, origin.y), ImVec2(right_w, top_h), draw_encoding_view, s, kViewFlags);
+  pane("##similarity", ImVec2(grid_x, bottom_y), ImVec2(left_w, bottom_h), draw_similarity_view, s, kViewFlags);
+  pane("##binary", ImVec2(right_x, bottom_y), ImVec2(right_w, bottom_h), draw_binary_view, s, kViewFlags);
+  if (const float dx = splitter("##split_x", ImVec2(grid_x + left_w, origin.y), ImVec2(bar, body_h), true))
+    s.layout.split_x = std::clamp((left_w + dx) / (grid_w - bar), 0.15f, 0.85f);
+  if (const float dy = splitter("##split_y", ImVec2(grid_x, origin.y + top_h), ImVec2(grid_w, bar), false))
+    s.layout.split_y = std::clamp((top_h + dy) / (body_h - bar), 0.15f, 0.85f);
+
+  ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + body_h + ImGui::GetStyle().ItemSpacing.y));
+  status_line(s);
+  ImGui::End();
+}
+
+}  // namespace peviz::app

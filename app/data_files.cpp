@@ -1,0 +1,41 @@
+// Search path for shaders and fonts.
+#include "app/data_files.hpp"
+
+#include <cstdlib>
+#include <system_error>
+
+namespace peviz::app {
+
+namespace fs = std::filesystem;
+
+std::vector<fs::path> data_dirs() {
+  if (const char* env = std::getenv("PEVIZ_DATA_DIR"); env && *env) return {fs::path(env)};
+  std::vector<fs::path> dirs;
+  std::error_code ec;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    dirs.push_back(exe.parent_path().parent_path() / "share" / "peviz");
+    dirs.push_back(exe.parent_path());
+  }
+  dirs.emplace_back(PEVIZ_SOURCE_DIR);
+  dirs.emplace_back(PEVIZ_INSTALL_DATADIR);
+  return dirs;
+}
+
+fs::path find_data_file(const std::string& relative) {
+  for (const fs::path& dir : data_dirs()) {
+    std::error_code ec;
+    const fs::path candidate = dir / relative;
+    if (fs::is_regular_file(candidate, ec)) return candidate;
+  }
+  return {};
+}
+
+std::string describe_search(const std::string& relative) {
+  std::string out = relative + " (searched:";
+  for (const fs::path& dir : data_dirs()) out += " " + dir.string() + ";";
+  out.back() = ')';
+  return out;
+}
+
+}  // namespace peviz::app

@@ -1,0 +1,142 @@
+// Float value texture -> colormap shader -> render target texture, for every heatmap image.
+#include "app/gfx/heatmap_renderer.hpp"
+
+#include <chrono>
+
+#include "app/gfx/shader.hpp"
+#include "app/plot/colormap.hpp"
+#include "app/plot/heatmap_sampling.hpp"
+
+namespace peviz::gfx {
+
+namespace {
+
+GLuint make_texture(GLint internal_format, int w, int h, GLenum format, GLenum type) {
+  GLuint tex = 0;
+  glGenTextures(1, &tex);
+  glBindTexture(GL_TEXTURE_2D, tex);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+  glTexImage2D(GL_TEXTURE_2D, 0, internal_format, w, h, 0, format, type, nullptr);
+  return tex;
+}
+
+}  // namespace
+
+HeatmapRenderer create_heatmap_renderer() {
+  HeatmapRenderer r;
+  r.program = load_program("heatmap.vert.glsl", "heatmap.frag.glsl");
+  r.loc_values = glGetUniformLocation(r.program, "u_values");
+  r.loc_colormaps = glGetUniformLocation(r.program, "u_colormaps");
+  r.loc_colormap = glGetUniformLocation(r.program, "u_colormap");
+  r.loc_range = glGetUniformLocation(r.program, "u_range");
+  r.loc_missing = glGetUniformLocation(r.program, "u_missing");
+  std::vector<unsigned char> rgba(std::size_t(plot::kColormapCount) * plot::kColormapSize * 4);
+  for (int m = 0; m < plot::kColormapCount; ++m)
+    for (int i = 0; i < plot::kColormapSize; ++i) {
+      unsigned char* px = &rgba[(std::size_t(m) * plot::kColormapSize + i) * 4];
+      for (int c = 0; c < 3; ++c) px[c] = plot::kColormapRGB[m][i][c];
+      px[3] = 255;
+    }
+  r.colormap_texture = make_texture(GL_RGBA8, plot::kColormapSize, plot::kColormapCount, GL_RGBA, GL_UNSIGNED_BYTE);
+  glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, plot::kColormapSize, plot::kColormapCount, GL_RGBA, GL_UNSIGNED_BYTE, rgba.data());
+  glGenVertexArrays(1, &r.vertex_array);
+  return r;
+}
+
+void attach(HeatmapRenderer& r, plot::HeatmapImage& image) {
+  HeatmapTarget t;
+  t.image = &image;
+  const int side = kHeatmapTextureSide;
+  t.values_texture = make_texture(GL_R32F, side, side, GL_RED, GL_FLOAT);
+  t.color_texture = make_texture(GL_RGBA8, side, side, GL_RGBA, GL_UNSIGNED_BYTE);
+  glGenFramebuffers(1, &t.framebuffer);
+  glBindFramebuffer(GL_FRAMEBUFFER, t.framebuffer);
+  glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, t.color_texture, 0);
+  glBindFramebuffer(GL_FRAMEBUFFER, 0);
+  image.texture = reinterpret_cast<void*>(std::uintptr_t(t.color_texture));
+  image.texture_side = side;
+  r.targets.push_back(std::move(t));
+}
+
+void render_heatmaps(HeatmapRenderer& r) {
+  const auto start = std::chrono::steady_clock::now();
+  bool bound = false;
+  for (HeatmapTarget& t : r.targets) {
+    plot::HeatmapImage& img = *t.image;
+    if (!img.drawn || !img.values || img.values->empty()) continue;
+    img.drawn = false;
+    const plot::HeatmapWindow& w = img.window;
+    const bool resample = t.version != img.version || t.values != img.values || !(t.window == w);
+    const bool recolor = resample || t.vmin != img.vmin || t.vmax != img.vmax || t.colormap != img.colormap;
+    if (!recolor) continue;
+    if (resample) {
+      plot::sample_heatmap_window(*img.values, w, kHeatmapMaxSamples, t.staging);
+      glBindTexture(GL_TEXTURE_2D, t.values_texture);
+      glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+      glPixelStorei(GL_UNPACK_ROW_LENGTH, 0);
+      glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, w.width, w.height, GL_RED, GL_FLOAT, t.staging.data());
+    }
+    if (!bound) {
+      glUseProgram(r.program);
+      glBindVertexArray(r.vertex_array);
+      glDisable(GL_BLEND);
+      glDisable(GL_SCISSOR_TEST);
+      glDisable(GL_DEPTH_TEST);
+      glUniform1i(r.loc_values, 0);
+      glUniform1i(r.loc_colormaps, 1);
+      glUniform3f(r.loc_missing, plot::kMissingRGB[0] / 255.0f, plot::kMissingRGB[1] / 255.0f, plot::kMissingRGB[2] / 255.0f);
+      glActiveTexture(GL_TEXTURE1);
+      glBindTexture(GL_TEXTURE_2D, r.colormap_texture);
+      bound = true;
+    }
+    glActiveTexture(GL_TEXTURE0);
+    glBindTexture(GL_TEXTURE_2D, t.values_texture);
+    glUniform1i(r.loc_colormap, int(img.colormap));
+    glUniform2f(r.loc_range, float(img.vmin), float(img.vmax));
+    glBindFramebuffer(GL_FRAMEBUFFER, t.framebuffer);
+    glViewport(0, 0, w.width, w.height);
+    glDrawArrays(GL_TRIANGLES, 0, 3);
+    t.version = img.version;
+    t.values = img.values;
+    t.window = w;
+    t.vmin = img.vmin;
+    t.vmax = img.vmax;
+    t.colormap = img.colormap;
+  }
+  if (bound) {
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    glBindVertexArray(0);
+    glUseProgram(0);
+    glActiveTexture(GL_TEXTURE0);
+  }
+  r.last_upload_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
+
+void destroy(HeatmapRenderer& r) {
+  for (HeatmapTarget& t : r.targets) {
+    glDeleteFramebuffers(1, &t.framebuffer);
+    glDeleteTextures(1, &t.values_texture);
+    glDeleteTextures(1, &t.color_texture);
+    if (t.image) {
+      t.image->texture = nullptr;
+      t.image->texture_side = 0;
+    }
+  }
+  r.targets.clear();
+  glDeleteTextures(1, &r.colormap_texture);
+  glDeleteVertexArrays(1, &r.vertex_array);
+  glDeleteProgram(r.program);
+  r = HeatmapRenderer{};
+}
+
+void use_nearest_filtering(void* texture) {
+  glBindTexture(GL_TEXTURE_2D, GLuint(reinterpret_cast<std::uintptr_t>(texture)));
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+  glBindTexture(GL_TEXTURE_2D, 0);
+}
+
+}  // namespace peviz::gfx

@@ -1,0 +1,55 @@
+// Heatmaps on the GPU: per image an R32F value texture and an RGBA8 render target, allocated once,
+// plus the colormap texture and the colormap shader. Hands the render target to ImGui as ImTextureID.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "app/gfx/gl.hpp"
+#include "app/plot/heatmap_image.hpp"
+
+namespace peviz::gfx {
+
+// Largest image side rendered (pixels); a bigger plot stretches the image.
+inline constexpr int kHeatmapTextureSide = 2048;
+// Box-filter samples per pixel and axis when a pixel covers many cells.
+inline constexpr int kHeatmapMaxSamples = 8;
+
+struct HeatmapTarget {
+  plot::HeatmapImage* image = nullptr;
+  GLuint values_texture = 0;  // R32F, side x side, updated with glTexSubImage2D
+  GLuint color_texture = 0;   // RGBA8, side x side, the FBO's attachment, drawn by ImGui
+  GLuint framebuffer = 0;
+  std::vector<float> staging;  // sampled values, reused
+  // What the current texture contents were made from (skip work when unchanged).
+  std::uint64_t version = ~0ull;
+  const Matrix* values = nullptr;
+  plot::HeatmapWindow window;
+  double vmin = 0, vmax = 0;
+  plot::Colormap colormap = plot::Colormap::viridis;
+};
+
+struct HeatmapRenderer {
+  GLuint program = 0;
+  GLuint colormap_texture = 0;
+  GLuint vertex_array = 0;
+  GLint loc_values = -1, loc_colormaps = -1, loc_colormap = -1, loc_range = -1, loc_missing = -1;
+  std::vector<HeatmapTarget> targets;
+  double last_upload_ms = 0.0;  // sampling + upload + render time of the last render_heatmaps
+};
+
+// Loads shaders/heatmap.{vert,frag}.glsl and uploads the colormaps. Throws ShaderError.
+HeatmapRenderer create_heatmap_renderer();
+// Gives `image` a render target; sets image.texture / texture_side. `image` must outlive r.
+void attach(HeatmapRenderer& r, plot::HeatmapImage& image);
+// For every attached image drawn this frame: resample + upload when its data or window changed,
+// re-render when anything changed. Call after the views drew and before ImGui's render.
+// Leaves framebuffer 0 bound.
+void render_heatmaps(HeatmapRenderer& r);
+void destroy(HeatmapRenderer& r);
+
+// Switches a texture to nearest-neighbour sampling. For ImGui's font atlas: glyphs are rasterised
+// at their drawn size on whole pixels, so it looks the same, and the software rasteriser's
+// per-pixel cost drops (every ImGui triangle samples the atlas).
+void use_nearest_filtering(void* texture);
+
+}  // namespace peviz::gfx

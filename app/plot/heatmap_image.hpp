@@ -1,0 +1,37 @@
+// A heatmap as the plotting layer hands it to the GL layer: values, colouring, visible window.
+#pragma once
+#include <cstdint>
+
+#include "app/plot/colormap.hpp"
+#include "core/matrix.hpp"
+
+namespace peviz::plot {
+
+// The part of the matrix on screen, in cell units: x = column, y = row. x_left/x_right and
+// y_top/y_bottom are the data coordinates at the image's edges (y_top > y_bottom when row 0 is at
+// the bottom). Pixel (i, j) of the image shows the cell at
+// (x_left + (i + 0.5) / width * (x_right - x_left), y_top + (j + 0.5) / height * (y_bottom - y_top)).
+struct HeatmapWindow {
+  double x_left = 0.0, x_right = 1.0;
+  double y_top = 0.0, y_bottom = 1.0;
+  int width = 0, height = 0;  // image size in pixels (0 = nothing to draw)
+  bool operator==(const HeatmapWindow&) const = default;
+};
+
+struct HeatmapImage {
+  // --- set by the update step ---
+  const Matrix* values = nullptr;  // rows x cols, NaN = missing (drawn in kMissingRGB)
+  std::uint64_t version = 0;       // bumped whenever *values changes
+  double vmin = -1.0, vmax = 1.0;  // colour range
+  Colormap colormap = Colormap::viridis;
+  double cell_width = 1.0, cell_height = 1.0;  // data units per column / row (sampled positions)
+  // --- set by plot_heatmap while the views draw (this frame) ---
+  HeatmapWindow window;
+  bool drawn = false;  // cleared by the GL layer after rendering
+  float screen_min[2] = {0, 0}, screen_max[2] = {0, 0};  // where the image went (pixels)
+  // --- set by the GL layer once (gfx::HeatmapRenderer::attach) ---
+  void* texture = nullptr;  // ImTextureID of the rendered RGBA image
+  int texture_side = 0;     // the texture is texture_side^2; the image fills its top-left corner
+};
+
+}  // namespace peviz::plot

@@ -1,0 +1,18 @@
+// Resampling the visible window of a heatmap matrix to one value per screen pixel (pure CPU).
+#pragma once
+#include <vector>
+
+#include "app/plot/heatmap_image.hpp"
+#include "core/matrix.hpp"
+
+namespace peviz::plot {
+
+// Fills `out` (window.width * window.height values, row-major, top row first) with the values the
+// window shows. Where a pixel covers several cells it averages up to `max_samples` x `max_samples`
+// cells spread over its footprint (a box filter, so fast channels fade to their mean instead of
+// aliasing into false slow waves); where it covers part of one cell it takes that cell. Pixels
+// outside the matrix get NaN. `out` is resized, never shrunk, so its memory is reused.
+void sample_heatmap_window(const Matrix& m, const HeatmapWindow& window, int max_samples,
+                           std::vector<float>& out);
+
+}  // namespace peviz::plot

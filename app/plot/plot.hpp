@@ -1,0 +1,79 @@
+// Our small plotting layer on ImGui: axes with nice ticks, line series, heatmaps, a colourbar.
+//
+// Shape (after ImPlot):
+//   if (plot::begin_plot("##waves", size)) {
+//     plot::setup_axes("position", "value", {0, L}, {-1.1, 1.1});
+//     plot::plot_line("ch 0", column, L, /*x0=*/0, /*dx=*/1, /*stride=*/d);
+//     plot::end_plot();
+//   }
+// Mouse: wheel zooms (over an axis: that axis only), drag pans (over an axis: that axis only),
+// double-click resets to the default ranges, hovering shows a crosshair and the exact values.
+// Zoom/pan state is kept per plot id in ImGui's window storage, so it lives and dies with the
+// ImGui context. Plots do not nest. No GL here: heatmaps arrive as a texture (HeatmapImage).
+#pragma once
+#include <imgui.h>
+
+#include "app/plot/colormap.hpp"
+#include "app/plot/heatmap_image.hpp"
+#include "app/plot/plot_transform.hpp"
+
+namespace peviz::plot {
+
+enum AxisFlags : unsigned {
+  axis_default = 0,
+  axis_integer = 1u << 0,   // ticks only at integers (positions, channels)
+  axis_cells = 1u << 1,     // value v is drawn as the cell [v, v+1): integer ticks at cell centres
+  axis_inverted = 1u << 2,  // y only: larger values further down (heatmap rows from the top)
+  axis_locked = 1u << 3,    // no zoom or pan on this axis
+};
+
+enum PlotFlags : unsigned {
+  plot_default = 0,
+  plot_no_background = 1u << 0,  // an image covers the area: skip the fill (saves a pass on software GL)
+};
+
+// Starts a plot filling `size` (negative = fill remaining width/height). False when clipped.
+bool begin_plot(const char* id, ImVec2 size = ImVec2(-1, -1), unsigned flags = plot_default);
+// Axis labels, default (reset) ranges and flags. Call once, right after begin_plot.
+void setup_axes(const char* x_label, const char* y_label, AxisRange x_default, AxisRange y_default,
+                unsigned x_flags = axis_default, unsigned y_flags = axis_default);
+// Ranges currently shown (valid after setup_axes).
+AxisRange current_x_range();
+AxisRange current_y_range();
+
+// A line through (x0 + i*dx, y_offset + values[i*stride]) for i < count; NaN breaks the line.
+// The data must stay alive until end_plot (the hover read-out reads it and shows the values
+// without the offset). Colour: next in the palette unless given. A label starting with "##" is
+// left out of the legend.
+void plot_line(const char* label, const float* values, int count, double x0 = 0.0, double dx = 1.0,
+               int stride = 1, ImU32 color = 0, float thickness = 2.0f, double y_offset = 0.0);
+// A heatmap of img.values over cells [0, cols) x [0, rows): x = column, y = row. Records the
+// visible window in `img` for the GL layer and draws img.texture. value_label names the values
+// in the hover read-out.
+void plot_heatmap(HeatmapImage& img, const char* value_label);
+// Marker lines and a text label in data coordinates.
+void plot_vline(double x, ImU32 color, float thickness = 2.0f);  // integer widths use ImGui's cheap textured lines
+void plot_hline(double y, ImU32 color, float thickness = 2.0f);
+void plot_text(double x, double y, const char* text, ImU32 color);
+// Screen position of a data point (valid between setup_axes and end_plot).
+ImVec2 data_to_screen(double x, double y);
+
+// Interaction this frame (valid between setup_axes and end_plot).
+bool plot_hovered();
+ImVec2 mouse_data_position();  // x, y in data coordinates
+bool plot_clicked();           // left button released without a drag: "pick this point"
+
+// Draws axes, ticks, legend, crosshair and read-out; handles double-click reset.
+void end_plot();
+
+// A vertical colourbar with nice ticks, `size` including its labels and the missing-value
+// swatch. Returns the gradient's screen rectangle (top = vmax).
+struct ScreenBox {
+  ImVec2 min, max;
+};
+ScreenBox colorbar(const char* id, Colormap map, double vmin, double vmax, ImVec2 size);
+
+// Colour i of the line palette (Tableau 10, readable on dark and light backgrounds).
+ImU32 series_color(int i);
+
+}  // namespace peviz::plot

@@ -1,0 +1,69 @@
+// Nice-number axis ticks and tick labels.
+#include "app/plot/plot_ticks.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace peviz::plot {
+
+double nice_step(double span, int target_count) {
+  span = std::abs(span);
+  if (!std::isfinite(span) || span <= 0.0) return 0.0;
+  const double raw = span / std::max(target_count, 1);
+  const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
+  const double fraction = raw / magnitude;  // in [1, 10)
+  double nice = 10.0;
+  if (fraction < 1.5) nice = 1.0;
+  else if (fraction < 3.0) nice = 2.0;
+  else if (fraction < 7.0) nice = 5.0;
+  return nice * magnitude;
+}
+
+namespace {
+std::vector<double> ticks_with_step(double lo, double hi, double step) {
+  std::vector<double> out;
+  if (step <= 0.0 || !std::isfinite(step)) return out;
+  if (lo > hi) std::swap(lo, hi);
+  const double first = std::ceil(lo / step - 1e-9) * step;
+  for (int i = 0; i < 1000; ++i) {
+    double v = first + i * step;
+    if (v > hi + step * 1e-9) break;
+    if (std::abs(v) < step * 1e-9) v = 0.0;  // no "-0" or 1e-17 at the origin
+    out.push_back(v);
+  }
+  return out;
+}
+}  // namespace
+
+std::vector<double> nice_ticks(double lo, double hi, int target_count) {
+  if (!std::isfinite(lo) || !std::isfinite(hi)) return {};
+  return ticks_with_step(lo, hi, nice_step(hi - lo, target_count));
+}
+
+std::vector<double> nice_integer_ticks(double lo, double hi, int target_count) {
+  if (!std::isfinite(lo) || !std::isfinite(hi)) return {};
+  const double step = std::max(1.0, nice_step(hi - lo, target_count));
+  return ticks_with_step(lo, hi, step);
+}
+
+std::string format_tick(double value, double step) {
+  char buf[64];
+  const double a = std::abs(value);
+  if (a != 0.0 && (a >= 1e6 || a < 1e-4)) {
+    std::snprintf(buf, sizeof buf, "%.3g", value);
+    return buf;
+  }
+  int decimals = 0;
+  if (step > 0.0 && step < 1.0) decimals = std::min(8, int(std::ceil(-std::log10(step) - 1e-9)));
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, value);
+  return buf;
+}
+
+std::string format_value(double value, int digits) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*g", std::clamp(digits, 1, 17), value);
+  return buf;
+}
+
+}  // namespace peviz::plot

@@ -1,0 +1,25 @@
+// "Nice" axis ticks (1, 2, 5 x 10^k) and their labels: pure functions, no ImGui.
+#pragma once
+#include <string>
+#include <vector>
+
+namespace peviz::plot {
+
+// The 1-2-5 x 10^k step closest to span / target_count (Heckbert, "Nice numbers for graph
+// labels", Graphics Gems 1990; the rule ImPlot uses). Returns 0 for an empty or non-finite span.
+double nice_step(double span, int target_count);
+
+// Ticks at multiples of nice_step(hi - lo, target_count) inside [lo, hi] (either order).
+// At most 1000 ticks; empty when the range is empty or not finite.
+std::vector<double> nice_ticks(double lo, double hi, int target_count);
+
+// Integer-only ticks (positions, channels): like nice_ticks but the step is at least 1.
+std::vector<double> nice_integer_ticks(double lo, double hi, int target_count);
+
+// Label for a tick, with just enough decimals for `step` ("0.25", "1e+04", "-3").
+std::string format_tick(double value, double step);
+
+// Label for a hover read-out: up to `digits` significant digits, no trailing zeros.
+std::string format_value(double value, int digits = 6);
+
+}  // namespace peviz::plot

@@ -1,0 +1,21 @@
+// Look of the window: dark/light theme, and the TTF font rasterised for the current scale.
+#pragma once
+#include <string>
+
+#include "app/app_state.hpp"
+
+namespace peviz::app {
+
+// Font size in pixels at content scale 1 and zoom 1.
+inline constexpr float kBaseFontPixels = 16.0f;
+
+// Rebuilds ImGui's font atlas with assets/fonts/DejaVuSans.ttf at kBaseFontPixels * scale (Latin,
+// Greek and the few symbols the views use). Falls back to ImGui's built-in font when the file is
+// missing and returns a warning for the status line (empty when all is well). The caller uploads
+// the atlas (the GL backend's font texture).
+std::string load_fonts(float scale);
+
+// Applies the dark or light colours and sizes scaled by `scale` to ImGui's style.
+void apply_theme(Theme theme, float scale);
+
+}  // namespace peviz::app

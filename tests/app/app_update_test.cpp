@@ -1,0 +1,99 @@
+// Tests for app/app_update: what is recomputed when, the similarity sampling, colour ranges.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "app/app_update.hpp"
+#include "core/similarity.hpp"
+
+using namespace peviz;
+using namespace peviz::app;
+
+TEST_CASE("nothing dirty: nothing recomputed") {
+  AppState s;
+  CHECK(update_app_state(s));
+  const auto version = s.encoding_image.version;
+  CHECK_FALSE(update_app_state(s));
+  CHECK(s.encoding_image.version == version);
+  CHECK(s.last_recompute_ms == 0.0);
+}
+
+TEST_CASE("a parameter change recomputes the encoding, the similarity and bumps the versions") {
+  AppState s;
+  update_app_state(s);
+  const auto ev = s.encoding_image.version, sv = s.similarity_image.version;
+  s.params.d_model = 64;
+  mark_params_changed(s);
+  CHECK(update_app_state(s));
+  CHECK(s.encoding.cols == 64);
+  CHECK(s.encoding_image.version == ev + 1);
+  CHECK(s.similarity_image.version == sv + 1);
+  CHECK(s.computed.d_model == 64);
+  CHECK(s.frequencies.size() == 32);
+}
+
+TEST_CASE("the sinusoidal similarity is core's closed form at full size") {
+  AppState s;
+  s.params.seq_len = 300;
+  s.similarity_view.metric = Metric::dot;
+  update_app_state(s);
+  CHECK(s.similarity_stride == 1);
+  Matrix expected;
+  sinusoidal_similarity(s.computed, Metric::dot, expected);
+  CHECK(s.similarity.data == expected.data);
+  CHECK(s.similarity_image.vmax == Approx(64.0));  // the diagonal: d/2
+}
+
+TEST_CASE("the general similarity path samples positions when n^2 d exceeds the budget") {
+  CHECK(similarity_stride_for(8192, 1024, true) == 1);
+  CHECK(similarity_stride_for(100, 64, false) == 1);
+  const int stride = similarity_stride_for(4096, 512, false);
+  CHECK(stride > 1);
+  const double n = std::ceil(4096.0 / stride);
+  CHECK(n * n * 512 <= kGeneralSimilarityWork * 1.01);
+  AppState s;
+  s.params.encoding = Encoding::learned;
+  s.params.seq_len = 4096;
+  s.params.max_len = 4096;
+  s.params.d_model = 512;
+  update_app_state(s);
+  CHECK(s.similarity_stride == stride);
+  CHECK(s.similarity.rows == std::size_t(n));
+  CHECK(s.similarity_image.cell_width == stride);
+  CHECK(s.status.find("sampled") != std::string::npos);
+}
+
+TEST_CASE("automatic colour ranges follow the encoding") {
+  AppState s;
+  update_app_state(s);
+  CHECK(s.encoding_image.colormap == plot::Colormap::diverging);
+  CHECK(s.encoding_image.vmin == -1.0);
+  s.params.encoding = Encoding::integer;
+  s.params.seq_len = 10;
+  mark_params_changed(s);
+  update_app_state(s);
+  CHECK(s.encoding_image.colormap == plot::Colormap::viridis);
+  CHECK(s.encoding_image.vmax == 9.0);
+  s.similarity_view.metric = Metric::dot;
+  s.dirty.similarity = true;
+  update_app_state(s);
+  CHECK(s.similarity_image.colormap == plot::Colormap::viridis);  // dot of non-negative vectors
+  CHECK(s.similarity_image.vmax == Approx(81.0));
+}
+
+TEST_CASE("channel wavelengths: 2 pi / w for sinusoids, 2^(c+1) for bits") {
+  AppState s;
+  s.params.d_model = 8;
+  update_app_state(s);
+  CHECK(s.channel_wavelength[0] == Approx(2 * M_PI));
+  CHECK(s.channel_wavelength[1] == Approx(2 * M_PI));
+  CHECK(s.channel_wavelength[2] == Approx(2 * M_PI / std::pow(10000.0, -2.0 / 8)));
+  s.params.encoding = Encoding::binary;
+  mark_params_changed(s);
+  update_app_state(s);
+  CHECK(s.channel_wavelength[3] == 16.0f);
+  s.params.encoding = Encoding::learned;
+  mark_params_changed(s);
+  update_app_state(s);
+  CHECK(std::isnan(s.channel_wavelength[0]));
+}

@@ -1,0 +1,60 @@
+// Tests for app/plot/plot_ticks: the 1-2-5 step rule, tick placement and labels.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "app/plot/plot_ticks.hpp"
+
+using namespace peviz::plot;
+
+TEST_CASE("nice_step picks 1, 2 or 5 times a power of ten") {
+  CHECK(nice_step(10.0, 10) == Approx(1.0));
+  CHECK(nice_step(10.0, 5) == Approx(2.0));
+  CHECK(nice_step(10.0, 2) == Approx(5.0));
+  CHECK(nice_step(1.0, 4) == Approx(0.2));
+  CHECK(nice_step(2048.0, 8) == Approx(200.0));
+  CHECK(nice_step(0.003, 3) == Approx(0.001));
+  CHECK(nice_step(-10.0, 5) == Approx(2.0));  // span sign does not matter
+  for (double span : {0.37, 1.0, 7.7, 123.0, 9999.0, 1e7}) {
+    const double step = nice_step(span, 6);
+    const double mantissa = step / std::pow(10.0, std::floor(std::log10(step)));
+    INFO("span " << span << " step " << step);
+    CHECK((std::abs(mantissa - 1) < 1e-9 || std::abs(mantissa - 2) < 1e-9 || std::abs(mantissa - 5) < 1e-9));
+  }
+}
+
+TEST_CASE("nice_step of an empty or broken span is 0") {
+  CHECK(nice_step(0.0, 5) == 0.0);
+  CHECK(nice_step(NAN, 5) == 0.0);
+  CHECK(nice_step(INFINITY, 5) == 0.0);
+}
+
+TEST_CASE("nice_ticks lie inside the range on multiples of the step") {
+  const auto t = nice_ticks(-1.1, 1.1, 5);
+  REQUIRE(t.size() == 5);
+  CHECK(t.front() == Approx(-1.0));
+  CHECK(t[2] == 0.0);  // exactly zero, not 1e-17
+  CHECK(t.back() == Approx(1.0));
+  const auto rev = nice_ticks(1.1, -1.1, 5);  // inverted range gives the same ticks
+  CHECK(rev == t);
+  CHECK(nice_ticks(3.0, 3.0, 5).empty());
+  CHECK(nice_ticks(0.0, NAN, 5).empty());
+}
+
+TEST_CASE("nice_integer_ticks never step below 1") {
+  const auto t = nice_integer_ticks(0.0, 3.0, 20);
+  REQUIRE(t.size() == 4);
+  CHECK(t[1] == 1.0);
+  const auto big = nice_integer_ticks(0, 8191, 8);
+  CHECK(big[1] - big[0] == Approx(1000.0));
+}
+
+TEST_CASE("tick labels carry just enough decimals") {
+  CHECK(format_tick(0.5, 0.5) == "0.5");
+  CHECK(format_tick(0.25, 0.05) == "0.25");
+  CHECK(format_tick(1000.0, 200.0) == "1000");
+  CHECK(format_tick(-3.0, 1.0) == "-3");
+  CHECK(format_tick(2e7, 1e7) == "2e+07");
+  CHECK(format_value(0.123456789) == "0.123457");
+  CHECK(format_value(64.0) == "64");
+}
