@@ -36,7 +36,8 @@ void draw_linear_shift_view(AppState& s) {
   const int d = int(o.shifted.size());
   ImGui::BeginGroup();
   if (plot::begin_plot("##shift_vectors", ImVec2(left, avail.y * 0.62f))) {
-    plot::setup_axes("channel", "value", {-0.5, d - 0.5}, {-1.1, 1.1}, plot::axis_integer);
+    // Default view: the first 32 channels (the fast pairs, where the rotation is visible); zoom out for all.
+    plot::setup_axes("channel", "value", {-0.5, std::min(d, 32) - 0.5}, {-1.1, 1.1}, plot::axis_integer);
     plot::plot_line("PE(p + k)", o.shifted.data(), d, 0.0, 1.0, 1, plot::series_color(0), 3.5f);
     plot::plot_line("R(k) PE(p)", o.rotated.data(), d, 0.0, 1.0, 1, plot::series_color(1), 1.5f);
     plot::end_plot();

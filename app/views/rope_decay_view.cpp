@@ -37,13 +37,12 @@ void draw_rope_decay_view(AppState& s) {
       if (!o.base_on[std::size_t(b)]) continue;
       const auto& sc = o.score[std::size_t(b)];
       const auto& bd = o.bound[std::size_t(b)];
-      char label[48];
-      std::snprintf(label, sizeof label, "##score, %s", names[b]);
-      plot::plot_line(label, sc.data(), int(sc.size()), 0.0, 1.0, 1, plot::series_color(b), 1.5f);
-      if (o.show_bound) {
-        std::snprintf(label, sizeof label, "##bound, %s", names[b]);
-        plot::plot_line(label, bd.data(), int(bd.size()), 0.0, 1.0, 1, plot::series_color(b), 3.0f);
-      }
+      // Labels must outlive end_plot (the read-out reads them): string literals.
+      static const char* const score_labels[3] = {"##score, base 10000", "##score, base 500000", "##score, base 1e6"};
+      static const char* const bound_labels[3] = {"##bound, base 10000", "##bound, base 500000", "##bound, base 1e6"};
+      plot::plot_line(score_labels[b], sc.data(), int(sc.size()), 0.0, 1.0, 1, plot::series_color(b), 1.5f);
+      if (o.show_bound)
+        plot::plot_line(bound_labels[b], bd.data(), int(bd.size()), 0.0, 1.0, 1, plot::series_color(b), 3.0f);
     }
     plot::plot_hline(0.0, ImGui::GetColorU32(ImGuiCol_Text, 0.3f), 1.0f);
     plot::end_plot();
