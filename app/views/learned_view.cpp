@@ -88,16 +88,20 @@ void draw_learned_view(AppState& s) {
     return;
   }
   const int rows = p.learned_table ? int(p.learned_table->rows) : p.max_len;
-  ImGui::Text("%s: %d positions x %d channels. Showing L = %d: positions %d.. have no row (missing), which is why a "
-              "learned table cannot extrapolate. Switch to Basics to see waves and similarity of this table.",
-              o.loaded_name.empty() ? "random table" : o.loaded_name.c_str(), rows, int(s.encoding.cols), p.seq_len,
-              rows);
+  ImGui::TextWrapped("%s: %d positions x %d channels, showing L = %d. %s Basics shows its waves and similarity; "
+                     "Criteria scores it.",
+                     o.loaded_name.empty() ? "random table" : o.loaded_name.c_str(), rows, int(s.encoding.cols),
+                     p.seq_len,
+                     rows < p.seq_len ? "Positions past the table have no row (missing): a learned table cannot "
+                                        "extrapolate."
+                                      : "Raise the sequence length past the table to see it run out.");
   const float rest = ImGui::GetContentRegionAvail().y;
   const float norm_h = std::max(rest * 0.3f, 5.0f * ImGui::GetFontSize());
   ScreenRect image, bar;
   const HeatmapPanel panel{"##learned_table", "channel", "value", double(s.encoding.cols), false};
   heatmap_with_colorbar(s, s.encoding_image, panel, rest - norm_h - ImGui::GetStyle().ItemSpacing.y, image, bar);
-  record_page_region(s);
+  float* region = s.analysis.plot_region;
+  region[0] = image.x0, region[1] = image.y0, region[2] = image.x1, region[3] = image.y1;
   if (plot::begin_plot("##row_norms", ImVec2(-1, norm_h))) {
     double hi = 0.0;
     for (float v : o.row_norm)
