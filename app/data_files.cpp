@@ -32,7 +32,8 @@ fs::path find_data_file(const std::string& relative) {
 }
 
 std::string describe_search(const std::string& relative) {
-  std::string out = relative + " (searched:";
+  std::string out = relative;
+  out += " (searched:";  // appended, not operator+: GCC 12 warns (-Wrestrict) on the temporary
   for (const fs::path& dir : data_dirs()) out += " " + dir.string() + ";";
   out.back() = ')';
   return out;
