@@ -12,7 +12,7 @@ namespace peviz::gfx {
 // Largest image side rendered (pixels); a bigger plot stretches the image.
 inline constexpr int kHeatmapTextureSide = 2048;
 // Box-filter samples per pixel and axis when a pixel covers many cells.
-inline constexpr int kHeatmapMaxSamples = 8;
+inline constexpr int kHeatmapMaxSamples = 4;
 
 struct HeatmapTarget {
   plot::HeatmapImage* image = nullptr;

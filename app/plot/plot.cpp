@@ -108,8 +108,9 @@ void layout_area() {
   ImRect area(g_plot.frame.Min + ImVec2(0, fs + pad), g_plot.frame.Max - ImVec2(pad, 2.0f * fs + 2 * pad));
   g_plot.area = area;  // provisional, for the y tick count
   float widest = ImGui::CalcTextSize("0").x;
-  for (const Tick& t : axis_ticks(g_plot.ymap.range, g_plot.y_flags, y_tick_target()))
-    widest = std::max(widest, ImGui::CalcTextSize(t.label.c_str()).x);
+  if (!(g_plot.y_flags & axis_no_labels))
+    for (const Tick& t : axis_ticks(g_plot.ymap.range, g_plot.y_flags, y_tick_target()))
+      widest = std::max(widest, ImGui::CalcTextSize(t.label.c_str()).x);
   area.Min.x += widest + 2 * pad;
   if (area.GetWidth() < 10) area.Max.x = area.Min.x + 10;
   if (area.GetHeight() < 10) area.Max.y = area.Min.y + 10;
@@ -201,12 +202,14 @@ void draw_axes() {
   for (const Tick& t : axis_ticks(g_plot.xmap.range, g_plot.x_flags, x_tick_target())) {
     const float x = data_to_pixel(g_plot.xmap, t.position);
     dl->AddLine(ImVec2(x, a.Max.y), ImVec2(x, a.Max.y + pad), text);
+    if (g_plot.x_flags & axis_no_labels) continue;
     const float w = ImGui::CalcTextSize(t.label.c_str()).x;
     dl->AddText(ImVec2(x - 0.5f * w, a.Max.y + pad), text, t.label.c_str());
   }
   for (const Tick& t : axis_ticks(g_plot.ymap.range, g_plot.y_flags, y_tick_target())) {
     const float y = data_to_pixel(g_plot.ymap, t.position);
     dl->AddLine(ImVec2(a.Min.x - pad, y), ImVec2(a.Min.x, y), text);
+    if (g_plot.y_flags & axis_no_labels) continue;
     const ImVec2 sz = ImGui::CalcTextSize(t.label.c_str());
     dl->AddText(ImVec2(a.Min.x - pad - 2 - sz.x, y - 0.5f * sz.y), text, t.label.c_str());
   }

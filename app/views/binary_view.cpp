@@ -24,9 +24,10 @@ double period_of(double frequency) { return 2.0 * std::numbers::pi / frequency; 
 void binary_table(AppState& s, float width, float height) {
   const BinaryAnalogy& b = s.binary;
   const int K = b.bits, N = b.positions;
-  ImGui::BeginChild("##binary_table", ImVec2(width, height), false, 0);
   const float fs = ImGui::GetFontSize();
   const float header = 2.2f * fs;
+  const bool fits = header + N * 0.9f * fs + 4.0f <= height;
+  ImGui::BeginChild("##binary_table", ImVec2(width, height), false, fits ? ImGuiWindowFlags_NoScrollbar : 0);
   // Cells shrink (down to 0.9 em) so that up to ~24 rows fit without scrolling.
   const float cell = std::round(std::clamp((height - header - 4.0f) / std::max(N, 1), 0.9f * fs, 1.35f * fs));
   const float gap = fs, label_w = ImGui::CalcTextSize("0000").x + 0.5f * fs;
@@ -81,7 +82,7 @@ void curves_plot(AppState& s, float height) {
   constexpr double kSpacing = 3.0;
   if (!plot::begin_plot("##binary_curves", ImVec2(-1, height))) return;
   plot::setup_axes("position t", "sin(w_k (t + 1/2)), bit k stacked", {-0.5, double(b.positions)},
-                   {-kSpacing * (K - 1) - 1.3, 2.0}, plot::axis_integer, plot::axis_default);
+                   {-kSpacing * (K - 1) - 1.3, 2.0}, plot::axis_integer, plot::axis_no_labels);
   char label[64];
   for (int k = 0; k < K; ++k) {
     const double offset = -kSpacing * k;
