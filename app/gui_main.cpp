@@ -47,11 +47,16 @@ namespace {
 
 void glfw_error(int code, const char* text) { std::fprintf(stderr, "peviz: GLFW error %d: %s\n", code, text); }
 
-// Ctrl + / Ctrl - / Ctrl 0: user zoom. ImGui's backend chains to this callback.
+// Ctrl + / Ctrl - / Ctrl 0: user zoom; Ctrl Q: quit (saving the session). ImGui's backend chains
+// to this callback.
 void key_callback(GLFWwindow* window, int key, int, int action, int mods) {
   if (action == GLFW_RELEASE || !(mods & GLFW_MOD_CONTROL)) return;
   auto* s = static_cast<AppState*>(glfwGetWindowUserPointer(window));
   if (!s) return;
+  if (key == GLFW_KEY_Q) {
+    glfwSetWindowShouldClose(window, GLFW_TRUE);
+    return;
+  }
   float zoom = s->ui_zoom;
   if (key == GLFW_KEY_EQUAL || key == GLFW_KEY_KP_ADD) zoom *= 1.1f;
   else if (key == GLFW_KEY_MINUS || key == GLFW_KEY_KP_SUBTRACT) zoom /= 1.1f;

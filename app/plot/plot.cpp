@@ -400,7 +400,7 @@ void plot_line(const char* label, const float* values, int count, double x0, dou
       if (lo <= hi) {
         if (!std::isnan(prev)) { lo = std::min(lo, prev); hi = std::max(hi, prev); }
         const float y0 = data_to_pixel(g_plot.ymap, y_offset + hi), y1 = data_to_pixel(g_plot.ymap, y_offset + lo);
-        dl->AddRectFilled(ImVec2(px, std::min(y0, y1) - 0.5f * thick), ImVec2(px + thick, std::max(y0, y1) + 0.5f * thick), color);
+        dl->AddRectFilled(ImVec2(px, std::min(y0, y1) - 0.5f * thick), ImVec2(px + 1.0f, std::max(y0, y1) + 0.5f * thick), color);
       }
       prev = end_value;
     }

@@ -113,13 +113,13 @@ void curves_plot(AppState& s, float height) {
 
 void draw_binary_view(AppState& s) {
   view_title("Binary-bit analogy");
-  ImGui::SameLine();
+  next_on_line(ImGui::GetFontSize() * 6.0f, "positions");
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.0f);
   if (ImGui::SliderInt("positions", &s.binary_view.positions, 2, 256, "%d",
                        ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_Logarithmic))
     s.dirty.binary = true;
   hint("How many positions (rows) the table counts through.");
-  ImGui::SameLine();
+  next_on_line(ImGui::GetFontSize() * 8.0f, "morph to base");
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8.0f);
   if (ImGui::SliderFloat("morph to base", &s.binary_view.morph, 0.0f, 1.0f, "%.2f", ImGuiSliderFlags_AlwaysClamp))
     s.dirty.binary = true;

@@ -7,7 +7,6 @@ namespace peviz::app {
 
 void draw_encoding_view(AppState& s) {
   view_title("Encoding heatmap: position x channel");
-  ImGui::SameLine();
   if (colormap_combo("colours##encoding", s.encoding_view.colormap_choice)) s.dirty.colors = true;
   if (!s.has_results) {
     ImGui::TextDisabled("no results yet: see the status line");

@@ -81,18 +81,18 @@ void frequency_strip(AppState& s, float height) {
 
 void draw_waves_view(AppState& s) {
   view_title("Waves");
-  ImGui::SameLine();
+  next_on_line(ImGui::GetFontSize() * 12.0f);
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 12.0f);
   if (ImGui::InputTextWithHint("##channels", "channels, e.g. 0, 1, 8-11", &s.waves.channels_text))
     s.dirty.binary = true;  // any dirty flag re-resolves the channel list
   hint("Channels to draw, comma-separated, ranges allowed (0, 1, 8-11); empty: 0, 1, 2, 3, d/2, d-2, d-1.");
-  ImGui::SameLine();
+  next_on_line(small_button_width("defaults"));
   if (ImGui::SmallButton("defaults")) {
     s.waves.channels_text.clear();
     s.dirty.binary = true;
   }
   hint("Back to channels 0, 1, 2, 3, d/2, d-2 and d-1.");
-  ImGui::SameLine();
+  next_on_line(ImGui::GetFontSize() * 9.0f, "positions");
   const int L = s.has_results ? s.computed.seq_len : s.params.seq_len;
   int range[2] = {s.waves.first_position, s.waves.last_position < 0 ? L - 1 : s.waves.last_position};
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9.0f);
