@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <ctime>
 #include <fstream>
 #include <memory>
 
@@ -119,6 +120,13 @@ double ms_since(std::chrono::steady_clock::time_point t) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
 }
 
+// CPU time of the whole process (every thread, so the software rasteriser's too), in ms.
+double process_cpu_ms() {
+  timespec ts{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
+}
+
 }  // namespace
 
 int run_gui(const GuiOptions& o) {
@@ -189,6 +197,7 @@ int run_gui(const GuiOptions& o) {
       }
       settle = std::max(settle - 1, 0);
       const auto frame_start = std::chrono::steady_clock::now();
+      const double cpu_start = process_cpu_ms();
       if (o.report) apply_sweep_step(s, sweep_centre, frame);
 
       float xscale = 1.0f, yscale = 1.0f;
@@ -209,7 +218,8 @@ int run_gui(const GuiOptions& o) {
         settle = 3;
       }
 
-      if (update_app_state(s)) stats.recompute_ms.push_back(s.last_recompute_ms);
+      const bool recomputed = update_app_state(s);
+      if (recomputed) stats.recompute_ms.push_back(s.last_recompute_ms);
       if (frame == 0 && !session_note.empty()) s.status = session_note;
 
       const auto ui_start = std::chrono::steady_clock::now();
@@ -222,7 +232,11 @@ int run_gui(const GuiOptions& o) {
 
       int fb_w = 0, fb_h = 0;
       glfwGetFramebufferSize(window, &fb_w, &fb_h);
-      gfx::render_heatmaps(renderer);
+      const bool last = o.frames > 0 && frame + 1 >= o.frames;
+      // Coarse heatmaps while a drag (or the sweep) changes the data every frame; never in the
+      // frame a screenshot is taken from.
+      gfx::render_heatmaps(renderer, recomputed && (ImGui::IsAnyItemActive() || (o.report && !last)));
+      if (gfx::heatmaps_need_refining(renderer)) settle = std::max(settle, 1);
       stats.heatmap_ms.push_back(renderer.last_upload_ms);
       const auto draw_start = std::chrono::steady_clock::now();
       glViewport(0, 0, fb_w, fb_h);
@@ -231,7 +245,6 @@ int run_gui(const GuiOptions& o) {
       glClear(GL_COLOR_BUFFER_BIT);
       ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
 
-      const bool last = o.frames > 0 && frame + 1 >= o.frames;
       if (last && !o.screenshot.empty()) {
         try {
           gfx::write_png(gfx::capture_framebuffer(fb_w, fb_h), o.screenshot);
@@ -246,6 +259,7 @@ int run_gui(const GuiOptions& o) {
       stats.draw_ms.push_back(ms_since(draw_start));
       s.last_frame_ms = ms_since(frame_start);
       stats.frame_ms.push_back(s.last_frame_ms);
+      stats.cpu_ms.push_back(process_cpu_ms() - cpu_start);
       if (last) break;
       ++frame;
     }
