@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # One entry point for a fresh Debian 12 machine: install what is missing, build, then run the app or the tests.
 #   ./setup.sh run    install, build (Release) and start the peviz window
-#   ./setup.sh test   install, build (Release) and run the whole test suite with ctest
+#   ./setup.sh test   install, build (Release) and run the whole test suite with ctest, then the same
+#                     suite under ASan+UBSan (build-asan/) and every libFuzzer target for 30 s
+#                     (build-fuzz/). PEVIZ_QUICK=1 stops after the first ctest.
 set -euo pipefail
 
 cd "$(dirname "$0")"
@@ -10,7 +12,8 @@ BUILD_DIR="${PEVIZ_BUILD_DIR:-build}"
 
 # Debian packages peviz needs to build, test and run (headless tests use Xvfb).
 PACKAGES=(build-essential cmake pkg-config libimgui-dev libglfw3-dev python3-glad catch2 libstb-dev
-          libcli11-dev nlohmann-json3-dev libpng-dev fonts-dejavu-core xvfb xauth python3-numpy)
+          libcli11-dev nlohmann-json3-dev libpng-dev fonts-dejavu-core xvfb xauth python3-numpy
+          clang libclang-rt-14-dev dpkg-dev)
 
 missing=()
 for p in "${PACKAGES[@]}"; do
@@ -37,6 +40,21 @@ cmake --build "$BUILD_DIR" -j "$JOBS"
 
 case "$MODE" in
   run)  exec "$BUILD_DIR/peviz" "${@:2}" ;;
-  test) cd "$BUILD_DIR" && exec ctest --output-on-failure -j "$JOBS" ;;
+  test)
+    (cd "$BUILD_DIR" && ctest --output-on-failure -j "$JOBS")
+    [[ "${PEVIZ_QUICK:-0}" == 1 ]] && exit 0
+    echo "== the whole suite again under AddressSanitizer + UndefinedBehaviorSanitizer =="
+    cmake -S . -B "$BUILD_DIR-asan" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPEVIZ_SANITIZE=ON
+    cmake --build "$BUILD_DIR-asan" -j "$JOBS"
+    # Leaks inside Mesa's software GL driver are not ours: see tests/lsan.supp.
+    SUPP="$(pwd)/tests/lsan.supp"
+    (cd "$BUILD_DIR-asan" && ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS="suppressions=$SUPP" \
+       UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --output-on-failure -j "$JOBS" -E deb_package)
+    echo "== libFuzzer targets, ${PEVIZ_FUZZ_SECONDS:-30} s each =="
+    CC=clang CXX=clang++ cmake -S . -B "$BUILD_DIR-fuzz" -DCMAKE_BUILD_TYPE=Release -DPEVIZ_BUILD_GUI=OFF \
+      -DPEVIZ_BUILD_TESTS=OFF -DPEVIZ_FUZZ=ON
+    cmake --build "$BUILD_DIR-fuzz" -j "$JOBS"
+    bash tests/fuzz/run_fuzzers.sh "$BUILD_DIR-fuzz" "${PEVIZ_FUZZ_SECONDS:-30}"
+    ;;
   *)    echo "usage: ./setup.sh run|test" >&2; exit 2 ;;
 esac

@@ -255,8 +255,12 @@ NdArray parse_npy(std::string_view bytes) {
   else a.i32.resize(n);
   for (std::size_t i = 0; i < n; ++i) {
     const double v = read_element(data + i * h.itemsize, h);
-    if (a.dtype == DType::f32) a.f32[i] = float(v);
-    else a.i32[i] = std::int32_t(v);
+    if (a.dtype == DType::f32) {
+      a.f32[i] = float(v);
+    } else {
+      if (!(v >= -2147483648.0 && v <= 2147483647.0)) bad("npy", "integer value out of int32 range");
+      a.i32[i] = std::int32_t(v);
+    }
   }
   return a;
 }
