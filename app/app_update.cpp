@@ -229,6 +229,7 @@ bool update_app_state(AppState& s) {
   }
   s.dirty = DirtyFlags{false, false, false, false};
   s.last_recompute_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  s.change_recompute_ms = s.last_recompute_ms;
   return true;
 }
 

@@ -65,11 +65,30 @@ void binary_table(AppState& s, float width, float height) {
   }
   const ImVec2 size(signs_x + K * cell - origin.x, header + N * cell);
   ImGui::InvisibleButton("##rows", size);
+  bool read_out = false;
+  if (ImGui::IsItemHovered()) {  // read-out of the cell under the cursor
+    const ImVec2 m = ImGui::GetIO().MousePos;
+    const int t = int(std::floor((m.y - origin.y - header) / cell));
+    int j = -1;
+    if (m.x >= bits_x && m.x < bits_x + K * cell) j = int((m.x - bits_x) / cell);
+    else if (m.x >= signs_x && m.x < signs_x + K * cell) j = int((m.x - signs_x) / cell);
+    if (t >= 0 && t < N && j >= 0 && j < K) {
+      const int k = K - 1 - j;
+      const std::size_t i = std::size_t(t) * K + k;
+      const float v = b.curves[std::size_t(k) * b.curve_samples() + std::size_t(t) * b.samples_per_position];
+      ImGui::BeginTooltip();
+      ImGui::Text("t = %d, bit %d = %d\nsin(w_%d (t + 1/2)) = %.4f  (period %.4g)\n%s", t, k, int(b.bit[i]), k, v,
+                  period_of(b.frequency[k]), b.bit[i] == b.negative[i] ? "agrees with the bit" : "disagrees with the bit");
+      ImGui::EndTooltip();
+      read_out = true;
+    }
+  }
   if (ImGui::IsItemClicked()) {
     const int t = int((ImGui::GetIO().MousePos.y - origin.y - header) / cell);
     if (t >= 0 && t < N) s.highlight_position = std::min(t, s.computed.seq_len - 1);
   }
-  hint("Each row is the position t in binary (bit k flips every 2^k steps) beside the sign of "
+  if (!read_out)
+    hint("Each row is the position t in binary (bit k flips every 2^k steps) beside the sign of "
        "sin(w_k (t + 1/2)), a sinusoid of period 2^(k+1) at morph 0, sampled half a step late so no sample "
        "sits on a zero; red outlines mark where they disagree. Click a row to highlight it.");
   s.regions.binary_table = {origin.x, origin.y, origin.x + size.x, origin.y + size.y};
