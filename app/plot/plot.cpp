@@ -204,7 +204,8 @@ void draw_axes() {
     dl->AddLine(ImVec2(x, a.Max.y), ImVec2(x, a.Max.y + pad), text);
     if (g_plot.x_flags & axis_no_labels) continue;
     const float w = ImGui::CalcTextSize(t.label.c_str()).x;
-    dl->AddText(ImVec2(x - 0.5f * w, a.Max.y + pad), text, t.label.c_str());
+    const float left = std::clamp(x - 0.5f * w, g_plot.frame.Min.x, g_plot.frame.Max.x - w);  // stay inside
+    dl->AddText(ImVec2(left, a.Max.y + pad), text, t.label.c_str());
   }
   for (const Tick& t : axis_ticks(g_plot.ymap.range, g_plot.y_flags, y_tick_target())) {
     const float y = data_to_pixel(g_plot.ymap, t.position);
