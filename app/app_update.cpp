@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <charconv>
 #include <chrono>
+#include <future>
 #include <numbers>
 #include <cmath>
 #include <sstream>
@@ -147,6 +148,12 @@ void recompute_encoding(AppState& s) {
     s.channel_log10_wavelength[c] = std::log10(s.channel_wavelength[c]);
 }
 
+void similarity_done(AppState& s) {
+  s.similarity_image.values = &s.similarity;
+  s.similarity_image.cell_width = s.similarity_image.cell_height = s.similarity_stride;
+  ++s.similarity_image.version;
+}
+
 void recompute_similarity(AppState& s) {
   const EncodingParams& p = s.computed;
   const bool toeplitz = p.encoding == Encoding::sinusoidal;
@@ -163,9 +170,35 @@ void recompute_similarity(AppState& s) {
       std::copy_n(s.encoding.row(i * stride), s.encoding.cols, s.sampled_encoding.row(i));
     similarity_matrix(s.sampled_encoding, s.similarity_view.metric, s.similarity);
   }
-  s.similarity_image.values = &s.similarity;
-  s.similarity_image.cell_width = s.similarity_image.cell_height = s.similarity_stride;
-  ++s.similarity_image.version;
+  similarity_done(s);
+}
+
+// New parameters. For sinusoids core's closed-form similarity needs only the parameters, so it
+// runs on a second thread beside the encoding (the two touch disjoint members of `s`).
+void recompute_encoding_and_similarity(AppState& s) {
+  std::future<void> toeplitz;
+  if (s.params.encoding == Encoding::sinusoidal) {
+    validate(s.params);  // a ParamError leaves before any thread starts
+    const EncodingParams p = s.params;
+    const Metric metric = s.similarity_view.metric;
+    Matrix& out = s.similarity;
+    toeplitz = std::async(std::launch::async, [p, metric, &out] { similarity(p, metric, out, MissingRows::nan); });
+  }
+  try {
+    recompute_encoding(s);
+  } catch (...) {
+    if (toeplitz.valid()) toeplitz.wait();
+    throw;
+  }
+  if (toeplitz.valid()) {
+    toeplitz.get();  // rethrows core's error, if any
+    s.similarity_stride = 1;
+    similarity_done(s);
+    s.dirty.similarity = false;
+  } else {
+    s.dirty.similarity = true;
+  }
+  s.dirty.binary = s.dirty.colors = true;
 }
 
 std::string summary(const AppState& s) {
@@ -192,10 +225,7 @@ bool update_app_state(AppState& s) {
   const auto start = std::chrono::steady_clock::now();
   std::string channel_note;
   try {
-    if (s.dirty.encoding) {
-      recompute_encoding(s);
-      s.dirty.similarity = s.dirty.binary = s.dirty.colors = true;
-    }
+    if (s.dirty.encoding) recompute_encoding_and_similarity(s);
     if (s.has_results) {
       if (s.dirty.similarity) {
         recompute_similarity(s);
