@@ -5,6 +5,7 @@
 #include <charconv>
 #include <chrono>
 #include <future>
+#include <new>
 #include <numbers>
 #include <cmath>
 #include <sstream>
@@ -191,7 +192,13 @@ void recompute_encoding_and_similarity(AppState& s) {
     throw;
   }
   if (toeplitz.valid()) {
-    toeplitz.get();  // rethrows core's error, if any
+    try {
+      toeplitz.get();  // rethrows core's error, if any
+    } catch (...) {
+      s.similarity.reshape(0, 0);  // no stale or half-written matrix on screen
+      similarity_done(s);
+      throw;
+    }
     s.similarity_stride = 1;
     similarity_done(s);
     s.dirty.similarity = false;
@@ -255,6 +262,9 @@ bool update_app_state(AppState& s) {
     s.status_is_error = !channel_note.empty();
   } catch (const ParamError& e) {
     s.status = std::string("Not applied: ") + e.what();
+    s.status_is_error = true;
+  } catch (const std::bad_alloc&) {
+    s.status = "Not applied: out of memory for these sizes";
     s.status_is_error = true;
   }
   s.dirty = DirtyFlags{false, false, false, false};
