@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <charconv>
 #include <chrono>
-#include <future>
 #include <new>
 #include <numbers>
 #include <cmath>
@@ -160,7 +159,13 @@ void recompute_similarity(AppState& s) {
   const bool toeplitz = p.encoding == Encoding::sinusoidal;
   s.similarity_stride = similarity_stride_for(p.seq_len, int(s.encoding.cols), toeplitz);
   if (toeplitz) {
-    similarity(p, s.similarity_view.metric, s.similarity, MissingRows::nan);  // core's closed form
+    try {
+      similarity(p, s.similarity_view.metric, s.similarity, MissingRows::nan);  // core's closed form
+    } catch (...) {
+      s.similarity.reshape(0, 0);  // no stale or half-written matrix on screen
+      similarity_done(s);
+      throw;
+    }
   } else if (s.similarity_stride == 1) {
     similarity_matrix(s.encoding, s.similarity_view.metric, s.similarity);
   } else {
@@ -172,40 +177,6 @@ void recompute_similarity(AppState& s) {
     similarity_matrix(s.sampled_encoding, s.similarity_view.metric, s.similarity);
   }
   similarity_done(s);
-}
-
-// New parameters. For sinusoids core's closed-form similarity needs only the parameters, so it
-// runs on a second thread beside the encoding (the two touch disjoint members of `s`).
-void recompute_encoding_and_similarity(AppState& s) {
-  std::future<void> toeplitz;
-  if (s.params.encoding == Encoding::sinusoidal) {
-    validate(s.params);  // a ParamError leaves before any thread starts
-    const EncodingParams p = s.params;
-    const Metric metric = s.similarity_view.metric;
-    Matrix& out = s.similarity;
-    toeplitz = std::async(std::launch::async, [p, metric, &out] { similarity(p, metric, out, MissingRows::nan); });
-  }
-  try {
-    recompute_encoding(s);
-  } catch (...) {
-    if (toeplitz.valid()) toeplitz.wait();
-    throw;
-  }
-  if (toeplitz.valid()) {
-    try {
-      toeplitz.get();  // rethrows core's error, if any
-    } catch (...) {
-      s.similarity.reshape(0, 0);  // no stale or half-written matrix on screen
-      similarity_done(s);
-      throw;
-    }
-    s.similarity_stride = 1;
-    similarity_done(s);
-    s.dirty.similarity = false;
-  } else {
-    s.dirty.similarity = true;
-  }
-  s.dirty.binary = s.dirty.colors = true;
 }
 
 std::string summary(const AppState& s) {
@@ -232,7 +203,10 @@ bool update_app_state(AppState& s) {
   const auto start = std::chrono::steady_clock::now();
   std::string channel_note;
   try {
-    if (s.dirty.encoding) recompute_encoding_and_similarity(s);
+    if (s.dirty.encoding) {
+      recompute_encoding(s);
+      s.dirty.similarity = s.dirty.binary = s.dirty.colors = true;
+    }
     if (s.has_results) {
       if (s.dirty.similarity) {
         recompute_similarity(s);
