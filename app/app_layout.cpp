@@ -5,6 +5,7 @@
 
 #include <imgui.h>
 
+#include "app/views/analysis_views.hpp"
 #include "app/views/views.hpp"
 
 namespace peviz::app {
@@ -38,6 +39,19 @@ void pane(const char* id, ImVec2 pos, ImVec2 size, void (*draw)(AppState&), AppS
   ImGui::EndChild();
 }
 
+// One button per page in a row above the views; the chosen one is highlighted.
+void page_tabs(AppState& s, ImVec2 origin) {
+  ImGui::SetCursorScreenPos(origin);
+  for (int i = 0; i < kPageCount; ++i) {
+    const Page p = Page(i);
+    if (i > 0) ImGui::SameLine();
+    const bool active = s.analysis.page == p;
+    if (active) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetColorU32(ImGuiCol_ButtonActive));
+    if (ImGui::Button(page_title(p))) s.analysis.page = p;
+    if (active) ImGui::PopStyleColor();
+  }
+}
+
 void status_line(const AppState& s) {
   if (s.status_is_error) ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(235, 80, 70, 255));
   ImGui::TextUnformatted(s.status.c_str());
@@ -55,10 +69,13 @@ void draw_app(AppState& s) {
   ImGui::PopStyleVar();
   const float scale = ImGui::GetFontSize() / 16.0f;
   const float bar = std::max(4.0f, 5.0f * scale);
-  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  ImVec2 origin = ImGui::GetCursorScreenPos();
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float status_h = ImGui::GetFrameHeightWithSpacing();
-  const float body_h = std::max(avail.y - status_h, 100.0f);
+  page_tabs(s, origin);
+  const float tabs_h = ImGui::GetFrameHeightWithSpacing();
+  origin.y += tabs_h;
+  const float body_h = std::max(avail.y - status_h - tabs_h, 100.0f);
 
   const float sidebar = std::clamp(s.layout.sidebar_width * scale, 150.0f, std::max(150.0f, avail.x * 0.6f));
   pane("##controls", origin, ImVec2(sidebar, body_h), draw_controls_panel, s, 0);
@@ -74,6 +91,13 @@ void draw_app(AppState& s) {
   const float bottom_h = body_h - bar - top_h;
   const float right_x = grid_x + left_w + bar, bottom_y = origin.y + top_h + bar;
 
+  if (s.analysis.page != Page::basics) {
+    pane("##page", ImVec2(grid_x, origin.y), ImVec2(grid_w, body_h), draw_analysis_page, s, kViewFlags);
+    ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + body_h + ImGui::GetStyle().ItemSpacing.y));
+    status_line(s);
+    ImGui::End();
+    return;
+  }
   pane("##waves", ImVec2(grid_x, origin.y), ImVec2(left_w, top_h), draw_waves_view, s, kViewFlags);
   pane("##encoding", ImVec2(right_x, origin.y), ImVec2(right_w, top_h), draw_encoding_view, s, kViewFlags);
   pane("##similarity", ImVec2(grid_x, bottom_y), ImVec2(left_w, bottom_h), draw_similarity_view, s, kViewFlags);

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "app/analysis_state.hpp"
 #include "app/binary_analogy.hpp"
 #include "app/plot/colormap.hpp"
 #include "app/plot/heatmap_image.hpp"
@@ -79,6 +80,7 @@ struct AppState {
   EncodingViewOptions encoding_view;
   SimilarityOptions similarity_view;
   BinaryOptions binary_view;
+  AnalysisState analysis;  // the analysis pages (analysis_state.hpp)
   int highlight_position = 32;  // highlighted in every view (clamped to [0, L))
   Theme theme = Theme::dark;
   float ui_zoom = 1.0f;         // user zoom (Ctrl +/-), 0.5..3

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "app/analysis_update.hpp"
 #include "core/absolute_encodings.hpp"
 #include "core/errors.hpp"
 #include "core/similarity.hpp"
@@ -195,7 +196,8 @@ std::string summary(const AppState& s) {
 
 }  // namespace
 
-bool update_app_state(AppState& s) {
+namespace {
+bool update_basic_views(AppState& s) {
   if (!s.dirty.any()) {
     s.last_recompute_ms = 0.0;
     return false;
@@ -245,6 +247,18 @@ bool update_app_state(AppState& s) {
   s.last_recompute_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   s.change_recompute_ms = s.last_recompute_ms;
   return true;
+}
+}  // namespace
+
+bool update_app_state(AppState& s) {
+  const auto start = std::chrono::steady_clock::now();
+  const std::string load_error = apply_learned_requests(s);  // may change s.params
+  const bool params_changed = s.dirty.encoding;
+  const bool basics = update_basic_views(s);
+  const double dt = std::min(s.last_frame_ms, 100.0) / 1000.0;
+  const bool page = update_analysis(s, params_changed, dt, load_error);
+  if (page) s.last_recompute_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  return basics || page;
 }
 
 }  // namespace peviz::app

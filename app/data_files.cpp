@@ -32,8 +32,14 @@ fs::path find_data_file(const std::string& relative) {
 }
 
 std::string describe_search(const std::string& relative) {
-  std::string out = relative + " (searched:";
-  for (const fs::path& dir : data_dirs()) out += " " + dir.string() + ";";
+  // Appended piece by piece: GCC 12 warns (-Wrestrict, a known false positive) on "..." + string.
+  std::string out = relative;
+  out += " (searched:";
+  for (const fs::path& dir : data_dirs()) {
+    out += ' ';
+    out += dir.string();
+    out += ';';
+  }
   out.back() = ')';
   return out;
 }

@@ -18,6 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/app_layout.hpp"
+#include "app/analysis_update.hpp"
 #include "app/app_update.hpp"
 #include "app/frame_report.hpp"
 #include "app/gfx/heatmap_renderer.hpp"
@@ -42,6 +43,9 @@ void add_gui_flags(CLI::App& app, GuiOptions& o) {
   app.add_option("--seq-len", o.seq_len, "Initial sequence length (1..8192)");
   app.add_option("--base", o.base, "Initial sinusoid base (1.0001..1e7)");
   app.add_option("--theme", o.theme, "dark or light");
+  app.add_option("--view", o.view, "Initial page: basics, rope-clocks, rope-decay, context-extension, alibi, t5-shaw, "
+                                   "distance, linear-shift, criteria, learned, precision");
+  app.add_option("--open", o.open, "Open a .npy or .safetensors file as the learned table");
 }
 
 namespace {
@@ -67,6 +71,12 @@ void key_callback(GLFWwindow* window, int key, int, int action, int mods) {
   s->fonts_dirty = true;
 }
 
+// A file dropped onto the window: the next update loads it as the learned table.
+void drop_callback(GLFWwindow* window, int count, const char** paths) {
+  auto* s = static_cast<AppState*>(glfwGetWindowUserPointer(window));
+  if (s && count > 0) s->analysis.learned.pending_drop = paths[0];
+}
+
 // Applies --encoding/--d-model/... over the session. Returns false (message printed) on a bad name.
 bool apply_flag_overrides(const GuiOptions& o, AppState& s, WindowSize& size) {
   if (!o.encoding.empty()) {
@@ -81,6 +91,15 @@ bool apply_flag_overrides(const GuiOptions& o, AppState& s, WindowSize& size) {
   if (o.d_model != 0) s.params.d_model = o.d_model;
   if (o.seq_len != 0) s.params.seq_len = o.seq_len;
   if (o.base != 0.0) s.params.base = o.base;
+  if (!o.view.empty()) {
+    const auto page = parse_page(o.view);
+    if (!page) {
+      std::fprintf(stderr, "peviz: --view: must be one of %s, got %s\n", page_names().c_str(), o.view.c_str());
+      return false;
+    }
+    s.analysis.page = *page;
+  }
+  if (!o.open.empty()) s.analysis.learned.pending_drop = o.open;
   if (!o.theme.empty()) {
     if (o.theme != "dark" && o.theme != "light") {
       std::fprintf(stderr, "peviz: --theme: must be dark or light, got %s\n", o.theme.c_str());
@@ -112,7 +131,9 @@ void write_regions(const std::string& path, const AppState& s, int width, int he
                             {"encoding_colorbar", rect(g.encoding_colorbar)},
                             {"similarity_heatmap", rect(g.similarity_heatmap)},
                             {"similarity_colorbar", rect(g.similarity_colorbar)},
-                            {"binary_table", rect(g.binary_table)}};
+                            {"binary_table", rect(g.binary_table)},
+                            {"page", {s.analysis.plot_region[0] * scale, s.analysis.plot_region[1] * scale,
+                                      s.analysis.plot_region[2] * scale, s.analysis.plot_region[3] * scale}}};
   std::ofstream(path) << j.dump(2) << "\n";
 }
 
@@ -164,6 +185,7 @@ int run_gui(const GuiOptions& o) {
   }
   glfwSetWindowUserPointer(window, &s);
   glfwSetKeyCallback(window, key_callback);
+  glfwSetDropCallback(window, drop_callback);
 
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
@@ -185,10 +207,12 @@ int run_gui(const GuiOptions& o) {
   if (exit_code == 0) {
     gfx::attach(renderer, s.encoding_image);
     gfx::attach(renderer, s.similarity_image);
+    for (plot::HeatmapImage* img : analysis_images(s.analysis)) gfx::attach(renderer, *img);
     int frame = 0;
     int settle = 3;  // frames still to draw after the last event before idling
     while (!glfwWindowShouldClose(window)) {
-      const bool busy = o.frames > 0 || settle > 0 || ImGui::IsAnyItemActive() || s.dirty.any() || s.fonts_dirty;
+      const bool busy = o.frames > 0 || settle > 0 || ImGui::IsAnyItemActive() || s.dirty.any() || s.fonts_dirty ||
+                        analysis_busy(s.analysis);
       if (busy) {
         glfwPollEvents();
       } else {

@@ -19,6 +19,8 @@ struct GuiOptions {
   int seq_len = 0;             // --seq-len N
   double base = 0.0;           // --base B
   std::string theme;           // --theme dark|light
+  std::string view;  // --view: initial page
+  std::string open;  // --open: a .npy / .safetensors learned table
 };
 
 void add_gui_flags(CLI::App& app, GuiOptions& o);

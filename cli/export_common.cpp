@@ -7,6 +7,7 @@
 
 #include "core/atomic_file.hpp"
 #include "core/errors.hpp"
+#include "core/safetensors.hpp"
 
 namespace peviz::cli {
 
@@ -70,6 +71,9 @@ void add_encoding_flags(CLI::App& sub, EncodingFlags& f) {
   sub.add_option("--max-len", p.max_len, "Learned: rows of the table (positions it knows), 1..65536")
       ->capture_default_str();
   sub.add_option("--from-npy", f.from_npy, "Learned: load the table from a 2-D float32/float64 .npy file");
+  sub.add_option("--from-safetensors", f.from_safetensors,
+                 "Learned: load the table from a .safetensors checkpoint (with --tensor)");
+  sub.add_option("--tensor", f.tensor, "Learned: the 2-D tensor to load, e.g. transformer.wpe.weight");
   sub.add_flag("--signed", p.signed_bits, "Binary: map bits {0,1} to {-1,+1}");
 }
 
@@ -81,12 +85,21 @@ EncodingParams resolve_encoding_flags(EncodingFlags& f) {
   const auto layout = parse_layout(f.layout);
   if (!layout) throw ParamError("layout", "must be interleaved or halves, got '" + f.layout + "'");
   p.layout = *layout;
-  if (!f.from_npy.empty()) {
-    if (p.encoding != Encoding::learned) throw ParamError("from-npy", "needs --encoding learned");
-    auto table = std::make_shared<Matrix>(read_npy_matrix(f.from_npy));
+  if (!f.from_npy.empty() && !f.from_safetensors.empty())
+    throw ParamError("from-safetensors", "give either --from-npy or --from-safetensors, not both");
+  if (f.from_safetensors.empty() != f.tensor.empty())
+    throw ParamError("tensor", f.tensor.empty() ? "--from-safetensors needs --tensor NAME"
+                                                : "needs --from-safetensors PATH");
+  const std::string& source = f.from_npy.empty() ? f.from_safetensors : f.from_npy;
+  if (!source.empty()) {
+    const char* flag = f.from_npy.empty() ? "from-safetensors" : "from-npy";
+    if (p.encoding != Encoding::learned) throw ParamError(flag, "needs --encoding learned");
+    auto table = std::make_shared<Matrix>(f.from_npy.empty() ? read_safetensors_matrix(f.from_safetensors, f.tensor)
+                                                             : read_npy_matrix(f.from_npy));
     p.d_model = int(table->cols);
     p.max_len = int(table->rows);
     p.learned_table = std::move(table);
+    p.learned_source = f.from_npy.empty() ? "safetensors:" + f.tensor : "npy";
   }
   validate(p);
   return p;
@@ -102,7 +115,7 @@ nlohmann::json params_to_json(const EncodingParams& p) {
     case Encoding::learned:
       j["max_len"] = p.learned_table ? int(p.learned_table->rows) : p.max_len;
       if (!p.learned_table) j["seed"] = p.seed;
-      else j["source"] = "npy";
+      else j["source"] = p.learned_source.empty() ? "npy" : p.learned_source;
       break;
     case Encoding::binary: j["signed"] = p.signed_bits; break;
     default: break;

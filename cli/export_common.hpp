@@ -25,15 +25,19 @@ void emit(const NdArray& a, const nlohmann::json& params, const OutputOptions& o
           const nlohmann::json& extra = nlohmann::json::object());
 
 // Adds the absolute-encoding flags (--encoding --d-model --seq-len --base --layout --seed
-// --max-len --from-npy --signed) bound to `p` and the raw strings that need parsing.
+// --max-len --from-npy --from-safetensors --tensor --signed) bound to `p` and the raw strings that
+// need parsing.
 struct EncodingFlags {
   EncodingParams params;
   std::string encoding = "sinusoidal";
   std::string layout = "interleaved";
   std::string from_npy;
+  std::string from_safetensors;  // a .safetensors checkpoint ...
+  std::string tensor;            // ... and the 2-D tensor in it, e.g. transformer.wpe.weight
 };
 void add_encoding_flags(CLI::App& sub, EncodingFlags& f);
-// Turns the raw strings into params (loads --from-npy) and validates. Throws ParamError.
+// Turns the raw strings into params (loads --from-npy or --from-safetensors) and validates.
+// Throws ParamError.
 EncodingParams resolve_encoding_flags(EncodingFlags& f);
 nlohmann::json params_to_json(const EncodingParams& p);
 

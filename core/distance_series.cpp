@@ -1,6 +1,7 @@
 // The per-method "score against relative distance" series for the comparison chart.
 #include "core/distance_series.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <limits>
@@ -12,6 +13,18 @@
 #include "core/t5_buckets.hpp"
 
 namespace peviz {
+
+Matrix normalised_series(const DistanceSeries& s) {
+  Matrix out = s.values;
+  for (std::size_t r = 0; r < out.rows; ++r) {
+    float peak = 0.0f;
+    for (std::size_t c = 0; c < out.cols; ++c)
+      if (std::isfinite(out.at(r, c))) peak = std::max(peak, std::abs(out.at(r, c)));
+    if (peak > 0.0f)
+      for (std::size_t c = 0; c < out.cols; ++c) out.at(r, c) /= peak;
+  }
+  return out;
+}
 
 DistanceSeries distance_series(const DistanceSeriesParams& p) {
   EncodingParams enc;

@@ -37,6 +37,11 @@ struct DistanceSeries {
   Matrix values;                     // names.size() x distance.size()
 };
 
+// Each row divided by its largest |value| (NaN kept, all-zero rows stay zero), so that every series lies
+// in [-1, 1] and the methods compare on one axis: sinusoidal and RoPE become 1 at r = 0, ALiBi runs
+// from 0 down to -1, T5 buckets from 0 up to 1, Shaw from -1 to 1.
+Matrix normalised_series(const DistanceSeries& s);
+
 // Validates every part (throws ParamError naming the flag) and computes all series.
 DistanceSeries distance_series(const DistanceSeriesParams& p);
 

@@ -33,6 +33,7 @@ struct EncodingParams {
   bool signed_bits = false;  // binary: map bits {0,1} to {-1,+1}
   // learned: a table loaded from a file (rows = max_len, cols = d_model); null = random table.
   std::shared_ptr<const Matrix> learned_table;
+  std::string learned_source;  // where learned_table came from, for display: "npy", "safetensors:<tensor>"
   std::uint64_t memory_budget = kDefaultMemoryBudget;  // bytes a single result may take
 };
 

@@ -41,6 +41,8 @@ double round_to_format(double x, FloatFormat f) {
   return r;
 }
 
+double first_indistinguishable_position(FloatFormat f) { return std::ldexp(1.0, spec(f).precision); }
+
 double angle_in_format(double t, double theta, FloatFormat f) {
   // The product of two values of <= 24 significant bits is exact in double, so a single rounding
   // of it reproduces the format's correctly rounded multiplication.

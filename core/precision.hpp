@@ -35,6 +35,11 @@ Matrix rope_phase_error(std::span<const double> inv_freq, std::span<const double
 // deduplicated (so fewer may come back). Throws ParamError("max-position" | "points", ...).
 std::vector<double> log_spaced_positions(int max_position, int points);
 
+// The first position t at which t + 1 rounds to the same number as t in format f: 2^p for p significant
+// bits (fp32 16777216, bf16 256, fp16 2048; 2^p + 1 is a tie and rounds to the even 2^p). From there
+// on neighbouring positions are one number, so every pair gives them the same angle.
+double first_indistinguishable_position(FloatFormat f);
+
 std::string_view to_string(FloatFormat f);
 
 }  // namespace peviz

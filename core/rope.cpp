@@ -86,6 +86,17 @@ double rope_score(const RopeParams& p, std::span<const double> inv_freq, std::sp
   return s;
 }
 
+std::vector<double> rope_clock_angles(std::span<const double> inv_freq, double position) {
+  std::vector<double> out;
+  out.reserve(inv_freq.size());
+  const double two_pi = 2.0 * std::numbers::pi;
+  for (double f : inv_freq) {
+    const double a = std::fmod(position * f, two_pi);
+    out.push_back(a < 0.0 ? a + two_pi : a);
+  }
+  return out;
+}
+
 Matrix rope_decay(std::span<const double> inv_freq, int head_dim, int max_distance) {
   // RoFormer §3.4.3: with h_i = q_[2i:2i+1] k*_[2i:2i+1] and S_j = sum_{k<j} e^{i r theta_k}, Abel
   // summation bounds |sum_i h_i e^{i r theta_i}| by max|h_{i+1} - h_i| * sum_{i=1..d/2} |S_i|; Figure 2

@@ -54,6 +54,10 @@ void apply_rope(const RopeParams& p, std::span<const double> inv_freq, const Mat
 double rope_score(const RopeParams& p, std::span<const double> inv_freq, std::span<const float> q,
                   std::span<const float> k, double m, double n);
 
+// The "clock" of every pair at `position`: the angle position * inv_freq_j wrapped to [0, 2 pi), in
+// radians. Fast pairs (small j) spin; slow pairs barely move.
+std::vector<double> rope_clock_angles(std::span<const double> inv_freq, double position);
+
 // Long-term decay (RoFormer, Su et al. 2021, §3.4.3 and Figure 2), for r = 0..max_distance.
 // Returns a (max_distance+1) x 3 matrix with columns:
 //   r, score(r) = <RoPE(1, 0), RoPE(1, r)> for q = k = all ones = 2 * sum_j cos(r inv_freq_j)

@@ -18,6 +18,7 @@ std::string_view to_string(Colormap c) {
     case Colormap::diverging: return "diverging (blue-white-red)";
     case Colormap::magma: return "magma";
     case Colormap::grey: return "grey";
+    case Colormap::categorical: return "categorical";
   }
   return "?";
 }

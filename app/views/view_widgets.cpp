@@ -22,7 +22,7 @@ void hint(const char* sentence) {
 }
 
 bool colormap_combo(const char* label, int& choice) {
-  static const char* const names[] = {"auto", "viridis", "diverging", "magma", "grey"};
+  static const char* const names[] = {"auto", "viridis", "diverging", "magma", "grey", "categorical"};
   static_assert(sizeof(names) / sizeof(names[0]) == plot::kColormapCount + 1);
   next_on_line(ImGui::GetFontSize() * 7.0f, label);
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7.0f);

@@ -60,3 +60,23 @@ TEST_CASE("distance series validates every part") {
   p.num_buckets = 2;
   CHECK_THROWS_AS(distance_series(p), ParamError);
 }
+
+TEST_CASE("normalised series lie in [-1, 1] with their known end points") {
+  DistanceSeriesParams p;
+  p.seq_len = 64;
+  p.heads = 2;
+  p.causal = true;
+  const DistanceSeries s = distance_series(p);
+  const Matrix n = normalised_series(s);
+  const std::size_t zero = 63;  // column of r = 0
+  CHECK(n.at(0, zero) == Approx(1.0f));       // sinusoidal peaks at r = 0
+  CHECK(n.at(1, zero) == Approx(1.0f));       // rope too
+  CHECK(n.at(2, 0) == Approx(-1.0f));         // ALiBi head 0 at r = -63
+  CHECK(std::isnan(n.at(2, zero + 1)));       // causal: masked future stays NaN
+  CHECK(n.at(5, 0) == Approx(-1.0f));         // Shaw: clip(-63, 16) / 16
+  CHECK(n.at(5, zero + 8) == Approx(0.5f));   // 8 / 16
+  for (float v : n.data)
+    if (!std::isnan(v)) CHECK(std::abs(v) <= 1.0f + 1e-6f);
+  // T5 causal: bucket ids in [0, 31], future keys in bucket 0 -> 0 after normalising.
+  CHECK(n.at(4, zero + 5) == 0.0f);
+}

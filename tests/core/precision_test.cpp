@@ -70,3 +70,18 @@ TEST_CASE("log-spaced positions") {
   CHECK_THROWS_AS(log_spaced_positions(0, 4), ParamError);
   CHECK_THROWS_AS(log_spaced_positions(10, 0), ParamError);
 }
+
+TEST_CASE("first indistinguishable position: t and t + 1 round together from 2^p on") {
+  for (FloatFormat f : {FloatFormat::fp32, FloatFormat::bf16, FloatFormat::fp16}) {
+    const double t = first_indistinguishable_position(f);
+    INFO(to_string(f));
+    CHECK(round_to_format(t, f) == round_to_format(t + 1.0, f));
+    CHECK(round_to_format(t - 1.0, f) != round_to_format(t, f));
+    // Every pair's angle coincides there (fastest pair theta = 1 and a slow one).
+    for (double theta : {1.0, 0.0123, 1e-4}) CHECK(angle_in_format(t, theta, f) == angle_in_format(t + 1.0, theta, f));
+    CHECK(angle_in_format(t - 1.0, 1.0, f) != angle_in_format(t, 1.0, f));
+  }
+  CHECK(first_indistinguishable_position(FloatFormat::fp32) == 16777216.0);
+  CHECK(first_indistinguishable_position(FloatFormat::bf16) == 256.0);
+  CHECK(first_indistinguishable_position(FloatFormat::fp16) == 2048.0);
+}

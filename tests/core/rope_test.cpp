@@ -157,3 +157,16 @@ TEST_CASE("wavelengths and full turns inside a context") {
   CHECK(w.at(1, 4) == Approx(w.at(1, 3)));                       // 4x context, 4x wavelength
   CHECK(std::isnan(w.at(0, 5)));
 }
+
+TEST_CASE("clock angles: position times frequency wrapped to [0, 2 pi)") {
+  const std::vector<double> f = {1.0, 0.01, 1e-4};
+  const auto a = rope_clock_angles(f, 7.0);
+  REQUIRE(a.size() == 3);
+  CHECK(a[0] == Approx(7.0 - 2 * std::numbers::pi));  // one full turn taken off
+  CHECK(a[1] == Approx(0.07));
+  CHECK(a[2] == Approx(7e-4));
+  const auto neg = rope_clock_angles(f, -1.0);
+  CHECK(neg[0] == Approx(2 * std::numbers::pi - 1.0));
+  for (double t : {0.0, 1e3, 1e6})
+    for (double v : rope_clock_angles(f, t)) CHECK((v >= 0.0 && v < 2 * std::numbers::pi));
+}

@@ -1,0 +1,54 @@
+// The context-extension comparison: every RoPE scaling at the same factor and lengths, per-pair wavelengths.
+//
+// One set of knobs (factor, original context, YaRN betas, Llama 3 frequency factors) drives none,
+// linear (position interpolation), dynamic NTK, YaRN and llama3 together, each computed by
+// rope_scaled_inv_freq (HF transformers modeling_rope_utils.py), so the five can be drawn side by
+// side. The target context is original_len * factor unless given (Llama 3.1 scales 8192 by 8 but
+// claims 131072); dynamic NTK is evaluated at the target length.
+#pragma once
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/rope.hpp"
+#include "core/rope_scaling.hpp"
+
+namespace peviz {
+
+struct ContextExtensionParams {
+  RopeParams rope;                // head_dim, rotary_dim, base, pairing
+  double factor = 4.0;            // >= 1; target context = original_len * factor
+  int original_len = 4096;        // original_max_position_embeddings, 2..2^30
+  int target_len = 0;             // extended context (max_position_embeddings); 0 = original_len * factor
+  double beta_fast = 32.0;        // YaRN: pairs with more turns than this in original_len are kept
+  double beta_slow = 1.0;         // YaRN: pairs with fewer turns than this are interpolated
+  double low_freq_factor = 1.0;   // Llama 3: wavelengths above original_len / low are divided by factor
+  double high_freq_factor = 4.0;  // Llama 3: wavelengths below original_len / high are kept
+};
+
+struct ScalingWavelengths {
+  RopeScaling kind = RopeScaling::none;
+  ScaledRope scaled;                // inv_freq, attention factor, YaRN ramp
+  std::vector<double> wavelength;   // 2 pi / inv_freq per pair, in positions
+  int pairs_beyond_original = 0;    // pairs whose wavelength exceeds original_len
+  int pairs_beyond_target = 0;      // pairs whose wavelength exceeds the target context
+};
+
+struct ContextExtension {
+  double target_len = 0.0;                 // the target context used (given, or original_len * factor)
+  std::vector<ScalingWavelengths> rows;    // none, linear, dynamic, yarn, llama3 (in that order)
+};
+
+// Validates (ParamError naming the flag: factor, original-max-len, beta-fast, ...) and computes all five.
+ContextExtension compare_context_extensions(const ContextExtensionParams& p);
+
+// Real models' RoPE settings (from their published config.json files).
+struct RopeModelPreset {
+  std::string name;
+  ContextExtensionParams params;
+  RopeScaling model_scaling = RopeScaling::none;  // the scaling the model itself ships with
+  std::string note;
+};
+std::span<const RopeModelPreset> rope_model_presets();
+
+}  // namespace peviz

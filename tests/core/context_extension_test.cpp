@@ -1,0 +1,80 @@
+// Tests for core/context_extension: the five scalings side by side, pair counts of real models, presets.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <numbers>
+
+#include "core/context_extension.hpp"
+#include "param_error.hpp"
+
+using namespace peviz;
+
+namespace {
+const RopeModelPreset& preset(std::string_view prefix) {
+  for (const auto& m : rope_model_presets())
+    if (m.name.rfind(prefix, 0) == 0) return m;
+  FAIL("no preset " << prefix);
+  throw;
+}
+}  // namespace
+
+TEST_CASE("five scalings in order, linear stretches every wavelength by the factor") {
+  ContextExtensionParams p;  // head_dim 128, base 10000, factor 4, original 4096
+  const ContextExtension c = compare_context_extensions(p);
+  CHECK(c.target_len == 16384.0);
+  REQUIRE(c.rows.size() == 5);
+  CHECK(c.rows[0].kind == RopeScaling::none);
+  CHECK(c.rows[4].kind == RopeScaling::llama3);
+  const auto& none = c.rows[0].wavelength;
+  const auto& linear = c.rows[1].wavelength;
+  REQUIRE(none.size() == 64);
+  CHECK(none[0] == Approx(2 * std::numbers::pi));
+  for (std::size_t j = 0; j < 64; ++j) CHECK(linear[j] == Approx(4.0 * none[j]).epsilon(1e-12));
+  // Stretching by the factor moves no pair across the context stretched by the same factor.
+  CHECK(c.rows[1].pairs_beyond_target == c.rows[0].pairs_beyond_original);
+
+  // Dynamic NTK at seq = 4 x 4096: base' = base (f^2 - f + 1)^(R/(R-2)) (HF _compute_dynamic_ntk_parameters).
+  const double base2 = 10000.0 * std::pow(4.0 * 4.0 - 3.0, 128.0 / 126.0);
+  CHECK(c.rows[2].scaled.inv_freq[1] == Approx(std::pow(base2, -2.0 / 128.0)).epsilon(1e-12));
+  CHECK(c.rows[2].wavelength[0] == Approx(2 * std::numbers::pi));  // pair 0 never changes
+
+  // YaRN: attention factor 0.1 ln f + 1; fast pairs keep their wavelength, slow ones are stretched by f.
+  CHECK(c.rows[3].scaled.attention_factor == Approx(0.1 * std::log(4.0) + 1.0));
+  CHECK(c.rows[3].wavelength[0] == Approx(none[0]));
+  CHECK(c.rows[3].wavelength[63] == Approx(4.0 * none[63]));
+  REQUIRE(c.rows[3].scaled.yarn_ramp.size() == 64);
+  CHECK(c.rows[3].scaled.yarn_ramp[0] == 0.0);
+  CHECK(c.rows[3].scaled.yarn_ramp[63] == 1.0);
+}
+
+TEST_CASE("real models: the pair counts quoted in the README") {
+  // Llama-2: from pair 46 on (wavelength 4712) no pair completes a turn in 4096 tokens.
+  const ContextExtension l2 = compare_context_extensions(preset("Llama-2").params);
+  CHECK(l2.rows[0].pairs_beyond_original == 64 - 46);
+  CHECK(l2.rows[0].wavelength[46] == Approx(4712).margin(1));
+  // Llama 3.1: 35 pairs turn inside 8192; after llama3 x8, 39 turn inside 131072.
+  const RopeModelPreset& l3 = preset("Llama-3.1");
+  CHECK(l3.model_scaling == RopeScaling::llama3);
+  const ContextExtension c3 = compare_context_extensions(l3.params);
+  CHECK(c3.target_len == 131072.0);
+  CHECK(c3.rows[0].pairs_beyond_original == 64 - 35);
+  CHECK(c3.rows[4].pairs_beyond_target == 64 - 39);
+  const ContextExtension qw = compare_context_extensions(preset("Qwen2").params);
+  CHECK(qw.target_len == 131072.0);
+  CHECK(qw.rows[3].scaled.factor == 4.0);
+}
+
+TEST_CASE("context extension knobs are validated with their flag names") {
+  ContextExtensionParams p;
+  p.factor = 0.5;
+  CHECK(param_error_of([&] { compare_context_extensions(p); }) == "factor: must be a finite number >= 1, got 0.500000");
+  p.factor = 2.0;
+  p.beta_fast = 0.5;
+  CHECK(param_error_of([&] { compare_context_extensions(p); }).rfind("beta-fast: must be greater than --beta-slow", 0) == 0);
+  p.beta_fast = 32.0;
+  p.high_freq_factor = 0.5;
+  CHECK(param_error_of([&] { compare_context_extensions(p); }).rfind("high-freq-factor:", 0) == 0);
+  p.high_freq_factor = 4.0;
+  p.original_len = 1;
+  CHECK(param_error_of([&] { compare_context_extensions(p); }).rfind("original-max-len: must be an integer in [2,", 0) == 0);
+}
