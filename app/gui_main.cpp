@@ -39,9 +39,9 @@ void add_gui_flags(CLI::App& app, GuiOptions& o) {
   app.add_flag("--reset", o.reset, "Start with default settings, ignoring the saved session");
   app.add_option("--size", o.size, "Window size WxH (e.g. 1600x900)");
   app.add_option("--encoding", o.encoding, "Initial encoding: sinusoidal, learned, binary, normalized, integer");
-  app.add_option("--d-model", o.d_model, "Initial d_model (1..4096)");
-  app.add_option("--seq-len", o.seq_len, "Initial sequence length (1..8192)");
-  app.add_option("--base", o.base, "Initial sinusoid base (1.0001..1e7)");
+  app.add_option("--d-model", o.d_model, "Initial d_model (1..4096)")->check(CLI::Range(1, kGuiMaxDModel));
+  app.add_option("--seq-len", o.seq_len, "Initial sequence length (1..8192)")->check(CLI::Range(1, kGuiMaxSeqLen));
+  app.add_option("--base", o.base, "Initial sinusoid base (1.0001..1e7)")->check(CLI::Range(kGuiMinBase, kGuiMaxBase));
   app.add_option("--theme", o.theme, "dark or light");
   app.add_option("--view", o.view, "Initial page: basics, rope-clocks, rope-decay, context-extension, alibi, t5-shaw, "
                                    "distance, linear-shift, criteria, learned, precision");
