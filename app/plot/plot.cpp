@@ -288,7 +288,10 @@ void draw_readout() {
     const bool hidden = std::string_view(s.label).starts_with("##");  // legend-less: name after ##
     const char* name = hidden ? s.label + 2 : s.label;
     const char* end = hidden ? name + std::strlen(name) : ImGui::FindRenderedTextEnd(s.label);
-    text += "\n" + std::string(name, end) + ": " + (std::isnan(v) ? "missing" : format_value(v));
+    text += '\n';
+    text.append(name, end);
+    text += ": ";
+    text += std::isnan(v) ? std::string("missing") : format_value(v);
     if (!std::isnan(v)) dl->AddCircleFilled(data_to_screen(x, s.y_offset + v), 3.5f, s.color);
   }
   if (text.empty()) text = std::string(g_plot.x_label) + " = " + format_value(mx, 5) + "\n" + g_plot.y_label + " = " + format_value(my, 5);
