@@ -106,7 +106,8 @@ struct AppState {
   // --- status ---
   std::string status;           // one line: last error (from core) or a summary
   bool status_is_error = false;
-  double last_recompute_ms = 0.0;
+  double last_recompute_ms = 0.0;   // this frame's update step (0: nothing was dirty)
+  double change_recompute_ms = 0.0; // the last update step that recomputed something
   double last_frame_ms = 0.0;
   ScreenRegions regions;
 };

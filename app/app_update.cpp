@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <charconv>
 #include <chrono>
+#include <new>
 #include <numbers>
 #include <cmath>
 #include <sstream>
@@ -148,12 +149,24 @@ void recompute_encoding(AppState& s) {
     s.channel_log10_wavelength[c] = std::log10(s.channel_wavelength[c]);
 }
 
+void similarity_done(AppState& s) {
+  s.similarity_image.values = &s.similarity;
+  s.similarity_image.cell_width = s.similarity_image.cell_height = s.similarity_stride;
+  ++s.similarity_image.version;
+}
+
 void recompute_similarity(AppState& s) {
   const EncodingParams& p = s.computed;
   const bool toeplitz = p.encoding == Encoding::sinusoidal;
   s.similarity_stride = similarity_stride_for(p.seq_len, int(s.encoding.cols), toeplitz);
   if (toeplitz) {
-    similarity(p, s.similarity_view.metric, s.similarity, MissingRows::nan);  // core's closed form
+    try {
+      similarity(p, s.similarity_view.metric, s.similarity, MissingRows::nan);  // core's closed form
+    } catch (...) {
+      s.similarity.reshape(0, 0);  // no stale or half-written matrix on screen
+      similarity_done(s);
+      throw;
+    }
   } else if (s.similarity_stride == 1) {
     similarity_matrix(s.encoding, s.similarity_view.metric, s.similarity);
   } else {
@@ -164,9 +177,7 @@ void recompute_similarity(AppState& s) {
       std::copy_n(s.encoding.row(i * stride), s.encoding.cols, s.sampled_encoding.row(i));
     similarity_matrix(s.sampled_encoding, s.similarity_view.metric, s.similarity);
   }
-  s.similarity_image.values = &s.similarity;
-  s.similarity_image.cell_width = s.similarity_image.cell_height = s.similarity_stride;
-  ++s.similarity_image.version;
+  similarity_done(s);
 }
 
 std::string summary(const AppState& s) {
@@ -228,9 +239,13 @@ bool update_basic_views(AppState& s) {
   } catch (const ParamError& e) {
     s.status = std::string("Not applied: ") + e.what();
     s.status_is_error = true;
+  } catch (const std::bad_alloc&) {
+    s.status = "Not applied: out of memory for these sizes";
+    s.status_is_error = true;
   }
   s.dirty = DirtyFlags{false, false, false, false};
   s.last_recompute_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  s.change_recompute_ms = s.last_recompute_ms;
   return true;
 }
 }  // namespace

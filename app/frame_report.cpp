@@ -41,8 +41,8 @@ std::string format_report(const FrameStats& st, const std::string& setup, int sk
     return std::vector<double>(v.begin() + std::min<std::size_t>(skip, v.size()), v.end());
   };
   const auto frames = tail(st.frame_ms), recompute = tail(st.recompute_ms), heatmap = tail(st.heatmap_ms);
-  const auto ui = tail(st.ui_ms), draw = tail(st.draw_ms);
-  char buf[1400];
+  const auto ui = tail(st.ui_ms), draw = tail(st.draw_ms), cpu = tail(st.cpu_ms);
+  char buf[1600];
   std::snprintf(buf, sizeof buf,
                 "peviz report: %s\n"
                 "frames measured: %zu (first %d left out: start-up)\n"
@@ -50,13 +50,16 @@ std::string format_report(const FrameStats& st, const std::string& setup, int sk
                 "recompute ms: median %.2f  p95 %.2f  max %.2f  (update_app_state after a change, %zu changes)\n"
                 "heatmap ms:   median %.2f  p95 %.2f  (resample + upload + colormap pass)\n"
                 "ui ms:        median %.2f  p95 %.2f  (views and plots, ImGui::NewFrame .. Render)\n"
-                "draw ms:      median %.2f  p95 %.2f  (ImGui's GL draw + swap)\n",
+                "draw ms:      median %.2f  p95 %.2f  (ImGui's GL draw + swap)\n"
+                "cpu ms:       median %.2f  p95 %.2f  (CPU time of peviz per frame, all threads: "
+                "independent of other load while it stays under the core count)\n",
                 setup.c_str(), frames.size(), skip, percentile(frames, 50), percentile(frames, 95),
                 frames.empty() ? std::nan("") : *std::max_element(frames.begin(), frames.end()),
                 percentile(recompute, 50), percentile(recompute, 95),
                 recompute.empty() ? std::nan("") : *std::max_element(recompute.begin(), recompute.end()),
                 recompute.size(), percentile(heatmap, 50), percentile(heatmap, 95), percentile(ui, 50),
-                percentile(ui, 95), percentile(draw, 50), percentile(draw, 95));
+                percentile(ui, 95), percentile(draw, 50), percentile(draw, 95), percentile(cpu, 50),
+                percentile(cpu, 95));
   return buf;
 }
 

@@ -13,6 +13,7 @@ struct FrameStats {
   std::vector<double> heatmap_ms;    // resample + upload + colormap pass of the heatmaps
   std::vector<double> ui_ms;         // ImGui::NewFrame .. ImGui::Render (views, plots: CPU)
   std::vector<double> draw_ms;       // ImGui's GL draw + buffer swap (the software rasteriser)
+  std::vector<double> cpu_ms;        // CPU time of this process per frame, all threads (rasteriser too)
 };
 
 // p-th percentile (0..100) by nearest rank; NaN for no data.

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <ctime>
 #include <fstream>
 #include <memory>
 
@@ -38,9 +39,9 @@ void add_gui_flags(CLI::App& app, GuiOptions& o) {
   app.add_flag("--reset", o.reset, "Start with default settings, ignoring the saved session");
   app.add_option("--size", o.size, "Window size WxH (e.g. 1600x900)");
   app.add_option("--encoding", o.encoding, "Initial encoding: sinusoidal, learned, binary, normalized, integer");
-  app.add_option("--d-model", o.d_model, "Initial d_model (1..4096)");
-  app.add_option("--seq-len", o.seq_len, "Initial sequence length (1..8192)");
-  app.add_option("--base", o.base, "Initial sinusoid base (1.0001..1e7)");
+  app.add_option("--d-model", o.d_model, "Initial d_model (1..4096)")->check(CLI::Range(1, kGuiMaxDModel));
+  app.add_option("--seq-len", o.seq_len, "Initial sequence length (1..8192)")->check(CLI::Range(1, kGuiMaxSeqLen));
+  app.add_option("--base", o.base, "Initial sinusoid base (1.0001..1e7)")->check(CLI::Range(kGuiMinBase, kGuiMaxBase));
   app.add_option("--theme", o.theme, "dark or light");
   app.add_option("--view", o.view, "Initial page: basics, rope-clocks, rope-decay, context-extension, alibi, t5-shaw, "
                                    "distance, linear-shift, criteria, learned, precision");
@@ -51,11 +52,16 @@ namespace {
 
 void glfw_error(int code, const char* text) { std::fprintf(stderr, "peviz: GLFW error %d: %s\n", code, text); }
 
-// Ctrl + / Ctrl - / Ctrl 0: user zoom. ImGui's backend chains to this callback.
+// Ctrl + / Ctrl - / Ctrl 0: user zoom; Ctrl Q: quit (saving the session). ImGui's backend chains
+// to this callback.
 void key_callback(GLFWwindow* window, int key, int, int action, int mods) {
   if (action == GLFW_RELEASE || !(mods & GLFW_MOD_CONTROL)) return;
   auto* s = static_cast<AppState*>(glfwGetWindowUserPointer(window));
   if (!s) return;
+  if (key == GLFW_KEY_Q) {
+    glfwSetWindowShouldClose(window, GLFW_TRUE);
+    return;
+  }
   float zoom = s->ui_zoom;
   if (key == GLFW_KEY_EQUAL || key == GLFW_KEY_KP_ADD) zoom *= 1.1f;
   else if (key == GLFW_KEY_MINUS || key == GLFW_KEY_KP_SUBTRACT) zoom /= 1.1f;
@@ -135,6 +141,13 @@ double ms_since(std::chrono::steady_clock::time_point t) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
 }
 
+// CPU time of the whole process (every thread, so the software rasteriser's too), in ms.
+double process_cpu_ms() {
+  timespec ts{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
+}
+
 }  // namespace
 
 int run_gui(const GuiOptions& o) {
@@ -208,6 +221,7 @@ int run_gui(const GuiOptions& o) {
       }
       settle = std::max(settle - 1, 0);
       const auto frame_start = std::chrono::steady_clock::now();
+      const double cpu_start = process_cpu_ms();
       if (o.report) apply_sweep_step(s, sweep_centre, frame);
 
       float xscale = 1.0f, yscale = 1.0f;
@@ -228,7 +242,8 @@ int run_gui(const GuiOptions& o) {
         settle = 3;
       }
 
-      if (update_app_state(s)) stats.recompute_ms.push_back(s.last_recompute_ms);
+      const bool recomputed = update_app_state(s);
+      if (recomputed) stats.recompute_ms.push_back(s.last_recompute_ms);
       if (frame == 0 && !session_note.empty()) s.status = session_note;
 
       const auto ui_start = std::chrono::steady_clock::now();
@@ -241,7 +256,11 @@ int run_gui(const GuiOptions& o) {
 
       int fb_w = 0, fb_h = 0;
       glfwGetFramebufferSize(window, &fb_w, &fb_h);
-      gfx::render_heatmaps(renderer);
+      const bool last = o.frames > 0 && frame + 1 >= o.frames;
+      // Coarse heatmaps while a drag (or the sweep) changes the data every frame; never in the
+      // frame a screenshot is taken from.
+      gfx::render_heatmaps(renderer, recomputed && (ImGui::IsAnyItemActive() || (o.report && !last)));
+      if (gfx::heatmaps_need_refining(renderer)) settle = std::max(settle, 1);
       stats.heatmap_ms.push_back(renderer.last_upload_ms);
       const auto draw_start = std::chrono::steady_clock::now();
       glViewport(0, 0, fb_w, fb_h);
@@ -250,7 +269,6 @@ int run_gui(const GuiOptions& o) {
       glClear(GL_COLOR_BUFFER_BIT);
       ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
 
-      const bool last = o.frames > 0 && frame + 1 >= o.frames;
       if (last && !o.screenshot.empty()) {
         try {
           gfx::write_png(gfx::capture_framebuffer(fb_w, fb_h), o.screenshot);
@@ -265,6 +283,7 @@ int run_gui(const GuiOptions& o) {
       stats.draw_ms.push_back(ms_since(draw_start));
       s.last_frame_ms = ms_since(frame_start);
       stats.frame_ms.push_back(s.last_frame_ms);
+      stats.cpu_ms.push_back(process_cpu_ms() - cpu_start);
       if (last) break;
       ++frame;
     }

@@ -41,20 +41,25 @@ bool load_session(const fs::path& path, AppState& s, WindowSize& size, std::stri
     e.signed_bits = p.at("signed_bits").get<bool>();
     validate(e);
     if (e.d_model > kGuiMaxDModel || e.seq_len > kGuiMaxSeqLen) throw ParamError("session", "sizes above the GUI's range");
+    // View options: any missing key keeps its default (older session files stay readable).
     const json& v = j.at("view");
-    loaded.theme = v.at("theme").get<std::string>() == "light" ? Theme::light : Theme::dark;
-    loaded.ui_zoom = std::clamp(v.at("ui_zoom").get<float>(), 0.5f, 3.0f);
-    loaded.layout.sidebar_width = v.at("sidebar_width").get<float>();
-    loaded.layout.split_x = v.at("split_x").get<float>();
-    loaded.layout.split_y = v.at("split_y").get<float>();
-    loaded.highlight_position = v.at("highlight").get<int>();
-    loaded.waves.channels_text = v.at("channels").get<std::string>();
-    loaded.similarity_view.metric = parse_metric(v.at("metric").get<std::string>()).value_or(Metric::cosine);
-    loaded.similarity_view.compare_offset = v.at("compare_offset").get<int>();
-    loaded.encoding_view.colormap_choice = std::clamp(v.at("encoding_colormap").get<int>(), 0, plot::kColormapCount);
-    loaded.similarity_view.colormap_choice = std::clamp(v.at("similarity_colormap").get<int>(), 0, plot::kColormapCount);
-    loaded.binary_view.positions = v.at("binary_positions").get<int>();
-    loaded.binary_view.morph = v.at("binary_morph").get<float>();
+    loaded.theme = v.value("theme", std::string("dark")) == "light" ? Theme::light : Theme::dark;
+    loaded.ui_zoom = std::clamp(v.value("ui_zoom", loaded.ui_zoom), 0.5f, 3.0f);
+    loaded.layout.sidebar_width = v.value("sidebar_width", loaded.layout.sidebar_width);
+    loaded.layout.split_x = v.value("split_x", loaded.layout.split_x);
+    loaded.layout.split_y = v.value("split_y", loaded.layout.split_y);
+    loaded.highlight_position = v.value("highlight", loaded.highlight_position);
+    loaded.waves.channels_text = v.value("channels", loaded.waves.channels_text);
+    loaded.waves.first_position = std::max(0, v.value("waves_first", loaded.waves.first_position));
+    loaded.waves.last_position = std::max(-1, v.value("waves_last", loaded.waves.last_position));
+    loaded.similarity_view.metric = parse_metric(v.value("metric", std::string("cosine"))).value_or(Metric::cosine);
+    loaded.similarity_view.compare_offset = v.value("compare_offset", loaded.similarity_view.compare_offset);
+    loaded.encoding_view.colormap_choice =
+        std::clamp(v.value("encoding_colormap", loaded.encoding_view.colormap_choice), 0, plot::kColormapCount);
+    loaded.similarity_view.colormap_choice =
+        std::clamp(v.value("similarity_colormap", loaded.similarity_view.colormap_choice), 0, plot::kColormapCount);
+    loaded.binary_view.positions = v.value("binary_positions", loaded.binary_view.positions);
+    loaded.binary_view.morph = v.value("binary_morph", loaded.binary_view.morph);
     const json& w = j.at("window");
     size.width = std::clamp(w.at("width").get<int>(), 320, 16384);
     size.height = std::clamp(w.at("height").get<int>(), 240, 16384);
@@ -86,6 +91,8 @@ bool save_session(const fs::path& path, const AppState& s, const WindowSize& siz
                {"split_y", s.layout.split_y},
                {"highlight", s.highlight_position},
                {"channels", s.waves.channels_text},
+               {"waves_first", s.waves.first_position},
+               {"waves_last", s.waves.last_position},
                {"metric", std::string(to_string(s.similarity_view.metric))},
                {"compare_offset", s.similarity_view.compare_offset},
                {"encoding_colormap", s.encoding_view.colormap_choice},

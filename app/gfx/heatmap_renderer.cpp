@@ -61,7 +61,13 @@ void attach(HeatmapRenderer& r, plot::HeatmapImage& image) {
   r.targets.push_back(std::move(t));
 }
 
-void render_heatmaps(HeatmapRenderer& r) {
+bool heatmaps_need_refining(const HeatmapRenderer& r) {
+  for (const HeatmapTarget& t : r.targets)
+    if (t.coarse) return true;
+  return false;
+}
+
+void render_heatmaps(HeatmapRenderer& r, bool data_changing) {
   const auto start = std::chrono::steady_clock::now();
   bool bound = false;
   for (HeatmapTarget& t : r.targets) {
@@ -69,11 +75,13 @@ void render_heatmaps(HeatmapRenderer& r) {
     if (!img.drawn || !img.values || img.values->empty()) continue;
     img.drawn = false;
     const plot::HeatmapWindow& w = img.window;
-    const bool resample = t.version != img.version || t.values != img.values || !(t.window == w);
+    const bool changed = t.version != img.version || t.values != img.values || !(t.window == w);
+    const bool resample = changed || (t.coarse && !data_changing);
     const bool recolor = resample || t.vmin != img.vmin || t.vmax != img.vmax || t.colormap != img.colormap;
     if (!recolor) continue;
     if (resample) {
-      plot::sample_heatmap_window(*img.values, w, kHeatmapMaxSamples, t.staging);
+      t.coarse = data_changing;
+      plot::sample_heatmap_window(*img.values, w, data_changing ? kHeatmapDragSamples : kHeatmapMaxSamples, t.staging);
       glBindTexture(GL_TEXTURE_2D, t.values_texture);
       glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
       glPixelStorei(GL_UNPACK_ROW_LENGTH, 0);

@@ -11,8 +11,11 @@ namespace peviz::gfx {
 
 // Largest image side rendered (pixels); a bigger plot stretches the image.
 inline constexpr int kHeatmapTextureSide = 2048;
-// Box-filter samples per pixel and axis when a pixel covers many cells.
-inline constexpr int kHeatmapMaxSamples = 8;
+// Box-filter samples per pixel and axis when a pixel covers many cells. While the data changes
+// every frame (a slider being dragged) one sample per pixel is taken, and the image is refined
+// with the full filter on the first frame the data holds still.
+inline constexpr int kHeatmapMaxSamples = 4;
+inline constexpr int kHeatmapDragSamples = 1;
 
 struct HeatmapTarget {
   plot::HeatmapImage* image = nullptr;
@@ -26,6 +29,7 @@ struct HeatmapTarget {
   plot::HeatmapWindow window;
   double vmin = 0, vmax = 0;
   plot::Colormap colormap = plot::Colormap::viridis;
+  bool coarse = false;  // sampled with kHeatmapDragSamples: refine when the data holds still
 };
 
 struct HeatmapRenderer {
@@ -41,10 +45,13 @@ struct HeatmapRenderer {
 HeatmapRenderer create_heatmap_renderer();
 // Gives `image` a render target; sets image.texture / texture_side. `image` must outlive r.
 void attach(HeatmapRenderer& r, plot::HeatmapImage& image);
-// For every attached image drawn this frame: resample + upload when its data or window changed,
+// For every attached image drawn this frame: resample + upload when its data or window changed
+// (coarsely when `data_changing`: the data changed this frame), or to refine a coarse image;
 // re-render when anything changed. Call after the views drew and before ImGui's render.
 // Leaves framebuffer 0 bound.
-void render_heatmaps(HeatmapRenderer& r);
+void render_heatmaps(HeatmapRenderer& r, bool data_changing);
+// True when some image is coarse and waits for a still frame to be refined.
+bool heatmaps_need_refining(const HeatmapRenderer& r);
 void destroy(HeatmapRenderer& r);
 
 // Switches a texture to nearest-neighbour sampling. For ImGui's font atlas: glyphs are rasterised

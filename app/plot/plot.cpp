@@ -108,8 +108,9 @@ void layout_area() {
   ImRect area(g_plot.frame.Min + ImVec2(0, fs + pad), g_plot.frame.Max - ImVec2(pad, 2.0f * fs + 2 * pad));
   g_plot.area = area;  // provisional, for the y tick count
   float widest = ImGui::CalcTextSize("0").x;
-  for (const Tick& t : axis_ticks(g_plot.ymap.range, g_plot.y_flags, y_tick_target()))
-    widest = std::max(widest, ImGui::CalcTextSize(t.label.c_str()).x);
+  if (!(g_plot.y_flags & axis_no_labels))
+    for (const Tick& t : axis_ticks(g_plot.ymap.range, g_plot.y_flags, y_tick_target()))
+      widest = std::max(widest, ImGui::CalcTextSize(t.label.c_str()).x);
   area.Min.x += widest + 2 * pad;
   if (area.GetWidth() < 10) area.Max.x = area.Min.x + 10;
   if (area.GetHeight() < 10) area.Max.y = area.Min.y + 10;
@@ -201,12 +202,15 @@ void draw_axes() {
   for (const Tick& t : axis_ticks(g_plot.xmap.range, g_plot.x_flags, x_tick_target())) {
     const float x = data_to_pixel(g_plot.xmap, t.position);
     dl->AddLine(ImVec2(x, a.Max.y), ImVec2(x, a.Max.y + pad), text);
+    if (g_plot.x_flags & axis_no_labels) continue;
     const float w = ImGui::CalcTextSize(t.label.c_str()).x;
-    dl->AddText(ImVec2(x - 0.5f * w, a.Max.y + pad), text, t.label.c_str());
+    const float left = std::clamp(x - 0.5f * w, g_plot.frame.Min.x, g_plot.frame.Max.x - w);  // stay inside
+    dl->AddText(ImVec2(left, a.Max.y + pad), text, t.label.c_str());
   }
   for (const Tick& t : axis_ticks(g_plot.ymap.range, g_plot.y_flags, y_tick_target())) {
     const float y = data_to_pixel(g_plot.ymap, t.position);
     dl->AddLine(ImVec2(a.Min.x - pad, y), ImVec2(a.Min.x, y), text);
+    if (g_plot.y_flags & axis_no_labels) continue;
     const ImVec2 sz = ImGui::CalcTextSize(t.label.c_str());
     dl->AddText(ImVec2(a.Min.x - pad - 2 - sz.x, y - 0.5f * sz.y), text, t.label.c_str());
   }
@@ -284,7 +288,10 @@ void draw_readout() {
     const bool hidden = std::string_view(s.label).starts_with("##");  // legend-less: name after ##
     const char* name = hidden ? s.label + 2 : s.label;
     const char* end = hidden ? name + std::strlen(name) : ImGui::FindRenderedTextEnd(s.label);
-    text += "\n" + std::string(name, end) + ": " + (std::isnan(v) ? "missing" : format_value(v));
+    text += '\n';
+    text.append(name, end);
+    text += ": ";
+    text += std::isnan(v) ? std::string("missing") : format_value(v);
     if (!std::isnan(v)) dl->AddCircleFilled(data_to_screen(x, s.y_offset + v), 3.5f, s.color);
   }
   if (text.empty()) text = std::string(g_plot.x_label) + " = " + format_value(mx, 5) + "\n" + g_plot.y_label + " = " + format_value(my, 5);
@@ -397,7 +404,7 @@ void plot_line(const char* label, const float* values, int count, double x0, dou
       if (lo <= hi) {
         if (!std::isnan(prev)) { lo = std::min(lo, prev); hi = std::max(hi, prev); }
         const float y0 = data_to_pixel(g_plot.ymap, y_offset + hi), y1 = data_to_pixel(g_plot.ymap, y_offset + lo);
-        dl->AddRectFilled(ImVec2(px, std::min(y0, y1) - 0.5f * thick), ImVec2(px + thick, std::max(y0, y1) + 0.5f * thick), color);
+        dl->AddRectFilled(ImVec2(px, std::min(y0, y1) - 0.5f * thick), ImVec2(px + 1.0f, std::max(y0, y1) + 0.5f * thick), color);
       }
       prev = end_value;
     }

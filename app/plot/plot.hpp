@@ -25,6 +25,7 @@ enum AxisFlags : unsigned {
   axis_cells = 1u << 1,     // value v is drawn as the cell [v, v+1): integer ticks at cell centres
   axis_inverted = 1u << 2,  // y only: larger values further down (heatmap rows from the top)
   axis_locked = 1u << 3,    // no zoom or pan on this axis
+  axis_no_labels = 1u << 4, // grid lines but no tick labels (stacked curves: offsets mean nothing)
 };
 
 enum PlotFlags : unsigned {

@@ -24,9 +24,10 @@ double period_of(double frequency) { return 2.0 * std::numbers::pi / frequency; 
 void binary_table(AppState& s, float width, float height) {
   const BinaryAnalogy& b = s.binary;
   const int K = b.bits, N = b.positions;
-  ImGui::BeginChild("##binary_table", ImVec2(width, height), false, 0);
   const float fs = ImGui::GetFontSize();
   const float header = 2.2f * fs;
+  const bool fits = header + N * 0.9f * fs + 4.0f <= height;
+  ImGui::BeginChild("##binary_table", ImVec2(width, height), false, fits ? ImGuiWindowFlags_NoScrollbar : 0);
   // Cells shrink (down to 0.9 em) so that up to ~24 rows fit without scrolling.
   const float cell = std::round(std::clamp((height - header - 4.0f) / std::max(N, 1), 0.9f * fs, 1.35f * fs));
   const float gap = fs, label_w = ImGui::CalcTextSize("0000").x + 0.5f * fs;
@@ -64,11 +65,30 @@ void binary_table(AppState& s, float width, float height) {
   }
   const ImVec2 size(signs_x + K * cell - origin.x, header + N * cell);
   ImGui::InvisibleButton("##rows", size);
+  bool read_out = false;
+  if (ImGui::IsItemHovered()) {  // read-out of the cell under the cursor
+    const ImVec2 m = ImGui::GetIO().MousePos;
+    const int t = int(std::floor((m.y - origin.y - header) / cell));
+    int j = -1;
+    if (m.x >= bits_x && m.x < bits_x + K * cell) j = int((m.x - bits_x) / cell);
+    else if (m.x >= signs_x && m.x < signs_x + K * cell) j = int((m.x - signs_x) / cell);
+    if (t >= 0 && t < N && j >= 0 && j < K) {
+      const int k = K - 1 - j;
+      const std::size_t i = std::size_t(t) * K + k;
+      const float v = b.curves[std::size_t(k) * b.curve_samples() + std::size_t(t) * b.samples_per_position];
+      ImGui::BeginTooltip();
+      ImGui::Text("t = %d, bit %d = %d\nsin(w_%d (t + 1/2)) = %.4f  (period %.4g)\n%s", t, k, int(b.bit[i]), k, v,
+                  period_of(b.frequency[k]), b.bit[i] == b.negative[i] ? "agrees with the bit" : "disagrees with the bit");
+      ImGui::EndTooltip();
+      read_out = true;
+    }
+  }
   if (ImGui::IsItemClicked()) {
     const int t = int((ImGui::GetIO().MousePos.y - origin.y - header) / cell);
     if (t >= 0 && t < N) s.highlight_position = std::min(t, s.computed.seq_len - 1);
   }
-  hint("Each row is the position t in binary (bit k flips every 2^k steps) beside the sign of "
+  if (!read_out)
+    hint("Each row is the position t in binary (bit k flips every 2^k steps) beside the sign of "
        "sin(w_k (t + 1/2)), a sinusoid of period 2^(k+1) at morph 0, sampled half a step late so no sample "
        "sits on a zero; red outlines mark where they disagree. Click a row to highlight it.");
   s.regions.binary_table = {origin.x, origin.y, origin.x + size.x, origin.y + size.y};
@@ -81,7 +101,7 @@ void curves_plot(AppState& s, float height) {
   constexpr double kSpacing = 3.0;
   if (!plot::begin_plot("##binary_curves", ImVec2(-1, height))) return;
   plot::setup_axes("position t", "sin(w_k (t + 1/2)), bit k stacked", {-0.5, double(b.positions)},
-                   {-kSpacing * (K - 1) - 1.3, 2.0}, plot::axis_integer, plot::axis_default);
+                   {-kSpacing * (K - 1) - 1.3, 2.0}, plot::axis_integer, plot::axis_no_labels);
   char label[64];
   for (int k = 0; k < K; ++k) {
     const double offset = -kSpacing * k;
@@ -112,13 +132,13 @@ void curves_plot(AppState& s, float height) {
 
 void draw_binary_view(AppState& s) {
   view_title("Binary-bit analogy");
-  ImGui::SameLine();
+  next_on_line(ImGui::GetFontSize() * 6.0f, "positions");
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.0f);
   if (ImGui::SliderInt("positions", &s.binary_view.positions, 2, 256, "%d",
                        ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_Logarithmic))
     s.dirty.binary = true;
   hint("How many positions (rows) the table counts through.");
-  ImGui::SameLine();
+  next_on_line(ImGui::GetFontSize() * 8.0f, "morph to base");
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8.0f);
   if (ImGui::SliderFloat("morph to base", &s.binary_view.morph, 0.0f, 1.0f, "%.2f", ImGuiSliderFlags_AlwaysClamp))
     s.dirty.binary = true;

@@ -120,9 +120,10 @@ void draw_controls_panel(AppState& s) {
   section("Mouse");
   ImGui::TextWrapped("Wheel: zoom (over an axis: that axis). Drag: pan. Double-click: reset. "
                      "Hover: exact values. Ctrl+click a slider: type a value.");
-  if (s.last_recompute_ms > 0.0 || s.last_frame_ms > 0.0) {
+  if (s.last_frame_ms > 0.0) {
     ImGui::Spacing();
-    ImGui::TextDisabled("frame %.1f ms", s.last_frame_ms);
+    ImGui::TextDisabled("frame %.1f ms, last recompute %.1f ms", s.last_frame_ms, s.change_recompute_ms);
+    hint("Time of the last frame, and of the last update step that recomputed the encoding or similarity.");
   }
 }
 

@@ -6,8 +6,7 @@
 namespace peviz::app {
 
 void draw_encoding_view(AppState& s) {
-  view_title("Encoding heatmap: position x channel");
-  ImGui::SameLine();
+  view_title("Encoding heatmap: position × channel");
   if (colormap_combo("colours##encoding", s.encoding_view.colormap_choice)) s.dirty.colors = true;
   if (!s.has_results) {
     ImGui::TextDisabled("no results yet: see the status line");

@@ -39,17 +39,16 @@ void row_plot(AppState& s, float height) {
 
 void draw_similarity_view(AppState& s) {
   view_title("Similarity");
-  ImGui::SameLine();
+  next_on_line(radio_width("dot"));
   int metric = int(s.similarity_view.metric);
   if (ImGui::RadioButton("dot", &metric, 0)) s.dirty.similarity = true;
   hint("Dot product of the two position vectors: grows with d_model.");
-  ImGui::SameLine();
+  next_on_line(radio_width("cosine"));
   if (ImGui::RadioButton("cosine", &metric, 1)) s.dirty.similarity = true;
   hint("Cosine of the angle between the two position vectors, in [-1, 1].");
   s.similarity_view.metric = Metric(metric);
-  ImGui::SameLine();
   if (colormap_combo("colours##similarity", s.similarity_view.colormap_choice)) s.dirty.colors = true;
-  ImGui::SameLine();
+  next_on_line(ImGui::GetFontSize() * 6.0f, "compare");
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.0f);
   ImGui::SliderInt("compare", &s.similarity_view.compare_offset, -512, 512, "%+d", ImGuiSliderFlags_AlwaysClamp);
   hint("Second row drawn in the line plot: the highlighted position plus this many; for sinusoids the two "

@@ -24,6 +24,7 @@ void hint(const char* sentence) {
 bool colormap_combo(const char* label, int& choice) {
   static const char* const names[] = {"auto", "viridis", "diverging", "magma", "grey", "categorical"};
   static_assert(sizeof(names) / sizeof(names[0]) == plot::kColormapCount + 1);
+  next_on_line(ImGui::GetFontSize() * 7.0f, label);
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7.0f);
   const bool changed = ImGui::Combo(label, &choice, names, plot::kColormapCount + 1);
   hint("Colours of the heatmap: auto picks a blue-white-red map centred on 0 for signed values "
@@ -34,6 +35,26 @@ bool colormap_combo(const char* label, int& choice) {
 void view_title(const char* title) {
   ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted(title);
+}
+
+void next_on_line(float item_width, const char* label) {
+  const ImGuiStyle& style = ImGui::GetStyle();
+  float width = item_width;
+  if (label) {
+    const float text = ImGui::CalcTextSize(label, nullptr, true).x;
+    if (text > 0.0f) width += style.ItemInnerSpacing.x + text;
+  }
+  const float end_of_last = ImGui::GetItemRectMax().x;
+  const float right_edge = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+  if (end_of_last + style.ItemSpacing.x + width <= right_edge) ImGui::SameLine();
+}
+
+float radio_width(const char* label) {
+  return ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(label, nullptr, true).x;
+}
+
+float small_button_width(const char* label) {
+  return ImGui::CalcTextSize(label, nullptr, true).x + 2.0f * ImGui::GetStyle().FramePadding.x;
 }
 
 unsigned highlight_color() {

@@ -19,6 +19,12 @@ void hint(const char* sentence);
 bool colormap_combo(const char* label, int& choice);
 // Title line of a view.
 void view_title(const char* title);
+// Puts the next header widget on the same line when it fits (`item_width` wide plus its label),
+// else on a new line: headers wrap instead of being clipped at large zoom.
+void next_on_line(float item_width, const char* label = nullptr);
+// Width of a radio button or small button with this label.
+float radio_width(const char* label);
+float small_button_width(const char* label);
 // ImU32 colour used to mark the highlighted position in every view.
 unsigned highlight_color();
 

@@ -60,7 +60,7 @@ void frequency_strip(AppState& s, float height) {
   bool any = false;
   for (float w : s.channel_wavelength) any = any || !std::isnan(w);
   if (!any) {
-    ImGui::TextDisabled("fast -> slow strip: %s channels have no wavelength.", std::string(to_string(s.computed.encoding)).c_str());
+    ImGui::TextDisabled("fast → slow strip: %s channels have no wavelength.", std::string(to_string(s.computed.encoding)).c_str());
     return;
   }
   if (!plot::begin_plot("##strip", ImVec2(-1, height))) return;
@@ -69,7 +69,7 @@ void frequency_strip(AppState& s, float height) {
   for (float v : logs)
     if (!std::isnan(v)) { lo = std::min(lo, v); hi = std::max(hi, v); }
   if (hi - lo < 0.5f) { lo -= 0.5f; hi += 0.5f; }
-  plot::setup_axes("channel   (fast -> slow)", "log10 wavelength (positions)", {-0.5, d - 0.5},
+  plot::setup_axes("channel   (fast → slow)", "log10 wavelength (positions)", {-0.5, d - 0.5},
                    {lo - 0.1 * (hi - lo), hi + 0.1 * (hi - lo)}, plot::axis_integer);
   plot::plot_line("##log10 wavelength", logs.data(), int(logs.size()), 0.0, 1.0, 1, 0, 2.0f);
   for (std::size_t i = 0; i < s.wave_channels.size(); ++i)
@@ -81,18 +81,18 @@ void frequency_strip(AppState& s, float height) {
 
 void draw_waves_view(AppState& s) {
   view_title("Waves");
-  ImGui::SameLine();
+  next_on_line(ImGui::GetFontSize() * 12.0f);
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 12.0f);
   if (ImGui::InputTextWithHint("##channels", "channels, e.g. 0, 1, 8-11", &s.waves.channels_text))
     s.dirty.binary = true;  // any dirty flag re-resolves the channel list
   hint("Channels to draw, comma-separated, ranges allowed (0, 1, 8-11); empty: 0, 1, 2, 3, d/2, d-2, d-1.");
-  ImGui::SameLine();
+  next_on_line(small_button_width("defaults"));
   if (ImGui::SmallButton("defaults")) {
     s.waves.channels_text.clear();
     s.dirty.binary = true;
   }
   hint("Back to channels 0, 1, 2, 3, d/2, d-2 and d-1.");
-  ImGui::SameLine();
+  next_on_line(ImGui::GetFontSize() * 9.0f, "positions");
   const int L = s.has_results ? s.computed.seq_len : s.params.seq_len;
   int range[2] = {s.waves.first_position, s.waves.last_position < 0 ? L - 1 : s.waves.last_position};
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9.0f);

@@ -97,3 +97,19 @@ TEST_CASE("channel wavelengths: 2 pi / w for sinusoids, 2^(c+1) for bits") {
   update_app_state(s);
   CHECK(std::isnan(s.channel_wavelength[0]));
 }
+
+TEST_CASE("a similarity over the memory budget empties the similarity, keeps the encoding, reports it") {
+  AppState s;
+  update_app_state(s);
+  const auto version = s.similarity_image.version;
+  s.params.seq_len = 4096;
+  s.params.d_model = 8;
+  s.params.memory_budget = 1u << 20;  // the 4096 x 8 encoding fits, the 4096 x 4096 similarity does not
+  mark_params_changed(s);
+  update_app_state(s);
+  CHECK(s.status_is_error);
+  CHECK(s.status.find("max-memory") != std::string::npos);
+  CHECK(s.encoding.rows == 4096);
+  CHECK(s.similarity.empty());
+  CHECK(s.similarity_image.version > version);
+}

@@ -59,13 +59,15 @@ struct Shot {
 };
 
 Shot take(const std::string& extra, const char* name) {
-  const std::string png = std::string("/tmp/peviz-screenshot-test-") + name + ".png";
-  const std::string json = std::string("/tmp/peviz-screenshot-test-") + name + ".json";
+  const std::string png = temp_path(std::string(name) + ".png");
+  const std::string json = temp_path(std::string(name) + ".json");
   std::remove(png.c_str());
   const RunResult r = run_gui("--frames 5 --reset --size 1600x900 --screenshot " + png + " --regions " + json + " " + extra);
   INFO(r.err);
   REQUIRE(r.code == 0);
   Shot s{load_png(png), nlohmann::json::parse(std::ifstream(json))};
+  std::remove(png.c_str());
+  std::remove(json.c_str());
   return s;
 }
 

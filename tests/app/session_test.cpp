@@ -40,6 +40,8 @@ TEST_CASE("a saved session loads back") {
   s.ui_zoom = 1.5f;
   s.layout.split_x = 0.3f;
   s.waves.channels_text = "0, 2";
+  s.waves.first_position = 5;
+  s.waves.last_position = 60;
   s.similarity_view.metric = Metric::dot;
   s.binary_view.morph = 0.25f;
   std::string problem;
@@ -56,6 +58,8 @@ TEST_CASE("a saved session loads back") {
   CHECK(t.ui_zoom == 1.5f);
   CHECK(t.layout.split_x == 0.3f);
   CHECK(t.waves.channels_text == "0, 2");
+  CHECK(t.waves.first_position == 5);
+  CHECK(t.waves.last_position == 60);
   CHECK(t.similarity_view.metric == Metric::dot);
   CHECK(t.binary_view.morph == 0.25f);
   CHECK(size.width == 1234);
@@ -81,4 +85,21 @@ TEST_CASE("a missing file changes nothing; a broken or invalid one is ignored wi
   CHECK_FALSE(load_session(dir / "invalid.json", t, size, problem));
   CHECK(problem.find("d-model") != std::string::npos);
   CHECK(t.params.d_model == 128);  // defaults kept
+}
+
+TEST_CASE("a session without the newer view keys still loads, with their defaults") {
+  const fs::path dir = temp_dir("old");
+  std::ofstream(dir / "old.json") << R"({"version":1,
+    "params":{"encoding":"binary","layout":"halves","d_model":12,"seq_len":64,"base":100,"seed":1,"max_len":10,"signed_bits":true},
+    "view":{"theme":"light"}, "window":{"width":800,"height":600}})";
+  AppState s;
+  WindowSize size;
+  std::string problem;
+  REQUIRE(load_session(dir / "old.json", s, size, problem));
+  CHECK(s.params.encoding == Encoding::binary);
+  CHECK(s.params.signed_bits);
+  CHECK(s.theme == Theme::light);
+  CHECK(s.layout.split_x == ViewLayout{}.split_x);
+  CHECK(s.waves.last_position == -1);
+  CHECK(size.width == 800);
 }

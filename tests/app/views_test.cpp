@@ -185,3 +185,51 @@ TEST_CASE("channel lists are parsed, checked against d and fall back to the defa
   CHECK(s.wave_channels == std::vector<int>{1, 7});
   CHECK_FALSE(s.status_is_error);
 }
+
+TEST_CASE("pressing and dragging across every row of the sidebar and the view headers keeps state valid") {
+  HeadlessImGui ui;
+  AppState s;
+  ui.frame(s);
+  ui.frame(s);
+  ImGuiIO& io = ImGui::GetIO();
+  const float step = 0.6f * ImGui::GetFontSize();
+  auto sweep_rows = [&](const ScreenRect& r, float y_end) {
+    for (float y = r.y0 + 2.0f; y < y_end; y += step) {
+      for (float fx : {0.15f, 0.45f, 0.8f}) {
+        const ImVec2 at(r.x0 + fx * (r.x1 - r.x0), y);
+        io.MousePos = at;
+        ui.frame(s);
+        io.MouseDown[0] = true;
+        ui.frame(s);
+        io.MousePos = at + ImVec2(25, 0);  // drags a slider, if that is what is there
+        ui.frame(s);
+        io.MouseDown[0] = false;
+        ui.frame(s);
+        io.MousePos = ImVec2(1, 899);  // click on empty space: closes any open combo
+        io.MouseDown[0] = true;
+        ui.frame(s);
+        io.MouseDown[0] = false;
+        ui.frame(s);
+        INFO("at " << at.x << ", " << at.y << ": " << s.status);
+        CHECK(s.params.d_model >= 1);
+        CHECK(s.params.d_model <= kGuiMaxDModel);
+        CHECK(s.params.seq_len >= 1);
+        CHECK(s.params.seq_len <= kGuiMaxSeqLen);
+        CHECK(s.params.base >= kGuiMinBase);
+        CHECK(s.params.base <= kGuiMaxBase);
+        CHECK(s.highlight_position < std::max(s.computed.seq_len, 1));
+      }
+    }
+  };
+  sweep_rows(s.regions.controls, s.regions.controls.y1);
+  // The header rows of the four views: 2.5 lines under each pane's top.
+  const float fs = ImGui::GetFontSize();
+  for (const ScreenRect* r : {&s.regions.waves_plot, &s.regions.encoding_heatmap, &s.regions.similarity_heatmap,
+                              &s.regions.binary_table}) {
+    ScreenRect header = *r;
+    header.y0 = r->y0 - 2.5f * fs;
+    sweep_rows(header, r->y0 - 0.2f * fs);
+  }
+  CHECK(s.has_results);
+}
+
