@@ -80,16 +80,28 @@ void similarity_matrix(const Matrix& pe, Metric metric, Matrix& out) {
   }
 }
 
-void sinusoidal_similarity(const EncodingParams& p, Metric metric, Matrix& out) {
+void ToeplitzSimilarity::fill_row(std::size_t p, float* out) const {
+  const std::size_t L = size();
+  if (unpaired.empty() && norms.empty()) {
+    // Row p of a symmetric Toeplitz matrix: t[p], t[p-1] .. t[1], t[0], t[1] .. t[L-1-p].
+    for (std::size_t q = 0; q < p; ++q) out[q] = float(offsets[p - q] * scale);
+    for (std::size_t q = p; q < L; ++q) out[q] = float(offsets[q - p] * scale);
+    return;
+  }
+  for (std::size_t q = 0; q < L; ++q) out[q] = float(at(p, q));
+}
+
+ToeplitzSimilarity sinusoidal_similarity_toeplitz(const EncodingParams& p, Metric metric) {
   validate(p);
   const std::size_t L = std::size_t(p.seq_len);
-  check_result_size(L, L, p.memory_budget, "the similarity matrix");
   const std::vector<double> w = sinusoid_frequencies(p.d_model, p.base, p.layout);
   const std::size_t pairs = std::size_t(p.d_model / 2);
+  ToeplitzSimilarity t;
+  t.metric = metric;
   // sin(a)sin(b) + cos(a)cos(b) = cos(a - b), so pair k contributes cos(w_k (p - q)):
-  // toeplitz[r] = sum_k cos(w_k r), summed by rotating e^{i w_k r} in double (exact restart
+  // t[r] = sum_k cos(w_k r), summed by rotating e^{i w_k r} in double (exact restart
   // every 512 steps).
-  std::vector<double> toeplitz(L, 0.0);
+  t.offsets.assign(L, 0.0);
   std::vector<double> c(pairs), s(pairs), cw(pairs), sw(pairs);
   for (std::size_t k = 0; k < pairs; ++k) {
     cw[k] = std::cos(w[k]);
@@ -109,42 +121,44 @@ void sinusoidal_similarity(const EncodingParams& p, Metric metric, Matrix& out) 
         s[k] = s[k] * cw[k] + c[k] * sw[k];
         c[k] = nc;
       }
-      toeplitz[r] = sum;
+      t.offsets[r] = sum;
     }
   }
   // Odd d, interleaved layout: the last sin channel has no cos partner and adds the rank-one
-  // term u[p] u[q] with u[t] = sin(t w_last). (Halves puts a zero column there instead.)
-  const bool unpaired = p.layout == Layout::interleaved && (p.d_model % 2 == 1);
-  std::vector<double> u(unpaired ? L : 0);
-  for (std::size_t t = 0; t < u.size(); ++t) u[t] = std::sin(double(t) * w.back());
-
-  out.reshape(L, L);
-  if (!unpaired) {
-    // Every row has norm^2 = pairs, so cosine is dot / pairs. Row p of a symmetric Toeplitz
-    // matrix is a window into [t(L-1) .. t(1), t(0), t(1) .. t(L-1)]: one memcpy per row.
-    const double scale = (metric == Metric::cosine) ? (pairs > 0 ? 1.0 / double(pairs) : 0.0) : 1.0;
-    std::vector<float> mirrored(2 * L - 1);
-    for (std::size_t r = 0; r < L; ++r) {
-      mirrored[L - 1 + r] = float(toeplitz[r] * scale);
-      mirrored[L - 1 - r] = float(toeplitz[r] * scale);
+  // term u[p] u[q] with u[p] = sin(p w_last). (Halves puts a zero column there instead.)
+  if (p.layout == Layout::interleaved && (p.d_model % 2 == 1)) {
+    t.unpaired.resize(L);
+    for (std::size_t i = 0; i < L; ++i) t.unpaired[i] = std::sin(double(i) * w.back());
+  }
+  if (metric == Metric::cosine) {
+    if (t.unpaired.empty()) {
+      // Every row has norm^2 = pairs, so cosine is dot / pairs.
+      t.scale = pairs > 0 ? 1.0 / double(pairs) : 0.0;
+    } else {
+      t.norms.resize(L);
+      for (std::size_t i = 0; i < L; ++i) t.norms[i] = std::sqrt(t.offsets[0] + t.unpaired[i] * t.unpaired[i]);
     }
+  }
+  return t;
+}
+
+void sinusoidal_similarity(const EncodingParams& p, Metric metric, Matrix& out) {
+  validate(p);
+  const std::size_t L = std::size_t(p.seq_len);
+  check_result_size(L, L, p.memory_budget, "the similarity matrix");
+  const ToeplitzSimilarity t = sinusoidal_similarity_toeplitz(p, metric);
+  out.reshape(L, L);
+  if (L > 0 && t.unpaired.empty()) {
+    // Each row of a symmetric Toeplitz matrix is a window into [row L-1, row 0 from its second
+    // cell]: t[L-1] .. t[1], t[0], t[1] .. t[L-1]. One memcpy per row (bound by memory bandwidth).
+    std::vector<float> mirrored(2 * L - 1);
+    t.fill_row(L - 1, mirrored.data());
+    t.fill_row(0, mirrored.data() + (L - 1));  // rewrites the shared t[0] cell with the same value
     for (std::size_t row = 0; row < L; ++row)
       std::memcpy(out.row(row), mirrored.data() + (L - 1 - row), L * sizeof(float));
     return;
   }
-  std::vector<double> norm(L);
-  for (std::size_t t = 0; t < L; ++t) norm[t] = std::sqrt(toeplitz[0] + u[t] * u[t]);
-  for (std::size_t a = 0; a < L; ++a) {
-    float* row = out.row(a);
-    for (std::size_t b = 0; b < L; ++b) {
-      double v = toeplitz[a > b ? a - b : b - a] + u[a] * u[b];
-      if (metric == Metric::cosine) {
-        const double den = norm[a] * norm[b];
-        v = den > 0.0 ? v / den : 0.0;
-      }
-      row[b] = float(v);
-    }
-  }
+  for (std::size_t row = 0; row < L; ++row) t.fill_row(row, out.row(row));
 }
 
 void similarity(const EncodingParams& p, Metric metric, Matrix& out, MissingRows missing) {

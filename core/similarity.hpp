@@ -1,5 +1,8 @@
 // Similarity between every pair of positions (dot or cosine), exact and fast for sinusoids.
 #pragma once
+#include <cstddef>
+#include <vector>
+
 #include "core/matrix.hpp"
 #include "core/absolute_encodings.hpp"
 #include "core/params.hpp"
@@ -10,8 +13,35 @@ namespace peviz {
 // Cosine of a zero row with anything is 0. NaN rows (missing positions) give NaN.
 void similarity_matrix(const Matrix& pe, Metric metric, Matrix& out);
 
-// Sinusoidal closed form: dot(p,q) = sum_k cos(w_k (p-q)) (a Toeplitz matrix), O(L d + L^2).
-// Odd d (interleaved) adds the unpaired sin channel's term sin(p w) sin(q w).
+// The sinusoidal similarity without its L x L matrix: dot(p,q) = t[|p-q|] + u[p] u[q], where
+// t[r] = sum_k cos(w_k r) over the sin/cos pairs (a Toeplitz matrix) and u[p] = sin(p w_last) is
+// the unpaired sin channel of odd d in the interleaved layout (halves puts a zero column there).
+// Cosine divides by |row p| |row q|. O(L) memory; at() and fill_row() read any cell or row.
+struct ToeplitzSimilarity {
+  Metric metric = Metric::dot;
+  std::vector<double> offsets;   // t[r], r = |p - q| in [0, L); t[0] = d/2 (rounded down)
+  std::vector<double> unpaired;  // u[p], p in [0, L), for odd d interleaved; else empty
+  std::vector<double> norms;     // cosine with an unpaired channel: |row p|; else empty
+  double scale = 1.0;            // when norms is empty: 1 for dot, 1 / t[0] for cosine (0 if t[0] = 0)
+
+  std::size_t size() const { return offsets.size(); }  // L
+  // sim(p, q), p and q in [0, L).
+  double at(std::size_t p, std::size_t q) const {
+    double v = offsets[p > q ? p - q : q - p];
+    if (!unpaired.empty()) v += unpaired[p] * unpaired[q];
+    if (norms.empty()) return v * scale;
+    const double den = norms[p] * norms[q];
+    return den > 0.0 ? v / den : 0.0;  // a zero row has similarity 0 with everything
+  }
+  // out[q] = float(at(p, q)) for q in [0, L).
+  void fill_row(std::size_t p, float* out) const;
+};
+
+// Builds the description above in O(L d). Validates p (ParamError); no L x L memory budget.
+ToeplitzSimilarity sinusoidal_similarity_toeplitz(const EncodingParams& p, Metric metric);
+
+// Sinusoidal closed form, materialised: out[p][q] = sinusoidal_similarity_toeplitz(p).at(p, q).
+// O(L d + L^2); checks the L x L result against p.memory_budget.
 void sinusoidal_similarity(const EncodingParams& p, Metric metric, Matrix& out);
 
 // Chooses the closed form for sinusoidal encodings, else encodes and uses the general path.

@@ -16,7 +16,7 @@ static double max_diff(const Matrix& a, const Matrix& b) {
   return m;
 }
 
-TEST_CASE("closed form equals the general path for both layouts, odd and even d") {
+TEST_CASE("closed form and its Toeplitz description equal the general path: both layouts, odd and even d") {
   for (Layout layout : {Layout::interleaved, Layout::halves})
     for (int d : {1, 2, 7, 16, 33})
       for (Metric metric : {Metric::dot, Metric::cosine}) {
@@ -30,6 +30,18 @@ TEST_CASE("closed form equals the general path for both layouts, odd and even d"
         sinusoidal_similarity(p, metric, fast);
         similarity_matrix(encode(p), metric, slow);
         CHECK(max_diff(fast, slow) < 2e-5 * std::max(1, d / 2));
+        // The description reads exactly the materialised cells, cell by cell and row by row.
+        const ToeplitzSimilarity t = sinusoidal_similarity_toeplitz(p, metric);
+        REQUIRE(t.size() == 97);
+        CHECK(t.unpaired.empty() == !(layout == Layout::interleaved && d % 2 == 1));
+        std::vector<float> row(97);
+        for (std::size_t a = 0; a < 97; a += 6) {
+          t.fill_row(a, row.data());
+          for (std::size_t b = 0; b < 97; ++b) {
+            REQUIRE(float(t.at(a, b)) == fast.at(a, b));
+            REQUIRE(row[b] == fast.at(a, b));
+          }
+        }
       }
 }
 
@@ -84,4 +96,29 @@ TEST_CASE("general path on a learned table matches naive dot products") {
       for (std::size_t c = 0; c < pe.cols; ++c) ref += double(pe.at(a, c)) * pe.at(b, c);
       CHECK(s.at(a, b) == Approx(ref).margin(1e-6));
     }
+}
+
+TEST_CASE("Toeplitz description: d = 7 interleaved by hand, and no L x L budget") {
+  EncodingParams p;
+  p.d_model = 7;
+  p.seq_len = 20;
+  p.base = 100.0;
+  const ToeplitzSimilarity dot = sinusoidal_similarity_toeplitz(p, Metric::dot);
+  const double w3 = std::pow(100.0, -6.0 / 7);  // the unpaired sin channel's frequency
+  double expected = std::sin(4 * w3) * std::sin(11 * w3);
+  for (int k = 0; k < 3; ++k) expected += std::cos(7.0 * std::pow(100.0, -2.0 * k / 7));
+  CHECK(dot.at(4, 11) == Approx(expected).margin(1e-12));
+  CHECK(dot.at(11, 4) == dot.at(4, 11));
+  CHECK(dot.offsets[0] == 3.0);
+  const ToeplitzSimilarity cos = sinusoidal_similarity_toeplitz(p, Metric::cosine);
+  CHECK(cos.norms[0] == Approx(std::sqrt(3.0)));  // p = 0: three cos channels at 1, every sin at 0
+  CHECK(cos.at(9, 9) == Approx(1.0).epsilon(1e-12));
+  CHECK(cos.at(4, 11) == Approx(expected / (cos.norms[4] * cos.norms[11])).epsilon(1e-12));
+
+  p.seq_len = 8192;
+  p.d_model = 1024;
+  p.memory_budget = 64u << 20;  // the 32 MiB encoding fits, the 256 MiB matrix does not
+  CHECK(sinusoidal_similarity_toeplitz(p, Metric::cosine).size() == 8192);
+  Matrix m;
+  CHECK_THROWS(sinusoidal_similarity(p, Metric::cosine, m));
 }
