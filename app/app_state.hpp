@@ -12,6 +12,7 @@
 #include "app/plot/heatmap_image.hpp"
 #include "core/matrix.hpp"
 #include "core/params.hpp"
+#include "core/similarity.hpp"
 
 namespace peviz::app {
 
@@ -97,7 +98,9 @@ struct AppState {
   std::vector<int> wave_channels;     // resolved channel list for the waves view
   std::vector<float> channel_wavelength;  // per channel, positions per cycle (NaN: not periodic)
   std::vector<float> channel_log10_wavelength;  // log10 of the above, for the fast -> slow strip
-  Matrix similarity;                  // n x n over positions 0, s, 2s, ... (s = similarity_stride)
+  Matrix similarity;                  // n x n over positions 0, s, 2s, ... (s = similarity_stride); empty for sinusoids
+  ToeplitzSimilarity similarity_toeplitz;  // sinusoidal: the similarity as offsets, O(L) (size 0 otherwise)
+  std::vector<float> similarity_rows;  // scratch: the row plot's rows read from similarity_toeplitz
   int similarity_stride = 1;
   Matrix sampled_encoding;            // scratch: every s-th encoding row for the sampled similarity
   BinaryAnalogy binary;

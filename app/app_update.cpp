@@ -105,8 +105,8 @@ void update_similarity_colors(AppState& s) {
   }
   // |p.q| <= max(|p|^2, |q|^2) (Cauchy-Schwarz), so the diagonal holds the largest magnitude.
   double m = 0.0;
-  for (std::size_t i = 0; i < s.similarity.rows; ++i) {
-    const float v = s.similarity.at(i, i);
+  for (std::size_t i = 0; i < plot::value_rows(s.similarity_image.values); ++i) {
+    const float v = plot::value_at(s.similarity_image.values, i, i);
     if (!std::isnan(v)) m = std::max(m, double(std::abs(v)));
   }
   m = std::max(m, 1e-12);
@@ -150,7 +150,8 @@ void recompute_encoding(AppState& s) {
 }
 
 void similarity_done(AppState& s) {
-  s.similarity_image.values = &s.similarity;
+  if (s.similarity_toeplitz.size() > 0) s.similarity_image.values = &s.similarity_toeplitz;
+  else s.similarity_image.values = &s.similarity;
   s.similarity_image.cell_width = s.similarity_image.cell_height = s.similarity_stride;
   ++s.similarity_image.version;
 }
@@ -159,12 +160,14 @@ void recompute_similarity(AppState& s) {
   const EncodingParams& p = s.computed;
   const bool toeplitz = p.encoding == Encoding::sinusoidal;
   s.similarity_stride = similarity_stride_for(p.seq_len, int(s.encoding.cols), toeplitz);
+  // Sinusoids keep core's Toeplitz description (O(L)); the views read cells and rows through it.
+  s.similarity_toeplitz = ToeplitzSimilarity{};
   if (toeplitz) {
+    s.similarity = Matrix{};  // frees any general-path matrix: no L x L floats for sinusoids
     try {
-      similarity(p, s.similarity_view.metric, s.similarity, MissingRows::nan);  // core's closed form
+      s.similarity_toeplitz = sinusoidal_similarity_toeplitz(p, s.similarity_view.metric);
     } catch (...) {
-      s.similarity.reshape(0, 0);  // no stale or half-written matrix on screen
-      similarity_done(s);
+      similarity_done(s);  // nothing on screen rather than a stale similarity
       throw;
     }
   } else if (s.similarity_stride == 1) {

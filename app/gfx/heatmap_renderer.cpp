@@ -72,7 +72,7 @@ void render_heatmaps(HeatmapRenderer& r, bool data_changing) {
   bool bound = false;
   for (HeatmapTarget& t : r.targets) {
     plot::HeatmapImage& img = *t.image;
-    if (!img.drawn || !img.values || img.values->empty()) continue;
+    if (!img.drawn || !plot::has_values(img.values)) continue;
     img.drawn = false;
     const plot::HeatmapWindow& w = img.window;
     const bool changed = t.version != img.version || t.values != img.values || !(t.window == w);
@@ -81,7 +81,7 @@ void render_heatmaps(HeatmapRenderer& r, bool data_changing) {
     if (!recolor) continue;
     if (resample) {
       t.coarse = data_changing;
-      plot::sample_heatmap_window(*img.values, w, data_changing ? kHeatmapDragSamples : kHeatmapMaxSamples, t.staging);
+      plot::sample_heatmap_window(img.values, w, data_changing ? kHeatmapDragSamples : kHeatmapMaxSamples, t.staging);
       glBindTexture(GL_TEXTURE_2D, t.values_texture);
       glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
       glPixelStorei(GL_UNPACK_ROW_LENGTH, 0);

@@ -25,7 +25,7 @@ struct HeatmapTarget {
   std::vector<float> staging;  // sampled values, reused
   // What the current texture contents were made from (skip work when unchanged).
   std::uint64_t version = ~0ull;
-  const Matrix* values = nullptr;
+  plot::HeatmapValues values;
   plot::HeatmapWindow window;
   double vmin = 0, vmax = 0;
   plot::Colormap colormap = plot::Colormap::viridis;

@@ -1,11 +1,34 @@
 // A heatmap as the plotting layer hands it to the GL layer: values, colouring, visible window.
 #pragma once
+#include <cstddef>
 #include <cstdint>
+#include <variant>
 
 #include "app/plot/colormap.hpp"
 #include "core/matrix.hpp"
+#include "core/similarity.hpp"
 
 namespace peviz::plot {
+
+// Where a heatmap's cells come from: a matrix (NaN = missing), or a sinusoidal similarity read
+// cell by cell from its Toeplitz description (no rows x cols buffer). A null pointer: no data.
+using HeatmapValues = std::variant<const Matrix*, const ToeplitzSimilarity*>;
+
+inline std::size_t value_rows(const HeatmapValues& v) {
+  if (const Matrix* const* m = std::get_if<const Matrix*>(&v)) return *m ? (*m)->rows : 0;
+  const ToeplitzSimilarity* t = std::get<const ToeplitzSimilarity*>(v);
+  return t ? t->size() : 0;
+}
+inline std::size_t value_cols(const HeatmapValues& v) {
+  if (const Matrix* const* m = std::get_if<const Matrix*>(&v)) return *m ? (*m)->cols : 0;
+  return value_rows(v);  // a similarity is square
+}
+inline bool has_values(const HeatmapValues& v) { return value_rows(v) > 0 && value_cols(v) > 0; }
+// Cell (row, col); both in range.
+inline float value_at(const HeatmapValues& v, std::size_t row, std::size_t col) {
+  if (const Matrix* const* m = std::get_if<const Matrix*>(&v)) return (*m)->at(row, col);
+  return float(std::get<const ToeplitzSimilarity*>(v)->at(row, col));
+}
 
 // The part of the matrix on screen, in cell units: x = column, y = row. x_left/x_right and
 // y_top/y_bottom are the data coordinates at the image's edges (y_top > y_bottom when row 0 is at
@@ -20,7 +43,7 @@ struct HeatmapWindow {
 
 struct HeatmapImage {
   // --- set by the update step ---
-  const Matrix* values = nullptr;  // rows x cols, NaN = missing (drawn in kMissingRGB)
+  HeatmapValues values;            // rows x cols, NaN = missing (drawn in kMissingRGB); null: none
   std::uint64_t version = 0;       // bumped whenever *values changes
   double vmin = -1.0, vmax = 1.0;  // colour range
   Colormap colormap = Colormap::viridis;

@@ -1,9 +1,10 @@
-// Box-filtered resampling of a matrix window to screen pixels.
+// Box-filtered resampling of a heatmap window (matrix or Toeplitz similarity cells) to screen pixels.
 #include "app/plot/heatmap_sampling.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <variant>
 
 namespace peviz::plot {
 
@@ -28,15 +29,16 @@ AxisSamples axis_samples(double from, double to, int pixels, int cells, int max_
   }
   return s;
 }
-}  // namespace
 
-void sample_heatmap_window(const Matrix& m, const HeatmapWindow& w, int max_samples,
-                           std::vector<float>& out) {
+// Box filter over `cell(row, col)` for a rows x cols source.
+template <class Cell>
+void sample_cells(std::size_t rows, std::size_t cols, const HeatmapWindow& w, int max_samples,
+                  std::vector<float>& out, Cell cell) {
   const std::size_t n = std::size_t(std::max(w.width, 0)) * std::size_t(std::max(w.height, 0));
   if (out.size() < n) out.resize(n);
   if (n == 0) return;
-  const AxisSamples xs = axis_samples(w.x_left, w.x_right, w.width, int(m.cols), max_samples);
-  const AxisSamples ys = axis_samples(w.y_top, w.y_bottom, w.height, int(m.rows), max_samples);
+  const AxisSamples xs = axis_samples(w.x_left, w.x_right, w.width, int(cols), max_samples);
+  const AxisSamples ys = axis_samples(w.y_top, w.y_bottom, w.height, int(rows), max_samples);
   const float nan = std::numeric_limits<float>::quiet_NaN();
   for (int j = 0; j < w.height; ++j) {
     float* dst = out.data() + std::size_t(j) * w.width;
@@ -47,16 +49,33 @@ void sample_heatmap_window(const Matrix& m, const HeatmapWindow& w, int max_samp
       int used = 0;
       for (int a = 0; a < ys.count; ++a) {
         if (row_cells[a] < 0) continue;
-        const float* src = m.row(std::size_t(row_cells[a]));
         for (int b = 0; b < xs.count; ++b) {
           if (col_cells[b] < 0) continue;
-          sum += src[col_cells[b]];
+          sum += cell(std::size_t(row_cells[a]), std::size_t(col_cells[b]));
           ++used;
         }
       }
       dst[i] = used ? sum / float(used) : nan;
     }
   }
+}
+}  // namespace
+
+void sample_heatmap_window(const Matrix& m, const HeatmapWindow& w, int max_samples,
+                           std::vector<float>& out) {
+  sample_cells(m.rows, m.cols, w, max_samples, out,
+               [&m](std::size_t r, std::size_t c) { return m.data[r * m.cols + c]; });
+}
+
+void sample_heatmap_window(const ToeplitzSimilarity& t, const HeatmapWindow& w, int max_samples,
+                           std::vector<float>& out) {
+  sample_cells(t.size(), t.size(), w, max_samples, out,
+               [&t](std::size_t r, std::size_t c) { return float(t.at(r, c)); });
+}
+
+void sample_heatmap_window(const HeatmapValues& v, const HeatmapWindow& w, int max_samples,
+                           std::vector<float>& out) {
+  std::visit([&](const auto* source) { if (source) sample_heatmap_window(*source, w, max_samples, out); }, v);
 }
 
 }  // namespace peviz::plot

@@ -14,5 +14,11 @@ namespace peviz::plot {
 // outside the matrix get NaN. `out` is resized, never shrunk, so its memory is reused.
 void sample_heatmap_window(const Matrix& m, const HeatmapWindow& window, int max_samples,
                            std::vector<float>& out);
+// The same over a Toeplitz similarity (cell (p, q) = float(t.at(p, q)): the same pixels as over
+// the matrix sinusoidal_similarity materialises), and over either (nothing for a null pointer).
+void sample_heatmap_window(const ToeplitzSimilarity& t, const HeatmapWindow& window, int max_samples,
+                           std::vector<float>& out);
+void sample_heatmap_window(const HeatmapValues& v, const HeatmapWindow& window, int max_samples,
+                           std::vector<float>& out);
 
 }  // namespace peviz::plot

@@ -263,10 +263,10 @@ void draw_readout() {
   dl->AddLine(ImVec2(a.Min.x, m.y), ImVec2(a.Max.x, m.y), cross);
   const double mx = g_plot.mouse_data.x, my = g_plot.mouse_data.y;
   std::string text;
-  if (HeatmapImage* h = g_plot.heatmap; h && h->values && !h->values->empty()) {
+  if (HeatmapImage* h = g_plot.heatmap; h && has_values(h->values)) {
     const double col = std::floor(mx / h->cell_width), row = std::floor(my / h->cell_height);
-    if (col >= 0 && row >= 0 && col < double(h->values->cols) && row < double(h->values->rows)) {
-      const float v = h->values->at(std::size_t(row), std::size_t(col));
+    if (col >= 0 && row >= 0 && col < double(value_cols(h->values)) && row < double(value_rows(h->values))) {
+      const float v = value_at(h->values, std::size_t(row), std::size_t(col));
       const double x = col * h->cell_width, y = row * h->cell_height;
       text = std::string(g_plot.y_label) + " " + format_value(y) + ", " + g_plot.x_label + " " +
              format_value(x) + "\n" + g_plot.heatmap_label + ": " + (std::isnan(v) ? "missing" : format_value(v));
@@ -416,9 +416,9 @@ void plot_heatmap(HeatmapImage& img, const char* value_label) {
   IM_ASSERT(g_plot.ready);
   g_plot.heatmap = &img;
   g_plot.heatmap_label = value_label;
-  if (!img.values || img.values->empty()) return;
+  if (!has_values(img.values)) return;
   const double cw = img.cell_width, ch = img.cell_height;
-  const double cols = double(img.values->cols) * cw, rows = double(img.values->rows) * ch;
+  const double cols = double(value_cols(img.values)) * cw, rows = double(value_rows(img.values)) * ch;
   const AxisRange xr = g_plot.xmap.range, yr = g_plot.ymap.range;
   const double x_lo = std::max(0.0, std::min(xr.min, xr.max)), x_hi = std::min(cols, std::max(xr.min, xr.max));
   const double y_lo = std::max(0.0, std::min(yr.min, yr.max)), y_hi = std::min(rows, std::max(yr.min, yr.max));

@@ -34,13 +34,13 @@ void record_page_region(AppState& s) {
 
 void heatmap_panel(plot::HeatmapImage& img, const char* id, const char* x_label, const char* y_label,
                    const char* value_label, ImVec2 size) {
-  if (!img.values || img.values->empty()) return;
+  if (!plot::has_values(img.values)) return;
   const float bar_width = ImGui::GetFontSize() * 5.0f, height = size.y;
   const float total = size.x > 0 ? size.x : ImGui::GetContentRegionAvail().x;
   const float width = std::max(total - bar_width - ImGui::GetStyle().ItemSpacing.x, 10.0f);
   ImGui::BeginGroup();
   if (plot::begin_plot(id, ImVec2(width, height))) {
-    plot::setup_axes(x_label, y_label, {0.0, double(img.values->cols)}, {0.0, double(img.values->rows)},
+    plot::setup_axes(x_label, y_label, {0.0, double(plot::value_cols(img.values))}, {0.0, double(plot::value_rows(img.values))},
                      plot::axis_cells, plot::axis_cells | plot::axis_inverted);
     plot::plot_heatmap(img, value_label);
     plot::end_plot();

@@ -13,10 +13,20 @@ namespace peviz::app {
 
 namespace {
 
+// Row `row` of the similarity: a pointer into the matrix, or read from the Toeplitz description
+// into slot 0 or 1 of the scratch rows (sized for both before the first call).
+const float* similarity_row(AppState& s, int row, int slot) {
+  const std::size_t n = s.similarity_toeplitz.size();
+  if (n == 0) return s.similarity.row(std::size_t(row));
+  float* out = s.similarity_rows.data() + std::size_t(slot) * n;
+  s.similarity_toeplitz.fill_row(std::size_t(row), out);
+  return out;
+}
+
 void row_plot(AppState& s, float height) {
-  const Matrix& sim = s.similarity;
-  const int n = int(sim.rows), stride = s.similarity_stride, L = s.computed.seq_len;
+  const int n = int(plot::value_rows(s.similarity_image.values)), stride = s.similarity_stride, L = s.computed.seq_len;
   if (n == 0) return;
+  s.similarity_rows.resize(2 * s.similarity_toeplitz.size());
   if (!plot::begin_plot("##similarity_row", ImVec2(-1, height))) return;
   const double lo = s.similarity_view.metric == Metric::cosine ? -1.05 : -1.05 * s.similarity_image.vmax;
   const double hi = s.similarity_view.metric == Metric::cosine ? 1.05 : 1.05 * s.similarity_image.vmax;
@@ -28,9 +38,9 @@ void row_plot(AppState& s, float height) {
   char label_a[48], label_b[48];
   std::snprintf(label_a, sizeof label_a, "p = %d", row_a * stride);
   std::snprintf(label_b, sizeof label_b, "p = %d", row_b * stride);
-  plot::plot_line(label_a, sim.row(std::size_t(row_a)), n, -double(row_a) * stride, stride, 1, highlight_color(), 3.0f);
+  plot::plot_line(label_a, similarity_row(s, row_a, 0), n, -double(row_a) * stride, stride, 1, highlight_color(), 3.0f);
   if (row_b != row_a)
-    plot::plot_line(label_b, sim.row(std::size_t(row_b)), n, -double(row_b) * stride, stride, 1, plot::series_color(0), 2.0f);
+    plot::plot_line(label_b, similarity_row(s, row_b, 1), n, -double(row_b) * stride, stride, 1, plot::series_color(0), 2.0f);
   plot::plot_vline(0.0, ImGui::GetColorU32(ImGuiCol_Text, 0.3f), 1.0f);
   plot::end_plot();
 }
@@ -53,7 +63,7 @@ void draw_similarity_view(AppState& s) {
   ImGui::SliderInt("compare", &s.similarity_view.compare_offset, -512, 512, "%+d", ImGuiSliderFlags_AlwaysClamp);
   hint("Second row drawn in the line plot: the highlighted position plus this many; for sinusoids the two "
        "curves lie on top of each other because the similarity depends only on the offset.");
-  if (!s.has_results || s.similarity.empty()) {
+  if (!s.has_results || !plot::has_values(s.similarity_image.values)) {
     ImGui::TextDisabled("no results yet: see the status line");
     return;
   }

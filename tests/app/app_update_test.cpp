@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <variant>
 
 #include "app/app_update.hpp"
 #include "core/similarity.hpp"
@@ -32,16 +33,33 @@ TEST_CASE("a parameter change recomputes the encoding, the similarity and bumps 
   CHECK(s.frequencies.size() == 32);
 }
 
-TEST_CASE("the sinusoidal similarity is core's closed form at full size") {
+TEST_CASE("the sinusoidal similarity is core's closed form at full size, read through its Toeplitz form") {
   AppState s;
   s.params.seq_len = 300;
+  s.params.d_model = 129;  // odd: the unpaired channel's rank-one term too
   s.similarity_view.metric = Metric::dot;
   update_app_state(s);
   CHECK(s.similarity_stride == 1);
+  CHECK(s.similarity.empty());  // no L x L matrix
+  REQUIRE(std::get_if<const ToeplitzSimilarity*>(&s.similarity_image.values));
   Matrix expected;
   sinusoidal_similarity(s.computed, Metric::dot, expected);
-  CHECK(s.similarity.data == expected.data);
-  CHECK(s.similarity_image.vmax == Approx(64.0));  // the diagonal: d/2
+  REQUIRE(plot::value_rows(s.similarity_image.values) == 300);
+  REQUIRE(plot::value_cols(s.similarity_image.values) == 300);
+  for (std::size_t p = 0; p < 300; ++p)
+    for (std::size_t q = 0; q < 300; ++q) REQUIRE(plot::value_at(s.similarity_image.values, p, q) == expected.at(p, q));
+  // The diagonal's largest value: 64 pairs plus sin^2(299 w_64) of the unpaired channel (slow: w ~ 1e-4).
+  const double w = std::pow(10000.0, -128.0 / 129.0);
+  CHECK(s.similarity_image.vmax == Approx(64.0 + std::pow(std::sin(299 * w), 2)).epsilon(1e-6));
+  CHECK(s.similarity_image.vmax > 64.001);
+  // Back to a general-path encoding: the matrix again, the Toeplitz form dropped.
+  s.params.encoding = Encoding::learned;
+  s.params.max_len = 300;
+  mark_params_changed(s);
+  update_app_state(s);
+  CHECK(s.similarity_toeplitz.size() == 0);
+  CHECK(std::get<const Matrix*>(s.similarity_image.values) == &s.similarity);
+  CHECK(s.similarity.rows == 300);
 }
 
 TEST_CASE("the general similarity path samples positions when n^2 d exceeds the budget") {
@@ -98,18 +116,23 @@ TEST_CASE("channel wavelengths: 2 pi / w for sinusoids, 2^(c+1) for bits") {
   CHECK(std::isnan(s.channel_wavelength[0]));
 }
 
-TEST_CASE("a similarity over the memory budget empties the similarity, keeps the encoding, reports it") {
+TEST_CASE("a sinusoidal similarity needs no L x L memory: a budget below the matrix still shows it") {
   AppState s;
   update_app_state(s);
   const auto version = s.similarity_image.version;
   s.params.seq_len = 4096;
   s.params.d_model = 8;
-  s.params.memory_budget = 1u << 20;  // the 4096 x 8 encoding fits, the 4096 x 4096 similarity does not
+  s.params.memory_budget = 1u << 20;  // the 4096 x 8 encoding fits, a 4096 x 4096 matrix would not
+  mark_params_changed(s);
+  update_app_state(s);
+  CHECK_FALSE(s.status_is_error);
+  CHECK(s.encoding.rows == 4096);
+  CHECK(s.similarity.empty());
+  CHECK(s.similarity_toeplitz.size() == 4096);
+  CHECK(s.similarity_image.version > version);
+  s.params.memory_budget = 1u << 16;  // now the encoding does not fit either: reported, not applied
   mark_params_changed(s);
   update_app_state(s);
   CHECK(s.status_is_error);
   CHECK(s.status.find("max-memory") != std::string::npos);
-  CHECK(s.encoding.rows == 4096);
-  CHECK(s.similarity.empty());
-  CHECK(s.similarity_image.version > version);
 }

@@ -1,7 +1,8 @@
-// Tests for app/plot/heatmap_sampling: one value per pixel, box filter, NaN outside.
+// Tests for app/plot/heatmap_sampling: one value per pixel, box filter, NaN outside, Toeplitz sources.
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <cstring>
 
 #include "app/plot/heatmap_sampling.hpp"
 
@@ -75,4 +76,37 @@ TEST_CASE("the output buffer is reused, never shrunk") {
   CHECK(out.data() == before);
   sample_heatmap_window(m, HeatmapWindow{0, 4, 0, 4, 0, 0}, 1, out);  // nothing to draw
   CHECK(out.size() == 100);
+}
+
+TEST_CASE("a Toeplitz similarity resamples to the same pixels as its materialised matrix") {
+  for (int d : {64, 33}) {
+    EncodingParams p;
+    p.d_model = d;
+    p.seq_len = 500;
+    p.base = 300.0;
+    const ToeplitzSimilarity t = sinusoidal_similarity_toeplitz(p, Metric::cosine);
+    Matrix m;
+    sinusoidal_similarity(p, Metric::cosine, m);
+    // Zoomed out (box filter over 4 x 4 cells), zoomed in past the edge (NaN), and a flipped window.
+    for (const HeatmapWindow& w : {HeatmapWindow{0, 500, 0, 500, 120, 90}, HeatmapWindow{450, 520, 10, 30, 64, 40},
+                                   HeatmapWindow{0, 500, 500, 0, 77, 77}}) {
+      std::vector<float> from_matrix, from_toeplitz, from_variant;
+      sample_heatmap_window(m, w, 4, from_matrix);
+      sample_heatmap_window(t, w, 4, from_toeplitz);
+      sample_heatmap_window(HeatmapValues(&t), w, 4, from_variant);
+      INFO("d " << d << " window " << w.x_left << ".." << w.x_right);
+      REQUIRE(from_matrix.size() == from_toeplitz.size());
+      for (std::size_t i = 0; i < from_matrix.size(); ++i) {
+        if (std::isnan(from_matrix[i])) {
+          REQUIRE(std::isnan(from_toeplitz[i]));
+        } else {
+          REQUIRE(from_toeplitz[i] == from_matrix[i]);
+        }
+      }
+      CHECK(std::memcmp(from_variant.data(), from_toeplitz.data(), from_toeplitz.size() * sizeof(float)) == 0);
+    }
+  }
+  std::vector<float> untouched(4, 7.0f);
+  sample_heatmap_window(HeatmapValues(static_cast<const Matrix*>(nullptr)), HeatmapWindow{0, 1, 0, 1, 2, 2}, 1, untouched);
+  CHECK(untouched[0] == 7.0f);  // no source: nothing sampled
 }
