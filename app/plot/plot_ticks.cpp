@@ -49,10 +49,24 @@ std::vector<double> nice_integer_ticks(double lo, double hi, int target_count) {
 
 std::string format_tick(double value, double step) {
   char buf[64];
+  // Within rounding of zero (a tick computed as first + i * step): "0", never "0.00000000".
   const double a = std::abs(value);
-  if (a != 0.0 && (a >= 1e6 || a < 1e-4)) {
-    std::snprintf(buf, sizeof buf, "%.3g", value);
-    return buf;
+  if (a == 0.0 || (step > 0.0 && a < step * 1e-6)) return "0";
+  // Tiny or huge steps (and, without a step, tiny or huge values): scientific, with the significant
+  // digits that tell ticks `step` apart (5e-08, 1.5e-07; 2e+07).
+  const bool scientific = step > 0.0 ? (step < 1e-4 || a >= 1e6) : (a < 1e-4 || a >= 1e6);
+  if (scientific) {
+    int digits = 3;
+    if (step > 0.0) digits = std::clamp(int(std::floor(std::log10(a)) - std::floor(std::log10(step))) + 1, 1, 17);
+    std::snprintf(buf, sizeof buf, "%.*e", digits - 1, value);
+    // Always the exponent form (%g would print 1e-04 as 0.0001 beside 5e-05), without the
+    // mantissa's trailing zeros: 1.0e-07 -> 1e-07.
+    std::string out = buf;
+    const std::size_t e = out.find('e');
+    std::size_t end = e;
+    while (end > 0 && out[end - 1] == '0') --end;
+    if (end > 0 && out[end - 1] == '.') --end;
+    return out.erase(end, e - end);
   }
   int decimals = 0;
   if (step > 0.0 && step < 1.0) decimals = std::min(8, int(std::ceil(-std::log10(step) - 1e-9)));

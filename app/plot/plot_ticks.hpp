@@ -16,7 +16,9 @@ std::vector<double> nice_ticks(double lo, double hi, int target_count);
 // Integer-only ticks (positions, channels): like nice_ticks but the step is at least 1.
 std::vector<double> nice_integer_ticks(double lo, double hi, int target_count);
 
-// Label for a tick, with just enough decimals for `step` ("0.25", "1e+04", "-3").
+// Label for a tick, with just enough decimals for `step` ("0.25", "-3"); scientific for steps
+// below 1e-4 or values from 1e6 ("5e-08", "1.5e-07", "2e+07"); "0" for a value within rounding
+// of zero.
 std::string format_tick(double value, double step);
 
 // Label for a hover read-out: up to `digits` significant digits, no trailing zeros.

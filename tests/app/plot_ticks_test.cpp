@@ -58,3 +58,24 @@ TEST_CASE("tick labels carry just enough decimals") {
   CHECK(format_value(0.123456789) == "0.123457");
   CHECK(format_value(64.0) == "64");
 }
+
+TEST_CASE("tick labels: zero prints 0 and tiny steps print in scientific notation") {
+  // The linear-shift difference plot: ticks at multiples of 5e-08 around 0.
+  const double step = nice_step(2e-7, 4);
+  REQUIRE(step == Approx(5e-8));
+  const auto t = nice_ticks(-1.2e-7, 1.2e-7, 4);
+  std::vector<std::string> labels;
+  for (double v : t) labels.push_back(format_tick(v, step));
+  CHECK(labels == std::vector<std::string>{"-1e-07", "-5e-08", "0", "5e-08", "1e-07"});
+  CHECK(format_tick(1.5e-7, 5e-8) == "1.5e-07");
+  CHECK(format_tick(3e-9, 1e-9) == "3e-09");
+  CHECK(format_tick(1e-22, 5e-8) == "0");   // rounding residue of first + i * step
+  CHECK(format_tick(-1e-22, 5e-8) == "0");  // no "-0"
+  CHECK(format_tick(0.0, 0.5) == "0");
+  CHECK(format_tick(1e-17, 0.1) == "0");
+  CHECK(format_tick(1e-4, 5e-5) == "1e-04");  // not 0.0001 beside 5e-05 on the same axis
+  CHECK(format_tick(1.5e-4, 5e-5) == "1.5e-04");
+  CHECK(format_tick(3e-4, 1e-4) == "0.0003");  // steps from 1e-4 keep fixed decimals
+  CHECK(format_tick(1.5e7, 5e6) == "1.5e+07");
+  CHECK(format_tick(0.5, 0.1) == "0.5");
+}
