@@ -10,6 +10,7 @@
 
 #include <imgui_internal.h>
 
+#include "app/plot/line_joins.hpp"
 #include "app/plot/plot_ticks.hpp"
 
 namespace peviz::plot {
@@ -383,7 +384,15 @@ void plot_line(const char* label, const float* values, int count, double x0, dou
     for (int i = first; i <= last; ++i) {
       const float v = values[std::size_t(i) * stride];
       if (std::isnan(v)) { flush(); continue; }
-      pts.push_back(data_to_screen(x0 + i * dx, y_offset + v));
+      const ImVec2 p = data_to_screen(x0 + i * dx, y_offset + v);
+      if (pts.Size >= 2) {
+        const ImVec2 a = pts[pts.Size - 2], b = pts[pts.Size - 1];
+        if (is_sharp_turn(a.x, a.y, b.x, b.y, p.x, p.y)) {  // a spike: no long miter at b
+          flush();
+          pts.push_back(b);
+        }
+      }
+      pts.push_back(p);
     }
   } else {
     // More samples than pixels: per pixel column, one 1-pixel bar from the column's minimum to its
