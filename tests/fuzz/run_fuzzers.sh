@@ -2,7 +2,7 @@
 # Runs every libFuzzer target in BUILD_DIR for SECONDS each on a copy of its seed corpus; any crash fails.
 # usage: run_fuzzers.sh BUILD_DIR SECONDS
 set -euo pipefail
-BUILD_DIR="$1"
+BUILD_DIR="$(cd "$1" && pwd)"
 SECONDS_EACH="${2:-30}"
 SRC="$(cd "$(dirname "$0")/../.." && pwd)"
 WORK="$(mktemp -d)"
