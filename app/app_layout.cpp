@@ -6,6 +6,7 @@
 #include <imgui.h>
 
 #include "app/views/analysis_views.hpp"
+#include "app/views/figure_menu.hpp"
 #include "app/views/views.hpp"
 
 namespace peviz::app {
@@ -52,21 +53,47 @@ void page_tabs(AppState& s, ImVec2 origin) {
   }
 }
 
-void status_line(const AppState& s) {
+// The status line, or the figure's caption in its place.
+void status_line(const AppState& s, const std::string& caption) {
+  if (!caption.empty()) {
+    ImGui::TextUnformatted(caption.c_str());
+    return;
+  }
   if (s.status_is_error) ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(235, 80, 70, 255));
   ImGui::TextUnformatted(s.status.c_str());
   if (s.status_is_error) ImGui::PopStyleColor();
 }
 
-}  // namespace
+// The toast: a small framed message in the bottom-right corner until it expires.
+void toast(const AppState& s) {
+  if (s.toast.text.empty() || ImGui::GetTime() > s.toast.until) return;
+  const ImGuiViewport* vp = ImGui::GetMainViewport();
+  const float pad = ImGui::GetFontSize();
+  ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x + vp->WorkSize.x - pad, vp->WorkPos.y + vp->WorkSize.y - 2.5f * pad),
+                          ImGuiCond_Always, ImVec2(1.0f, 1.0f));
+  ImGui::SetNextWindowBgAlpha(0.92f);
+  ImGui::Begin("##toast", nullptr, ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
+                                       ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
+                                       ImGuiWindowFlags_NoNav | ImGuiWindowFlags_NoInputs);
+  if (s.toast.is_error) ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(235, 80, 70, 255));
+  ImGui::PushTextWrapPos(ImGui::GetFontSize() * 40.0f);
+  ImGui::TextUnformatted(s.toast.text.c_str());
+  ImGui::PopTextWrapPos();
+  if (s.toast.is_error) ImGui::PopStyleColor();
+  ImGui::End();
+}
 
-void draw_app(AppState& s) {
+void begin_root(bool menu_bar) {
   const ImGuiViewport* vp = ImGui::GetMainViewport();
   ImGui::SetNextWindowPos(vp->WorkPos);
   ImGui::SetNextWindowSize(vp->WorkSize);
   ImGui::PushStyleVar(ImGuiStyleVar_WindowRounding, 0.0f);
-  ImGui::Begin("peviz", nullptr, kRootFlags);
+  ImGui::Begin("peviz", nullptr, kRootFlags | (menu_bar ? ImGuiWindowFlags_MenuBar : 0));
   ImGui::PopStyleVar();
+}
+
+// The window's body: page tabs, sidebar, views, status line (or caption). Inside the root window.
+void draw_body(AppState& s, const std::string& caption) {
   const float scale = ImGui::GetFontSize() / 16.0f;
   const float bar = std::max(4.0f, 5.0f * scale);
   ImVec2 origin = ImGui::GetCursorScreenPos();
@@ -94,8 +121,7 @@ void draw_app(AppState& s) {
   if (s.analysis.page != Page::basics) {
     pane("##page", ImVec2(grid_x, origin.y), ImVec2(grid_w, body_h), draw_analysis_page, s, kViewFlags);
     ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + body_h + ImGui::GetStyle().ItemSpacing.y));
-    status_line(s);
-    ImGui::End();
+    status_line(s, caption);
     return;
   }
   pane("##waves", ImVec2(grid_x, origin.y), ImVec2(left_w, top_h), draw_waves_view, s, kViewFlags);
@@ -108,7 +134,48 @@ void draw_app(AppState& s) {
     s.layout.split_y = std::clamp((top_h + dy) / (body_h - bar), 0.15f, 0.85f);
 
   ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + body_h + ImGui::GetStyle().ItemSpacing.y));
-  status_line(s);
+  status_line(s, caption);
+}
+
+void (*single_view_drawer(FigureView v))(AppState&) {
+  switch (v.kind) {
+    case FigureView::waves: return draw_waves_view;
+    case FigureView::encoding: return draw_encoding_view;
+    case FigureView::similarity: return draw_similarity_view;
+    case FigureView::binary: return draw_binary_view;
+    default: return draw_analysis_page;  // the page was set by the caller
+  }
+}
+
+}  // namespace
+
+void draw_app(AppState& s) {
+  begin_root(true);
+  if (ImGui::BeginMenuBar()) {
+    draw_file_menu(s);
+    ImGui::EndMenuBar();
+  }
+  draw_body(s, {});
+  ImGui::End();
+  draw_file_dialogs(s);
+  toast(s);
+}
+
+void draw_figure(AppState& s, FigureView v, const std::string& caption) {
+  begin_root(false);
+  if (v.kind == FigureView::window) {
+    draw_body(s, caption);
+    ImGui::End();
+    return;
+  }
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float caption_h = caption.empty() ? 0.0f : ImGui::GetFrameHeightWithSpacing();
+  pane("##figure", origin, ImVec2(avail.x, std::max(avail.y - caption_h, 100.0f)), single_view_drawer(v), s, kViewFlags);
+  if (!caption.empty()) {
+    ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + avail.y - caption_h + ImGui::GetStyle().ItemSpacing.y));
+    status_line(s, caption);
+  }
   ImGui::End();
 }
 

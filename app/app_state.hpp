@@ -8,6 +8,7 @@
 
 #include "app/analysis_state.hpp"
 #include "app/binary_analogy.hpp"
+#include "app/figure_view.hpp"
 #include "app/plot/colormap.hpp"
 #include "app/plot/heatmap_image.hpp"
 #include "core/matrix.hpp"
@@ -74,6 +75,33 @@ struct ScreenRegions {
       similarity_colorbar, binary_table;
 };
 
+// Saving figures (F12, File menu) and the data behind a view. Edited by the File menu; the frame
+// loop (figures need GL) and the update step (data export, open) act on the requests.
+struct FigureSettings {
+  std::string folder;            // where F12 saves; empty = default_figure_folder()
+  int scale = 1;                 // 1, 2 or 4
+  bool transparent = false;
+  bool caption = true;           // a caption line with the parameters
+  int theme_choice = 0;          // 0 = the window's theme, 1 = dark, 2 = light
+  int view_choice = 0;           // 0 = the whole window, i = single_figure_views()[i - 1]
+  bool save_requested = false;   // F12 or File > Save figure: saved after this frame is drawn
+  // Data export (File > Export data): the view's data as CSV or NPY into `folder`.
+  bool export_requested = false;
+  FigureView export_view;
+  bool export_npy = false;
+  // Dialogs of the File menu: opened on the next frame (a menu item cannot open a popup itself).
+  bool open_dialog_requested = false, settings_dialog_requested = false;
+  std::string open_path;         // the Open dialog's text field
+};
+
+// A short message in the corner (saved figure path, or what went wrong), shown until `until`
+// (ImGui time in seconds).
+struct Toast {
+  std::string text;
+  bool is_error = false;
+  double until = 0.0;
+};
+
 struct AppState {
   // --- inputs ---
   EncodingParams params;  // edited by the controls; validated by core in update_app_state
@@ -89,6 +117,10 @@ struct AppState {
   ViewLayout layout;
   DirtyFlags dirty;
   bool fonts_dirty = true;      // rebuild the font atlas (zoom or scale changed)
+  FigureSettings figure;
+  bool quit_requested = false;  // File > Quit: the frame loop closes the window (saving the session)
+  std::string open_request;     // a .png figure, .npy or .safetensors to open in the next update
+  Toast toast;
 
   // --- cached results (valid for `computed`) ---
   bool has_results = false;

@@ -20,12 +20,16 @@
 #include "app/app_layout.hpp"
 #include "app/analysis_update.hpp"
 #include "app/app_update.hpp"
+#include "app/figure.hpp"
+#include "app/figure_capture.hpp"
+#include "app/figure_io.hpp"
 #include "app/frame_report.hpp"
 #include "app/gfx/heatmap_renderer.hpp"
 #include "app/gfx/screenshot.hpp"
 #include "app/gfx/shader.hpp"
 #include "app/session.hpp"
 #include "app/theme.hpp"
+#include "app/window.hpp"
 #include "core/errors.hpp"
 
 namespace peviz::app {
@@ -45,19 +49,29 @@ void add_gui_flags(CLI::App& app, GuiOptions& o) {
   app.add_option("--theme", o.theme, "dark or light");
   app.add_option("--view", o.view, "Initial page: basics, rope-clocks, rope-decay, context-extension, alibi, t5-shaw, "
                                    "distance, linear-shift, criteria, learned, precision");
-  app.add_option("--open", o.open, "Open a .npy or .safetensors file as the learned table");
+  app.add_option("--open", o.open, "Open a figure PNG saved by peviz (restores its parameters), or a .npy / "
+                                   ".safetensors file as the learned table");
+  app.add_option("--figure-dir", o.figure_dir, "Folder F12 saves figures into (default ~/Pictures/peviz)");
+  app.add_option("--save-figure", o.save_figure, "After the last --frames frame, save this view as F12 does "
+                                                 "(window, waves, encoding, ... or a page name)");
 }
 
 namespace {
 
-void glfw_error(int code, const char* text) { std::fprintf(stderr, "peviz: GLFW error %d: %s\n", code, text); }
-
-// Ctrl + / Ctrl - / Ctrl 0: user zoom; Ctrl Q: quit (saving the session). ImGui's backend chains
-// to this callback.
+// F12: save a figure. Ctrl + / Ctrl - / Ctrl 0: user zoom; Ctrl O: open; Ctrl Q: quit (saving the
+// session). ImGui's backend chains to this callback.
 void key_callback(GLFWwindow* window, int key, int, int action, int mods) {
-  if (action == GLFW_RELEASE || !(mods & GLFW_MOD_CONTROL)) return;
   auto* s = static_cast<AppState*>(glfwGetWindowUserPointer(window));
-  if (!s) return;
+  if (!s || action == GLFW_RELEASE) return;
+  if (key == GLFW_KEY_F12 && action == GLFW_PRESS) {
+    s->figure.save_requested = true;
+    return;
+  }
+  if (!(mods & GLFW_MOD_CONTROL)) return;
+  if (key == GLFW_KEY_O) {
+    s->figure.open_dialog_requested = true;
+    return;
+  }
   if (key == GLFW_KEY_Q) {
     glfwSetWindowShouldClose(window, GLFW_TRUE);
     return;
@@ -71,10 +85,41 @@ void key_callback(GLFWwindow* window, int key, int, int action, int mods) {
   s->fonts_dirty = true;
 }
 
-// A file dropped onto the window: the next update loads it as the learned table.
+// A file dropped onto the window: a figure PNG restores its parameters, a .npy / .safetensors
+// becomes the learned table (handle_file_requests, next frame).
 void drop_callback(GLFWwindow* window, int count, const char** paths) {
   auto* s = static_cast<AppState*>(glfwGetWindowUserPointer(window));
-  if (s && count > 0) s->analysis.learned.pending_drop = paths[0];
+  if (s && count > 0) s->open_request = paths[0];
+}
+
+// Saves the figure the File menu's settings describe into the figure folder; the toast says where.
+void save_figure(AppState& s, gfx::HeatmapRenderer& renderer, GLFWwindow* window) {
+  const FigureSettings& f = s.figure;
+  FigureOptions o;
+  const auto views = single_figure_views();
+  if (f.view_choice >= 1 && f.view_choice <= int(views.size())) o.view = views[std::size_t(f.view_choice - 1)];
+  glfwGetWindowSize(window, &o.width, &o.height);
+  o.scale = f.scale;
+  o.transparent = f.transparent;
+  o.caption = f.caption;
+  if (f.theme_choice == 1) o.theme = Theme::dark;
+  if (f.theme_choice == 2) o.theme = Theme::light;
+  const double now = ImGui::GetTime();
+  try {
+    // Fit a big window into the 8K limit at this scale rather than refuse it.
+    o.width = std::min(o.width, kMaxFigureWidth / o.scale);
+    o.height = std::min(o.height, kMaxFigureHeight / o.scale);
+    const RgbaImage image = capture_figure(s, renderer, o, s.content_scale * s.ui_zoom);
+    const std::filesystem::path folder = figure_folder(s);
+    std::error_code ec;
+    std::filesystem::create_directories(folder, ec);
+    const std::string path = (folder / figure_file_name(s, o.view, (long long)std::time(nullptr))).string();
+    write_png_file(path, image, figure_metadata(s, o.view), "figure");
+    show_toast(s, "Figure saved: " + path + " (" + std::to_string(image.width) + " x " + std::to_string(image.height) + ")",
+               false, now);
+  } catch (const ParamError& e) {
+    show_toast(s, "Figure not saved: " + e.rule, true, now);
+  }
 }
 
 // Applies --encoding/--d-model/... over the session. Returns false (message printed) on a bad name.
@@ -99,7 +144,19 @@ bool apply_flag_overrides(const GuiOptions& o, AppState& s, WindowSize& size) {
     }
     s.analysis.page = *page;
   }
-  if (!o.open.empty()) s.analysis.learned.pending_drop = o.open;
+  if (!o.open.empty()) s.open_request = o.open;
+  if (!o.figure_dir.empty()) s.figure.folder = o.figure_dir;
+  if (!o.save_figure.empty()) {
+    const auto v = parse_figure_view(o.save_figure);
+    if (!v) {
+      std::fprintf(stderr, "peviz: --save-figure: must be one of %s, got %s\n", figure_view_names().c_str(), o.save_figure.c_str());
+      return false;
+    }
+    s.figure.view_choice = 0;
+    const auto views = single_figure_views();
+    for (std::size_t i = 0; i < views.size(); ++i)
+      if (views[i] == *v) s.figure.view_choice = int(i) + 1;
+  }
   if (!o.theme.empty()) {
     if (o.theme != "dark" && o.theme != "light") {
       std::fprintf(stderr, "peviz: --theme: must be dark or light, got %s\n", o.theme.c_str());
@@ -159,40 +216,12 @@ int run_gui(const GuiOptions& o) {
   if (!apply_flag_overrides(o, s, size)) return 2;
   const EncodingParams sweep_centre = s.params;
 
-  glfwSetErrorCallback(glfw_error);
-  if (!glfwInit()) {
-    std::fprintf(stderr, "peviz: cannot open a window (GLFW failed to initialise; is DISPLAY set?)\n");
-    return 1;
-  }
-  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
-  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
-  glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
-  glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
-  glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_TRUE);
-  GLFWwindow* window = glfwCreateWindow(size.width, size.height, "peviz: positional encodings", nullptr, nullptr);
-  if (!window) {
-    std::fprintf(stderr, "peviz: cannot create an OpenGL 3.3 core window\n");
-    glfwTerminate();
-    return 1;
-  }
-  glfwMakeContextCurrent(window);
+  GLFWwindow* window = open_window(size.width, size.height, true, "window");
+  if (!window) return 1;
   glfwSwapInterval(o.frames > 0 ? 0 : 1);
-  if (!gladLoadGL(glfwGetProcAddress)) {
-    std::fprintf(stderr, "peviz: cannot load the OpenGL 3.3 functions\n");
-    glfwDestroyWindow(window);
-    glfwTerminate();
-    return 1;
-  }
   glfwSetWindowUserPointer(window, &s);
   glfwSetKeyCallback(window, key_callback);
   glfwSetDropCallback(window, drop_callback);
-
-  IMGUI_CHECKVERSION();
-  ImGui::CreateContext();
-  ImGui::GetIO().IniFilename = nullptr;  // our layout lives in the session file (session.cpp)
-  ImGui_ImplGlfw_InitForOpenGL(window, true);
-  ImGui_ImplOpenGL3_Init("#version 330 core");
-  ImGui_ImplOpenGL3_CreateDeviceObjects();
 
   int exit_code = 0;
   gfx::HeatmapRenderer renderer;
@@ -234,14 +263,13 @@ int run_gui(const GuiOptions& o) {
         const float scale = s.content_scale * s.ui_zoom;
         const std::string warning = load_fonts(scale);
         if (!warning.empty()) std::fprintf(stderr, "peviz: %s\n", warning.c_str());
-        ImGui_ImplOpenGL3_DestroyFontsTexture();
-        ImGui_ImplOpenGL3_CreateFontsTexture();
-        gfx::use_nearest_filtering(ImGui::GetIO().Fonts->TexID);
+        gfx::upload_fonts();
         apply_theme(s.theme, scale);
         s.fonts_dirty = false;
         settle = 3;
       }
 
+      handle_file_requests(s, ImGui::GetTime(), (long long)std::time(nullptr));
       const bool recomputed = update_app_state(s);
       if (recomputed) stats.recompute_ms.push_back(s.last_recompute_ms);
       if (frame == 0 && !session_note.empty()) s.status = session_note;
@@ -263,15 +291,13 @@ int run_gui(const GuiOptions& o) {
       if (gfx::heatmaps_need_refining(renderer)) settle = std::max(settle, 1);
       stats.heatmap_ms.push_back(renderer.last_upload_ms);
       const auto draw_start = std::chrono::steady_clock::now();
-      glViewport(0, 0, fb_w, fb_h);
-      const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
-      glClearColor(bg.x, bg.y, bg.z, 1.0f);
-      glClear(GL_COLOR_BUFFER_BIT);
-      ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+      ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
+      bg.w = 1.0f;
+      gfx::draw_imgui(fb_w, fb_h, bg);
 
       if (last && !o.screenshot.empty()) {
         try {
-          gfx::write_png(gfx::capture_framebuffer(fb_w, fb_h), o.screenshot);
+          write_png_file(o.screenshot, gfx::capture_framebuffer(fb_w, fb_h), figure_metadata(s, FigureView{}), "screenshot");
         } catch (const ParamError& e) {
           std::fprintf(stderr, "peviz: --screenshot: %s\n", e.rule.c_str());
           exit_code = 1;
@@ -281,6 +307,15 @@ int run_gui(const GuiOptions& o) {
         write_regions(o.regions, s, fb_w, fb_h, ImGui::GetIO().DisplayFramebufferScale.x);
       glfwSwapBuffers(window);
       stats.draw_ms.push_back(ms_since(draw_start));
+      if (last && !o.save_figure.empty()) s.figure.save_requested = true;
+      if (std::exchange(s.figure.save_requested, false)) {
+        save_figure(s, renderer, window);
+        if (last && s.toast.is_error) {
+          std::fprintf(stderr, "peviz: --save-figure: %s\n", s.toast.text.c_str());
+          exit_code = 1;
+        }
+      }
+      if (s.quit_requested) glfwSetWindowShouldClose(window, GLFW_TRUE);
       s.last_frame_ms = ms_since(frame_start);
       stats.frame_ms.push_back(s.last_frame_ms);
       stats.cpu_ms.push_back(process_cpu_ms() - cpu_start);
@@ -306,11 +341,7 @@ int run_gui(const GuiOptions& o) {
   }
 
   if (renderer.program) gfx::destroy(renderer);
-  ImGui_ImplOpenGL3_Shutdown();
-  ImGui_ImplGlfw_Shutdown();
-  ImGui::DestroyContext();
-  glfwDestroyWindow(window);
-  glfwTerminate();
+  close_window(window);
   return exit_code;
 }
 

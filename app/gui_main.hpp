@@ -20,7 +20,9 @@ struct GuiOptions {
   double base = 0.0;           // --base B
   std::string theme;           // --theme dark|light
   std::string view;  // --view: initial page
-  std::string open;  // --open: a .npy / .safetensors learned table
+  std::string open;  // --open: a figure PNG, or a .npy / .safetensors learned table
+  std::string figure_dir;   // --figure-dir: where F12 saves
+  std::string save_figure;  // --save-figure VIEW: save a figure after the last frame
 };
 
 void add_gui_flags(CLI::App& app, GuiOptions& o);
