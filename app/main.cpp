@@ -4,6 +4,7 @@
 #include <CLI/CLI.hpp>
 
 #include "app/gui_main.hpp"
+#include "app/render_command.hpp"
 #include "cli/commands.hpp"
 
 int main(int argc, char** argv) {
@@ -16,6 +17,7 @@ int main(int argc, char** argv) {
   peviz::cli::register_absolute_exports(*export_cmd);
   peviz::cli::register_relative_exports(*export_cmd);
   peviz::cli::register_bench(app);
+  peviz::app::register_render(app);
 
   peviz::app::GuiOptions gui;
   peviz::app::add_gui_flags(app, gui);

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <string>
 
 #include "app/analysis_update.hpp"
@@ -38,9 +39,15 @@ void read(const json& o, const char* k, T& v) {
     if (!std::isfinite(v)) throw ParamError(k, "must be a finite number");
 }
 
+std::string number(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.10g", v);
+  return buf;
+}
+
 void check_range(const char* key, double v, double lo, double hi) {
   if (!(v >= lo && v <= hi))
-    throw ParamError(key, "must be in [" + json(lo).dump() + ", " + json(hi).dump() + "], got " + json(v).dump());
+    throw ParamError(key, "must be in [" + number(lo) + ", " + number(hi) + "], got " + number(v));
 }
 
 const json& section(const json& j, const char* name) {

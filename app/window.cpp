@@ -18,13 +18,13 @@ void glfw_error(int code, const char* text) { std::fprintf(stderr, "peviz: GLFW 
 }  // namespace
 
 GLFWwindow* open_window(int width, int height, bool visible, const char* context) {
-  glfwSetErrorCallback(glfw_error);
-  if (!glfwInit()) {
+  if (!glfwInit()) {  // the line below says why; GLFW's own error text would only repeat it
     const char* display = std::getenv("DISPLAY");
     std::fprintf(stderr, "peviz: %s: cannot open a display (%s); run it on a desktop or under xvfb-run\n", context,
                  display && *display ? "GLFW failed to initialise" : "DISPLAY is not set");
     return nullptr;
   }
+  glfwSetErrorCallback(glfw_error);
   glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
   glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
   glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
