@@ -21,6 +21,10 @@ struct GuiOptions {
   std::string theme;           // --theme dark|light
   std::string view;  // --view: initial page
   std::string open;  // --open: a .npy / .safetensors learned table
+  std::string preset;          // --preset NAME: apply a preset (name or file stem) after the session
+  std::string lesson;          // --lesson PATH|NAME: start a lesson tour
+  int lesson_step = 1;         // --lesson-step K: start it at step K (1-based)
+  bool present = false;        // --present: start in presentation mode
 };
 
 void add_gui_flags(CLI::App& app, GuiOptions& o);
