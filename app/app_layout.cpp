@@ -76,7 +76,7 @@ float lesson_height(const AppState& s, float body_h) {
   if (!t.lesson_active || t.lesson.steps.empty()) return 0.0f;
   const bool demo = t.lesson.steps[std::size_t(t.step)].demo == "word-order";
   const float lines = ImGui::GetTextLineHeightWithSpacing();
-  return std::min(body_h * (demo ? 0.5f : 0.3f), lines * (demo ? 17.0f : 8.5f));
+  return std::min(body_h * (demo ? 0.5f : 0.3f), lines * (demo ? 17.0f : 7.0f));
 }
 
 }  // namespace
