@@ -25,6 +25,16 @@ void press(HeadlessImGui& ui, AppState& s, int key) {
   ui.frame(s);
 }
 
+// A click at `where`: pressed for one frame, released for one.
+void click(HeadlessImGui& ui, AppState& s, ImVec2 where) {
+  ImGuiIO& io = ImGui::GetIO();
+  io.MousePos = where;
+  io.MouseDown[0] = true;
+  ui.frame(s);
+  io.MouseDown[0] = false;
+  ui.frame(s);
+}
+
 void map_keys() {
   ImGuiIO& io = ImGui::GetIO();
   io.KeyMap[ImGuiKey_LeftArrow] = kLeft;
@@ -123,4 +133,19 @@ TEST_CASE("--preset, --lesson and --present in the real window") {
     CHECK(r.err.find("bad-lesson.json: step 1: state: page") != std::string::npos);
     std::remove(path.c_str());
   }
+}
+
+TEST_CASE("the Presets and Lesson menus list the shipped files and apply them") {
+  HeadlessImGui ui;
+  AppState s;
+  ui.frame(s);
+  click(ui, s, ImVec2(30, 9));  // "Presets" in the menu bar
+  REQUIRE(s.teach.presets_listed);
+  CHECK(s.teach.presets.size() >= 9);
+  ui.frame(s);
+  CHECK(s.teach.presets.size() >= 9);  // listed once, not every frame
+  click(ui, s, ImVec2(-100, -100));    // outside: the menu closes
+  click(ui, s, ImVec2(100, 9));        // "Lesson"
+  REQUIRE(s.teach.lessons_listed);
+  CHECK(s.teach.lesson_files.size() >= 1);
 }
