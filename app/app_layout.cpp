@@ -1,12 +1,16 @@
-// Sidebar, splitters and the grid of views, in one full-window ImGui window.
+// Menu bar, sidebar (or presentation strip), splitters, the grid of views or a page, the lesson panel and
+// the status line, in one full-window ImGui window.
 #include "app/app_layout.hpp"
 
 #include <algorithm>
 
 #include <imgui.h>
 
+#include "app/presentation.hpp"
+#include "app/theme.hpp"
 #include "app/views/analysis_views.hpp"
 #include "app/views/figure_menu.hpp"
+#include "app/views/teach_views.hpp"
 #include "app/views/views.hpp"
 
 namespace peviz::app {
@@ -62,6 +66,23 @@ void status_line(const AppState& s, const std::string& caption) {
   if (s.status_is_error) ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(235, 80, 70, 255));
   ImGui::TextUnformatted(s.status.c_str());
   if (s.status_is_error) ImGui::PopStyleColor();
+  const TeachState& t = s.teach;
+  if (t.notice.empty()) return;
+  ImGui::SameLine();
+  ImGui::TextDisabled("|");
+  ImGui::SameLine();
+  if (t.notice_is_error) ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(235, 80, 70, 255));
+  ImGui::TextUnformatted(t.notice.c_str());
+  if (t.notice_is_error) ImGui::PopStyleColor();
+}
+
+// Height of the lesson panel: room for the text, more when the step has a demo beside it.
+float lesson_height(const AppState& s, float body_h) {
+  const TeachState& t = s.teach;
+  if (!t.lesson_active || t.lesson.steps.empty()) return 0.0f;
+  const bool demo = t.lesson.steps[std::size_t(t.step)].demo == "word-order";
+  const float lines = ImGui::GetTextLineHeightWithSpacing();
+  return std::min(body_h * (demo ? 0.5f : 0.3f), lines * (demo ? 17.0f : 7.0f));
 }
 
 // The toast: a small framed message in the bottom-right corner until it expires.
@@ -92,8 +113,17 @@ void begin_root(bool menu_bar) {
   ImGui::PopStyleVar();
 }
 
-// The window's body: page tabs, sidebar, views, status line (or caption). Inside the root window.
+// The window's body: presentation header, page tabs, sidebar (or strip), views, lesson panel, status
+// line (or caption). Inside the root window.
 void draw_body(AppState& s, const std::string& caption) {
+  const bool presenting = s.teach.presenting;
+  if (presenting && !ImGui::GetIO().WantTextInput && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape), false))
+    set_presenting(s, false);
+  if (presenting) {
+    push_heading_font();
+    ImGui::TextUnformatted(parameter_header(s).c_str());
+    pop_heading_font();
+  }
   const float scale = ImGui::GetFontSize() / 16.0f;
   const float bar = std::max(4.0f, 5.0f * scale);
   ImVec2 origin = ImGui::GetCursorScreenPos();
@@ -102,13 +132,25 @@ void draw_body(AppState& s, const std::string& caption) {
   page_tabs(s, origin);
   const float tabs_h = ImGui::GetFrameHeightWithSpacing();
   origin.y += tabs_h;
-  const float body_h = std::max(avail.y - status_h - tabs_h, 100.0f);
+  const float full_h = std::max(avail.y - status_h - tabs_h, 100.0f);
+  const float lesson_h = lesson_height(s, full_h);
+  const float body_h = std::max(full_h - lesson_h, 100.0f);
+  const ImVec2 status_pos(origin.x, origin.y + full_h + ImGui::GetStyle().ItemSpacing.y);
+  if (lesson_h > 0.0f)
+    pane("##lesson", ImVec2(origin.x, origin.y + body_h + bar), ImVec2(avail.x, lesson_h - bar), draw_lesson_panel, s,
+         kViewFlags);
 
-  const float sidebar = std::clamp(s.layout.sidebar_width * scale, 150.0f, std::max(150.0f, avail.x * 0.6f));
-  pane("##controls", origin, ImVec2(sidebar, body_h), draw_controls_panel, s, 0);
+  float sidebar = 0.0f;
+  if (presenting) {  // a thin strip, not resizable
+    sidebar = std::min(ImGui::GetFontSize() * 9.0f, avail.x * 0.3f);
+    pane("##present_strip", origin, ImVec2(sidebar, body_h), draw_presentation_strip, s, 0);
+  } else {
+    sidebar = std::clamp(s.layout.sidebar_width * scale, 150.0f, std::max(150.0f, avail.x * 0.6f));
+    pane("##controls", origin, ImVec2(sidebar, body_h), draw_controls_panel, s, 0);
+    if (const float dx = splitter("##split_sidebar", ImVec2(origin.x + sidebar, origin.y), ImVec2(bar, body_h), true))
+      s.layout.sidebar_width = std::max(150.0f, sidebar + dx) / scale;
+  }
   s.regions.controls = {origin.x, origin.y, origin.x + sidebar, origin.y + body_h};
-  if (const float dx = splitter("##split_sidebar", ImVec2(origin.x + sidebar, origin.y), ImVec2(bar, body_h), true))
-    s.layout.sidebar_width = std::max(150.0f, sidebar + dx) / scale;
 
   const float grid_x = origin.x + sidebar + bar;
   const float grid_w = std::max(avail.x - sidebar - bar, 100.0f);
@@ -120,7 +162,7 @@ void draw_body(AppState& s, const std::string& caption) {
 
   if (s.analysis.page != Page::basics) {
     pane("##page", ImVec2(grid_x, origin.y), ImVec2(grid_w, body_h), draw_analysis_page, s, kViewFlags);
-    ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + body_h + ImGui::GetStyle().ItemSpacing.y));
+    ImGui::SetCursorScreenPos(status_pos);
     status_line(s, caption);
     return;
   }
@@ -133,7 +175,7 @@ void draw_body(AppState& s, const std::string& caption) {
   if (const float dy = splitter("##split_y", ImVec2(grid_x, origin.y + top_h), ImVec2(grid_w, bar), false))
     s.layout.split_y = std::clamp((top_h + dy) / (body_h - bar), 0.15f, 0.85f);
 
-  ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + body_h + ImGui::GetStyle().ItemSpacing.y));
+  ImGui::SetCursorScreenPos(status_pos);
   status_line(s, caption);
 }
 
@@ -153,6 +195,7 @@ void draw_app(AppState& s) {
   begin_root(true);
   if (ImGui::BeginMenuBar()) {
     draw_file_menu(s);
+    draw_teach_menus(s);
     ImGui::EndMenuBar();
   }
   draw_body(s, {});

@@ -11,6 +11,7 @@
 #include "app/figure_view.hpp"
 #include "app/plot/colormap.hpp"
 #include "app/plot/heatmap_image.hpp"
+#include "app/teach_state.hpp"
 #include "core/matrix.hpp"
 #include "core/params.hpp"
 #include "core/similarity.hpp"
@@ -110,6 +111,7 @@ struct AppState {
   SimilarityOptions similarity_view;
   BinaryOptions binary_view;
   AnalysisState analysis;  // the analysis pages (analysis_state.hpp)
+  TeachState teach;        // presets, lesson tour, presentation mode (teach_state.hpp)
   int highlight_position = 32;  // highlighted in every view (clamped to [0, L))
   Theme theme = Theme::dark;
   float ui_zoom = 1.0f;         // user zoom (Ctrl +/-), 0.5..3

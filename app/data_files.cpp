@@ -1,4 +1,4 @@
-// Search path for shaders and fonts.
+// Search path for shaders, fonts, presets and lessons.
 #include "app/data_files.hpp"
 
 #include <cstdlib>
@@ -22,14 +22,23 @@ std::vector<fs::path> data_dirs() {
   return dirs;
 }
 
-fs::path find_data_file(const std::string& relative) {
+namespace {
+
+// The first <dir>/<relative> over data_dirs() that is a folder (want_dir) or a regular file.
+fs::path find_in_data_dirs(const std::string& relative, bool want_dir) {
   for (const fs::path& dir : data_dirs()) {
     std::error_code ec;
     const fs::path candidate = dir / relative;
-    if (fs::is_regular_file(candidate, ec)) return candidate;
+    if (want_dir ? fs::is_directory(candidate, ec) : fs::is_regular_file(candidate, ec)) return candidate;
   }
   return {};
 }
+
+}  // namespace
+
+fs::path find_data_file(const std::string& relative) { return find_in_data_dirs(relative, false); }
+
+fs::path find_data_dir(const std::string& relative) { return find_in_data_dirs(relative, true); }
 
 std::string describe_search(const std::string& relative) {
   // Appended piece by piece: GCC 12 warns (-Wrestrict, a known false positive) on "..." + string.

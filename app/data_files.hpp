@@ -15,6 +15,9 @@ std::vector<std::filesystem::path> data_dirs();
 // The first existing <dir>/<relative> over data_dirs(); empty path when none has it.
 std::filesystem::path find_data_file(const std::string& relative);
 
+// The first existing folder <dir>/<relative> over data_dirs() (e.g. "assets/presets"); empty when none.
+std::filesystem::path find_data_dir(const std::string& relative);
+
 // "<relative> (searched: a, b, c)" for error messages.
 std::string describe_search(const std::string& relative);
 

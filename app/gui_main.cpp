@@ -27,6 +27,9 @@
 #include "app/gfx/heatmap_renderer.hpp"
 #include "app/gfx/screenshot.hpp"
 #include "app/gfx/shader.hpp"
+#include "app/lessons.hpp"
+#include "app/presentation.hpp"
+#include "app/presets.hpp"
 #include "app/session.hpp"
 #include "app/theme.hpp"
 #include "app/window.hpp"
@@ -54,17 +57,25 @@ void add_gui_flags(CLI::App& app, GuiOptions& o) {
   app.add_option("--figure-dir", o.figure_dir, "Folder F12 saves figures into (default ~/Pictures/peviz)");
   app.add_option("--save-figure", o.save_figure, "After the last --frames frame, save this view as F12 does "
                                                  "(window, waves, encoding, ... or a page name)");
+  app.add_option("--preset", o.preset, "Apply a preset by name or file stem (assets/presets/, your presets folder)");
+  app.add_option("--lesson", o.lesson, "Start a lesson tour: a lesson file, or a name in assets/lessons/");
+  app.add_option("--lesson-step", o.lesson_step, "Start the lesson at this step (1-based)")->check(CLI::PositiveNumber);
+  app.add_flag("--present", o.present, "Start in presentation mode (full screen, light theme, large text)");
 }
 
 namespace {
 
-// F12: save a figure. Ctrl + / Ctrl - / Ctrl 0: user zoom; Ctrl O: open; Ctrl Q: quit (saving the
-// session). ImGui's backend chains to this callback.
+// F12: save a figure. F11: presentation mode on/off (Esc leaves it too, in draw_app). Ctrl + / Ctrl - /
+// Ctrl 0: user zoom; Ctrl O: open; Ctrl Q: quit (saving the session). ImGui's backend chains to this callback.
 void key_callback(GLFWwindow* window, int key, int, int action, int mods) {
   auto* s = static_cast<AppState*>(glfwGetWindowUserPointer(window));
   if (!s || action == GLFW_RELEASE) return;
   if (key == GLFW_KEY_F12 && action == GLFW_PRESS) {
     s->figure.save_requested = true;
+    return;
+  }
+  if (key == GLFW_KEY_F11 && action == GLFW_PRESS) {
+    set_presenting(*s, !s->teach.presenting);
     return;
   }
   if (!(mods & GLFW_MOD_CONTROL)) return;
@@ -175,6 +186,41 @@ bool apply_flag_overrides(const GuiOptions& o, AppState& s, WindowSize& size) {
   return true;
 }
 
+// --preset, --lesson [--lesson-step], --present, in that order (after the other flags). Returns false
+// (message printed) for an unknown or refused preset or lesson.
+bool apply_teach_flags(const GuiOptions& o, AppState& s) {
+  if (!o.preset.empty()) {
+    const std::vector<PresetEntry> presets = list_presets();
+    const PresetEntry* p = find_preset(presets, o.preset);
+    if (!p) {
+      std::string names;
+      for (const PresetEntry& e : presets)
+        if (e.error.empty()) names += (names.empty() ? "" : ", ") + std::filesystem::path(e.path).stem().string();
+      std::fprintf(stderr, "peviz: --preset: no usable preset named %s (have: %s)\n", o.preset.c_str(), names.c_str());
+      return false;
+    }
+    if (!apply_preset(*p, s)) {
+      std::fprintf(stderr, "peviz: --preset: %s\n", s.teach.notice.c_str());
+      return false;
+    }
+  }
+  if (!o.lesson.empty()) {
+    const std::filesystem::path path = resolve_lesson(o.lesson);
+    if (path.empty()) {
+      std::fprintf(stderr, "peviz: --lesson: no lesson file or name %s\n", o.lesson.c_str());
+      return false;
+    }
+    try {
+      start_lesson(s, load_lesson_file(path), o.lesson_step - 1);
+    } catch (const ParamError& e) {
+      std::fprintf(stderr, "peviz: --lesson: %s\n", e.rule.c_str());
+      return false;
+    }
+  }
+  if (o.present) set_presenting(s, true);
+  return true;
+}
+
 void write_regions(const std::string& path, const AppState& s, int width, int height, float scale) {
   auto rect = [scale](const ScreenRect& r) {
     return nlohmann::json::array({r.x0 * scale, r.y0 * scale, r.x1 * scale, r.y1 * scale});
@@ -212,8 +258,11 @@ int run_gui(const GuiOptions& o) {
   AppState& s = *state;
   WindowSize size;
   std::string session_note;
-  if (!o.reset) load_session(session_path(), s, size, session_note);
-  if (!apply_flag_overrides(o, s, size)) return 2;
+  if (!o.reset && !load_session(session_path(), s, size, session_note)) {
+    s.teach.notice = session_note;  // stays in the status line (update_app_state rewrites s.status)
+    s.teach.notice_is_error = true;
+  }
+  if (!apply_flag_overrides(o, s, size) || !apply_teach_flags(o, s)) return 2;
   const EncodingParams sweep_centre = s.params;
 
   GLFWwindow* window = open_window(size.width, size.height, true, "window");
@@ -233,6 +282,8 @@ int run_gui(const GuiOptions& o) {
   }
 
   FrameStats stats;
+  bool full_screen = false;
+  int windowed[4] = {0, 0, size.width, size.height};  // x, y, width, height before full screen
   if (exit_code == 0) {
     gfx::attach(renderer, s.encoding_image);
     gfx::attach(renderer, s.similarity_image);
@@ -249,6 +300,19 @@ int run_gui(const GuiOptions& o) {
         settle = 3;
       }
       settle = std::max(settle - 1, 0);
+      if (s.teach.presenting != full_screen) {  // presentation mode: the primary monitor, and back
+        full_screen = s.teach.presenting;
+        GLFWmonitor* monitor = glfwGetPrimaryMonitor();
+        const GLFWvidmode* mode = monitor ? glfwGetVideoMode(monitor) : nullptr;
+        if (full_screen && mode) {
+          glfwGetWindowPos(window, &windowed[0], &windowed[1]);
+          glfwGetWindowSize(window, &windowed[2], &windowed[3]);
+          glfwSetWindowMonitor(window, monitor, 0, 0, mode->width, mode->height, mode->refreshRate);
+        } else if (!full_screen) {
+          glfwSetWindowMonitor(window, nullptr, windowed[0], windowed[1], windowed[2], windowed[3], GLFW_DONT_CARE);
+        }
+        settle = 3;
+      }
       const auto frame_start = std::chrono::steady_clock::now();
       const double cpu_start = process_cpu_ms();
       if (o.report) apply_sweep_step(s, sweep_centre, frame);
@@ -272,7 +336,6 @@ int run_gui(const GuiOptions& o) {
       handle_file_requests(s, ImGui::GetTime(), (long long)std::time(nullptr));
       const bool recomputed = update_app_state(s);
       if (recomputed) stats.recompute_ms.push_back(s.last_recompute_ms);
-      if (frame == 0 && !session_note.empty()) s.status = session_note;
 
       const auto ui_start = std::chrono::steady_clock::now();
       ImGui_ImplOpenGL3_NewFrame();
@@ -336,6 +399,11 @@ int run_gui(const GuiOptions& o) {
   if (o.frames == 0 && exit_code == 0) {  // scripted runs never touch the user's session
     int w = size.width, h = size.height;
     glfwGetWindowSize(window, &w, &h);
+    if (s.teach.presenting) {  // the session keeps the user's theme, zoom and window, not the lecture hall's
+      set_presenting(s, false);
+      w = windowed[2];
+      h = windowed[3];
+    }
     std::string problem;
     if (!save_session(session_path(), s, {w, h}, problem)) std::fprintf(stderr, "peviz: %s\n", problem.c_str());
   }

@@ -23,6 +23,10 @@ struct GuiOptions {
   std::string open;  // --open: a figure PNG, or a .npy / .safetensors learned table
   std::string figure_dir;   // --figure-dir: where F12 saves
   std::string save_figure;  // --save-figure VIEW: save a figure after the last frame
+  std::string preset;          // --preset NAME: apply a preset (name or file stem) after the session
+  std::string lesson;          // --lesson PATH|NAME: start a lesson tour
+  int lesson_step = 1;         // --lesson-step K: start it at step K (1-based)
+  bool present = false;        // --present: start in presentation mode
 };
 
 void add_gui_flags(CLI::App& app, GuiOptions& o);

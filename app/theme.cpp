@@ -32,8 +32,16 @@ std::string load_fonts(float scale) {
     io.Fonts->AddFontDefault();
     return "font " + path.string() + " could not be loaded; using ImGui's built-in font";
   }
+  io.Fonts->AddFontFromFileTTF(path.string().c_str(), kBaseFontPixels * kHeadingScale * scale, &cfg, ranges.Data);
   return {};
 }
+
+void push_heading_font() {
+  ImFontAtlas* atlas = ImGui::GetIO().Fonts;
+  ImGui::PushFont(atlas->Fonts.Size > 1 ? atlas->Fonts[1] : atlas->Fonts[0]);
+}
+
+void pop_heading_font() { ImGui::PopFont(); }
 
 void apply_theme(Theme theme, float scale) {
   ImGuiStyle style;

@@ -15,6 +15,12 @@ inline constexpr float kBaseFontPixels = 16.0f;
 // the atlas (the GL backend's font texture).
 std::string load_fonts(float scale);
 
+// The same font at kHeadingScale times the size (the second font of the atlas, built by load_fonts),
+// for the presentation header and the lesson's step title. Pops must match pushes.
+inline constexpr float kHeadingScale = 1.6f;
+void push_heading_font();
+void pop_heading_font();
+
 // Applies the dark or light colours and sizes scaled by `scale` to ImGui's style.
 void apply_theme(Theme theme, float scale);
 
