@@ -1,11 +1,38 @@
 // peviz executable: headless subcommands (export, bench, ...) or, with none, the interactive window.
 #include <cstdio>
+#include <string>
 
 #include <CLI/CLI.hpp>
 
 #include "app/gui_main.hpp"
 #include "app/render_command.hpp"
 #include "cli/commands.hpp"
+
+namespace {
+
+// CLI11's parse errors in our one-line form: "--flag: rule" where the text allows it.
+std::string usage_message(const CLI::ParseError& e, const CLI::App& app) {
+  const std::string what = e.what();
+  const std::string prefix = "Could not convert: ";
+  if (what.rfind(prefix, 0) == 0) {  // "Could not convert: --base = abc"
+    const std::size_t eq = what.find(" = ", prefix.size());
+    if (eq != std::string::npos) {
+      const std::string flag = what.substr(prefix.size(), eq - prefix.size());
+      return flag + ": must be a number of the type and range shown by --help, got '" + what.substr(eq + 3) + "'";
+    }
+  }
+  if (what.find("subcommand is required") != std::string::npos) {
+    // Name the choices of the deepest subcommand that was given.
+    const CLI::App* at = &app;
+    while (!at->get_subcommands().empty()) at = at->get_subcommands().front();
+    std::string names;
+    for (const CLI::App* sub : at->get_subcommands({})) names += (names.empty() ? "" : ", ") + sub->get_name();
+    return std::string(at == &app ? "" : at->get_name() + ": ") + "needs one of " + names;
+  }
+  return what;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{"peviz: positional encodings in Transformers, visualised.\n"
@@ -35,7 +62,7 @@ int main(int argc, char** argv) {
     } catch (const CLI::Success& e) {
       app.exit(e);
     } catch (const CLI::ParseError& e) {
-      std::fprintf(stderr, "peviz: %s\n", e.what());
+      std::fprintf(stderr, "peviz: %s\n", usage_message(e, app).c_str());
       throw peviz::cli::UsageExit{};
     }
   });

@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "app/analysis_update.hpp"
+#include "app/figure.hpp"
 
 namespace peviz::app {
 
@@ -25,26 +26,9 @@ void set_presenting(AppState& s, bool on) {
 }
 
 std::string parameter_header(const AppState& s) {
-  const EncodingParams& p = s.params;
-  std::string out(to_string(p.encoding));
-  char buf[64];
-  std::snprintf(buf, sizeof buf, " · d_model %d", p.d_model);
-  out += buf;
-  if (p.encoding == Encoding::sinusoidal) {
-    std::snprintf(buf, sizeof buf, " · base %g", p.base);
-    out += buf;
-  }
-  if (p.encoding == Encoding::learned) {
-    std::snprintf(buf, sizeof buf, " · max_len %d", p.max_len);
-    out += buf;
-  }
-  std::snprintf(buf, sizeof buf, " · L %d", p.seq_len);
-  out += buf;
-  if (s.analysis.page != Page::basics) {
-    out += "  ·  ";
-    out += page_title(s.analysis.page);
-  }
-  return out;
+  // The same words as a figure's caption: the page's own parameters (RoPE, ALiBi, ...) on its page.
+  const Page page = s.analysis.page;
+  return figure_caption(s, page == Page::basics ? FigureView{} : FigureView{FigureView::analysis_page, page});
 }
 
 }  // namespace peviz::app

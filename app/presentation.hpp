@@ -13,9 +13,8 @@ inline constexpr float kPresentationMinZoom = 1.5f;
 // (restoring them). Does nothing when already in that mode.
 void set_presenting(AppState& s, bool on);
 
-// The header shown while presenting, from the sidebar's parameters:
-// "sinusoidal · d_model 128 · base 10000 · L 256" (base only for sinusoids, max_len for learned
-// tables, the page's title after the parameters when it is not the basics page).
+// The header shown while presenting: the current page's figure caption, e.g.
+// "sinusoidal · d_model 128 · base 10000 · L 256 · interleaved" or "ALiBi · 8 heads · L 64 · causal".
 std::string parameter_header(const AppState& s);
 
 }  // namespace peviz::app

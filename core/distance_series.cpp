@@ -16,12 +16,17 @@ namespace peviz {
 
 Matrix normalised_series(const DistanceSeries& s) {
   Matrix out = s.values;
+  std::vector<float> peak(out.rows, 0.0f);
+  float alibi_peak = 0.0f;  // every ALiBi head shares one scale, so their slopes stay comparable
   for (std::size_t r = 0; r < out.rows; ++r) {
-    float peak = 0.0f;
     for (std::size_t c = 0; c < out.cols; ++c)
-      if (std::isfinite(out.at(r, c))) peak = std::max(peak, std::abs(out.at(r, c)));
-    if (peak > 0.0f)
-      for (std::size_t c = 0; c < out.cols; ++c) out.at(r, c) /= peak;
+      if (std::isfinite(out.at(r, c))) peak[r] = std::max(peak[r], std::abs(out.at(r, c)));
+    if (r < s.names.size() && s.names[r].starts_with("alibi_h")) alibi_peak = std::max(alibi_peak, peak[r]);
+  }
+  for (std::size_t r = 0; r < out.rows; ++r) {
+    const float scale = r < s.names.size() && s.names[r].starts_with("alibi_h") ? alibi_peak : peak[r];
+    if (scale > 0.0f)
+      for (std::size_t c = 0; c < out.cols; ++c) out.at(r, c) /= scale;
   }
   return out;
 }

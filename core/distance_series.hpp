@@ -38,8 +38,9 @@ struct DistanceSeries {
 };
 
 // Each row divided by its largest |value| (NaN kept, all-zero rows stay zero), so that every series lies
-// in [-1, 1] and the methods compare on one axis: sinusoidal and RoPE become 1 at r = 0, ALiBi runs
-// from 0 down to -1, T5 buckets from 0 up to 1, Shaw from -1 to 1.
+// in [-1, 1] and the methods compare on one axis: sinusoidal and RoPE become 1 at r = 0, T5 buckets
+// run from 0 up to 1, Shaw from -1 to 1. The ALiBi heads share one divisor (the steepest head's
+// largest |bias|): head 0 runs from 0 down to -1 and the others keep their slopes relative to it.
 Matrix normalised_series(const DistanceSeries& s);
 
 // Validates every part (throws ParamError naming the flag) and computes all series.

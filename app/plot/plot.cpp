@@ -53,11 +53,14 @@ struct CurrentPlot {
 };
 CurrentPlot g_plot;
 
-constexpr ImU32 kPalette[10] = {IM_COL32(31, 119, 180, 255), IM_COL32(255, 127, 14, 255),
+// Tableau 10, then two more so a 12-series chart (the distance chart) repeats no colour.
+constexpr int kPaletteSize = 12;
+constexpr ImU32 kPalette[kPaletteSize] = {IM_COL32(31, 119, 180, 255), IM_COL32(255, 127, 14, 255),
                                 IM_COL32(44, 160, 44, 255),  IM_COL32(214, 39, 40, 255),
                                 IM_COL32(148, 103, 189, 255), IM_COL32(140, 86, 75, 255),
                                 IM_COL32(227, 119, 194, 255), IM_COL32(127, 127, 127, 255),
-                                IM_COL32(188, 189, 34, 255), IM_COL32(23, 190, 207, 255)};
+                                IM_COL32(188, 189, 34, 255), IM_COL32(23, 190, 207, 255),
+                                IM_COL32(0, 90, 50, 255),    IM_COL32(255, 200, 40, 255)};
 
 ImU32 style_color(ImGuiCol c, float alpha = 1.0f) { return ImGui::GetColorU32(c, alpha); }
 
@@ -528,6 +531,6 @@ ScreenBox colorbar(const char* id, Colormap map, double vmin, double vmax, ImVec
   return {bar.Min, bar.Max};
 }
 
-ImU32 series_color(int i) { return kPalette[((i % 10) + 10) % 10]; }
+ImU32 series_color(int i) { return kPalette[((i % kPaletteSize) + kPaletteSize) % kPaletteSize]; }
 
 }  // namespace peviz::plot

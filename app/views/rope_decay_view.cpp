@@ -26,7 +26,8 @@ void draw_rope_decay_view(AppState& s) {
   if (series_toggles("##decay_bases", {names[0], names[1], names[2]}, shown))
     for (int i = 0; i < 3; ++i) o.base_on[std::size_t(i)] = shown[i];
   ImGui::TextDisabled("score(r) = <RoPE(1, 0), RoPE(1, r)> = 2 sum_j cos(r theta_j); both curves divided by their "
-                      "value at r = 0. A larger base decays more slowly.");
+                      "value at r = 0. Thin line: the score; thick line: RoFormer's relative upper bound. A larger base "
+                      "decays more slowly.");
   if (o.score[0].empty()) {
     ImGui::TextDisabled("no results yet: see the status line");
     return;

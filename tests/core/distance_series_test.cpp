@@ -71,7 +71,8 @@ TEST_CASE("normalised series lie in [-1, 1] with their known end points") {
   const std::size_t zero = 63;  // column of r = 0
   CHECK(n.at(0, zero) == Approx(1.0f));       // sinusoidal peaks at r = 0
   CHECK(n.at(1, zero) == Approx(1.0f));       // rope too
-  CHECK(n.at(2, 0) == Approx(-1.0f));         // ALiBi head 0 at r = -63
+  CHECK(n.at(2, 0) == Approx(-1.0f));         // ALiBi head 0 (the steepest) at r = -63
+  CHECK(n.at(3, 0) == Approx(-1.0 / 16.0));   // head 1: slope 1/256 against 1/16, on the same scale
   CHECK(std::isnan(n.at(2, zero + 1)));       // causal: masked future stays NaN
   CHECK(n.at(5, 0) == Approx(-1.0f));         // Shaw: clip(-63, 16) / 16
   CHECK(n.at(5, zero + 8) == Approx(0.5f));   // 8 / 16
