@@ -325,8 +325,12 @@ int run_gui(const GuiOptions& o) {
       }
       if (s.fonts_dirty) {
         const float scale = s.content_scale * s.ui_zoom;
-        const std::string warning = load_fonts(scale);
-        if (!warning.empty()) std::fprintf(stderr, "peviz: %s\n", warning.c_str());
+        const std::string problem = load_fonts(scale);
+        if (!problem.empty()) {  // never a window of unreadable or substitute text
+          std::fprintf(stderr, "peviz: %s\n", problem.c_str());
+          exit_code = 1;
+          break;
+        }
         gfx::upload_fonts();
         apply_theme(s.theme, scale);
         s.fonts_dirty = false;

@@ -12,6 +12,7 @@
 #include "app/gfx/heatmap_renderer.hpp"
 #include "app/gfx/shader.hpp"
 #include "app/state_json.hpp"
+#include "app/theme.hpp"
 #include "app/window.hpp"
 #include "cli/commands.hpp"
 #include "cli/export_common.hpp"
@@ -174,10 +175,11 @@ void run_render(RenderOptions& o) {
     gfx::HeatmapRenderer renderer;
     try {
       renderer = gfx::create_heatmap_renderer();
+      failure = load_fonts(1.0f);  // a missing font is fatal, as in the window
       gfx::attach(renderer, s.encoding_image);
       gfx::attach(renderer, s.similarity_image);
       for (plot::HeatmapImage* img : analysis_images(s.analysis)) gfx::attach(renderer, *img);
-      for (const FigureView& v : views) {
+      for (const FigureView& v : failure.empty() ? views : std::vector<FigureView>{}) {
         fig.view = v;
         const RgbaImage image = capture_figure(s, renderer, fig, 1.0f);
         if (s.status_is_error) throw ParamError(figure_view_name(v), s.status);
@@ -198,7 +200,7 @@ void run_render(RenderOptions& o) {
   if (!failure.empty()) {
     std::fprintf(stderr, "peviz: %s\n", failure.c_str());
     if (usage_error) throw cli::UsageExit{};
-    throw std::runtime_error("render failed");
+    throw cli::FailureExit{};
   }
 }
 

@@ -16,7 +16,7 @@ std::string load_fonts(float scale) {
     ImFontConfig cfg;
     cfg.SizePixels = 13.0f * scale;
     io.Fonts->AddFontDefault(&cfg);
-    return "font missing: " + describe_search("assets/fonts/DejaVuSans.ttf") + "; using ImGui's built-in font";
+    return "font missing: " + describe_search("assets/fonts/DejaVuSans.ttf");
   }
   static ImVector<ImWchar> ranges;  // must outlive the atlas build
   if (ranges.empty()) {
@@ -30,7 +30,7 @@ std::string load_fonts(float scale) {
   cfg.OversampleV = 1;
   if (!io.Fonts->AddFontFromFileTTF(path.string().c_str(), kBaseFontPixels * scale, &cfg, ranges.Data)) {
     io.Fonts->AddFontDefault();
-    return "font " + path.string() + " could not be loaded; using ImGui's built-in font";
+    return "font " + path.string() + " could not be loaded (not a TrueType font?)";
   }
   io.Fonts->AddFontFromFileTTF(path.string().c_str(), kBaseFontPixels * kHeadingScale * scale, &cfg, ranges.Data);
   return {};

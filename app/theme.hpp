@@ -10,8 +10,9 @@ namespace peviz::app {
 inline constexpr float kBaseFontPixels = 16.0f;
 
 // Rebuilds ImGui's font atlas with assets/fonts/DejaVuSans.ttf at kBaseFontPixels * scale (Latin,
-// Greek and the few symbols the views use). Falls back to ImGui's built-in font when the file is
-// missing and returns a warning for the status line (empty when all is well). The caller uploads
+// Greek and the few symbols the views use). Returns what went wrong when the file is missing
+// or unreadable (empty when all is well); the atlas then holds ImGui's built-in font so ImGui stays
+// usable, but the window and `peviz render` treat it as fatal (one line, exit code 1). The caller uploads
 // the atlas (the GL backend's font texture).
 std::string load_fonts(float scale);
 

@@ -16,6 +16,8 @@ void register_bench(CLI::App& app);
 
 // Thrown after a usage message was already printed; run_guarded maps it to exit code 2.
 struct UsageExit {};
+// Thrown after a failure that is not the user's input (a shader, a font) was already printed: exit code 1.
+struct FailureExit {};
 
 // Runs `fn`, turning ParamError into "peviz: --<param>: <rule>" on stderr and exit code 2, and any
 // other std::exception into "peviz: <what>" and exit code 1. Returns the exit code.

@@ -14,6 +14,8 @@ int run_guarded(const std::function<void()>& fn) {
     return 0;
   } catch (const UsageExit&) {
     return 2;
+  } catch (const FailureExit&) {
+    return 1;
   } catch (const ParamError& e) {
     std::fprintf(stderr, "peviz: --%s: %s\n", e.param.c_str(), e.rule.c_str());
     return 2;

@@ -22,7 +22,8 @@ grep -q "libglfw3" <<<"$DEPENDS" || fail "Depends lacks libglfw3"
 
 CONTENTS="$(dpkg-deb --contents "$DEB")"
 for path in ./usr/bin/peviz ./usr/share/applications/peviz.desktop ./usr/share/icons/hicolor/scalable/apps/peviz.svg \
-            ./usr/share/peviz/shaders/ ./usr/share/peviz/assets/fonts/; do
+            ./usr/share/peviz/shaders/ ./usr/share/peviz/assets/fonts/ ./usr/share/peviz/assets/presets/mpt-7b.json \
+            ./usr/share/peviz/assets/lessons/positional-encodings.json; do
   grep -q " $path" <<<"$CONTENTS" || fail "package lacks $path"
 done
 grep -q "\.glsl" <<<"$CONTENTS" || fail "package has no shaders"
