@@ -9,8 +9,8 @@
 
 namespace peviz::app {
 
-// $XDG_PICTURES_DIR... is not standardised in the environment: $HOME/Pictures/peviz when HOME is
-// set, else the current folder.
+// $HOME/Pictures/peviz when HOME is set (XDG_PICTURES_DIR lives in user-dirs.dirs, not in the
+// environment), else the current folder.
 std::filesystem::path default_figure_folder();
 // The folder F12 saves into: the configured one, else default_figure_folder().
 std::filesystem::path figure_folder(const AppState& s);

@@ -33,8 +33,9 @@ bool load_session(const fs::path& path, AppState& s, WindowSize& size, std::stri
     WindowSize loaded_size = size;
     if (j.contains("window")) {
       const json& w = j.at("window");
-      loaded_size.width = std::clamp(w.at("width").get<int>(), 320, 16384);
-      loaded_size.height = std::clamp(w.at("height").get<int>(), 240, 16384);
+      // Read as double and clamp before converting (a huge number is no undefined int conversion).
+      loaded_size.width = int(std::clamp(w.at("width").get<double>(), 320.0, 16384.0));
+      loaded_size.height = int(std::clamp(w.at("height").get<double>(), 240.0, 16384.0));
     }
     apply_state_json(j, s);  // all or nothing, through core's validation
     size = loaded_size;

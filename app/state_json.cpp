@@ -3,7 +3,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
+#include <limits>
+#include <type_traits>
 #include <string>
 
 #include "app/analysis_update.hpp"
@@ -26,17 +29,35 @@ RopePairing parse_pairing(const std::string& name) {
   throw ParamError("pairing", "must be halves or interleaved, got " + name);
 }
 
-// Reads key `k` of object `o` into `v` when present (json's own type errors name no key: add it).
+// Reads key `k` of object `o` into `v` when present. Numbers are checked before converting:
+// nlohmann's get<int>() of 1e300 is undefined behaviour (found by state_json_fuzz).
 template <class T>
 void read(const json& o, const char* k, T& v) {
   if (!o.is_object() || !o.contains(k)) return;
-  try {
-    v = o.at(k).get<T>();
-  } catch (const json::exception&) {
-    throw ParamError(k, "has the wrong type: " + o.at(k).dump());
+  const json& x = o.at(k);
+  const auto wrong = [&] { return ParamError(k, "has the wrong type: " + x.dump()); };
+  if constexpr (std::is_same_v<T, bool>) {
+    if (!x.is_boolean()) throw wrong();
+    v = x.get<bool>();
+  } else if constexpr (std::is_integral_v<T>) {
+    if (!x.is_number()) throw wrong();
+    const double d = x.get<double>();
+    if (!(d >= double(std::numeric_limits<T>::min()) && d <= double(std::numeric_limits<T>::max())) ||
+        d != std::floor(d))
+      throw ParamError(k, "must be an integer in the parameter's range, got " + x.dump());
+    if (x.is_number_unsigned()) v = T(x.get<std::uint64_t>());
+    else if (x.is_number_integer()) v = T(x.get<std::int64_t>());
+    else v = T(d);
+  } else if constexpr (std::is_floating_point_v<T>) {
+    if (!x.is_number()) throw wrong();
+    const double d = x.get<double>();
+    if (!std::isfinite(d) || std::abs(d) > double(std::numeric_limits<T>::max()))
+      throw ParamError(k, "must be a finite number, got " + x.dump());
+    v = T(d);
+  } else {
+    if (!x.is_string()) throw wrong();
+    v = x.get<T>();
   }
-  if constexpr (std::is_floating_point_v<T>)
-    if (!std::isfinite(v)) throw ParamError(k, "must be a finite number");
 }
 
 std::string number(double v) {

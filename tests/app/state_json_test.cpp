@@ -65,6 +65,12 @@ TEST_CASE("a bad value anywhere leaves the state untouched and names the key") {
       {R"({"context_extension": {"factor": 0.5}})", "factor"},
       {R"({"alibi": [1, 2]})", "alibi"},
       {R"([1, 2])", "state"},
+      // Found by state_json_fuzz: numbers far outside int must be refused, not converted (UB).
+      {R"({"params": {"seq_len": 300111111111111111111111111111111111111111111}})", "seq_len"},
+      {R"({"params": {"seed": -1}})", "seed"},
+      {R"({"params": {"d_model": 12.5}})", "d_model"},
+      {R"({"view": {"ui_zoom": 1e300}})", "ui_zoom"},
+      {R"({"view": {"theme": 3}})", "theme"},
   };
   for (const auto& [text, key] : bad) {
     INFO(text);
