@@ -38,6 +38,12 @@ inline constexpr Limit d_model{"d-model", 1, 16384, 128, Scale::logarithmic, 102
 inline constexpr Limit seq_len{"seq-len", 1, 65536, 128, Scale::logarithmic, 8192};
 inline constexpr Limit base{"base", 1.0000001, 1e12, 10000, Scale::logarithmic, 1e7};
 inline constexpr Limit max_len{"max-len", 1, 65536, 1024, Scale::logarithmic, 8192};
+// ---- streamed exports (core/array_stream, core/parallel) ----
+// Largest file one export may write, in bytes (--max-output; the free space of the target folder is
+// checked as well). 1 byte .. 1 PiB, default 64 GiB.
+inline constexpr Limit max_output{"max-output", 1, 1125899906842624.0, 68719476736.0, Scale::logarithmic};
+// Worker threads for the table, the similarity rows and text formatting; 0 = every core.
+inline constexpr Limit threads{"threads", 0, 256, 0};
 }  // namespace limits
 
 }  // namespace peviz
