@@ -201,7 +201,11 @@ TEST_CASE("bench --json reports every size for table and similarity") {
   for (const char* key : {"512x512", "2048x512", "4096x1024", "8192x1024"}) {
     CHECK(j["table"][key].get<double>() > 0.0);
     CHECK(j["similarity"][key].get<double>() > 0.0);
+    CHECK(j["write_floor"][key].get<double>() > 0.0);
   }
+  CHECK(j["threads"].get<int>() >= 1);
+  CHECK((j["simd"] == "avx512" || j["simd"] == "avx2" || j["simd"] == "baseline"));
+  CHECK(nlohmann::json::parse(run_peviz("bench --json --reps 1 --threads 1").out)["threads"] == 1);
 }
 
 TEST_CASE("--max-memory bounds what is held in memory (a learned table), not what is streamed") {
