@@ -56,15 +56,16 @@ def export_similarity(L, d, out):
     np.save(out, seed_cosine(seed_table(L, d)).astype(np.float32))
 
 
-def run_child(argv):
-    """Wall seconds and peak RSS (KiB) of one child process."""
+def run_child(argv, folder):
+    """Wall seconds and peak RSS (KiB, from /usr/bin/time -f %M) of one child process."""
+    rss_file = os.path.join(folder, "rss.txt")
     t0 = time.perf_counter()
-    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL)
-    _, status, usage = os.wait4(proc.pid, 0)
+    subprocess.run(["/usr/bin/time", "-f", "%M", "-o", rss_file] + argv, stdout=subprocess.DEVNULL, check=True)
     seconds = time.perf_counter() - t0
-    if status != 0:
-        sys.exit(f"failed: {' '.join(argv)}")
-    return seconds, usage.ru_maxrss
+    with open(rss_file) as f:
+        kib = int(f.read().split()[-1])
+    os.remove(rss_file)
+    return seconds, kib
 
 
 def whole_process(peviz, L, d, folder, pairs):
@@ -76,7 +77,7 @@ def whole_process(peviz, L, d, folder, pairs):
     rss = {"peviz": 0, "numpy": 0}
     for _ in range(pairs):
         for name, cmd in (("peviz", peviz_cmd), ("numpy", numpy_cmd)):
-            seconds, kib = run_child(cmd)
+            seconds, kib = run_child(cmd, folder)
             times[name].append(seconds)
             rss[name] = max(rss[name], kib)
     a, b = np.load(ours, mmap_mode="r"), np.load(theirs, mmap_mode="r")
