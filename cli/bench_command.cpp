@@ -1,4 +1,4 @@
-// `peviz bench [--json]`: medians of the sinusoidal table and its cosine similarity at fixed sizes.
+// `peviz bench [--json]`: medians of the sinusoidal table, its write floor and its cosine similarity at fixed sizes.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -10,6 +10,8 @@
 
 #include "cli/commands.hpp"
 #include "core/absolute_encodings.hpp"
+#include "core/parallel.hpp"
+#include "core/simd_kernels.hpp"
 #include "core/similarity.hpp"
 
 namespace peviz::cli {
@@ -35,21 +37,42 @@ double median_ms(Fn&& fn, int reps) {
   return ms[ms.size() / 2];
 }
 
-void run_bench(bool as_json, int reps) {
-  nlohmann::json table = nlohmann::json::object(), sim = nlohmann::json::object();
+// The write floor: filling the same warm buffer with a constant on the same threads, the least any
+// kernel that writes L x d floats can take.
+void fill_constant(Matrix& out, int threads) {
+  parallel_rows(0, out.rows, 1, threads, [&](std::size_t first, std::size_t count) {
+    std::fill(out.row(first), out.row(first) + count * out.cols, 0.5f);
+  });
+}
+
+void run_bench(bool as_json, int reps, int threads) {
+  nlohmann::json table = nlohmann::json::object(), sim = nlohmann::json::object(), floor = nlohmann::json::object();
   Matrix out;  // reused across runs: warm buffers, as the GUI uses them
+  if (!as_json)
+    std::printf("%d threads, %s kernels; write floor = filling the same warm buffer with a constant\n", threads,
+                std::string(to_string(best_simd_path())).c_str());
   for (const BenchSize& s : kSizes) {
     EncodingParams p;
     p.seq_len = s.seq_len;
     p.d_model = s.d_model;
+    p.threads = threads;
     const std::string key = std::to_string(s.seq_len) + "x" + std::to_string(s.d_model);
     table[key] = median_ms([&] { encode(p, out); }, reps);
+    floor[key] = median_ms([&] { fill_constant(out, threads); }, reps);
     sim[key] = median_ms([&] { similarity(p, Metric::cosine, out); }, reps);
     if (!as_json)
-      std::printf("L x d = %-10s table %8.3f ms   cosine similarity %8.3f ms\n", key.c_str(), table[key].get<double>(),
-                  sim[key].get<double>());
+      std::printf("L x d = %-10s table %8.3f ms (write floor %7.3f ms, %4.2fx)   cosine similarity %8.3f ms\n",
+                  key.c_str(), table[key].get<double>(), floor[key].get<double>(),
+                  table[key].get<double>() / floor[key].get<double>(), sim[key].get<double>());
   }
-  if (as_json) std::printf("%s\n", nlohmann::json{{"table", table}, {"similarity", sim}}.dump().c_str());
+  if (as_json)
+    std::printf("%s\n", nlohmann::json{{"table", table},
+                                       {"similarity", sim},
+                                       {"write_floor", floor},
+                                       {"threads", threads},
+                                       {"simd", to_string(best_simd_path())}}
+                            .dump()
+                            .c_str());
 }
 
 }  // namespace
@@ -58,14 +81,18 @@ void register_bench(CLI::App& app) {
   struct Options {
     bool json = false;
     int reps = 21;
+    int threads = 0;
   };
   auto o = std::make_shared<Options>();
-  CLI::App* sub = app.add_subcommand("bench", "Time the sinusoidal table and cosine similarity (medians, one thread)");
-  sub->add_flag("--json", o->json, "Print {\"table\": {...}, \"similarity\": {...}} in milliseconds");
+  CLI::App* sub = app.add_subcommand(
+      "bench", "Time the sinusoidal table, the write floor of its size and the cosine similarity (medians)");
+  sub->add_flag("--json", o->json,
+                "Print {\"table\", \"similarity\", \"write_floor\": {size: ms}, \"threads\", \"simd\"}");
+  sub->add_option("--threads", o->threads, "Worker threads, 0..256 (0 = every core)")->capture_default_str();
   sub->add_option("--reps", o->reps, "Timed repetitions per size (after one warm-up)")
       ->check(CLI::Range(1, 1000))
       ->capture_default_str();
-  sub->callback([o] { run_bench(o->json, o->reps); });
+  sub->callback([o] { run_bench(o->json, o->reps, resolve_threads(o->threads)); });
 }
 
 }  // namespace peviz::cli

@@ -20,7 +20,8 @@ struct UsageExit {};
 struct FailureExit {};
 
 // Runs `fn`, turning ParamError into "peviz: --<param>: <rule>" on stderr and exit code 2, and any
-// other std::exception into "peviz: <what>" and exit code 1. Returns the exit code.
+// other std::exception into "peviz: <what>" and exit code 1, and Ctrl+C (SIGINT) or SIGTERM during a
+// write into "peviz: interrupted by SIGINT; no output file was written" and 128 + the signal. Returns the exit code.
 int run_guarded(const std::function<void()>& fn);
 
 }  // namespace peviz::cli

@@ -1,5 +1,6 @@
 // `peviz export encoding|similarity|frequencies|criteria`: the absolute encodings and their analyses.
 #include <cmath>
+#include <limits>
 #include <memory>
 
 #include "cli/commands.hpp"
@@ -14,19 +15,6 @@
 namespace peviz::cli {
 
 namespace {
-
-// Binary and integer encodings hold whole numbers: exported as int32.
-bool integer_valued(const EncodingParams& p) {
-  return p.encoding == Encoding::binary || p.encoding == Encoding::integer;
-}
-
-NdArray encoding_array(const EncodingParams& p) {
-  Matrix m = encode(p);
-  if (!integer_valued(p)) return NdArray::from_matrix(m);
-  std::vector<std::int32_t> ints(m.data.size());
-  for (std::size_t i = 0; i < ints.size(); ++i) ints[i] = std::int32_t(m.data[i]);
-  return NdArray::from_ints({m.rows, m.cols}, std::move(ints));
-}
 
 struct EncodingCommand {
   EncodingFlags flags;
@@ -64,9 +52,11 @@ void register_absolute_exports(CLI::App& export_cmd) {
   add_encoding_flags(*sub, enc->flags);
   add_output_flags(*sub, enc->out);
   sub->callback([enc] {
-    enc->flags.params.memory_budget = enc->out.max_memory;
+    // Streamed a block of rows at a time: the table never needs the memory budget.
+    enc->flags.params.memory_budget = std::numeric_limits<std::uint64_t>::max();
+    enc->flags.params.threads = enc->out.threads;
     const EncodingParams p = resolve_encoding_flags(enc->flags);
-    emit(encoding_array(p), params_to_json(p), enc->out);
+    emit_rows(encoding_row_source(p), params_to_json(p), enc->out);
   });
 
   auto sim = std::make_shared<SimilarityCommand>();
@@ -78,13 +68,14 @@ void register_absolute_exports(CLI::App& export_cmd) {
   sub->callback([sim] {
     const auto metric = parse_metric(sim->metric);
     if (!metric) throw ParamError("metric", "must be dot or cosine, got '" + sim->metric + "'");
-    sim->flags.params.memory_budget = sim->out.max_memory;
+    // Streamed: only the encoding table (not for sinusoids: their Toeplitz description) is held in memory.
+    const bool sinusoidal = sim->flags.encoding == "sinusoidal";
+    sim->flags.params.memory_budget = sinusoidal ? std::numeric_limits<std::uint64_t>::max() : sim->out.max_memory;
+    sim->flags.params.threads = sim->out.threads;
     const EncodingParams p = resolve_encoding_flags(sim->flags);
-    Matrix m;
-    similarity(p, *metric, m);
     nlohmann::json params = params_to_json(p);
     params["metric"] = sim->metric;
-    emit(NdArray::from_matrix(m), params, sim->out);
+    emit_rows(similarity_row_source(p, *metric), params, sim->out);
   });
 
   auto freq = std::make_shared<FrequenciesCommand>();

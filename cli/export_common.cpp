@@ -5,8 +5,10 @@
 #include <iostream>
 #include <unistd.h>
 
+#include "cli/progress_bar.hpp"
 #include "core/atomic_file.hpp"
 #include "core/errors.hpp"
+#include "core/parallel.hpp"
 #include "core/safetensors.hpp"
 
 namespace peviz::cli {
@@ -16,11 +18,23 @@ void add_output_flags(CLI::App& sub, OutputOptions& o) {
   sub.add_option("--out", o.out, "Output file, or - for standard output")->capture_default_str();
   sub.add_option_function<std::string>(
          "--max-memory", [&o](const std::string& text) { o.max_memory = parse_byte_size(text); },
-         "Refuse results larger than this (bytes, or with KiB/MiB/GiB), default 1GiB, at most 64GiB")
+         "Refuse in-memory results larger than this (bytes, or with KiB/MiB/GiB), default 1GiB, at most 64GiB")
       ->type_name("SIZE");
+  sub.add_option_function<std::string>(
+         "--max-output", [&o](const std::string& text) { o.max_output = parse_byte_size(text, limits::max_output); },
+         "Refuse files larger than this (bytes, or with KiB/MiB/GiB/TiB), default 64GiB; the target's free space "
+         "is checked too")
+      ->type_name("SIZE");
+  sub.add_option_function<int>(
+         "--threads", [&o](int n) { o.threads = resolve_threads(n); },
+         "Worker threads for the table, similarity rows and text, 0..256 (0 = every core); results do not depend on it")
+      ->type_name("N");
+  sub.add_flag("--quiet", o.quiet, "No progress bar (it is only drawn on a terminal, after a second)");
 }
 
-std::uint64_t parse_byte_size(const std::string& text) {
+namespace {
+// "<digits>[B|KiB|MiB|GiB|TiB]" -> {value, shift}; shift -1 when the unit is unknown or TiB is not allowed.
+std::pair<std::uint64_t, int> split_byte_size(const std::string& text, bool tebibytes, bool& ok) {
   std::uint64_t value = 0;
   const char* end = text.data() + text.size();
   auto [ptr, ec] = std::from_chars(text.data(), end, value);
@@ -30,26 +44,47 @@ std::uint64_t parse_byte_size(const std::string& text) {
   else if (unit == "KiB") shift = 10;
   else if (unit == "MiB") shift = 20;
   else if (unit == "GiB") shift = 30;
-  if (ec != std::errc() || shift < 0 || value == 0 || value > (std::uint64_t(64) << (30 - shift)))
+  else if (unit == "TiB" && tebibytes) shift = 40;
+  ok = ec == std::errc() && shift >= 0 && value <= (~std::uint64_t(0) >> shift);
+  return {value, shift};
+}
+}  // namespace
+
+std::uint64_t parse_byte_size(const std::string& text, const Limit& limit) {
+  bool ok = false;
+  const auto [value, shift] = split_byte_size(text, true, ok);
+  const std::uint64_t bytes = ok ? value << shift : 0;
+  if (!ok || double(bytes) < limit.min || double(bytes) > limit.max)
+    throw ParamError(std::string(limit.name), "must be a size from 1 byte to " + human_bytes(limit.max) +
+                                                  " such as 1073741824, 512MiB, 64GiB or 1TiB, got '" + text + "'");
+  return bytes;
+}
+
+std::uint64_t parse_byte_size(const std::string& text) {
+  bool ok = false;
+  const auto [value, shift] = split_byte_size(text, false, ok);
+  if (!ok || value == 0 || value > (std::uint64_t(64) << (30 - shift)))
     throw ParamError("max-memory", "must be a size from 1 byte to 64GiB such as 1073741824, 512MiB or 1GiB, got '" +
                                        text + "'");
   return value << shift;
 }
 
-void emit(const NdArray& a, const nlohmann::json& params, const OutputOptions& o, const nlohmann::json& extra) {
+void emit_rows(const RowSource& src, const nlohmann::json& params, const OutputOptions& o, const nlohmann::json& extra) {
   const std::optional<Format> fmt = parse_format(o.format);
   if (!fmt) throw ParamError("format", "must be csv, npy or json, got '" + o.format + "'");
   if (o.out.empty()) throw ParamError("out", "must be a file path or - for standard output");
   if (fmt == Format::npy && o.out == "-" && isatty(1))
     throw ParamError("out", "refusing to write binary NPY to a terminal; give --out PATH");
-  auto fill = [&](std::ostream& os) {
-    switch (*fmt) {
-      case Format::csv: write_csv(os, a); break;
-      case Format::npy: write_npy(os, a); break;
-      case Format::json: write_json(os, a, params, extra); break;
-    }
-  };
+  const OutputSize size = output_size(*fmt, src, params, extra);
+  const char* names[] = {"the CSV output", "the NPY output", "the JSON output"};
+  check_output_size(o.out, size.bytes, size.exact, o.max_output, names[int(*fmt)]);
+  ProgressBar bar(o.quiet);
+  StreamOptions options;
+  options.threads = resolve_threads(o.threads);
+  options.progress = [&bar](const StreamProgress& p) { bar.update(p); };
+  auto fill = [&](std::ostream& os) { write_array(os, *fmt, src, params, extra, options); };
   if (o.out == "-") {
+    InterruptGuard guard;
     std::ios::sync_with_stdio(false);
     fill(std::cout);
     std::cout.flush();
@@ -57,6 +92,10 @@ void emit(const NdArray& a, const nlohmann::json& params, const OutputOptions& o
     return;
   }
   write_file_atomically(o.out, fill, "out");
+}
+
+void emit(const NdArray& a, const nlohmann::json& params, const OutputOptions& o, const nlohmann::json& extra) {
+  emit_rows(rows_of(a), params, o, extra);
 }
 
 void add_encoding_flags(CLI::App& sub, EncodingFlags& f) {

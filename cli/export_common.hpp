@@ -5,6 +5,8 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include "core/array_stream.hpp"
+#include "core/limits.hpp"
 #include "core/nd_array.hpp"
 #include "core/params.hpp"
 
@@ -13,14 +15,22 @@ namespace peviz::cli {
 struct OutputOptions {
   std::string format = "csv";  // csv | npy | json
   std::string out = "-";       // path, or - for stdout
-  std::uint64_t max_memory = kDefaultMemoryBudget;  // --max-memory: bytes one result may take
+  std::uint64_t max_memory = kDefaultMemoryBudget;  // --max-memory: bytes one in-memory result may take
+  std::uint64_t max_output = std::uint64_t(limits::max_output.fallback);  // --max-output: bytes one file may take
+  int threads = 0;             // --threads: 0 = every core
+  bool quiet = false;          // --quiet: no progress bar
 };
 
-// Adds --format, --out and --max-memory to a subcommand.
+// Adds --format, --out, --max-memory, --max-output, --threads and --quiet to a subcommand.
 void add_output_flags(CLI::App& sub, OutputOptions& o);
 
-// Writes `a` in the chosen format (to stdout, or atomically to a file). Throws ParamError on a bad
-// --format or an output that cannot be written. `extra` keys are merged into the JSON object.
+// Writes the rows of `src` in the chosen format (to stdout, or atomically to a file), a block at a time:
+// refuses first (ParamError "max-output" or "out") a result over --max-output or the target's free space,
+// shows a progress bar on a terminal, and removes the temporary file on an error or Ctrl+C. Throws
+// ParamError on a bad --format or an output that cannot be written. `extra` keys go into the JSON object.
+void emit_rows(const RowSource& src, const nlohmann::json& params, const OutputOptions& o,
+               const nlohmann::json& extra = nlohmann::json::object());
+// The same for a result already in memory.
 void emit(const NdArray& a, const nlohmann::json& params, const OutputOptions& o,
           const nlohmann::json& extra = nlohmann::json::object());
 
@@ -43,5 +53,7 @@ nlohmann::json params_to_json(const EncodingParams& p);
 
 // "1073741824", "512MiB", "1GiB", "64KiB" -> bytes; throws ParamError("max-memory") otherwise.
 std::uint64_t parse_byte_size(const std::string& text);
+// The same with TiB as well, checked against `limit` (throws ParamError(limit.name)).
+std::uint64_t parse_byte_size(const std::string& text, const Limit& limit);
 
 }  // namespace peviz::cli

@@ -162,8 +162,7 @@ void register_alibi(CLI::App& export_cmd) {
   sub->add_flag("--bidirectional", bias->bidirectional, "Symmetric -m_h |i - j|, nothing masked");
   add_output_flags(*sub, bias->out);
   sub->callback([bias] {
-    const NdArray a = alibi_bias(bias->heads, bias->seq_len, bias->bidirectional, bias->out.max_memory);
-    emit(a, {{"heads", bias->heads}, {"seq_len", bias->seq_len}, {"bidirectional", bias->bidirectional}}, bias->out,
+    emit_rows(alibi_bias_rows(bias->heads, bias->seq_len, bias->bidirectional), {{"heads", bias->heads}, {"seq_len", bias->seq_len}, {"bidirectional", bias->bidirectional}}, bias->out,
          {{"slopes", floats_json(alibi_slopes(bias->heads))}});
   });
 }
@@ -178,13 +177,12 @@ void register_matrices(CLI::App& export_cmd) {
   add_output_flags(*sub, t5->out);
   sub->callback([t5] {
     T5BucketParams p;
-    p.memory_budget = t5->out.max_memory;
     p.query_len = t5->seq_len;
     p.key_len = key_len_of(*t5);
     p.num_buckets = t5->num_buckets;
     p.max_distance = t5->max_distance;
     p.bidirectional = !t5->causal;
-    emit(t5_bucket_matrix(p), {{"seq_len", p.query_len}, {"key_len", p.key_len}, {"num_buckets", p.num_buckets},
+    emit_rows(t5_bucket_rows(p), {{"seq_len", p.query_len}, {"key_len", p.key_len}, {"num_buckets", p.num_buckets},
                                {"max_distance", p.max_distance}, {"bidirectional", p.bidirectional}},
          t5->out);
   });
@@ -196,11 +194,10 @@ void register_matrices(CLI::App& export_cmd) {
   add_output_flags(*sub, shaw->out);
   sub->callback([shaw] {
     ShawParams p;
-    p.memory_budget = shaw->out.max_memory;
     p.query_len = shaw->seq_len;
     p.key_len = key_len_of(*shaw);
     p.max_relative = shaw->max_relative;
-    emit(shaw_relative_positions(p), {{"seq_len", p.query_len}, {"key_len", p.key_len}, {"max_relative", p.max_relative}},
+    emit_rows(shaw_relative_rows(p), {{"seq_len", p.query_len}, {"key_len", p.key_len}, {"max_relative", p.max_relative}},
          shaw->out, {{"embedding_index", "value + max_relative"}});
   });
 }
@@ -223,21 +220,16 @@ void register_series(CLI::App& export_cmd) {
   add_output_flags(*sub, cmd->out);
   sub->callback([cmd] {
     const DistanceSeriesParams& q = cmd->params;
-    const DistanceSeries s = distance_series(q);
-    const std::size_t n = s.distance.size(), k = s.names.size();
-    std::vector<float> values(n * (k + 1));
-    for (std::size_t c = 0; c < n; ++c) {
-      values[c * (k + 1)] = float(s.distance[c]);
-      for (std::size_t row = 0; row < k; ++row) values[c * (k + 1) + 1 + row] = s.values.at(row, c);
-    }
+    DistanceSeriesPlan plan = plan_distance_series(q);
     nlohmann::json columns = {"r"};
-    for (const std::string& name : s.names) columns.push_back(name);
+    for (const std::string& name : plan.names) columns.push_back(name);
+    const RowSource rows = distance_series_rows(std::move(plan));
     const nlohmann::json params = {{"seq_len", q.seq_len},        {"d_model", q.d_model},
                                    {"sinusoid_base", q.sinusoid_base}, {"head_dim", q.rope.head_dim},
                                    {"base", q.rope.base},         {"heads", q.heads},
                                    {"causal", q.causal},          {"num_buckets", q.num_buckets},
                                    {"max_distance", q.max_distance}, {"max_relative", q.max_relative}};
-    emit(NdArray::from_floats({n, k + 1}, std::move(values)), params, cmd->out, {{"columns", columns}});
+    emit_rows(rows, params, cmd->out, {{"columns", columns}});
   });
 }
 

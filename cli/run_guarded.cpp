@@ -4,6 +4,7 @@
 #include <new>
 
 #include "cli/commands.hpp"
+#include "core/atomic_file.hpp"
 #include "core/errors.hpp"
 
 namespace peviz::cli {
@@ -16,6 +17,10 @@ int run_guarded(const std::function<void()>& fn) {
     return 2;
   } catch (const FailureExit&) {
     return 1;
+  } catch (const Interrupted& e) {
+    // The temporary file is already gone (core/atomic_file); 128 + signal is the shell's convention.
+    std::fprintf(stderr, "peviz: %s; no output file was written\n", e.what());
+    return 128 + e.signal;
   } catch (const ParamError& e) {
     std::fprintf(stderr, "peviz: --%s: %s\n", e.param.c_str(), e.rule.c_str());
     return 2;

@@ -7,6 +7,7 @@
 #include <random>
 
 #include "core/errors.hpp"
+#include "core/parallel.hpp"
 
 namespace peviz {
 
@@ -32,50 +33,6 @@ std::vector<double> sinusoid_frequencies(int d_model, double base, Layout layout
 
 namespace {
 
-// Fills rows of sin(t w_i), cos(t w_i) by rotating (c, s) one step of angle w_i per position, in
-// double. Each block of positions starts from exact sin/cos, so the rotation error stays ~1e-13.
-// Built for AVX2 and baseline x86-64; the loader picks the best the CPU has.
-__attribute__((target_clones("avx2", "default"))) void fill_sinusoidal(const EncodingParams& p, Matrix& out) {
-  const int d = p.d_model;
-  const std::size_t L = std::size_t(p.seq_len);
-  const std::vector<double> w = sinusoid_frequencies(d, p.base, p.layout);
-  const std::size_t n = w.size();                 // frequencies carried by sin
-  const std::size_t pairs = std::size_t(d / 2);   // frequencies carried by both sin and cos
-  std::vector<double> cw(n), sw(n), c(n), s(n);
-  for (std::size_t i = 0; i < n; ++i) {
-    cw[i] = std::cos(w[i]);
-    sw[i] = std::sin(w[i]);
-  }
-  constexpr std::size_t kBlock = 512;
-  for (std::size_t t0 = 0; t0 < L; t0 += kBlock) {
-    for (std::size_t i = 0; i < n; ++i) {
-      s[i] = std::sin(double(t0) * w[i]);
-      c[i] = std::cos(double(t0) * w[i]);
-    }
-    const std::size_t t1 = std::min(L, t0 + kBlock);
-    for (std::size_t t = t0; t < t1; ++t) {
-      float* row = out.row(t);
-      if (p.layout == Layout::interleaved) {
-        for (std::size_t i = 0; i < pairs; ++i) {
-          row[2 * i] = float(s[i]);
-          row[2 * i + 1] = float(c[i]);
-        }
-        if (n > pairs) row[2 * pairs] = float(s[pairs]);  // odd d: the unpaired sin channel
-      } else {
-        for (std::size_t i = 0; i < n; ++i) row[i] = float(s[i]);
-        for (std::size_t i = 0; i < n; ++i) row[n + i] = float(c[i]);
-        if (std::size_t(d) > 2 * n) row[2 * n] = 0.0f;  // odd d: final zero column
-      }
-      for (std::size_t i = 0; i < n; ++i) {
-        const double ns = s[i] * cw[i] + c[i] * sw[i];
-        const double nc = c[i] * cw[i] - s[i] * sw[i];
-        s[i] = ns;
-        c[i] = nc;
-      }
-    }
-  }
-}
-
 // Deterministic on every platform: mt19937_64 is fully specified by the standard, and the normal
 // deviates come from our own Box-Muller (std::normal_distribution is implementation-defined).
 void fill_random_normal(float* data, std::size_t count, std::uint64_t seed, double stddev) {
@@ -90,24 +47,6 @@ void fill_random_normal(float* data, std::size_t count, std::uint64_t seed, doub
   }
 }
 
-void fill_learned(const EncodingParams& p, Matrix& out, MissingRows missing) {
-  const Matrix* table = p.learned_table.get();
-  Matrix random;
-  if (!table) {
-    random = learned_random_table(p.max_len, p.d_model, p.seed);
-    table = &random;
-  }
-  if (std::size_t(p.seq_len) > table->rows && missing == MissingRows::error) {
-    throw ParamError("seq-len", "a learned table has no embedding for positions >= max-len (" +
-                                    std::to_string(table->rows) + "); got seq-len " +
-                                    std::to_string(p.seq_len));
-  }
-  const std::size_t known = std::min(std::size_t(p.seq_len), table->rows);
-  std::memcpy(out.data.data(), table->data.data(), known * table->cols * sizeof(float));
-  std::fill(out.data.begin() + std::ptrdiff_t(known * table->cols), out.data.end(),
-            std::numeric_limits<float>::quiet_NaN());
-}
-
 }  // namespace
 
 Matrix learned_random_table(int max_len, int d_model, std::uint64_t seed) {
@@ -118,32 +57,80 @@ Matrix learned_random_table(int max_len, int d_model, std::uint64_t seed) {
   return m;
 }
 
-void encode(const EncodingParams& p, Matrix& out, MissingRows missing) {
+EncodingRows prepare_encoding_rows(const EncodingParams& p, MissingRows missing) {
   validate(p);
+  EncodingRows rows;
+  rows.params = p;
+  rows.width = std::size_t(encoding_width(p));
+  rows.threads = resolve_threads(p.threads);
+  if (p.encoding == Encoding::sinusoidal) rows.plan = make_sinusoid_plan(p.d_model, p.base, p.layout);
+  if (p.encoding == Encoding::learned) {
+    rows.table = p.learned_table ? p.learned_table
+                                 : std::make_shared<const Matrix>(learned_random_table(p.max_len, p.d_model, p.seed));
+    if (std::size_t(p.seq_len) > rows.table->rows && missing == MissingRows::error)
+      throw ParamError("seq-len", "a learned table has no embedding for positions >= max-len (" +
+                                      std::to_string(rows.table->rows) + "); got seq-len " + std::to_string(p.seq_len));
+  }
+  return rows;
+}
+
+void EncodingRows::fill(std::size_t first, std::size_t count, float* out) const {
+  const EncodingParams& p = params;
   const std::size_t L = std::size_t(p.seq_len);
-  out.reshape(L, std::size_t(encoding_width(p)));
-  switch (p.encoding) {
-    case Encoding::sinusoidal: fill_sinusoidal(p, out); break;
-    case Encoding::learned: fill_learned(p, out, missing); break;
-    case Encoding::binary: {
-      // bits[t,k] = (t >> k) & 1, least significant bit first (k = 0 is the fastest-flipping bit).
-      const float zero = p.signed_bits ? -1.0f : 0.0f;
-      for (std::size_t t = 0; t < L; ++t) {
-        float* row = out.row(t);
-        for (std::size_t k = 0; k < out.cols; ++k) row[k] = (k < 63 && ((t >> k) & 1u)) ? 1.0f : zero;
+  for (std::size_t r = 0; r < count && p.encoding != Encoding::sinusoidal; ++r) {
+    const std::size_t t = first + r;
+    float* row = out + r * width;
+    switch (p.encoding) {
+      case Encoding::learned:
+        // Positions past the table's rows have no embedding: NaN (refused up front unless asked for).
+        if (t < table->rows) std::memcpy(row, table->row(t), width * sizeof(float));
+        else std::fill(row, row + width, std::numeric_limits<float>::quiet_NaN());
+        break;
+      case Encoding::binary: {
+        // bits[t,k] = (t >> k) & 1, least significant bit first (k = 0 is the fastest-flipping bit).
+        const float zero = p.signed_bits ? -1.0f : 0.0f;
+        for (std::size_t k = 0; k < width; ++k) row[k] = (k < 63 && ((t >> k) & 1u)) ? 1.0f : zero;
+        break;
       }
-      break;
-    }
-    case Encoding::normalized:
       // The naive "fraction of the sequence" encoding: t / (L-1), so the same offset means
       // different things at different lengths. L = 1 gives 0.
-      for (std::size_t t = 0; t < L; ++t) out.data[t] = L > 1 ? float(double(t) / double(L - 1)) : 0.0f;
-      break;
-    case Encoding::integer:
+      case Encoding::normalized: row[0] = L > 1 ? float(double(t) / double(L - 1)) : 0.0f; break;
       // The naive "use the index" encoding: t itself, unbounded as L grows.
-      for (std::size_t t = 0; t < L; ++t) out.data[t] = float(t);
-      break;
+      case Encoding::integer: row[0] = float(t); break;
+      default: break;
+    }
   }
+  if (p.encoding != Encoding::sinusoidal) return;
+  // Threads take whole restart blocks, so every row is computed exactly as on one thread.
+  const SimdPath path = best_simd_path();
+  parallel_rows(first, count, kSinusoidRestart, threads, [&](std::size_t from, std::size_t n) {
+    sinusoid_rows(path, plan, from, n, out + (from - first) * width);
+  });
+}
+
+RowSource encoding_row_source(const EncodingParams& p) {
+  auto rows = std::make_shared<const EncodingRows>(prepare_encoding_rows(p));
+  RowSource src;
+  src.shape = {std::size_t(p.seq_len), rows->width};
+  src.dtype = p.encoding == Encoding::binary || p.encoding == Encoding::integer ? DType::i32 : DType::f32;
+  src.row_align = p.encoding == Encoding::sinusoidal ? kSinusoidRestart : 1;
+  src.fill = [rows, dtype = src.dtype](std::size_t first, std::size_t count, void* out) {
+    if (dtype == DType::f32) {
+      rows->fill(first, count, static_cast<float*>(out));
+      return;
+    }
+    std::vector<float> values(count * rows->width);
+    rows->fill(first, count, values.data());
+    auto* ints = static_cast<std::int32_t*>(out);
+    for (std::size_t i = 0; i < values.size(); ++i) ints[i] = std::int32_t(values[i]);
+  };
+  return src;
+}
+
+void encode(const EncodingParams& p, Matrix& out, MissingRows missing) {
+  const EncodingRows rows = prepare_encoding_rows(p, missing);
+  out.reshape(std::size_t(p.seq_len), rows.width);
+  rows.fill(0, out.rows, out.data.data());
 }
 
 Matrix encode(const EncodingParams& p, MissingRows missing) {

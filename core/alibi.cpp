@@ -39,27 +39,33 @@ std::vector<double> alibi_slopes(int heads) {
   return s;
 }
 
-NdArray alibi_bias(int heads, int seq_len, bool bidirectional, std::uint64_t budget) {
+RowSource alibi_bias_rows(int heads, int seq_len, bool bidirectional) {
   validate_alibi_heads(heads);
   check_length(seq_len, "seq-len");
-  const std::size_t h_n = std::size_t(heads), l = std::size_t(seq_len);
-  check_result_size(h_n * l, l, budget, "the ALiBi bias");
-  const std::vector<double> slopes = alibi_slopes(heads);
-  NdArray a;
-  a.shape = {h_n, l, l};
-  a.dtype = DType::f32;
-  a.f32.resize(h_n * l * l);
-  const float masked = std::numeric_limits<float>::quiet_NaN();
-  for (std::size_t h = 0; h < h_n; ++h)
-    for (std::size_t i = 0; i < l; ++i) {
-      float* row = a.f32.data() + (h * l + i) * l;
+  const std::size_t l = std::size_t(seq_len);
+  RowSource src;
+  src.shape = {std::size_t(heads), l, l};
+  src.fill = [slopes = alibi_slopes(heads), l, bidirectional](std::size_t first, std::size_t count, void* out) {
+    const float masked = std::numeric_limits<float>::quiet_NaN();
+    for (std::size_t r = first; r < first + count; ++r) {  // row r = h * L + i
+      const std::size_t h = r / l, i = r % l;
+      float* row = static_cast<float*>(out) + (r - first) * l;
       for (std::size_t j = 0; j < l; ++j) {
         // -m |i - j| written as m * (min - max), so the diagonal is +0, not -0.
         const double neg_dist = double(std::min(i, j)) - double(std::max(i, j));
         row[j] = (!bidirectional && j > i) ? masked : float(slopes[h] * neg_dist);
       }
     }
-  return a;
+  };
+  return src;
+}
+
+NdArray alibi_bias(int heads, int seq_len, bool bidirectional, std::uint64_t budget) {
+  validate_alibi_heads(heads);
+  check_length(seq_len, "seq-len");
+  const std::size_t h_n = std::size_t(heads), l = std::size_t(seq_len);
+  check_result_size(h_n * l, l, budget, "the ALiBi bias");
+  return materialise(alibi_bias_rows(heads, seq_len, bidirectional));
 }
 
 }  // namespace peviz

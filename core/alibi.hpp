@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/array_stream.hpp"
 #include "core/nd_array.hpp"
 #include "core/params.hpp"
 
@@ -24,7 +25,11 @@ void validate_alibi_heads(int heads);
 // two p < n followed by every other slope of 2p (its entries 0, 2, 4, ...), n - p of them.
 std::vector<double> alibi_slopes(int heads);
 
-// The [heads, L, L] bias as float32; causal masks j > i with NaN. Throws ParamError for bad heads or
+// The [heads, L, L] bias as float32 rows (row h * L + i), streamed; throws ParamError for bad heads
+// or seq-len. No memory budget: one row at a time.
+RowSource alibi_bias_rows(int heads, int seq_len, bool bidirectional);
+
+// The [heads, L, L] bias as float32 in memory; causal masks j > i with NaN. Throws ParamError for bad heads or
 // seq-len, or when the result exceeds `budget` bytes.
 NdArray alibi_bias(int heads, int seq_len, bool bidirectional, std::uint64_t budget = kDefaultMemoryBudget);
 

@@ -7,12 +7,80 @@
 #include <cstring>
 #include <fstream>
 #include <sstream>
+#include <csignal>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "core/errors.hpp"
+#include "core/params.hpp"
 
 namespace peviz {
+
+namespace {
+volatile std::sig_atomic_t g_signal = 0;     // the signal that arrived under a guard, 0 if none
+volatile std::sig_atomic_t g_thrown = 0;     // it was reported as Interrupted
+int g_guards = 0;                            // nesting depth: only the outermost guard installs
+struct sigaction g_previous[2];
+constexpr int kSignals[2] = {SIGINT, SIGTERM};
+
+extern "C" void note_signal(int sig) { g_signal = sig; }
+}  // namespace
+
+Interrupted::Interrupted(int sig)
+    : std::runtime_error(sig == SIGTERM ? "interrupted by SIGTERM" : "interrupted by SIGINT"), signal(sig) {}
+
+InterruptGuard::InterruptGuard() {
+  if (g_guards++ > 0) return;
+  g_signal = 0;
+  g_thrown = 0;
+  struct sigaction sa {};
+  sa.sa_handler = note_signal;
+  sigemptyset(&sa.sa_mask);
+  for (int i = 0; i < 2; ++i) ::sigaction(kSignals[i], &sa, &g_previous[i]);
+}
+
+InterruptGuard::~InterruptGuard() {
+  if (--g_guards > 0) return;
+  for (int i = 0; i < 2; ++i) ::sigaction(kSignals[i], &g_previous[i], nullptr);
+  const int pending = g_thrown ? 0 : int(g_signal);
+  g_signal = 0;
+  g_thrown = 0;
+  if (pending != 0) std::raise(pending);
+}
+
+void throw_if_interrupted() {
+  if (g_signal == 0 || g_guards == 0) return;
+  g_thrown = 1;
+  throw Interrupted(g_signal);
+}
+
+void check_output_size(const std::string& path, std::uint64_t bytes, bool exact, std::uint64_t max_output,
+                       const std::string& what) {
+  // Two sizes that print alike ("64 GiB" and "64 GiB") are given in bytes as well.
+  auto both = [](std::uint64_t a, std::uint64_t b) {
+    std::string ta = human_bytes(double(a)), tb = human_bytes(double(b));
+    if (ta == tb) ta += " (" + std::to_string(a) + " bytes)", tb += " (" + std::to_string(b) + " bytes)";
+    return std::pair{ta, tb};
+  };
+  const std::string verb = exact ? "would take " : "could take up to ";
+  if (bytes > max_output) {
+    const auto [size, limit] = both(bytes, max_output);
+    throw ParamError("max-output", what + " " + verb + size + ", over the --max-output limit of " + limit);
+  }
+  struct stat st {};
+  if (path == "-" || (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode))) return;
+  const std::size_t slash = path.find_last_of('/');
+  const std::string folder = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
+  struct statvfs fs {};
+  if (::statvfs(folder.c_str(), &fs) != 0)
+    throw ParamError("out", "cannot write " + path + ": " + folder + ": " + std::strerror(errno));
+  const std::uint64_t free_bytes = std::uint64_t(fs.f_bavail) * std::uint64_t(fs.f_frsize);
+  if (bytes > free_bytes) {
+    const auto [size, free_text] = both(bytes, free_bytes);
+    throw ParamError("out", what + " " + verb + size + " but " + folder + " has " + free_text + " free");
+  }
+}
 
 void write_file_atomically(const std::string& path, const std::function<void(std::ostream&)>& fill,
                            const std::string& param) {
@@ -28,6 +96,7 @@ void write_file_atomically(const std::string& path, const std::function<void(std
     if (!os) throw ParamError(param, "cannot write " + path + ": write failed");
     return;
   }
+  InterruptGuard guard;  // from here until the rename, Ctrl+C removes the temporary file first
   std::string tmpl = path + ".tmp-XXXXXX";
   const int fd = ::mkstemp(tmpl.data());
   if (fd < 0) throw ParamError(param, "cannot write " + path + ": " + std::strerror(errno));

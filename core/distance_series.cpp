@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <limits>
+#include <memory>
 
 #include "core/absolute_encodings.hpp"
 #include "core/alibi.hpp"
@@ -31,7 +32,7 @@ Matrix normalised_series(const DistanceSeries& s) {
   return out;
 }
 
-DistanceSeries distance_series(const DistanceSeriesParams& p) {
+DistanceSeriesPlan plan_distance_series(const DistanceSeriesParams& p) {
   EncodingParams enc;
   enc.encoding = Encoding::sinusoidal;
   enc.d_model = p.d_model;
@@ -40,44 +41,82 @@ DistanceSeries distance_series(const DistanceSeriesParams& p) {
   enc.layout = Layout::interleaved;
   validate(enc);  // seq-len, d-model, base
   const ScaledRope rope = rope_scaled_inv_freq(p.rope, p.rope_scaling);
-  const std::vector<double> slopes = alibi_slopes(p.heads);
+  DistanceSeriesPlan plan;
+  plan.params = p;
+  plan.slopes = alibi_slopes(p.heads);
   T5BucketParams t5;
   t5.query_len = t5.key_len = p.seq_len;
   t5.num_buckets = p.num_buckets;
   t5.max_distance = p.max_distance;
   t5.bidirectional = !p.causal;
-  validate(t5);
+  validate_shape(t5);
   ShawParams shaw;
   shaw.query_len = shaw.key_len = p.seq_len;
   shaw.max_relative = p.max_relative;
-  validate(shaw);
+  validate_shape(shaw);
+  plan.names = {"sinusoidal", "rope"};
+  for (std::size_t h = 0; h < plan.slopes.size(); ++h) plan.names.push_back("alibi_h" + std::to_string(h));
+  plan.names.push_back("t5_bucket");
+  plan.names.push_back("shaw");
+  plan.pe = encode(enc);
+  plan.decay = rope_decay(rope.inv_freq, p.rope.head_dim, p.seq_len - 1);
+  return plan;
+}
 
+void DistanceSeriesPlan::values_at(int r, float* out) const {
+  const DistanceSeriesParams& p = params;
+  const std::size_t a = std::size_t(std::abs(r));
+  double dot = 0.0;
+  for (std::size_t k = 0; k < pe.cols; ++k) dot += double(pe.at(0, k)) * double(pe.at(a, k));
+  out[0] = float(dot);
+  out[1] = decay.at(a, 1);
+  for (std::size_t h = 0; h < slopes.size(); ++h)
+    out[2 + h] = (p.causal && r > 0) ? std::numeric_limits<float>::quiet_NaN()
+                                     : float(slopes[h] * (0.0 - double(a)));  // +0 at r = 0
+  out[2 + slopes.size()] = float(t5_relative_position_bucket(r, !p.causal, p.num_buckets, p.max_distance));
+  out[3 + slopes.size()] = float(shaw_clip(r, p.max_relative));
+}
+
+DistanceSeries distance_series(const DistanceSeriesParams& p) {
+  const DistanceSeriesPlan plan = plan_distance_series(p);
   const int L = p.seq_len;
-  const std::size_t n = std::size_t(2 * L - 1);
   DistanceSeries out;
   for (int r = -(L - 1); r <= L - 1; ++r) out.distance.push_back(r);
-  out.names = {"sinusoidal", "rope"};
-  for (std::size_t h = 0; h < slopes.size(); ++h) out.names.push_back("alibi_h" + std::to_string(h));
-  out.names.push_back("t5_bucket");
-  out.names.push_back("shaw");
-  out.values = Matrix(out.names.size(), n);
-
-  const Matrix pe = encode(enc);
-  const Matrix decay = rope_decay(rope.inv_freq, p.rope.head_dim, L - 1);
-  for (std::size_t c = 0; c < n; ++c) {
-    const int r = out.distance[c];
-    const std::size_t a = std::size_t(std::abs(r));
-    double dot = 0.0;
-    for (std::size_t k = 0; k < pe.cols; ++k) dot += double(pe.at(0, k)) * double(pe.at(a, k));
-    out.values.at(0, c) = float(dot);
-    out.values.at(1, c) = decay.at(a, 1);
-    for (std::size_t h = 0; h < slopes.size(); ++h)
-      out.values.at(2 + h, c) = (p.causal && r > 0) ? std::numeric_limits<float>::quiet_NaN()
-                                                    : float(slopes[h] * (0.0 - double(a)));  // +0 at r = 0
-    out.values.at(2 + slopes.size(), c) = float(t5_relative_position_bucket(r, !p.causal, p.num_buckets, p.max_distance));
-    out.values.at(3 + slopes.size(), c) = float(shaw_clip(r, p.max_relative));
+  out.names = plan.names;
+  out.values = Matrix(out.names.size(), out.distance.size());
+  std::vector<float> column(out.names.size());
+  for (std::size_t c = 0; c < out.distance.size(); ++c) {
+    plan.values_at(out.distance[c], column.data());
+    for (std::size_t row = 0; row < column.size(); ++row) out.values.at(row, c) = column[row];
   }
   return out;
+}
+
+NdArray series_table(const DistanceSeries& s) {
+  const std::size_t n = s.distance.size(), k = s.names.size();
+  std::vector<float> values(n * (k + 1));
+  for (std::size_t c = 0; c < n; ++c) {
+    values[c * (k + 1)] = float(s.distance[c]);
+    for (std::size_t row = 0; row < k; ++row) values[c * (k + 1) + 1 + row] = s.values.at(row, c);
+  }
+  return NdArray::from_floats({n, k + 1}, std::move(values));
+}
+
+RowSource distance_series_rows(DistanceSeriesPlan plan_in) {
+  auto plan = std::make_shared<const DistanceSeriesPlan>(std::move(plan_in));
+  const int L = plan->params.seq_len;
+  const std::size_t cols = plan->names.size() + 1;
+  RowSource src;
+  src.shape = {std::size_t(2 * L - 1), cols};
+  src.fill = [plan, cols, L](std::size_t first, std::size_t count, void* out) {
+    for (std::size_t c = first; c < first + count; ++c) {
+      float* row = static_cast<float*>(out) + (c - first) * cols;
+      const int r = int(c) - (L - 1);
+      row[0] = float(r);
+      plan->values_at(r, row + 1);
+    }
+  };
+  return src;
 }
 
 }  // namespace peviz

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "core/array_stream.hpp"
 #include "core/matrix.hpp"
 #include "core/rope.hpp"
 #include "core/rope_scaling.hpp"
@@ -43,7 +44,26 @@ struct DistanceSeries {
 // largest |bias|): head 0 runs from 0 down to -1 and the others keep their slopes relative to it.
 Matrix normalised_series(const DistanceSeries& s);
 
+// What every distance needs, computed once: the sinusoidal table, the RoPE decay table, the slopes.
+struct DistanceSeriesPlan {
+  DistanceSeriesParams params;
+  std::vector<double> slopes;       // ALiBi m_h
+  std::vector<std::string> names;   // the series, in order
+  Matrix pe;                        // sinusoidal table, L x d_model
+  Matrix decay;                     // rope_decay rows r = 0 .. L-1
+  // The value of every series at distance r (names.size() values into out).
+  void values_at(int r, float* out) const;
+};
+// Validates every part (throws ParamError naming the flag); no memory budget.
+DistanceSeriesPlan plan_distance_series(const DistanceSeriesParams& p);
+
 // Validates every part (throws ParamError naming the flag) and computes all series.
 DistanceSeries distance_series(const DistanceSeriesParams& p);
+
+// The export's table in memory: rows r = -(L-1) .. L-1 with columns r, then every series at r.
+NdArray series_table(const DistanceSeries& s);
+
+// The export's table, streamed: rows r = -(L-1) .. L-1 with columns r, then every series at r.
+RowSource distance_series_rows(DistanceSeriesPlan plan);
 
 }  // namespace peviz

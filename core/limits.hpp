@@ -75,6 +75,12 @@ inline constexpr Limit criteria_length{"length", 2, 8192, 64, Scale::logarithmic
 inline constexpr Limit ui_zoom{"ui-zoom", 0.5, 3, 1};
 inline constexpr Limit binary_positions{"binary-positions", 2, 256, 16, Scale::logarithmic};
 inline constexpr Limit compare_offset{"compare-offset", -512, 512, 64};
+// ---- streamed exports (core/array_stream, core/parallel) ----
+// Largest file one export may write, in bytes (--max-output; the free space of the target folder is
+// checked as well). 1 byte .. 1 PiB, default 64 GiB.
+inline constexpr Limit max_output{"max-output", 1, 1125899906842624.0, 68719476736.0, Scale::logarithmic};
+// Worker threads for the table, the similarity rows and text formatting; 0 = every core.
+inline constexpr Limit threads{"threads", 0, 256, 0};
 }  // namespace limits
 
 }  // namespace peviz

@@ -8,6 +8,7 @@
 #include <limits>
 #include <ostream>
 
+#include "core/array_stream.hpp"
 #include "core/atomic_file.hpp"
 #include "core/errors.hpp"
 
@@ -44,88 +45,13 @@ std::optional<Format> parse_format(std::string_view s) {
   return std::nullopt;
 }
 
-namespace {
+// One formatter for in-memory and streamed output: the array is a row source (core/array_stream).
+void write_csv(std::ostream& os, const NdArray& a) { write_array(os, Format::csv, rows_of(a)); }
 
-// Shortest decimal text that reads back to the same float32 (std::to_chars round-trip guarantee).
-// `nan_text` is what a NaN becomes ("" in CSV, "null" in JSON); infinities likewise get JSON-safe text.
-char* format_value(char* p, char* end, float v, std::string_view nan_text) {
-  if (std::isnan(v) || std::isinf(v)) {
-    std::string_view t = std::isnan(v) ? nan_text : (v > 0 ? std::string_view("inf") : "-inf");
-    if (nan_text == "null" && std::isinf(v)) t = "null";
-    std::memcpy(p, t.data(), t.size());
-    return p + t.size();
-  }
-  return std::to_chars(p, end, v).ptr;
-}
-
-char* format_value(char* p, char* end, std::int32_t v, std::string_view) {
-  return std::to_chars(p, end, v).ptr;
-}
-
-template <class T>
-void write_values(std::ostream& os, const std::vector<T>& values, std::size_t row_len, std::string_view nan_text,
-                  bool csv) {
-  std::string buf;
-  buf.reserve(1 << 16);
-  char tmp[64];
-  for (std::size_t i = 0; i < values.size(); ++i) {
-    if (i > 0) buf += (csv && row_len && i % row_len == 0) ? '\n' : ',';
-    buf.append(tmp, format_value(tmp, tmp + sizeof tmp, values[i], nan_text));
-    if (buf.size() > (1 << 16) - 64) {
-      os.write(buf.data(), std::streamsize(buf.size()));
-      buf.clear();
-    }
-  }
-  if (csv && !values.empty()) buf += '\n';
-  os.write(buf.data(), std::streamsize(buf.size()));
-}
-
-std::string npy_header(const NdArray& a) {
-  std::string shape = "(";
-  for (std::size_t i = 0; i < a.shape.size(); ++i) {
-    shape += std::to_string(a.shape[i]);
-    if (a.shape.size() == 1 || i + 1 < a.shape.size()) shape += a.shape.size() == 1 ? "," : ", ";
-  }
-  shape += ")";
-  std::string dict = std::string("{'descr': '") + (a.dtype == DType::f32 ? "<f4" : "<i4") +
-                     "', 'fortran_order': False, 'shape': " + shape + ", }";
-  // Pad with spaces and a final newline so the data starts on a 64-byte boundary (NumPy's rule).
-  const std::size_t total = 10 + dict.size() + 1;
-  dict.append((64 - total % 64) % 64, ' ');
-  dict += '\n';
-  return dict;
-}
-
-}  // namespace
-
-void write_csv(std::ostream& os, const NdArray& a) {
-  const std::size_t row_len = a.shape.empty() ? 1 : a.shape.back();
-  if (a.dtype == DType::f32) write_values(os, a.f32, row_len, "", true);
-  else write_values(os, a.i32, row_len, "", true);
-}
-
-void write_npy(std::ostream& os, const NdArray& a) {
-  static_assert(std::endian::native == std::endian::little, "NPY writer assumes a little-endian host");
-  const std::string header = npy_header(a);
-  const std::uint16_t len = std::uint16_t(header.size());
-  const char magic[8] = {'\x93', 'N', 'U', 'M', 'P', 'Y', 1, 0};
-  os.write(magic, 8);
-  const char len_bytes[2] = {char(len & 0xff), char(len >> 8)};
-  os.write(len_bytes, 2);
-  os.write(header.data(), std::streamsize(header.size()));
-  if (a.dtype == DType::f32) os.write(reinterpret_cast<const char*>(a.f32.data()), std::streamsize(a.f32.size() * 4));
-  else os.write(reinterpret_cast<const char*>(a.i32.data()), std::streamsize(a.i32.size() * 4));
-}
+void write_npy(std::ostream& os, const NdArray& a) { write_array(os, Format::npy, rows_of(a)); }
 
 void write_json(std::ostream& os, const NdArray& a, const nlohmann::json& params, const nlohmann::json& extra) {
-  // Streamed by hand: a 8192 x 8192 matrix would not fit comfortably in a json DOM.
-  os << "{\"shape\": " << nlohmann::json(a.shape).dump() << ", \"dtype\": \""
-     << (a.dtype == DType::f32 ? "float32" : "int32") << "\", \"data\": [";
-  if (a.dtype == DType::f32) write_values(os, a.f32, 0, "null", false);
-  else write_values(os, a.i32, 0, "null", false);
-  os << "], \"params\": " << params.dump();
-  for (const auto& [key, value] : extra.items()) os << ", " << nlohmann::json(key).dump() << ": " << value.dump();
-  os << "}\n";
+  write_array(os, Format::json, rows_of(a), params, extra);
 }
 
 // ---- NPY reader ------------------------------------------------------------------------------

@@ -10,7 +10,6 @@
 
 namespace peviz {
 
-namespace {
 std::string human_bytes(double b) {
   // "4 GiB", "1.5 GiB", "65536 GiB": one decimal at most, no exponent.
   const char* unit = "bytes";
@@ -22,7 +21,6 @@ std::string human_bytes(double b) {
   if (text.size() > 2 && text.compare(text.size() - 2, 2, ".0") == 0) text.resize(text.size() - 2);
   return text + " " + unit;
 }
-}  // namespace
 
 void check_result_size(std::size_t rows, std::size_t cols, std::uint64_t budget, std::string_view what) {
   const double bytes = double(rows) * double(cols) * 4.0;

@@ -36,6 +36,7 @@ struct EncodingParams {
   std::shared_ptr<const Matrix> learned_table;
   std::string learned_source;  // where learned_table came from, for display: "npy", "safetensors:<tensor>"
   std::uint64_t memory_budget = kDefaultMemoryBudget;  // bytes a single result may take
+  int threads = 0;  // worker threads for the table and similarity rows, 0 = every core (results never depend on it)
 };
 
 // Throws ParamError naming the first offending parameter and its allowed range.
@@ -43,6 +44,9 @@ void validate(const EncodingParams& p);
 // Throws ParamError when a result of rows x cols float32 values exceeds the budget.
 void check_result_size(std::size_t rows, std::size_t cols, std::uint64_t budget,
                        std::string_view what);
+
+// "4 GiB", "1.5 GiB", "12 MiB", "100 bytes": one decimal at most, no exponent.
+std::string human_bytes(double bytes);
 
 // Columns the encoding produces (normalized and integer are one column).
 int encoding_width(const EncodingParams& p);

@@ -1,9 +1,13 @@
-// Shared pieces of the query x key relative-position matrices (T5 buckets, Shaw): length checks, filling.
+// Shared pieces of the query x key relative-position matrices (T5 buckets, Shaw): length checks, rows.
 #pragma once
 #include <cstdint>
+#include <cstring>
+#include <memory>
+#include <vector>
 #include <string>
 #include <string_view>
 
+#include "core/array_stream.hpp"
 #include "core/errors.hpp"
 #include "core/nd_array.hpp"
 #include "core/params.hpp"
@@ -16,16 +20,23 @@ inline void check_length(int value, std::string_view param) {
     throw ParamError(std::string(param), "must be an integer in [1, 65536], got " + std::to_string(value));
 }
 
-// The int32 [query_len, key_len] array with cell (i, j) = value(i, j).
+// The int32 [query_len, key_len] rows with cell (i, j) = value(j - i), for a value that depends on the
+// relative position only: value is computed once per r = -(query_len-1) .. key_len-1 and each row is a
+// window of that table (a Toeplitz matrix), so rows stream at memory speed.
 template <class F>
-NdArray relative_int_matrix(int query_len, int key_len, F&& value) {
-  NdArray a;
-  a.shape = {std::size_t(query_len), std::size_t(key_len)};
-  a.dtype = DType::i32;
-  a.i32.resize(std::size_t(query_len) * std::size_t(key_len));
-  for (int i = 0; i < query_len; ++i)
-    for (int j = 0; j < key_len; ++j) a.i32[std::size_t(i) * std::size_t(key_len) + std::size_t(j)] = value(i, j);
-  return a;
+RowSource relative_int_rows(int query_len, int key_len, F&& value) {
+  auto by_offset = std::make_shared<std::vector<std::int32_t>>();
+  for (long long r = -(query_len - 1); r <= key_len - 1; ++r) by_offset->push_back(value(r));
+  RowSource src;
+  src.shape = {std::size_t(query_len), std::size_t(key_len)};
+  src.dtype = DType::i32;
+  src.fill = [by_offset, query_len, key_len](std::size_t first, std::size_t count, void* out) {
+    auto* dst = static_cast<std::int32_t*>(out);
+    for (std::size_t i = first; i < first + count; ++i)  // cell (i, j) sits at by_offset[j - i + query_len - 1]
+      std::memcpy(dst + (i - first) * std::size_t(key_len), by_offset->data() + (std::size_t(query_len) - 1 - i),
+                  std::size_t(key_len) * sizeof(std::int32_t));
+  };
+  return src;
 }
 
 }  // namespace peviz

@@ -7,6 +7,7 @@
 #pragma once
 #include <cstdint>
 
+#include "core/array_stream.hpp"
 #include "core/nd_array.hpp"
 #include "core/params.hpp"
 
@@ -19,13 +20,17 @@ struct ShawParams {
   std::uint64_t memory_budget = kDefaultMemoryBudget;
 };
 
-// Throws ParamError("seq-len" | "key-len" | "max-relative", rule).
+// Throws ParamError("seq-len" | "key-len" | "max-relative", rule); validate also checks the in-memory
+// matrix against memory_budget ("max-memory"), validate_shape does not.
 void validate(const ShawParams& p);
+void validate_shape(const ShawParams& p);
 
 // clip(r, -k, k), the one rule shared by the matrix and the distance series.
 int shaw_clip(long long relative_position, int max_relative);
 
-// The int32 [query_len, key_len] matrix of clipped relative positions. Validates first.
+// The int32 [query_len, key_len] rows of clipped relative positions, streamed (validate_shape first).
+RowSource shaw_relative_rows(const ShawParams& p);
+// The same, in memory. Validates first.
 NdArray shaw_relative_positions(const ShawParams& p);
 
 }  // namespace peviz

@@ -6,78 +6,97 @@
 #include <cstring>
 #include <limits>
 
+#include "core/parallel.hpp"
+#include "core/simd_kernels.hpp"
+
 namespace peviz {
 
 namespace {
 
-// dot over a contiguous run; kept as a separate function so the compiler vectorises the
-// reduction (-fopenmp-simd), with 4 rows of b at once to reuse each load of a.
-void dot_1x4(const float* a, const float* b0, const float* b1, const float* b2, const float* b3,
-             std::size_t n, float out[4]) {
-  float s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-#pragma omp simd reduction(+ : s0, s1, s2, s3)
-  for (std::size_t k = 0; k < n; ++k) {
-    s0 += a[k] * b0[k];
-    s1 += a[k] * b1[k];
-    s2 += a[k] * b2[k];
-    s3 += a[k] * b3[k];
+// Cosine from dot products: row p divided by |p| |q|. A zero vector has similarity 0 with
+// everything; NaN rows stay NaN.
+void normalise_row(const std::vector<float>& norms, std::size_t p, float* row) {
+  const float np = norms[p];
+  for (std::size_t q = 0; q < norms.size(); ++q) {
+    const float den = np * norms[q];
+    row[q] = den > 0.0f ? row[q] / den : (std::isnan(den) ? den : 0.0f);
   }
-  out[0] = s0;
-  out[1] = s1;
-  out[2] = s2;
-  out[3] = s3;
 }
 
-float dot_1x1(const float* a, const float* b, std::size_t n) {
-  float s = 0;
-#pragma omp simd reduction(+ : s)
-  for (std::size_t k = 0; k < n; ++k) s += a[k] * b[k];
-  return s;
-}
-
-void normalise_to_cosine(const std::vector<float>& norms, Matrix& out) {
-  const std::size_t L = out.rows;
-  for (std::size_t p = 0; p < L; ++p) {
-    float* row = out.row(p);
-    const float np = norms[p];
-    for (std::size_t q = 0; q < L; ++q) {
-      const float den = np * norms[q];
-      // A zero vector has similarity 0 with everything (NaN rows stay NaN).
-      row[q] = den > 0.0f ? row[q] / den : (std::isnan(den) ? den : 0.0f);
-    }
+// |row p| = sqrt(dot(p, p)) with the same kernel as every other cell.
+std::vector<float> row_norms(const Matrix& pe, SimdPath path) {
+  std::vector<float> norms(pe.rows);
+  for (std::size_t p = 0; p < pe.rows; ++p) {
+    dot_rows(path, pe.row(p), pe.row(p), pe.cols, 1, pe.cols, &norms[p]);
+    norms[p] = std::sqrt(norms[p]);
   }
+  return norms;
 }
 
 }  // namespace
 
 void similarity_matrix(const Matrix& pe, Metric metric, Matrix& out) {
   const std::size_t L = pe.rows, d = pe.cols;
+  const SimdPath path = best_simd_path();
   out.reshape(L, L);
-  // Upper triangle in tiles (tile rows of pe stay in cache), mirrored into the lower triangle.
+  // Upper triangle in tiles (tile rows of pe stay in cache), mirrored into the lower triangle:
+  // dot(p, q) and dot(q, p) have the same bits (simd_kernels.hpp), so this equals row-by-row.
   constexpr std::size_t kTile = 64;
   for (std::size_t p0 = 0; p0 < L; p0 += kTile) {
     const std::size_t p1 = std::min(L, p0 + kTile);
     for (std::size_t q0 = p0; q0 < L; q0 += kTile) {
       const std::size_t q1 = std::min(L, q0 + kTile);
       for (std::size_t p = p0; p < p1; ++p) {
-        const float* a = pe.row(p);
-        std::size_t q = std::max(q0, p);
-        for (; q + 4 <= q1; q += 4) {
-          float r[4];
-          dot_1x4(a, pe.row(q), pe.row(q + 1), pe.row(q + 2), pe.row(q + 3), d, r);
-          std::memcpy(out.row(p) + q, r, sizeof r);
-        }
-        for (; q < q1; ++q) out.at(p, q) = dot_1x1(a, pe.row(q), d);
+        const std::size_t q = std::max(q0, p);
+        if (q < q1) dot_rows(path, pe.row(p), pe.row(q), d, q1 - q, d, out.row(p) + q);
       }
     }
   }
   for (std::size_t p = 1; p < L; ++p)
     for (std::size_t q = 0; q < p; ++q) out.at(p, q) = out.at(q, p);
   if (metric == Metric::cosine) {
-    std::vector<float> norms(L);
-    for (std::size_t p = 0; p < L; ++p) norms[p] = std::sqrt(out.at(p, p));
-    normalise_to_cosine(norms, out);
+    const std::vector<float> norms = row_norms(pe, path);
+    for (std::size_t p = 0; p < L; ++p) normalise_row(norms, p, out.row(p));
   }
+}
+
+SimilarityRows prepare_similarity_rows(const EncodingParams& p, Metric metric, MissingRows missing) {
+  validate(p);
+  SimilarityRows rows;
+  rows.metric = metric;
+  rows.L = std::size_t(p.seq_len);
+  rows.threads = resolve_threads(p.threads);
+  if (p.encoding == Encoding::sinusoidal) {
+    rows.toeplitz = sinusoidal_similarity_toeplitz(p, metric);
+    if (rows.toeplitz.unpaired.empty()) {
+      // Each row of a symmetric Toeplitz matrix is a window into [row L-1, row 0 from its second
+      // cell]: t[L-1] .. t[1], t[0], t[1] .. t[L-1]. One memcpy per row (bound by memory bandwidth).
+      rows.mirrored.resize(2 * rows.L - 1);
+      rows.toeplitz.fill_row(rows.L - 1, rows.mirrored.data());
+      rows.toeplitz.fill_row(0, rows.mirrored.data() + (rows.L - 1));  // rewrites the shared t[0] with the same value
+    }
+    return rows;
+  }
+  encode(p, rows.pe, missing);
+  if (metric == Metric::cosine) rows.norms = row_norms(rows.pe, best_simd_path());
+  return rows;
+}
+
+void SimilarityRows::fill(std::size_t first, std::size_t count, float* out) const {
+  const SimdPath path = best_simd_path();
+  parallel_rows(first, count, 1, threads, [&](std::size_t from, std::size_t n) {
+    for (std::size_t row = from; row < from + n; ++row) {
+      float* dst = out + (row - first) * L;
+      if (!mirrored.empty()) {
+        std::memcpy(dst, mirrored.data() + (L - 1 - row), L * sizeof(float));
+      } else if (!toeplitz.offsets.empty()) {
+        toeplitz.fill_row(row, dst);
+      } else {
+        dot_rows(path, pe.row(row), pe.data.data(), pe.cols, L, pe.cols, dst);
+        if (metric == Metric::cosine) normalise_row(norms, row, dst);
+      }
+    }
+  });
 }
 
 void ToeplitzSimilarity::fill_row(std::size_t p, float* out) const {
@@ -142,23 +161,21 @@ ToeplitzSimilarity sinusoidal_similarity_toeplitz(const EncodingParams& p, Metri
   return t;
 }
 
+RowSource similarity_row_source(const EncodingParams& p, Metric metric) {
+  auto rows = std::make_shared<const SimilarityRows>(prepare_similarity_rows(p, metric));
+  RowSource src;
+  src.shape = {rows->L, rows->L};
+  src.fill = [rows](std::size_t first, std::size_t count, void* out) { rows->fill(first, count, static_cast<float*>(out)); };
+  return src;
+}
+
 void sinusoidal_similarity(const EncodingParams& p, Metric metric, Matrix& out) {
   validate(p);
   const std::size_t L = std::size_t(p.seq_len);
   check_result_size(L, L, p.memory_budget, "the similarity matrix");
-  const ToeplitzSimilarity t = sinusoidal_similarity_toeplitz(p, metric);
+  const SimilarityRows rows = prepare_similarity_rows(p, metric);
   out.reshape(L, L);
-  if (L > 0 && t.unpaired.empty()) {
-    // Each row of a symmetric Toeplitz matrix is a window into [row L-1, row 0 from its second
-    // cell]: t[L-1] .. t[1], t[0], t[1] .. t[L-1]. One memcpy per row (bound by memory bandwidth).
-    std::vector<float> mirrored(2 * L - 1);
-    t.fill_row(L - 1, mirrored.data());
-    t.fill_row(0, mirrored.data() + (L - 1));  // rewrites the shared t[0] cell with the same value
-    for (std::size_t row = 0; row < L; ++row)
-      std::memcpy(out.row(row), mirrored.data() + (L - 1 - row), L * sizeof(float));
-    return;
-  }
-  for (std::size_t row = 0; row < L; ++row) t.fill_row(row, out.row(row));
+  rows.fill(0, L, out.data.data());
 }
 
 void similarity(const EncodingParams& p, Metric metric, Matrix& out, MissingRows missing) {

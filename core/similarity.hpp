@@ -3,6 +3,7 @@
 #include <cstddef>
 #include <vector>
 
+#include "core/array_stream.hpp"
 #include "core/matrix.hpp"
 #include "core/absolute_encodings.hpp"
 #include "core/params.hpp"
@@ -43,6 +44,27 @@ ToeplitzSimilarity sinusoidal_similarity_toeplitz(const EncodingParams& p, Metri
 // Sinusoidal closed form, materialised: out[p][q] = sinusoidal_similarity_toeplitz(p).at(p, q).
 // O(L d + L^2); checks the L x L result against p.memory_budget.
 void sinusoidal_similarity(const EncodingParams& p, Metric metric, Matrix& out);
+
+// Rows of the similarity matrix on demand, for exports that stream: the Toeplitz description for
+// sinusoids (O(L d) to build), else the encoded table and its row norms (O(L d) memory) and one row of
+// dot products at a time. A row has the same bits as the same row of similarity() / similarity_matrix().
+struct SimilarityRows {
+  Metric metric = Metric::dot;
+  std::size_t L = 0;
+  int threads = 1;                 // resolved EncodingParams::threads
+  ToeplitzSimilarity toeplitz;     // sinusoidal
+  std::vector<float> mirrored;     // sinusoidal without an unpaired channel: t[L-1] .. t[0] .. t[L-1]
+  Matrix pe;                       // other encodings: the table
+  std::vector<float> norms;        // other encodings, cosine: |row p|
+  // Rows first .. first + count - 1 into out (count x L floats), on `threads` threads.
+  void fill(std::size_t first, std::size_t count, float* out) const;
+};
+// Validates p; the table (not the L x L result) is checked against p.memory_budget.
+SimilarityRows prepare_similarity_rows(const EncodingParams& p, Metric metric,
+                                       MissingRows missing = MissingRows::error);
+
+// The [L, L] float32 similarity, streamed through SimilarityRows.
+RowSource similarity_row_source(const EncodingParams& p, Metric metric);
 
 // Chooses the closed form for sinusoidal encodings, else encodes and uses the general path.
 void similarity(const EncodingParams& p, Metric metric, Matrix& out,

@@ -10,7 +10,7 @@
 
 namespace peviz {
 
-void validate(const T5BucketParams& p) {
+void validate_shape(const T5BucketParams& p) {
   check_length(p.query_len, "seq-len");
   check_length(p.key_len, "key-len");
   // The exact range max_exact must be >= 1, otherwise HF takes log(0 / 0).
@@ -23,6 +23,10 @@ void validate(const T5BucketParams& p) {
   if (p.max_distance <= max_exact || p.max_distance > (1 << 30))
     throw ParamError("max-distance", "must be an integer greater than the exact range (" + std::to_string(max_exact) +
                                          ") and at most 2^30, got " + std::to_string(p.max_distance));
+}
+
+void validate(const T5BucketParams& p) {
+  validate_shape(p);
   check_result_size(std::size_t(p.query_len), std::size_t(p.key_len), p.memory_budget, "the bucket matrix");
 }
 
@@ -47,11 +51,16 @@ int t5_relative_position_bucket(long long relative_position, bool bidirectional,
   return bucket + int(if_large);
 }
 
+RowSource t5_bucket_rows(const T5BucketParams& p) {
+  validate_shape(p);
+  return relative_int_rows(p.query_len, p.key_len, [&](long long r) {
+    return t5_relative_position_bucket(r, p.bidirectional, p.num_buckets, p.max_distance);
+  });
+}
+
 NdArray t5_bucket_matrix(const T5BucketParams& p) {
   validate(p);
-  return relative_int_matrix(p.query_len, p.key_len, [&](int i, int j) {
-    return t5_relative_position_bucket(j - i, p.bidirectional, p.num_buckets, p.max_distance);
-  });
+  return materialise(t5_bucket_rows(p));
 }
 
 }  // namespace peviz

@@ -6,6 +6,7 @@
 #pragma once
 #include <cstdint>
 
+#include "core/array_stream.hpp"
 #include "core/nd_array.hpp"
 #include "core/params.hpp"
 
@@ -20,8 +21,10 @@ struct T5BucketParams {
   std::uint64_t memory_budget = kDefaultMemoryBudget;
 };
 
-// Throws ParamError("seq-len" | "key-len" | "num-buckets" | "max-distance", rule).
+// Throws ParamError("seq-len" | "key-len" | "num-buckets" | "max-distance", rule); validate also
+// checks the in-memory matrix against memory_budget ("max-memory"), validate_shape does not.
 void validate(const T5BucketParams& p);
+void validate_shape(const T5BucketParams& p);
 
 // HF transformers src/transformers/models/t5/modeling_t5.py, T5Attention._relative_position_bucket:
 // |r| < max_exact = (buckets after the sign split) / 2 gets its own bucket; larger distances get
@@ -30,7 +33,9 @@ void validate(const T5BucketParams& p);
 // kept so bucket boundaries match the original (and mesh-tensorflow's) exactly.
 int t5_relative_position_bucket(long long relative_position, bool bidirectional, int num_buckets, int max_distance);
 
-// The int32 [query_len, key_len] matrix of buckets of r = j - i. Validates first.
+// The int32 [query_len, key_len] rows of buckets of r = j - i, streamed (validate_shape first).
+RowSource t5_bucket_rows(const T5BucketParams& p);
+// The same, in memory. Validates first.
 NdArray t5_bucket_matrix(const T5BucketParams& p);
 
 }  // namespace peviz

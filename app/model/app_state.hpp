@@ -59,7 +59,8 @@ struct DirtyFlags {
   bool similarity = true;  // metric changed
   bool binary = true;      // binary options changed
   bool colors = true;      // colormap choice changed (no recompute, new colour range)
-  bool any() const { return encoding || similarity || binary || colors; }
+  bool channels = true;    // the waves view's channel list changed (re-resolve it)
+  bool any() const { return encoding || similarity || binary || colors || channels; }
 };
 
 struct ScreenRect {

@@ -200,6 +200,21 @@ std::string summary(const AppState& s) {
 }  // namespace
 
 namespace {
+// The waves view's channel list from its text (defaults when empty or not understood). Returns a note
+// for the status line when the text was not understood.
+std::string resolve_wave_channels(AppState& s) {
+  const int width = int(s.encoding.cols);
+  const auto parsed = parse_channel_list(s.waves.channels_text, width);
+  if (!s.waves.channels_text.empty() && parsed) {
+    s.wave_channels = *parsed;
+    return "";
+  }
+  s.wave_channels = default_wave_channels(width);
+  if (s.waves.channels_text.empty()) return "";
+  return "; channels \"" + s.waves.channels_text + "\" not understood (use e.g. 0, 1, 8-11; each < " +
+         std::to_string(width) + "): showing defaults";
+}
+
 bool update_basic_views(AppState& s) {
   if (!s.dirty.any()) {
     s.last_recompute_ms = 0.0;
@@ -210,7 +225,7 @@ bool update_basic_views(AppState& s) {
   try {
     if (s.dirty.encoding) {
       recompute_encoding(s);
-      s.dirty.similarity = s.dirty.binary = s.dirty.colors = true;
+      s.dirty.similarity = s.dirty.binary = s.dirty.colors = s.dirty.channels = true;
     }
     if (s.has_results) {
       if (s.dirty.similarity) {
@@ -218,23 +233,14 @@ bool update_basic_views(AppState& s) {
         s.dirty.colors = true;
       }
       if (s.dirty.binary) {
-        s.binary_view.positions = std::clamp(s.binary_view.positions, 2, 256);
+        s.binary_view.positions = std::clamp(s.binary_view.positions, int(limits::binary_positions.min), int(limits::binary_positions.max));
         compute_binary_analogy(s.binary_view.positions, s.frequencies, s.binary_view.morph, s.binary);
       }
       if (s.dirty.colors) {
         update_encoding_colors(s);
         update_similarity_colors(s);
       }
-      const int width = int(s.encoding.cols);
-      auto parsed = parse_channel_list(s.waves.channels_text, width);
-      if (s.waves.channels_text.empty() || !parsed) {
-        if (!s.waves.channels_text.empty())
-          channel_note = "; channels \"" + s.waves.channels_text + "\" not understood (use e.g. 0, 1, 8-11; each < " +
-                         std::to_string(width) + "): showing defaults";
-        s.wave_channels = default_wave_channels(width);
-      } else {
-        s.wave_channels = *parsed;
-      }
+      channel_note = resolve_wave_channels(s);  // cheap; its note stays in the status line
       s.highlight_position = std::clamp(s.highlight_position, 0, s.computed.seq_len - 1);
     }
     s.status = summary(s) + channel_note;

@@ -74,8 +74,8 @@ void validate(const FigureOptions& o) {
     throw ParamError("scale", "must be 1, 2 or 4, got " + std::to_string(o.scale));
   if (o.width < 64 || o.width > kMaxFigureWidth)
     throw ParamError("width", "must be an integer in [64, " + std::to_string(kMaxFigureWidth) + "], got " + std::to_string(o.width));
-  if (o.height < 64 || o.height > kMaxFigureWidth)
-    throw ParamError("height", "must be an integer in [64, " + std::to_string(kMaxFigureWidth) + "], got " + std::to_string(o.height));
+  if (o.height < 64 || o.height > kMaxFigureHeight)
+    throw ParamError("height", "must be an integer in [64, " + std::to_string(kMaxFigureHeight) + "], got " + std::to_string(o.height));
   const long long w = (long long)o.width * o.scale, h = (long long)o.height * o.scale;
   if (w > kMaxFigureWidth || h > kMaxFigureWidth || w * h > (long long)kMaxFigureWidth * kMaxFigureHeight)
     throw ParamError("scale", std::to_string(o.width) + " x " + std::to_string(o.height) + " at " + std::to_string(o.scale) +

@@ -9,6 +9,7 @@
 #include "app/model/app_update.hpp"
 #include "app/gfx/screenshot.hpp"
 #include "app/ui/theme.hpp"
+#include "core/errors.hpp"
 
 namespace peviz::app {
 
@@ -19,7 +20,7 @@ namespace {
 constexpr int kFigureFrames = 3;
 
 void load_ui_scale(Theme theme, float scale) {
-  load_fonts(scale);
+  if (const std::string problem = load_fonts(scale); !problem.empty()) throw ParamError("font", problem);
   gfx::upload_fonts();
   apply_theme(theme, scale);
 }

@@ -142,12 +142,17 @@ TEST_CASE("every invalid input exits 2 with one line naming the flag") {
       {"export encoding --layout diagonal", "--layout"},
       {"export encoding --format xml", "--format"},
       {"export similarity --metric euclid", "--metric"},
-      {"export similarity --seq-len 65536", "--max-memory"},
-      {"export encoding --d-model 16384 --seq-len 65536", "--max-memory"},
+      {"export similarity --seq-len 65536", "--max-output"},  // CSV of up to 64 GiB + its last newline
+      {"export encoding --d-model 16384 --seq-len 65536 --max-output 1GiB", "--max-output"},
+      {"export encoding --max-output 0", "--max-output"},
+      {"export encoding --max-output 1025TiB", "--max-output"},
+      {"export encoding --threads 257", "--threads"},
+      {"export encoding --threads -1", "--threads"},
       {"export encoding --out /nonexistent-dir/x.csv", "--out"},
       {"export encoding --encoding learned --from-npy /nonexistent.npy", "--from-npy"},
       {"export encoding --d-model abc", "--d-model"},
-      {"export similarity --seq-len 4096 --max-memory 32MiB", "--max-memory"},
+      {"export similarity --encoding learned --max-len 4096 --seq-len 4096 --d-model 4096 --max-memory 32MiB",
+       "--max-memory"},
       {"export encoding --max-memory 0", "--max-memory"},
       {"export encoding --max-memory 65GiB", "--max-memory"},
       {"export encoding --max-memory 12XB", "--max-memory"},
@@ -196,13 +201,22 @@ TEST_CASE("bench --json reports every size for table and similarity") {
   for (const char* key : {"512x512", "2048x512", "4096x1024", "8192x1024"}) {
     CHECK(j["table"][key].get<double>() > 0.0);
     CHECK(j["similarity"][key].get<double>() > 0.0);
+    CHECK(j["write_floor"][key].get<double>() > 0.0);
   }
+  CHECK(j["threads"].get<int>() >= 1);
+  CHECK((j["simd"] == "avx512" || j["simd"] == "avx2" || j["simd"] == "baseline"));
+  CHECK(nlohmann::json::parse(run_peviz("bench --json --reps 1 --threads 1").out)["threads"] == 1);
 }
 
-TEST_CASE("--max-memory raises or lowers the budget and the message says how large the result is") {
-  RunResult r = run_peviz("export similarity --seq-len 2048 --max-memory 8MiB");
+TEST_CASE("--max-memory bounds what is held in memory (a learned table), not what is streamed") {
+  const std::string learned = "export similarity --encoding learned --max-len 1024 --seq-len 1024 --d-model 2048 ";
+  RunResult r = run_peviz(learned + "--max-memory 4MiB");
   CHECK(r.code == 2);
-  CHECK(r.err.find("16 MiB, over the 8 MiB budget") != std::string::npos);
-  r = run_peviz("export similarity --seq-len 2048 --max-memory 16MiB --format npy --out /dev/null");
+  CHECK(r.err == "peviz: --max-memory: the encoding of 1024 x 2048 values would take 8 MiB, over the 4 MiB budget\n");
+  r = run_peviz(learned + "--max-memory 8MiB --format npy --out /dev/null");
   CHECK(r.code == 0);
+  // The 16 MiB sinusoidal similarity streams past an 8 MiB budget.
+  r = run_peviz("export similarity --seq-len 2048 --max-memory 8MiB --format npy --out /dev/null");
+  CHECK(r.code == 0);
+  CHECK(r.err.empty());
 }

@@ -192,7 +192,7 @@ TEST_CASE("relative family: every invalid input exits 2 with one line naming the
   check_refused("export shaw --seq-len 6 --max-relative -1", "peviz: --max-relative: must be an integer in [0, 65536], got -1");
   check_refused("export distance-series --seq-len 8 --head-dim 9", "peviz: --head-dim: must be even, got 9");
   check_refused("export alibi-bias --heads 4096 --seq-len 65536",
-                "peviz: --max-memory: the ALiBi bias of 268435456 x 65536 values would take 65536 GiB, over the 1 GiB budget");
+                "peviz: --max-output: the CSV output could take up to 262144 GiB, over the --max-output limit of 64 GiB");
   check_refused("export alibi-slopes --heads 8 --format xml", "peviz: --format: must be csv, npy or json, got 'xml'");
   // A missing required flag is a usage error (exit 2) from the flag parser.
   const RunResult r = run_peviz("export rope-decay --head-dim 8 --base 10000");

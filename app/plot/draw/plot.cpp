@@ -64,7 +64,8 @@ constexpr ImU32 kPalette[kPaletteSize] = {IM_COL32(31, 119, 180, 255), IM_COL32(
 
 ImU32 style_color(ImGuiCol c, float alpha = 1.0f) { return ImGui::GetColorU32(c, alpha); }
 
-ImGuiID storage_key(const char* what) { return ImHashStr(what, 0, g_plot.id); }
+ImGuiID storage_key(const char* what, ImGuiID plot_id) { return ImHashStr(what, 0, plot_id); }
+ImGuiID storage_key(const char* what) { return storage_key(what, g_plot.id); }
 
 struct Tick {
   double position;  // data value where the tick is drawn
@@ -305,6 +306,8 @@ void draw_readout() {
 }
 
 }  // namespace
+
+void reset_zoom(const char* id) { ImGui::GetStateStorage()->SetBool(storage_key("user", ImGui::GetID(id)), false); }
 
 bool begin_plot(const char* id, ImVec2 size, unsigned flags) {
   IM_ASSERT(!g_plot.active && "plots do not nest: call end_plot first");

@@ -33,6 +33,8 @@ enum PlotFlags : unsigned {
   plot_no_background = 1u << 0,  // an image covers the area: skip the fill (saves a pass on software GL)
 };
 
+// Drops the zoom and pan of plot `id` in the current window: it shows its default ranges again.
+void reset_zoom(const char* id);
 // Starts a plot filling `size` (negative = fill remaining width/height). False when clipped.
 bool begin_plot(const char* id, ImVec2 size = ImVec2(-1, -1), unsigned flags = plot_default);
 // Axis labels, default (reset) ranges and flags. Call once, right after begin_plot.

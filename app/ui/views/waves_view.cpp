@@ -37,7 +37,7 @@ void waves_plot(AppState& s, float height) {
   const int first = std::clamp(s.waves.first_position, 0, L - 1);
   const int last = s.waves.last_position < 0 ? L - 1 : std::clamp(s.waves.last_position, first, L - 1);
   if (s.waves.range_changed) {  // a new position range replaces any zoom
-    ImGui::GetStateStorage()->SetBool(ImHashStr("user", 0, ImGui::GetID("##waves")), false);
+    plot::reset_zoom("##waves");
     s.waves.range_changed = false;
   }
   plot::setup_axes("position", "value", {double(first), double(std::max(last, first + 1))}, {ymin, ymax},
@@ -84,12 +84,12 @@ void draw_waves_view(AppState& s) {
   next_on_line(ImGui::GetFontSize() * 12.0f);
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 12.0f);
   if (ImGui::InputTextWithHint("##channels", "channels, e.g. 0, 1, 8-11", &s.waves.channels_text))
-    s.dirty.binary = true;  // any dirty flag re-resolves the channel list
+    s.dirty.channels = true;
   hint("Channels to draw, comma-separated, ranges allowed (0, 1, 8-11); empty: 0, 1, 2, 3, d/2, d-2, d-1.");
   next_on_line(small_button_width("defaults"));
   if (ImGui::SmallButton("defaults")) {
     s.waves.channels_text.clear();
-    s.dirty.binary = true;
+    s.dirty.channels = true;
   }
   hint("Back to channels 0, 1, 2, 3, d/2, d-2 and d-1.");
   next_on_line(ImGui::GetFontSize() * 9.0f, "positions");

@@ -1,0 +1,19 @@
+// Splitting row ranges over worker threads so that the result never depends on how many there are.
+#pragma once
+#include <cstddef>
+#include <functional>
+
+namespace peviz {
+
+// --threads: 0 means every core the machine has (std::thread::hardware_concurrency, at least 1).
+// Throws ParamError("threads", ...) outside limits::threads.
+int resolve_threads(int requested);
+
+// Calls fn(first, count) on disjoint sub-ranges covering rows [first, first + count), cut at multiples
+// of `align` rows (counted from 0) where possible, on up to `threads` threads (the caller's thread
+// is one of them). Every row is computed by exactly one call, so a kernel whose rows do not depend
+// on the sub-range gives the same bits for any thread count. Rethrows the first exception.
+void parallel_rows(std::size_t first, std::size_t count, std::size_t align, int threads,
+                   const std::function<void(std::size_t, std::size_t)>& fn);
+
+}  // namespace peviz

@@ -1,0 +1,187 @@
+// AVX-512 / AVX2 / baseline builds of the table and dot-product kernels, one source body each.
+#include "core/simd_kernels.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/absolute_encodings.hpp"
+
+namespace peviz {
+
+namespace {
+
+constexpr std::size_t kLanes = 16;
+
+// The written-out reduction tree of the 16 running sums (see dot_rows in the header).
+[[gnu::always_inline]] inline float reduce_lanes(float* acc) {
+  for (std::size_t width = kLanes / 2; width >= 1; width /= 2)
+    for (std::size_t j = 0; j < width; ++j) acc[j] += acc[j + width];
+  return acc[0];
+}
+
+// Four dot products against the same `a` at once (each load of `a` is used four times). Lane j of
+// row r only ever sees a[k] * b_r[k] for k = j (mod 16), in order: the vector width cannot change it.
+[[gnu::always_inline]] inline void dot4_body(const float* __restrict a, const float* __restrict b, std::size_t stride,
+                                             std::size_t n, float* out) {
+  float acc[4][kLanes] = {};
+  const std::size_t body = n - n % kLanes;
+  for (std::size_t k = 0; k < body; k += kLanes)
+    for (std::size_t r = 0; r < 4; ++r)
+      for (std::size_t j = 0; j < kLanes; ++j) acc[r][j] += a[k + j] * b[r * stride + k + j];
+  for (std::size_t r = 0; r < 4; ++r) {
+    float s = reduce_lanes(acc[r]);
+    for (std::size_t k = body; k < n; ++k) s += a[k] * b[r * stride + k];
+    out[r] = s;
+  }
+}
+
+[[gnu::always_inline]] inline void dot1_body(const float* __restrict a, const float* __restrict b, std::size_t n,
+                                             float* out) {
+  float acc[kLanes] = {};
+  const std::size_t body = n - n % kLanes;
+  for (std::size_t k = 0; k < body; k += kLanes)
+    for (std::size_t j = 0; j < kLanes; ++j) acc[j] += a[k + j] * b[k + j];
+  float s = reduce_lanes(acc);
+  for (std::size_t k = body; k < n; ++k) s += a[k] * b[k];
+  *out = s;
+}
+
+[[gnu::always_inline]] inline void dot_rows_body(const float* a, const float* rows, std::size_t stride,
+                                                 std::size_t count, std::size_t n, float* out) {
+  std::size_t i = 0;
+  for (; i + 4 <= count; i += 4) dot4_body(a, rows + i * stride, stride, n, out + i);
+  for (; i < count; ++i) dot1_body(a, rows + i * stride, n, out + i);
+}
+
+// Stores row t from the current (s, c) of every frequency, in the plan's channel order.
+[[gnu::always_inline]] inline void store_sinusoid_row(const SinusoidPlan& plan, const double* __restrict s,
+                                                      const double* __restrict c, float* __restrict row) {
+  const std::size_t n = plan.w.size(), pairs = plan.pairs, d = std::size_t(plan.d_model);
+  if (plan.layout == Layout::interleaved) {
+    for (std::size_t i = 0; i < pairs; ++i) {
+      row[2 * i] = float(s[i]);
+      row[2 * i + 1] = float(c[i]);
+    }
+    if (n > pairs) row[2 * pairs] = float(s[pairs]);  // odd d: the unpaired sin channel
+  } else {
+    for (std::size_t i = 0; i < n; ++i) row[i] = float(s[i]);
+    for (std::size_t i = 0; i < n; ++i) row[n + i] = float(c[i]);
+    if (d > 2 * n) row[2 * n] = 0.0f;  // odd d: final zero column
+  }
+}
+
+// sin(t w_i), cos(t w_i) by rotating (c, s) one step of angle w_i per position, in double; each
+// block of kSinusoidRestart positions starts from exact sin/cos, so the rotation error stays ~1e-13.
+[[gnu::always_inline]] inline void sinusoid_rows_body(const SinusoidPlan& plan, std::size_t first, std::size_t count,
+                                                      float* out) {
+  const std::size_t n = plan.w.size(), d = std::size_t(plan.d_model);
+  std::vector<double> cs(2 * n);
+  double* __restrict c = cs.data();
+  double* __restrict s = cs.data() + n;
+  const double* __restrict cw = plan.cos_w.data();
+  const double* __restrict sw = plan.sin_w.data();
+  const std::size_t end = first + count;
+  std::size_t t = first - first % kSinusoidRestart;
+  while (t < end) {
+    for (std::size_t i = 0; i < n; ++i) {
+      s[i] = std::sin(double(t) * plan.w[i]);
+      c[i] = std::cos(double(t) * plan.w[i]);
+    }
+    const std::size_t block_end = std::min(end, t + kSinusoidRestart);
+    for (; t < block_end; ++t) {
+      if (t >= first) store_sinusoid_row(plan, s, c, out + (t - first) * d);
+      for (std::size_t i = 0; i < n; ++i) {
+        const double ns = s[i] * cw[i] + c[i] * sw[i];
+        const double nc = c[i] * cw[i] - s[i] * sw[i];
+        s[i] = ns;
+        c[i] = nc;
+      }
+    }
+  }
+}
+
+#define PEVIZ_AVX512 gnu::target("avx512f,avx512vl,avx512bw,avx512dq,prefer-vector-width=512")
+#define PEVIZ_AVX2 gnu::target("avx2")
+
+[[PEVIZ_AVX512]] void dot_rows_avx512(const float* a, const float* rows, std::size_t stride, std::size_t count,
+                                      std::size_t n, float* out) {
+  dot_rows_body(a, rows, stride, count, n, out);
+}
+[[PEVIZ_AVX2]] void dot_rows_avx2(const float* a, const float* rows, std::size_t stride, std::size_t count,
+                                  std::size_t n, float* out) {
+  dot_rows_body(a, rows, stride, count, n, out);
+}
+void dot_rows_baseline(const float* a, const float* rows, std::size_t stride, std::size_t count, std::size_t n,
+                       float* out) {
+  dot_rows_body(a, rows, stride, count, n, out);
+}
+
+[[PEVIZ_AVX512]] void sinusoid_rows_avx512(const SinusoidPlan& plan, std::size_t first, std::size_t count, float* out) {
+  sinusoid_rows_body(plan, first, count, out);
+}
+[[PEVIZ_AVX2]] void sinusoid_rows_avx2(const SinusoidPlan& plan, std::size_t first, std::size_t count, float* out) {
+  sinusoid_rows_body(plan, first, count, out);
+}
+void sinusoid_rows_baseline(const SinusoidPlan& plan, std::size_t first, std::size_t count, float* out) {
+  sinusoid_rows_body(plan, first, count, out);
+}
+
+}  // namespace
+
+std::string_view to_string(SimdPath path) {
+  switch (path) {
+    case SimdPath::avx512: return "avx512";
+    case SimdPath::avx2: return "avx2";
+    default: return "baseline";
+  }
+}
+
+bool simd_path_supported(SimdPath path) {
+  __builtin_cpu_init();
+  switch (path) {
+    case SimdPath::avx512:
+      return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
+             __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq");
+    case SimdPath::avx2: return __builtin_cpu_supports("avx2");
+    default: return true;
+  }
+}
+
+SimdPath best_simd_path() {
+  static const SimdPath best = simd_path_supported(SimdPath::avx512) ? SimdPath::avx512
+                               : simd_path_supported(SimdPath::avx2) ? SimdPath::avx2
+                                                                     : SimdPath::baseline;
+  return best;
+}
+
+void dot_rows(SimdPath path, const float* a, const float* rows, std::size_t stride, std::size_t count, std::size_t n,
+              float* out) {
+  switch (path) {
+    case SimdPath::avx512: dot_rows_avx512(a, rows, stride, count, n, out); break;
+    case SimdPath::avx2: dot_rows_avx2(a, rows, stride, count, n, out); break;
+    default: dot_rows_baseline(a, rows, stride, count, n, out); break;
+  }
+}
+
+SinusoidPlan make_sinusoid_plan(int d_model, double base, Layout layout) {
+  SinusoidPlan plan;
+  plan.d_model = d_model;
+  plan.layout = layout;
+  plan.w = sinusoid_frequencies(d_model, base, layout);
+  plan.pairs = std::size_t(d_model / 2);
+  for (double w : plan.w) {
+    plan.cos_w.push_back(std::cos(w));
+    plan.sin_w.push_back(std::sin(w));
+  }
+  return plan;
+}
+
+void sinusoid_rows(SimdPath path, const SinusoidPlan& plan, std::size_t first, std::size_t count, float* out) {
+  switch (path) {
+    case SimdPath::avx512: sinusoid_rows_avx512(plan, first, count, out); break;
+    case SimdPath::avx2: sinusoid_rows_avx2(plan, first, count, out); break;
+    default: sinusoid_rows_baseline(plan, first, count, out); break;
+  }
+}
+
+}  // namespace peviz
