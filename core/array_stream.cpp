@@ -118,10 +118,14 @@ std::string tail_of(Format format, const RowSource& src, const nlohmann::json& p
   return "";
 }
 
-// Rows per block: about `bytes` of values, a multiple of the source's alignment when that fits.
-std::size_t block_rows_for(const RowSource& src, std::size_t bytes) {
+// Rows per block: about `bytes` of values, a multiple of the source's alignment when that fits. A block
+// grows to one aligned unit per thread while that stays within 8x `bytes` (the sinusoid restarts every
+// 512 rows: 32 MiB at d = 16384), so every thread gets whole units and none recomputes a restart.
+std::size_t block_rows_for(const RowSource& src, std::size_t bytes, int threads) {
   const std::size_t per_row = std::max<std::size_t>(src.cols() * 4, 1);
   std::size_t rows = std::max<std::size_t>(bytes / per_row, 1);
+  const std::size_t units = std::size_t(std::max(threads, 1)) * src.row_align;
+  if (src.row_align > 1 && rows < units && units * per_row <= 8 * bytes) rows = units;
   if (rows >= src.row_align) rows -= rows % src.row_align;
   return std::min(rows, std::max<std::size_t>(src.rows(), 1));
 }
@@ -160,7 +164,8 @@ void write_array(std::ostream& os, Format format, const RowSource& src, const nl
   StreamProgress progress{0, src.size() > 0 ? src.rows() : 0, head.size()};
   const std::size_t cols = src.cols();
   // Text blocks are a quarter of the size: their text is about three times the values.
-  const std::size_t block = block_rows_for(src, format == Format::npy ? options.block_bytes : options.block_bytes / 4);
+  const std::size_t block =
+      block_rows_for(src, format == Format::npy ? options.block_bytes : options.block_bytes / 4, options.threads);
   std::vector<float> f32(src.dtype == DType::f32 && src.size() > 0 ? block * cols : 0);
   std::vector<std::int32_t> i32(src.dtype == DType::i32 && src.size() > 0 ? block * cols : 0);
   std::vector<std::string> parts;

@@ -42,7 +42,7 @@ struct StreamProgress {
 };
 
 struct StreamOptions {
-  int threads = 1;                          // formatting text rows in parallel; the source threads itself
+  int threads = 1;  // formatting text rows in parallel; blocks hold whole row_align units for this many threads
   std::size_t block_bytes = 4u << 20;       // rows per block: about this many bytes of values
   std::function<void(const StreamProgress&)> progress;  // after each block (may be empty)
 };

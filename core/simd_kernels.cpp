@@ -100,7 +100,12 @@ constexpr std::size_t kLanes = 16;
   }
 }
 
+// GCC keeps 256-bit vectors on some AVX-512 tunings unless told; clang has no such target option.
+#if defined(__clang__)
+#define PEVIZ_AVX512 gnu::target("avx512f,avx512vl,avx512bw,avx512dq")
+#else
 #define PEVIZ_AVX512 gnu::target("avx512f,avx512vl,avx512bw,avx512dq,prefer-vector-width=512")
+#endif
 #define PEVIZ_AVX2 gnu::target("avx2")
 
 [[PEVIZ_AVX512]] void dot_rows_avx512(const float* a, const float* rows, std::size_t stride, std::size_t count,

@@ -140,9 +140,11 @@ TEST_CASE("SIGINT or SIGTERM in the middle of a large export: no file, no tempor
     INFO("signal " << sig);
     const fs::path dir = fresh_dir("signal");
     const std::string err = (fs::temp_directory_path() / ("peviz-signal-err-" + std::to_string(::getpid()))).string();
-    // 16 GiB: many seconds of writing on any machine.
-    const pid_t pid = spawn_peviz({"export", "similarity", "--seq-len", "65536", "--format", "npy", "--quiet",
-                                   "--out", (dir / "big.npy").string()},
+    // 8192^2 dot products of 1024 channels: seconds of work for a 256 MiB file (small enough
+    // for any test machine's free space), written a block at a time.
+    const pid_t pid = spawn_peviz({"export", "similarity", "--encoding", "learned", "--max-len", "8192", "--seq-len",
+                                   "8192", "--d-model", "1024", "--format", "npy", "--quiet", "--out",
+                                   (dir / "big.npy").string()},
                                   err);
     // Wait until the temporary file has data, so the signal lands mid-write.
     bool writing = false;

@@ -158,3 +158,27 @@ TEST_CASE("empty and one-value arrays: CSV, NPY and JSON framing") {
         "\"columns\": [\"a\",\"b\"]}\n");
   CHECK(streamed(Format::csv, rows_of(NdArray::from_floats({0}, {}))).empty());
 }
+
+TEST_CASE("blocks hold whole aligned units for every thread when that stays small") {
+  RowSource src;
+  src.shape = {100, 4};  // 16 bytes per row
+  src.row_align = 8;
+  std::vector<std::pair<std::size_t, std::size_t>> calls;
+  src.fill = [&](std::size_t first, std::size_t count, void* out) {
+    calls.emplace_back(first, count);
+    for (std::size_t i = 0; i < count * 4; ++i) static_cast<float*>(out)[i] = float(first * 4 + i);
+  };
+  StreamOptions options;
+  options.threads = 2;
+  options.block_bytes = 64;  // 4 rows, less than one 8-row unit per thread: blocks grow to 16 rows
+  std::ostringstream os;
+  write_array(os, Format::npy, src, {}, {}, options);
+  REQUIRE(calls.size() == 7);  // 6 x 16 rows + 4
+  for (std::size_t i = 0; i < calls.size(); ++i) CHECK(calls[i] == std::pair<std::size_t, std::size_t>{16 * i, i < 6 ? 16 : 4});
+  options.block_bytes = 16;  // 16 rows would be 16x the block: keep 1-row blocks
+  calls.clear();
+  std::ostringstream small;
+  write_array(small, Format::npy, src, {}, {}, options);
+  CHECK(calls.size() == 100);
+  CHECK(small.str() == os.str());
+}
