@@ -252,7 +252,7 @@ bool update_basic_views(AppState& s) {
     s.status = "Not applied: out of memory for these sizes";
     s.status_is_error = true;
   }
-  s.dirty = DirtyFlags{false, false, false, false};
+  s.dirty = DirtyFlags{false, false, false, false, false};
   s.last_recompute_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   s.change_recompute_ms = s.last_recompute_ms;
   return true;
