@@ -147,17 +147,17 @@ std::map<std::string, std::string> figure_metadata(const AppState& s, FigureView
 
 FigureMetadata parse_figure_metadata(const std::map<std::string, std::string>& text) {
   const auto it = text.find("peviz");
-  if (it == text.end()) throw ParamError("open", "this PNG has no peviz parameters (it was not saved by peviz)");
+  if (it == text.end()) throw ParamError("open", "this figure has no peviz parameters (it was not saved by peviz)");
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(it->second);
   } catch (const nlohmann::json::exception& e) {
-    throw ParamError("open", std::string("the PNG's peviz parameters are not valid JSON: ") + e.what());
+    throw ParamError("open", std::string("the figure's peviz parameters are not valid JSON: ") + e.what());
   }
   if (!j.is_object() || !j.contains("state") || !j.contains("view") || !j.at("view").is_string())
-    throw ParamError("open", "the PNG's peviz parameters lack \"view\" or \"state\"");
+    throw ParamError("open", "the figure's peviz parameters lack \"view\" or \"state\"");
   const auto v = parse_figure_view(j.at("view").get<std::string>());
-  if (!v) throw ParamError("open", "the PNG names an unknown view: " + j.at("view").get<std::string>());
+  if (!v) throw ParamError("open", "the figure names an unknown view: " + j.at("view").get<std::string>());
   return {*v, j.at("state")};
 }
 

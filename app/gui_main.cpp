@@ -52,7 +52,7 @@ void add_gui_flags(CLI::App& app, GuiOptions& o) {
   app.add_option("--theme", o.theme, "dark or light");
   app.add_option("--view", o.view, "Initial page: basics, rope-clocks, rope-decay, context-extension, alibi, t5-shaw, "
                                    "distance, linear-shift, criteria, learned, precision");
-  app.add_option("--open", o.open, "Open a figure PNG saved by peviz (restores its parameters), or a .npy / "
+  app.add_option("--open", o.open, "Open a figure saved by peviz (PNG, SVG or PDF; restores its parameters), or a .npy / "
                                    ".safetensors file as the learned table");
   app.add_option("--figure-dir", o.figure_dir, "Folder F12 saves figures into (default ~/Pictures/peviz)");
   app.add_option("--save-figure", o.save_figure, "After the last --frames frame, save this view as F12 does "

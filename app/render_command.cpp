@@ -9,8 +9,10 @@
 #include "app/analysis_update.hpp"
 #include "app/figure.hpp"
 #include "app/figure_capture.hpp"
+#include "app/figure_io.hpp"
 #include "app/gfx/heatmap_renderer.hpp"
 #include "app/gfx/shader.hpp"
+#include "app/plot/vector_metadata.hpp"
 #include "app/state_json.hpp"
 #include "app/theme.hpp"
 #include "app/window.hpp"
@@ -32,7 +34,7 @@ struct RenderOptions {
   std::string theme = "dark";
   bool transparent = false, caption = false;
   std::string out;
-  std::string state;  // a state / preset / session JSON, or a figure PNG saved by peviz
+  std::string state;  // a state / preset / session JSON, or a figure (PNG, SVG, PDF) saved by peviz
   // Relative-family flags (0 = keep the state's value).
   int head_dim = 0, heads = 0, num_buckets = 0, max_distance = 0, max_relative = 0, original_max_len = 0;
   double factor = 0.0, position = -1.0;
@@ -42,11 +44,11 @@ struct RenderOptions {
   bool given(const char* flag) const { return sub->count(flag) > 0; }
 };
 
-// The state JSON in --state: a figure PNG's metadata, a preset ({"state": ...}) or a state/session object.
+// The state JSON in --state: a figure's metadata (PNG, SVG, PDF), a preset ({"state": ...}) or a state/session object.
 nlohmann::json read_state_file(const std::string& path) {
   const std::string bytes = read_file_bytes(path, "state", std::size_t(1) << 30);
-  if (std::filesystem::path(path).extension() == ".png") {
-    const FigureMetadata m = parse_figure_metadata(read_png_text(bytes, "state"));
+  if (is_figure_file_name(path)) {
+    const FigureMetadata m = parse_figure_metadata(plot::read_figure_text(bytes, "state"));
     nlohmann::json j = m.state;
     j["page"] = m.view.kind == FigureView::analysis_page ? page_name(m.view.page) : "basics";
     return j;
@@ -223,7 +225,7 @@ void register_render(CLI::App& app) {
   sub->add_option("--theme", o->theme, "dark or light")->capture_default_str();
   sub->add_flag("--transparent", o->transparent, "No window background (alpha 0 around the panels)");
   sub->add_flag("--caption", o->caption, "A caption line with the parameters under the figure");
-  sub->add_option("--state", o->state, "Start from a state: a figure PNG saved by peviz, a preset or a session JSON");
+  sub->add_option("--state", o->state, "Start from a state: a figure saved by peviz (PNG, SVG, PDF), a preset or a session JSON");
   cli::add_encoding_flags(*sub, o->encoding);
   sub->add_option("--head-dim", o->head_dim, "RoPE views: channels per head (even, 2..16384)");
   sub->add_option("--pairing", o->pairing, "RoPE views: halves or interleaved");

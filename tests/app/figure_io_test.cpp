@@ -8,6 +8,9 @@
 #include "app/app_update.hpp"
 #include "app/figure.hpp"
 #include "app/figure_io.hpp"
+#include "app/media/pdf_file.hpp"
+#include "app/plot/svg_writer.hpp"
+#include "app/state_json.hpp"
 #include "core/errors.hpp"
 #include "core/png_file.hpp"
 
@@ -120,6 +123,41 @@ TEST_CASE("opening a figure PNG restores its parameters; a foreign or broken PNG
   CHECK(t.toast.text.find("no peviz parameters") != std::string::npos);
   CHECK(t.params.d_model == 128);
   std::ofstream(dir / "cut.png", std::ios::binary) << std::string("\x89PNG\r\n\x1a\n\0\0", 10);
-  CHECK_THROWS_AS(open_figure_png(t, (dir / "cut.png").string()), ParamError);
+  CHECK_THROWS_AS(open_figure(t, (dir / "cut.png").string()), ParamError);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("SVG and PDF figures reopen to the state and view that made them; corrupt ones are refused") {
+  const fs::path dir = temp_dir("vector");
+  AppState made;
+  made.params.d_model = 24;
+  made.params.base = 500.0;
+  made.analysis.clocks.position = 17.0;
+  const FigureView view{FigureView::analysis_page, Page::rope_clocks};
+  plot::DisplayList list;
+  list.width = 200;
+  list.height = 100;
+  list.text({10, 10}, 16, plot::rgba(0, 0, 0), "position");
+  plot::write_svg_file((dir / "fig.svg").string(), list, figure_metadata(made, view));
+  media::write_pdf_file((dir / "fig.pdf").string(), list, figure_metadata(made, view));
+  for (const char* name : {"fig.svg", "fig.pdf"}) {
+    INFO(name);
+    AppState s;
+    s.open_request = (dir / name).string();
+    handle_file_requests(s, 1.0, 0);
+    CHECK_FALSE(s.toast.is_error);
+    CHECK(s.params.d_model == 24);
+    CHECK(s.params.base == 500.0);
+    CHECK(s.analysis.clocks.position == 17.0);
+    CHECK(s.analysis.page == Page::rope_clocks);
+    CHECK(state_to_json(s) == state_to_json(made));
+  }
+  std::ofstream(dir / "cut.pdf", std::ios::binary) << "%PDF-1.5\n1 0 obj << /Info";
+  std::ofstream(dir / "cut.svg", std::ios::binary) << "<svg><peviz:entry key=\"peviz\">{";
+  for (const char* name : {"cut.pdf", "cut.svg"}) {
+    AppState t;
+    CHECK_THROWS_AS(open_figure(t, (dir / name).string()), ParamError);
+    CHECK(t.params.d_model == 128);
+  }
   fs::remove_all(dir);
 }
