@@ -4,8 +4,8 @@
 #include <cstdint>
 #include <string_view>
 
-#include "app/figure.hpp"
-#include "app/state_json.hpp"
+#include "app/model/figure.hpp"
+#include "app/model/state_json.hpp"
 #include "core/errors.hpp"
 #include "core/png_file.hpp"
 

@@ -6,9 +6,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "app/lessons.hpp"
-#include "app/presets.hpp"
-#include "app/state_json.hpp"
+#include "app/model/lessons.hpp"
+#include "app/model/presets.hpp"
+#include "app/model/state_json.hpp"
 #include "core/errors.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -5,9 +5,9 @@
 #include <cstdint>
 #include <string_view>
 
-#include "app/figure.hpp"
+#include "app/model/figure.hpp"
 #include "app/plot/vector_metadata.hpp"
-#include "app/state_json.hpp"
+#include "app/model/state_json.hpp"
 #include "core/errors.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -5,7 +5,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "app/data_files.hpp"
+#include "app/model/data_files.hpp"
 
 namespace peviz::gfx {
 

@@ -1,0 +1,164 @@
+// Figure naming, captions and PNG metadata.
+#include "app/model/figure.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <ctime>
+
+#include "app/model/analysis_update.hpp"
+#include "app/model/state_json.hpp"
+#include "core/errors.hpp"
+
+namespace peviz::app {
+
+namespace {
+
+constexpr const char* kBasicNames[] = {"window", "waves", "encoding", "similarity", "binary"};
+constexpr const char* kDot = " \u00b7 ";  // middle dot between caption fields
+
+std::string number(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.6g", v);
+  return buf;
+}
+
+std::string absolute_caption(const EncodingParams& p) {
+  std::string c(to_string(p.encoding));
+  switch (p.encoding) {
+    case Encoding::sinusoidal:
+      return c + kDot + "d_model " + std::to_string(p.d_model) + kDot + "base " + number(p.base) + kDot + "L " +
+             std::to_string(p.seq_len) + kDot + std::string(to_string(p.layout));
+    case Encoding::learned:
+      return c + (p.learned_table ? " (" + p.learned_source + ")" : " (random, seed " + std::to_string(p.seed) + ")") +
+             kDot + "d_model " + std::to_string(p.d_model) + kDot + "max_len " + std::to_string(p.max_len) + kDot +
+             "L " + std::to_string(p.seq_len);
+    case Encoding::binary:
+      return c + (p.signed_bits ? " (signed)" : "") + kDot + "d_model " + std::to_string(p.d_model) + kDot + "L " +
+             std::to_string(p.seq_len);
+    case Encoding::normalized:
+    case Encoding::integer: return c + kDot + "L " + std::to_string(p.seq_len);
+  }
+  return c;
+}
+
+std::string pairing(RopePairing p) { return p == RopePairing::halves ? "halves" : "interleaved"; }
+
+}  // namespace
+
+std::string figure_view_name(FigureView v) {
+  if (v.kind == FigureView::analysis_page) return page_name(v.page);
+  return kBasicNames[v.kind];
+}
+
+std::optional<FigureView> parse_figure_view(std::string_view name) {
+  for (int k = 0; k < 5; ++k)
+    if (name == kBasicNames[k]) return FigureView{FigureView::Kind(k), Page::basics};
+  if (const auto p = parse_page(name); p && *p != Page::basics) return FigureView{FigureView::analysis_page, *p};
+  return std::nullopt;
+}
+
+std::vector<FigureView> single_figure_views() {
+  std::vector<FigureView> v = {{FigureView::waves}, {FigureView::encoding}, {FigureView::similarity}, {FigureView::binary}};
+  for (int i = 1; i < kPageCount; ++i) v.push_back({FigureView::analysis_page, Page(i)});
+  return v;
+}
+
+std::string figure_view_names() {
+  std::string out = "window";
+  for (const FigureView& v : single_figure_views()) out += ", " + figure_view_name(v);
+  return out;
+}
+
+void validate(const FigureOptions& o) {
+  if (o.scale != 1 && o.scale != 2 && o.scale != 4)
+    throw ParamError("scale", "must be 1, 2 or 4, got " + std::to_string(o.scale));
+  if (o.width < 64 || o.width > kMaxFigureWidth)
+    throw ParamError("width", "must be an integer in [64, " + std::to_string(kMaxFigureWidth) + "], got " + std::to_string(o.width));
+  if (o.height < 64 || o.height > kMaxFigureWidth)
+    throw ParamError("height", "must be an integer in [64, " + std::to_string(kMaxFigureWidth) + "], got " + std::to_string(o.height));
+  const long long w = (long long)o.width * o.scale, h = (long long)o.height * o.scale;
+  if (w > kMaxFigureWidth || h > kMaxFigureWidth || w * h > (long long)kMaxFigureWidth * kMaxFigureHeight)
+    throw ParamError("scale", std::to_string(o.width) + " x " + std::to_string(o.height) + " at " + std::to_string(o.scale) +
+                                  "x would be " + std::to_string(w) + " x " + std::to_string(h) + " pixels; the limit is " +
+                                  std::to_string(kMaxFigureWidth) + " x " + std::to_string(kMaxFigureHeight));
+}
+
+std::string figure_caption(const AppState& s, FigureView v) {
+  const AnalysisState& a = s.analysis;
+  if (v.kind != FigureView::analysis_page) return absolute_caption(s.params);
+  switch (v.page) {
+    case Page::basics:
+    case Page::linear_shift:
+    case Page::criteria:
+    case Page::learned: return absolute_caption(s.params);
+    case Page::rope_clocks: {
+      const RopeParams& r = a.clocks.rope;
+      return "RoPE" + std::string(kDot) + "head_dim " + std::to_string(r.head_dim) + kDot + "base " + number(r.base) +
+             kDot + pairing(r.pairing) + kDot + "t = " + number(a.clocks.position);
+    }
+    case Page::rope_decay:
+      return "RoPE decay" + std::string(kDot) + "head_dim " + std::to_string(a.decay.head_dim) + kDot + "bases 1e4, 5e5, 1e6" +
+             kDot + "r \u2264 " + std::to_string(a.decay.max_distance);
+    case Page::context_extension: {
+      const ContextExtensionParams& c = a.extension.params;
+      return "RoPE scaling" + std::string(kDot) + "head_dim " + std::to_string(c.rope.head_dim) + kDot + "base " +
+             number(c.rope.base) + kDot + "factor " + number(c.factor) + kDot + "original " + std::to_string(c.original_len);
+    }
+    case Page::alibi:
+      return "ALiBi" + std::string(kDot) + std::to_string(a.alibi.heads) + " heads" + kDot + "L " +
+             std::to_string(a.alibi.seq_len) + kDot + (a.alibi.bidirectional ? "bidirectional" : "causal");
+    case Page::t5_shaw:
+      return "T5 " + std::to_string(a.t5_shaw.num_buckets) + " buckets, max distance " +
+             std::to_string(a.t5_shaw.max_distance) + (a.t5_shaw.causal ? " (causal)" : "") + kDot + "Shaw k " +
+             std::to_string(a.t5_shaw.max_relative) + kDot + "L " + std::to_string(a.t5_shaw.seq_len);
+    case Page::distance_chart: {
+      const DistanceSeriesParams& d = a.distance.params;
+      return "L " + std::to_string(d.seq_len) + kDot + "sinusoidal d " + std::to_string(d.d_model) + kDot + "RoPE head_dim " +
+             std::to_string(d.rope.head_dim) + kDot + "ALiBi " + std::to_string(d.heads) + " heads" + kDot + "T5 " +
+             std::to_string(d.num_buckets) + "/" + std::to_string(d.max_distance) + kDot + "Shaw k " +
+             std::to_string(d.max_relative);
+    }
+    case Page::precision:
+      return a.precision.use_rope ? "RoPE" + std::string(kDot) + "head_dim " + std::to_string(a.precision.head_dim) + kDot +
+                                        "base " + number(a.precision.base)
+                                  : absolute_caption(s.params);
+  }
+  return absolute_caption(s.params);
+}
+
+std::string figure_file_name(const AppState& s, FigureView v, long long unix_seconds) {
+  std::string name = "peviz-" + figure_view_name(v) + "-d" + std::to_string(s.params.d_model) + "-b" +
+                     number(s.params.base) + "-L" + std::to_string(s.params.seq_len);
+  if (unix_seconds >= 0) {
+    const std::time_t t = std::time_t(unix_seconds);
+    std::tm local{};
+    localtime_r(&t, &local);
+    char stamp[32];
+    std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &local);
+    name += std::string("-") + stamp;
+  }
+  return name + ".png";
+}
+
+std::map<std::string, std::string> figure_metadata(const AppState& s, FigureView v) {
+  const nlohmann::json j = {{"version", 1}, {"view", figure_view_name(v)}, {"state", state_to_json(s)}};
+  return {{"peviz", j.dump()}, {"Title", figure_caption(s, v)}, {"Software", "peviz"}};
+}
+
+FigureMetadata parse_figure_metadata(const std::map<std::string, std::string>& text) {
+  const auto it = text.find("peviz");
+  if (it == text.end()) throw ParamError("open", "this figure has no peviz parameters (it was not saved by peviz)");
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(it->second);
+  } catch (const nlohmann::json::exception& e) {
+    throw ParamError("open", std::string("the figure's peviz parameters are not valid JSON: ") + e.what());
+  }
+  if (!j.is_object() || !j.contains("state") || !j.contains("view") || !j.at("view").is_string())
+    throw ParamError("open", "the figure's peviz parameters lack \"view\" or \"state\"");
+  const auto v = parse_figure_view(j.at("view").get<std::string>());
+  if (!v) throw ParamError("open", "the figure names an unknown view: " + j.at("view").get<std::string>());
+  return {*v, j.at("state")};
+}
+
+}  // namespace peviz::app

@@ -1,0 +1,57 @@
+// Figures: which view, at what size and scale, with which caption, file name and PNG metadata.
+// Pure functions over AppState (no ImGui, no GL); figure_capture.hpp renders them.
+#pragma once
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "app/model/app_state.hpp"
+#include "app/model/figure_view.hpp"
+
+namespace peviz::app {
+
+// "window", "waves", "encoding", "similarity", "binary", or a page name ("rope-clocks", ...).
+std::string figure_view_name(FigureView v);
+std::optional<FigureView> parse_figure_view(std::string_view name);
+std::string figure_view_names();              // for messages: "window, waves, ..."
+std::vector<FigureView> single_figure_views();  // every view but the window, in menu order
+
+// The largest figure peviz writes (8K UHD).
+inline constexpr int kMaxFigureWidth = 7680, kMaxFigureHeight = 4320;
+
+struct FigureOptions {
+  FigureView view;
+  int width = 1600, height = 900;  // screen units (the window's size for the window figure)
+  int scale = 1;                   // 1, 2 or 4: the PNG has width*scale x height*scale pixels, fonts rasterised for it
+  bool transparent = false;        // no window background (alpha 0 around the panels)
+  bool caption = false;            // a caption line with the parameters under the figure
+  std::optional<Theme> theme;      // the figure's own theme; none = the window's
+};
+// Throws ParamError("scale" | "width" | "height", ...) naming the limit.
+void validate(const FigureOptions& o);
+
+// One line with the parameters the view depends on, e.g.
+// "sinusoidal · d_model 128 · base 10000 · L 128 · interleaved" or "ALiBi · 8 heads · L 64 · causal".
+std::string figure_caption(const AppState& s, FigureView v);
+
+// "peviz-<view>-d<d_model>-b<base>-L<seq_len>-<YYYYmmdd-HHMMSS>.png" (local time `unix_seconds`;
+// a negative time leaves the stamp out, as `peviz render --all` does).
+std::string figure_file_name(const AppState& s, FigureView v, long long unix_seconds);
+
+// The PNG text chunks of a figure: "peviz" (JSON: version, view, state_to_json), "Title" (the
+// caption) and "Software".
+std::map<std::string, std::string> figure_metadata(const AppState& s, FigureView v);
+
+// Reads a figure's "peviz" chunk back: the view it showed and the state to apply. Throws
+// ParamError("open", ...) for a PNG without peviz metadata or with a malformed one.
+struct FigureMetadata {
+  FigureView view;
+  nlohmann::json state;
+};
+FigureMetadata parse_figure_metadata(const std::map<std::string, std::string>& text);
+
+}  // namespace peviz::app

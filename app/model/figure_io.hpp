@@ -1,0 +1,41 @@
+// Files behind the File menu: opening a figure PNG (restores its parameters), the data behind a
+// view as CSV / NPY, and where figures go. No ImGui, no GL.
+#pragma once
+#include <filesystem>
+#include <string>
+
+#include "app/model/app_state.hpp"
+#include "core/nd_array.hpp"
+
+namespace peviz::app {
+
+// $HOME/Pictures/peviz when HOME is set (XDG_PICTURES_DIR lives in user-dirs.dirs, not in the
+// environment), else the current folder.
+std::filesystem::path default_figure_folder();
+// The folder F12 saves into: the configured one, else default_figure_folder().
+std::filesystem::path figure_folder(const AppState& s);
+
+// True for the file names of figures peviz writes and opens: .png, .svg, .pdf.
+bool is_figure_file_name(const std::string& path);
+
+// Reads a figure saved by peviz (PNG, SVG or PDF, told apart by their first bytes) and applies its
+// parameters (state_json) and view. Throws ParamError ("open", ...) for an unreadable file, a
+// figure without peviz metadata or invalid parameters; the state is unchanged then.
+void open_figure(AppState& s, const std::string& path);
+
+// The numbers the view draws, as peviz export would write them (see README, "The data behind a
+// view"). Throws ParamError when the view has nothing computed.
+NdArray view_data(const AppState& s, FigureView v);
+
+// Writes view_data atomically as CSV or NPY; returns the path written. Throws ParamError("out", ...).
+std::string export_view_data(const AppState& s, FigureView v, const std::filesystem::path& folder, bool npy,
+                             long long unix_seconds);
+
+// Acts on s.open_request and s.figure.export_requested: a .png opens as a figure, a .npy or
+// .safetensors as the learned table (next update); results and errors go to the toast.
+void handle_file_requests(AppState& s, double now_seconds, long long unix_seconds);
+
+// Shows `text` in the corner for a few seconds.
+void show_toast(AppState& s, std::string text, bool is_error, double now_seconds);
+
+}  // namespace peviz::app

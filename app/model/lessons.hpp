@@ -1,0 +1,42 @@
+// Lesson tours: JSON files of steps (title, text, partial window state) in assets/lessons/ or the
+// user's $XDG_CONFIG_HOME/peviz/lessons/, checked against their schema, and stepping through them.
+//
+//   {"title": "...", "steps": [{"title": "...", "text": "...", "demo": "word-order" (optional),
+//                               "state": {"page": "basics", "params": {"d_model": 64}}}, ...]}
+#pragma once
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "app/model/app_state.hpp"
+
+namespace peviz::app {
+
+// Checks and converts a lesson document. `source` (the file name) starts every message. Throws
+// ParamError("lesson", "<source>: step 3: state: d_model: must be ...") naming the step (1-based) and key:
+// "title" a non-empty string, "steps" a non-empty array of objects with string "title" and "text", an
+// object "state" that apply_state_json accepts on a scratch AppState, and "demo" (if present) a known demo.
+Lesson parse_lesson(const nlohmann::json& j, const std::string& source);
+
+// Reads, parses and checks a lesson file. Throws ParamError("lesson", ...) naming the file.
+Lesson load_lesson_file(const std::filesystem::path& path);
+
+// The user's lesson folder (next to the session file): "lessons/". Empty without HOME/XDG_CONFIG_HOME.
+std::filesystem::path user_lessons_dir();
+
+// Shipped lessons (assets/lessons/*.json, sorted) then the user's.
+std::vector<std::string> list_lesson_files();
+
+// An existing file path as given, else "<name>" or "<name>.json" in the lesson folders; empty when none.
+std::filesystem::path resolve_lesson(const std::string& path_or_name);
+
+// Starts the tour at `step` (clamped): remembers the current state (without theme, zoom and layout) as
+// the starting point every step applies on top of, then goes to the step.
+void start_lesson(AppState& s, Lesson lesson, int step = 0);
+// Goes to step k (clamped to the lesson): the starting state, then the step's state, the page it names.
+void go_to_step(AppState& s, int k);
+void stop_lesson(AppState& s);
+
+}  // namespace peviz::app

@@ -1,0 +1,21 @@
+// The window's state as JSON: one format for the session file, figure metadata (PNG tEXt), presets
+// and lesson steps. Applying is partial (missing keys keep their values) and all-or-nothing.
+#pragma once
+#include <nlohmann/json.hpp>
+
+#include "app/model/app_state.hpp"
+
+namespace peviz::app {
+
+// Everything that decides what the views show: "params" (the sidebar's encoding parameters), "page",
+// "view" (theme, zoom, layout, options of the four basic views) and one object per analysis page
+// ("rope_clocks", "rope_decay", "context_extension", "alibi", "t5_shaw", "distance", "linear_shift",
+// "criteria", "precision"). A table loaded from a file is named ("learned_file") but not embedded.
+nlohmann::json state_to_json(const AppState& s);
+
+// Applies the keys present in `j` to `s`. Every parameter set goes through core's validation (and the
+// GUI's ranges); on any error (wrong type, unknown name, out of range) `s` is left unchanged and a
+// ParamError names the offending key. Marks what changed dirty.
+void apply_state_json(const nlohmann::json& j, AppState& s);
+
+}  // namespace peviz::app

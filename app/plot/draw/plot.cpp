@@ -1,0 +1,536 @@
+// The plotting layer: axes, ticks, zoom/pan, line series, heatmap images, legend, read-out.
+#define IMGUI_DEFINE_MATH_OPERATORS  // ImVec2 + ImVec2 (imgui_internal.h)
+#include "app/plot/draw/plot.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include <imgui_internal.h>
+
+#include "app/plot/line_joins.hpp"
+#include "app/plot/plot_ticks.hpp"
+
+namespace peviz::plot {
+
+namespace {
+
+struct Series {
+  const char* label;
+  const float* values;
+  int count;
+  double x0, dx;
+  int stride;
+  ImU32 color;
+  double y_offset;
+};
+
+enum class Region { none, area, x_axis, y_axis };
+
+// The plot being built between begin_plot and end_plot (plots do not nest).
+struct CurrentPlot {
+  bool active = false;
+  bool ready = false;  // setup_axes ran
+  ImGuiID id = 0;
+  ImRect frame, area;
+  const char* x_label = "";
+  const char* y_label = "";
+  AxisRange x_default, y_default;
+  unsigned x_flags = 0, y_flags = 0;
+  unsigned flags = 0;
+  AxisMap xmap, ymap;
+  bool held = false;
+  Region hover = Region::none;
+  bool clicked = false;
+  ImVec2 mouse_data;
+  std::vector<Series> series;
+  int palette_next = 0;
+  HeatmapImage* heatmap = nullptr;
+  const char* heatmap_label = "";
+  ImVector<ImVec2> points;  // polyline scratch, reused
+};
+CurrentPlot g_plot;
+
+// Tableau 10, then two more so a 12-series chart (the distance chart) repeats no colour.
+constexpr int kPaletteSize = 12;
+constexpr ImU32 kPalette[kPaletteSize] = {IM_COL32(31, 119, 180, 255), IM_COL32(255, 127, 14, 255),
+                                IM_COL32(44, 160, 44, 255),  IM_COL32(214, 39, 40, 255),
+                                IM_COL32(148, 103, 189, 255), IM_COL32(140, 86, 75, 255),
+                                IM_COL32(227, 119, 194, 255), IM_COL32(127, 127, 127, 255),
+                                IM_COL32(188, 189, 34, 255), IM_COL32(23, 190, 207, 255),
+                                IM_COL32(0, 90, 50, 255),    IM_COL32(255, 200, 40, 255)};
+
+ImU32 style_color(ImGuiCol c, float alpha = 1.0f) { return ImGui::GetColorU32(c, alpha); }
+
+ImGuiID storage_key(const char* what) { return ImHashStr(what, 0, g_plot.id); }
+
+struct Tick {
+  double position;  // data value where the tick is drawn
+  std::string label;
+};
+
+std::vector<Tick> axis_ticks(AxisRange r, unsigned flags, int target) {
+  std::vector<Tick> out;
+  const double lo = std::min(r.min, r.max), hi = std::max(r.min, r.max);
+  if (flags & axis_cells) {
+    for (double v : nice_integer_ticks(lo - 0.5, hi - 0.5, target))
+      out.push_back({v + 0.5, format_tick(v, 1.0)});
+  } else if (flags & axis_integer) {
+    for (double v : nice_integer_ticks(lo, hi, target)) out.push_back({v, format_tick(v, 1.0)});
+  } else {
+    const double step = nice_step(hi - lo, target);
+    for (double v : nice_ticks(lo, hi, target)) out.push_back({v, format_tick(v, step)});
+  }
+  return out;
+}
+
+int x_tick_target() { return std::max(2, int(g_plot.area.GetWidth() / (6.0f * ImGui::GetFontSize()))); }
+int y_tick_target() { return std::max(2, int(g_plot.area.GetHeight() / (2.5f * ImGui::GetFontSize()))); }
+
+AxisRange load_range(const char* min_key, const char* max_key, AxisRange fallback) {
+  ImGuiStorage* st = ImGui::GetStateStorage();
+  if (!st->GetBool(storage_key("user"), false)) return fallback;
+  return {st->GetFloat(storage_key(min_key), float(fallback.min)),
+          st->GetFloat(storage_key(max_key), float(fallback.max))};
+}
+
+void store_ranges() {
+  ImGuiStorage* st = ImGui::GetStateStorage();
+  st->SetBool(storage_key("user"), true);
+  st->SetFloat(storage_key("x.min"), float(g_plot.xmap.range.min));
+  st->SetFloat(storage_key("x.max"), float(g_plot.xmap.range.max));
+  st->SetFloat(storage_key("y.min"), float(g_plot.ymap.range.min));
+  st->SetFloat(storage_key("y.max"), float(g_plot.ymap.range.max));
+}
+
+// Lays out the inner plot area for the current ranges (the left margin fits the y labels).
+void layout_area() {
+  const float fs = ImGui::GetFontSize();
+  const float pad = 0.4f * fs;
+  ImRect area(g_plot.frame.Min + ImVec2(0, fs + pad), g_plot.frame.Max - ImVec2(pad, 2.0f * fs + 2 * pad));
+  g_plot.area = area;  // provisional, for the y tick count
+  float widest = ImGui::CalcTextSize("0").x;
+  if (!(g_plot.y_flags & axis_no_labels))
+    for (const Tick& t : axis_ticks(g_plot.ymap.range, g_plot.y_flags, y_tick_target()))
+      widest = std::max(widest, ImGui::CalcTextSize(t.label.c_str()).x);
+  area.Min.x += widest + 2 * pad;
+  if (area.GetWidth() < 10) area.Max.x = area.Min.x + 10;
+  if (area.GetHeight() < 10) area.Max.y = area.Min.y + 10;
+  g_plot.area = area;
+  const bool inverted = g_plot.y_flags & axis_inverted;
+  g_plot.xmap.pixel_min = area.Min.x;
+  g_plot.xmap.pixel_max = area.Max.x;
+  g_plot.ymap.pixel_min = inverted ? area.Min.y : area.Max.y;
+  g_plot.ymap.pixel_max = inverted ? area.Max.y : area.Min.y;
+}
+
+Region region_at(ImVec2 p) {
+  const ImRect& a = g_plot.area;
+  if (a.Contains(p)) return Region::area;
+  if (p.x >= a.Min.x && p.x <= a.Max.x && p.y > a.Max.y && p.y <= g_plot.frame.Max.y) return Region::x_axis;
+  if (p.y >= a.Min.y && p.y <= a.Max.y && p.x >= g_plot.frame.Min.x && p.x < a.Min.x) return Region::y_axis;
+  return Region::none;
+}
+
+double min_span(unsigned flags, AxisRange def) {
+  return (flags & (axis_cells | axis_integer)) ? 1.0 : std::max(1e-12, 1e-6 * std::abs(def.span()));
+}
+
+void handle_input() {
+  ImGuiIO& io = ImGui::GetIO();
+  const bool zoom_x = !(g_plot.x_flags & axis_locked), zoom_y = !(g_plot.y_flags & axis_locked);
+  bool changed = false;
+  if (g_plot.hover != Region::none && io.MouseWheel != 0.0f) {
+    const double factor = std::exp(-0.2 * io.MouseWheel);
+    if (zoom_x && g_plot.hover != Region::y_axis) {
+      g_plot.xmap.range = zoom_range(g_plot.xmap.range, pixel_to_data(g_plot.xmap, io.MousePos.x), factor);
+      changed = true;
+    }
+    if (zoom_y && g_plot.hover != Region::x_axis) {
+      g_plot.ymap.range = zoom_range(g_plot.ymap.range, pixel_to_data(g_plot.ymap, io.MousePos.y), factor);
+      changed = true;
+    }
+  }
+  const float threshold = io.MouseDragThreshold;
+  if (g_plot.held && io.MouseDragMaxDistanceSqr[0] > threshold * threshold &&
+      (io.MouseDelta.x != 0.0f || io.MouseDelta.y != 0.0f)) {
+    const Region from = region_at(io.MouseClickedPos[0]);
+    if (zoom_x && from != Region::y_axis && from != Region::none) {
+      g_plot.xmap.range = pan_range(g_plot.xmap, io.MouseDelta.x);
+      changed = true;
+    }
+    if (zoom_y && from != Region::x_axis && from != Region::none) {
+      g_plot.ymap.range = pan_range(g_plot.ymap, io.MouseDelta.y);
+      changed = true;
+    }
+  }
+  if (changed) {
+    g_plot.xmap.range = sanitize_range(g_plot.xmap.range, g_plot.x_default, min_span(g_plot.x_flags, g_plot.x_default));
+    g_plot.ymap.range = sanitize_range(g_plot.ymap.range, g_plot.y_default, min_span(g_plot.y_flags, g_plot.y_default));
+    store_ranges();
+  }
+  if (g_plot.hover != Region::none && ImGui::IsMouseDoubleClicked(0)) {
+    ImGui::GetStateStorage()->SetBool(storage_key("user"), false);
+    g_plot.xmap.range = g_plot.x_default;
+    g_plot.ymap.range = g_plot.y_default;
+  }
+  g_plot.clicked = g_plot.hover == Region::area && ImGui::IsMouseReleased(0) &&
+                   io.MouseDragMaxDistanceSqr[0] <= threshold * threshold &&
+                   g_plot.area.Contains(io.MouseClickedPos[0]);
+}
+
+void draw_background_and_grid() {
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImRect& a = g_plot.area;
+  if (!(g_plot.flags & plot_no_background)) dl->AddRectFilled(a.Min, a.Max, style_color(ImGuiCol_FrameBg));
+  const ImU32 grid = style_color(ImGuiCol_Text, 0.10f);
+  for (const Tick& t : axis_ticks(g_plot.xmap.range, g_plot.x_flags, x_tick_target())) {
+    const float x = data_to_pixel(g_plot.xmap, t.position);
+    dl->AddLine(ImVec2(x, a.Min.y), ImVec2(x, a.Max.y), grid);
+  }
+  for (const Tick& t : axis_ticks(g_plot.ymap.range, g_plot.y_flags, y_tick_target())) {
+    const float y = data_to_pixel(g_plot.ymap, t.position);
+    dl->AddLine(ImVec2(a.Min.x, y), ImVec2(a.Max.x, y), grid);
+  }
+}
+
+void draw_axes() {
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImRect& a = g_plot.area;
+  const float fs = ImGui::GetFontSize();
+  const float pad = 0.4f * fs;
+  const ImU32 text = style_color(ImGuiCol_Text);
+  dl->AddRect(a.Min, a.Max, style_color(ImGuiCol_Border));
+  for (const Tick& t : axis_ticks(g_plot.xmap.range, g_plot.x_flags, x_tick_target())) {
+    const float x = data_to_pixel(g_plot.xmap, t.position);
+    dl->AddLine(ImVec2(x, a.Max.y), ImVec2(x, a.Max.y + pad), text);
+    if (g_plot.x_flags & axis_no_labels) continue;
+    const float w = ImGui::CalcTextSize(t.label.c_str()).x;
+    const float left = std::clamp(x - 0.5f * w, g_plot.frame.Min.x, g_plot.frame.Max.x - w);  // stay inside
+    dl->AddText(ImVec2(left, a.Max.y + pad), text, t.label.c_str());
+  }
+  for (const Tick& t : axis_ticks(g_plot.ymap.range, g_plot.y_flags, y_tick_target())) {
+    const float y = data_to_pixel(g_plot.ymap, t.position);
+    dl->AddLine(ImVec2(a.Min.x - pad, y), ImVec2(a.Min.x, y), text);
+    if (g_plot.y_flags & axis_no_labels) continue;
+    const ImVec2 sz = ImGui::CalcTextSize(t.label.c_str());
+    dl->AddText(ImVec2(a.Min.x - pad - 2 - sz.x, y - 0.5f * sz.y), text, t.label.c_str());
+  }
+  const float xw = ImGui::CalcTextSize(g_plot.x_label).x;
+  dl->AddText(ImVec2(a.GetCenter().x - 0.5f * xw, a.Max.y + pad + fs), text, g_plot.x_label);
+  dl->AddText(ImVec2(g_plot.frame.Min.x, g_plot.frame.Min.y), text, g_plot.y_label);
+}
+
+void draw_legend() {
+  int shown = 0;
+  float widest = 0.0f;
+  for (const Series& s : g_plot.series) {
+    if (std::string_view(s.label).starts_with("##")) continue;
+    widest = std::max(widest, ImGui::CalcTextSize(s.label, nullptr, true).x);
+    ++shown;
+  }
+  if (shown == 0) return;
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const float fs = ImGui::GetFontSize();
+  const float swatch = 1.2f * fs, pad = 0.3f * fs;
+  const ImVec2 size(widest + swatch + 3 * pad, shown * fs + 2 * pad);
+  const ImVec2 min(g_plot.area.Max.x - size.x - pad, g_plot.area.Min.y + pad);
+  dl->AddRectFilled(min, min + size, style_color(ImGuiCol_PopupBg, 0.85f), 3.0f);
+  dl->AddRect(min, min + size, style_color(ImGuiCol_Border), 3.0f);
+  float y = min.y + pad;
+  for (const Series& s : g_plot.series) {
+    if (std::string_view(s.label).starts_with("##")) continue;
+    dl->AddLine(ImVec2(min.x + pad, y + 0.5f * fs), ImVec2(min.x + pad + swatch, y + 0.5f * fs), s.color, 3.0f);
+    dl->AddText(ImVec2(min.x + 2 * pad + swatch, y), style_color(ImGuiCol_Text), s.label,
+                ImGui::FindRenderedTextEnd(s.label));
+    y += fs;
+  }
+}
+
+// Index of the sample of `s` nearest to data x, or -1.
+int nearest_sample(const Series& s, double x) {
+  if (s.count <= 0 || s.dx == 0.0) return -1;
+  const double i = std::round((x - s.x0) / s.dx);
+  if (i < 0 || i >= s.count) return -1;
+  return int(i);
+}
+
+void draw_readout() {
+  if (g_plot.hover != Region::area || ImGui::IsMouseDragging(0)) return;
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImRect& a = g_plot.area;
+  const ImVec2 m = ImGui::GetIO().MousePos;
+  const ImU32 cross = style_color(ImGuiCol_Text, 0.35f);
+  dl->AddLine(ImVec2(m.x, a.Min.y), ImVec2(m.x, a.Max.y), cross);
+  dl->AddLine(ImVec2(a.Min.x, m.y), ImVec2(a.Max.x, m.y), cross);
+  const double mx = g_plot.mouse_data.x, my = g_plot.mouse_data.y;
+  std::string text;
+  if (HeatmapImage* h = g_plot.heatmap; h && has_values(h->values)) {
+    const double col = std::floor(mx / h->cell_width), row = std::floor(my / h->cell_height);
+    if (col >= 0 && row >= 0 && col < double(value_cols(h->values)) && row < double(value_rows(h->values))) {
+      const float v = value_at(h->values, std::size_t(row), std::size_t(col));
+      const double x = col * h->cell_width, y = row * h->cell_height;
+      text = std::string(g_plot.y_label) + " " + format_value(y) + ", " + g_plot.x_label + " " +
+             format_value(x) + "\n" + g_plot.heatmap_label + ": " + (std::isnan(v) ? "missing" : format_value(v));
+      const ImVec2 p0 = data_to_screen(x, y), p1 = data_to_screen(x + h->cell_width, y + h->cell_height);
+      dl->AddRect(ImMin(p0, p1), ImMax(p0, p1), style_color(ImGuiCol_Text));
+    }
+  }
+  bool x_written = false;
+  for (const Series& s : g_plot.series) {
+    const int i = nearest_sample(s, mx);
+    if (i < 0) continue;
+    const double x = s.x0 + i * s.dx;
+    const float v = s.values[std::size_t(i) * s.stride];
+    if (!x_written) {
+      if (!text.empty()) text += "\n";
+      text += std::string(g_plot.x_label) + " = " + format_value(x);
+      x_written = true;
+    }
+    const bool hidden = std::string_view(s.label).starts_with("##");  // legend-less: name after ##
+    const char* name = hidden ? s.label + 2 : s.label;
+    const char* end = hidden ? name + std::strlen(name) : ImGui::FindRenderedTextEnd(s.label);
+    text += '\n';
+    text.append(name, end);
+    text += ": ";
+    text += std::isnan(v) ? std::string("missing") : format_value(v);
+    if (!std::isnan(v)) dl->AddCircleFilled(data_to_screen(x, s.y_offset + v), 3.5f, s.color);
+  }
+  if (text.empty()) text = std::string(g_plot.x_label) + " = " + format_value(mx, 5) + "\n" + g_plot.y_label + " = " + format_value(my, 5);
+  ImGui::BeginTooltip();
+  ImGui::TextUnformatted(text.c_str());
+  ImGui::EndTooltip();
+}
+
+}  // namespace
+
+bool begin_plot(const char* id, ImVec2 size, unsigned flags) {
+  IM_ASSERT(!g_plot.active && "plots do not nest: call end_plot first");
+  ImGuiWindow* window = ImGui::GetCurrentWindow();
+  if (window->SkipItems) return false;
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  if (size.x <= 0.0f) size.x = std::max(avail.x, 60.0f);
+  if (size.y <= 0.0f) size.y = std::max(avail.y, 60.0f);
+  const ImGuiID gid = window->GetID(id);
+  const ImRect frame(window->DC.CursorPos, window->DC.CursorPos + size);
+  ImGui::ItemSize(frame);
+  if (!ImGui::ItemAdd(frame, gid)) return false;
+  bool hovered = false, held = false;
+  ImGui::ButtonBehavior(frame, gid, &hovered, &held, ImGuiButtonFlags_MouseButtonLeft);
+  g_plot.active = true;
+  g_plot.ready = false;
+  g_plot.id = gid;
+  g_plot.flags = flags;
+  g_plot.frame = frame;
+  g_plot.held = held;
+  g_plot.hover = Region::none;
+  g_plot.clicked = false;
+  g_plot.series.clear();
+  g_plot.palette_next = 0;
+  g_plot.heatmap = nullptr;
+  // Hover regions need the area; setup_axes fills them in. Remember raw hover for now.
+  g_plot.hover = hovered ? Region::area : Region::none;
+  return true;
+}
+
+void setup_axes(const char* x_label, const char* y_label, AxisRange x_default, AxisRange y_default,
+                unsigned x_flags, unsigned y_flags) {
+  IM_ASSERT(g_plot.active && !g_plot.ready);
+  const bool hovered = g_plot.hover != Region::none;
+  g_plot.x_label = x_label;
+  g_plot.y_label = y_label;
+  g_plot.x_default = x_default;
+  g_plot.y_default = y_default;
+  g_plot.x_flags = x_flags;
+  g_plot.y_flags = y_flags;
+  g_plot.xmap.range = load_range("x.min", "x.max", x_default);
+  g_plot.ymap.range = load_range("y.min", "y.max", y_default);
+  layout_area();
+  g_plot.hover = hovered ? region_at(ImGui::GetIO().MousePos) : Region::none;
+  handle_input();
+  layout_area();
+  g_plot.mouse_data = ImVec2(float(pixel_to_data(g_plot.xmap, ImGui::GetIO().MousePos.x)),
+                             float(pixel_to_data(g_plot.ymap, ImGui::GetIO().MousePos.y)));
+  g_plot.ready = true;
+  draw_background_and_grid();
+  ImGui::GetWindowDrawList()->PushClipRect(g_plot.area.Min, g_plot.area.Max, true);
+}
+
+AxisRange current_x_range() { return g_plot.xmap.range; }
+AxisRange current_y_range() { return g_plot.ymap.range; }
+
+ImVec2 data_to_screen(double x, double y) {
+  return ImVec2(data_to_pixel(g_plot.xmap, x), data_to_pixel(g_plot.ymap, y));
+}
+
+void plot_line(const char* label, const float* values, int count, double x0, double dx, int stride,
+               ImU32 color, float thickness, double y_offset) {
+  IM_ASSERT(g_plot.ready);
+  if (color == 0) color = series_color(g_plot.palette_next++);
+  g_plot.series.push_back({label, values, count, x0, dx, std::max(stride, 1), color, y_offset});
+  if (count <= 0 || values == nullptr || dx <= 0.0) return;
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const AxisRange xr = g_plot.xmap.range;
+  const int first = std::clamp(int(std::floor((std::min(xr.min, xr.max) - x0) / dx)) - 1, 0, count - 1);
+  const int last = std::clamp(int(std::ceil((std::max(xr.min, xr.max) - x0) / dx)) + 1, 0, count - 1);
+  const float width = std::max(g_plot.area.GetWidth(), 1.0f);
+  const bool decimate = (last - first + 1) > 2.0f * width;
+  ImVector<ImVec2>& pts = g_plot.points;
+  pts.resize(0);
+  auto flush = [&] {
+    if (pts.Size >= 2) dl->AddPolyline(pts.Data, pts.Size, color, ImDrawFlags_None, thickness);
+    pts.resize(0);
+  };
+  if (!decimate) {
+    for (int i = first; i <= last; ++i) {
+      const float v = values[std::size_t(i) * stride];
+      if (std::isnan(v)) { flush(); continue; }
+      const ImVec2 p = data_to_screen(x0 + i * dx, y_offset + v);
+      if (pts.Size >= 2) {
+        const ImVec2 a = pts[pts.Size - 2], b = pts[pts.Size - 1];
+        if (is_sharp_turn(a.x, a.y, b.x, b.y, p.x, p.y)) {  // a spike: no long miter at b
+          flush();
+          pts.push_back(b);
+        }
+      }
+      pts.push_back(p);
+    }
+  } else {
+    // More samples than pixels: per pixel column, one 1-pixel bar from the column's minimum to its
+    // maximum (joined to the previous column's last value). Every peak stays visible, and the
+    // rasteriser fills each covered pixel once instead of under many overlapping line segments.
+    const float thick = std::max(1.0f, std::round(thickness));
+    float prev = NAN;
+    int i = first;
+    while (i <= last) {
+      const float px = std::floor(data_to_pixel(g_plot.xmap, x0 + i * dx));
+      float lo = INFINITY, hi = -INFINITY, end_value = NAN;
+      while (i <= last && data_to_pixel(g_plot.xmap, x0 + i * dx) < px + 1.0f) {
+        const float v = values[std::size_t(i) * stride];
+        end_value = v;
+        if (!std::isnan(v)) { lo = std::min(lo, v); hi = std::max(hi, v); }
+        ++i;
+      }
+      if (lo <= hi) {
+        if (!std::isnan(prev)) { lo = std::min(lo, prev); hi = std::max(hi, prev); }
+        const float y0 = data_to_pixel(g_plot.ymap, y_offset + hi), y1 = data_to_pixel(g_plot.ymap, y_offset + lo);
+        dl->AddRectFilled(ImVec2(px, std::min(y0, y1) - 0.5f * thick), ImVec2(px + 1.0f, std::max(y0, y1) + 0.5f * thick), color);
+      }
+      prev = end_value;
+    }
+  }
+  flush();
+}
+
+void plot_heatmap(HeatmapImage& img, const char* value_label) {
+  IM_ASSERT(g_plot.ready);
+  g_plot.heatmap = &img;
+  g_plot.heatmap_label = value_label;
+  if (!has_values(img.values)) return;
+  const double cw = img.cell_width, ch = img.cell_height;
+  const double cols = double(value_cols(img.values)) * cw, rows = double(value_rows(img.values)) * ch;
+  const AxisRange xr = g_plot.xmap.range, yr = g_plot.ymap.range;
+  const double x_lo = std::max(0.0, std::min(xr.min, xr.max)), x_hi = std::min(cols, std::max(xr.min, xr.max));
+  const double y_lo = std::max(0.0, std::min(yr.min, yr.max)), y_hi = std::min(rows, std::max(yr.min, yr.max));
+  if (x_lo >= x_hi || y_lo >= y_hi) return;
+  // Snap the image to whole pixels so one texel maps onto one pixel.
+  ImVec2 p0 = data_to_screen(x_lo, y_lo), p1 = data_to_screen(x_hi, y_hi);
+  ImVec2 min(std::round(std::min(p0.x, p1.x)), std::round(std::min(p0.y, p1.y)));
+  ImVec2 max(std::round(std::max(p0.x, p1.x)), std::round(std::max(p0.y, p1.y)));
+  HeatmapWindow w;
+  w.x_left = pixel_to_data(g_plot.xmap, min.x) / cw;
+  w.x_right = pixel_to_data(g_plot.xmap, max.x) / cw;
+  w.y_top = pixel_to_data(g_plot.ymap, min.y) / ch;
+  w.y_bottom = pixel_to_data(g_plot.ymap, max.y) / ch;
+  w.width = int(max.x - min.x);
+  w.height = int(max.y - min.y);
+  if (img.texture_side > 0) {  // the GL layer caps the image at its texture size
+    w.width = std::min(w.width, img.texture_side);
+    w.height = std::min(w.height, img.texture_side);
+  }
+  img.window = w;
+  img.drawn = w.width > 0 && w.height > 0;
+  img.screen_min[0] = min.x;
+  img.screen_min[1] = min.y;
+  img.screen_max[0] = max.x;
+  img.screen_max[1] = max.y;
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  if (img.texture && img.texture_side > 0) {
+    const ImVec2 uv1(float(w.width) / img.texture_side, float(w.height) / img.texture_side);
+    dl->AddImage(img.texture, min, max, ImVec2(0, 0), uv1);
+  } else {
+    dl->AddRectFilled(min, max, style_color(ImGuiCol_FrameBgHovered));  // no GL (headless)
+  }
+}
+
+void plot_vline(double x, ImU32 color, float thickness) {
+  const float px = data_to_pixel(g_plot.xmap, x);
+  ImGui::GetWindowDrawList()->AddLine(ImVec2(px, g_plot.area.Min.y), ImVec2(px, g_plot.area.Max.y), color, thickness);
+}
+
+void plot_hline(double y, ImU32 color, float thickness) {
+  const float py = data_to_pixel(g_plot.ymap, y);
+  ImGui::GetWindowDrawList()->AddLine(ImVec2(g_plot.area.Min.x, py), ImVec2(g_plot.area.Max.x, py), color, thickness);
+}
+
+void plot_text(double x, double y, const char* text, ImU32 color) {
+  ImGui::GetWindowDrawList()->AddText(data_to_screen(x, y), color, text);
+}
+
+bool plot_hovered() { return g_plot.hover == Region::area; }
+ImVec2 mouse_data_position() { return g_plot.mouse_data; }
+bool plot_clicked() { return g_plot.clicked; }
+
+void end_plot() {
+  IM_ASSERT(g_plot.active && "end_plot without begin_plot");
+  if (!g_plot.ready) setup_axes("", "", {0, 1}, {0, 1});
+  ImGui::GetWindowDrawList()->PopClipRect();
+  draw_axes();
+  draw_legend();
+  draw_readout();
+  g_plot.active = false;
+  g_plot.ready = false;
+  g_plot.series.clear();
+  g_plot.heatmap = nullptr;
+}
+
+ScreenBox colorbar(const char* id, Colormap map, double vmin, double vmax, ImVec2 size) {
+  ImGuiWindow* window = ImGui::GetCurrentWindow();
+  if (window->SkipItems) return {};
+  if (size.y <= 0.0f) size.y = std::max(ImGui::GetContentRegionAvail().y, 60.0f);
+  const ImRect frame(window->DC.CursorPos, window->DC.CursorPos + size);
+  ImGui::ItemSize(frame);
+  if (!ImGui::ItemAdd(frame, window->GetID(id))) return {};
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const float fs = ImGui::GetFontSize();
+  const float bar_w = std::min(1.2f * fs, 0.4f * size.x);
+  const ImRect bar(frame.Min + ImVec2(2, fs + 0.5f * fs), ImVec2(frame.Min.x + 2 + bar_w, frame.Max.y - 2.5f * fs));
+  constexpr int kStrips = 64;
+  for (int k = 0; k < kStrips; ++k) {  // top = vmax
+    const float y0 = bar.Min.y + bar.GetHeight() * k / kStrips, y1 = bar.Min.y + bar.GetHeight() * (k + 1) / kStrips;
+    const ImU32 top = colormap_color(map, 1.0 - double(k) / kStrips), bottom = colormap_color(map, 1.0 - double(k + 1) / kStrips);
+    dl->AddRectFilledMultiColor(ImVec2(bar.Min.x, y0), ImVec2(bar.Max.x, y1), top, top, bottom, bottom);
+  }
+  dl->AddRect(bar.Min, bar.Max, style_color(ImGuiCol_Border));
+  const ImU32 text = style_color(ImGuiCol_Text);
+  const int target = std::max(2, int(bar.GetHeight() / (2.5f * fs)));
+  const double step = nice_step(vmax - vmin, target);
+  for (double v : nice_ticks(vmin, vmax, target)) {
+    const float t = float(colormap_position(v, vmin, vmax));
+    const float y = bar.Max.y - t * bar.GetHeight();
+    dl->AddLine(ImVec2(bar.Max.x, y), ImVec2(bar.Max.x + 0.3f * fs, y), text);
+    const std::string label = format_tick(v, step);
+    dl->AddText(ImVec2(bar.Max.x + 0.4f * fs, y - 0.5f * fs), text, label.c_str());
+  }
+  // Missing-value swatch under the bar.
+  const ImVec2 sw(bar.Min.x, frame.Max.y - 1.6f * fs);
+  dl->AddRectFilled(sw, sw + ImVec2(bar_w, fs), missing_color());
+  dl->AddText(ImVec2(bar.Max.x + 0.4f * fs, sw.y), text, "n/a");
+  return {bar.Min, bar.Max};
+}
+
+ImU32 series_color(int i) { return kPalette[((i % kPaletteSize) + kPaletteSize) % kPaletteSize]; }
+
+}  // namespace peviz::plot

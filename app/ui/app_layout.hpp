@@ -1,0 +1,18 @@
+// The fixed, resizable arrangement of the window: menu bar, page tabs, sidebar | 2 x 2 grid of
+// views (or one analysis page), status line; and the same views laid out alone for a figure.
+#pragma once
+#include <string>
+
+#include "app/model/app_state.hpp"
+#include "app/model/figure_view.hpp"
+
+namespace peviz::app {
+
+// Draws the whole window's UI for one frame (between ImGui::NewFrame and ImGui::Render).
+void draw_app(AppState& s);
+
+// Draws a figure for one frame: the window without menu bar and toast (kind window), or one view
+// filling the display; `caption` (when not empty) replaces the status line.
+void draw_figure(AppState& s, FigureView v, const std::string& caption);
+
+}  // namespace peviz::app

@@ -1,0 +1,89 @@
+// ALiBi: slope per head and the bias heatmap per head (selector and a small-multiples grid),
+// causal or bidirectional (Press et al. 2022; get_slopes of ofirpress/attention_with_linear_biases).
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include <imgui.h>
+
+#include "app/plot/draw/plot.hpp"
+#include "app/ui/views/analysis_views.hpp"
+#include "app/ui/views/views.hpp"
+
+namespace peviz::app {
+
+namespace {
+
+// "h0", "h1", ... in the top-left corner of each tile of the small multiples, where that corner is
+// on screen (the grid zooms and pans like any heatmap).
+void label_tiles(const AlibiOptions& o) {
+  const plot::HeatmapImage& img = o.grid_image;
+  const plot::HeatmapWindow& w = img.window;
+  if (!img.drawn || w.x_right == w.x_left || w.y_bottom == w.y_top) return;
+  const ImVec2 lo(img.screen_min[0], img.screen_min[1]), hi(img.screen_max[0], img.screen_max[1]);
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  dl->PushClipRect(lo, hi, true);
+  const double step = double(o.seq_len + 1);  // a tile and its one-cell gutter
+  const float pad = ImGui::GetStyle().FramePadding.x;
+  for (int h = 0; h < o.heads; ++h) {
+    const double col = double(h % o.grid_cols) * step, row = double(h / o.grid_cols) * step;
+    const float x = lo.x + float((col - w.x_left) / (w.x_right - w.x_left)) * (hi.x - lo.x) + pad;
+    const float y = lo.y + float((row - w.y_top) / (w.y_bottom - w.y_top)) * (hi.y - lo.y) + pad;
+    char label[16];
+    std::snprintf(label, sizeof label, "h%d", h);
+    const ImVec2 size = ImGui::CalcTextSize(label);
+    dl->AddRectFilled(ImVec2(x - 2, y), ImVec2(x + size.x + 2, y + size.y), IM_COL32(0, 0, 0, 150), 2.0f);
+    dl->AddText(ImVec2(x, y), IM_COL32(255, 255, 255, 255), label);
+  }
+  dl->PopClipRect();
+}
+
+}  // namespace
+
+void draw_alibi_view(AppState& s) {
+  AlibiOptions& o = s.analysis.alibi;
+  constexpr Page page = Page::alibi;
+  view_title("ALiBi: a linear bias per head, -m_h * distance");
+  page_slider(s, page, "heads", o.heads, 1, 64);
+  ImGui::SameLine();
+  page_slider(s, page, "length##alibi", o.seq_len, 2, 1024, true);
+  ImGui::SameLine();
+  if (ImGui::Checkbox("bidirectional", &o.bidirectional)) s.analysis.mark(page);
+  hint("Causal: bias -m_h (i - j) for keys j <= i, future keys masked (drawn as missing). Bidirectional: -m_h |i - j|.");
+  ImGui::SameLine();
+  page_slider(s, page, "head shown", o.head, 0, std::max(o.heads - 1, 0));
+  if (o.slopes.empty() || o.head_bias.empty()) {
+    ImGui::TextDisabled("no results yet: see the status line");
+    return;
+  }
+  ImGui::TextDisabled("slopes 2^(-8h/H) for H a power of two (head 0: %.4g, head %d: %.4g); other H interleave the next "
+                      "power of two's slopes.", o.slopes.front(), int(o.slopes.size()) - 1, o.slopes.back());
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float left = avail.x * 0.42f;
+  ImGui::BeginGroup();
+  if (plot::begin_plot("##alibi_slopes", ImVec2(left, avail.y * 0.35f))) {
+    plot::setup_axes("head h", "slope m_h", {-0.5, o.heads - 0.5}, {0.0, o.slopes.front() * 1.1}, plot::axis_integer);
+    plot::plot_line("slope", o.slopes_f.data(), int(o.slopes_f.size()), 0.0, 1.0, 1, plot::series_color(0), 2.0f);
+    plot::plot_vline(o.head, highlight_color(), 1.0f);
+    if (plot::plot_clicked()) {
+      o.head = std::clamp(int(std::lround(plot::mouse_data_position().x)), 0, o.heads - 1);
+      s.analysis.mark(page);
+    }
+    plot::end_plot();
+  }
+  char title[64];
+  std::snprintf(title, sizeof title, "head %d, m = %.4g", o.head, o.slopes[std::size_t(o.head)]);
+  ImGui::TextUnformatted(title);
+  heatmap_panel(o.head_image, "##alibi_head", "key j", "query i", "bias", ImVec2(left, ImGui::GetContentRegionAvail().y));
+  ImGui::EndGroup();
+  ImGui::SameLine();
+  ImGui::BeginGroup();
+  ImGui::Text("all %d heads (row-major, %d per row; same colour scale)", o.heads, o.grid_cols);
+  heatmap_panel(o.grid_image, "##alibi_grid", "key j (per tile)", "query i (per tile)", "bias",
+                ImVec2(0, ImGui::GetContentRegionAvail().y));
+  record_page_region(s);
+  label_tiles(o);
+  ImGui::EndGroup();
+}
+
+}  // namespace peviz::app

@@ -1,0 +1,39 @@
+// The analysis pages, one free function per file in app/views/: each edits AppState::analysis and
+// draws its cached results through ImGui and the plotting layer; none computes or calls GL.
+#pragma once
+#include <vector>
+
+#include <imgui.h>
+
+#include "app/model/app_state.hpp"
+
+namespace peviz::app {
+
+void draw_rope_clocks_view(AppState& s);        // rope_clocks_view.cpp
+void draw_rope_decay_view(AppState& s);         // rope_decay_view.cpp
+void draw_context_extension_view(AppState& s);  // context_extension_view.cpp
+void draw_alibi_view(AppState& s);              // alibi_view.cpp
+void draw_t5_shaw_view(AppState& s);            // t5_shaw_view.cpp
+void draw_distance_chart_view(AppState& s);     // distance_chart_view.cpp
+void draw_linear_shift_view(AppState& s);       // linear_shift_view.cpp
+void draw_criteria_view(AppState& s);           // criteria_view.cpp
+void draw_learned_view(AppState& s);            // learned_view.cpp
+void draw_precision_view(AppState& s);          // precision_view.cpp
+// Draws the page s.analysis.page (not basics).
+void draw_analysis_page(AppState& s);
+
+// Shared by the pages (analysis_widgets.cpp).
+// A legend that toggles series: one checkbox per name, coloured like its line. True when changed.
+bool series_toggles(const char* id, const std::vector<const char*>& names, bool* shown, int first_color = 0);
+// Records the screen rectangle of the last item (a plot) as the page's key region.
+void record_page_region(AppState& s);
+// A heatmap with its colourbar at the right filling `size` (size.x <= 0: the remaining width).
+void heatmap_panel(plot::HeatmapImage& img, const char* id, const char* x_label, const char* y_label,
+                   const char* value_label, ImVec2 size);
+// Slider over an int option; marks `page` dirty when it moves.
+bool page_slider(AppState& s, Page page, const char* label, int& v, int lo, int hi, bool log = false);
+bool page_slider(AppState& s, Page page, const char* label, double& v, double lo, double hi, bool log = false);
+// Slider over head_dim / 2 (the rotary pairs), keeping head_dim even; marks `page` dirty.
+bool pairs_slider(AppState& s, Page page, const char* label, int& head_dim, int min_pairs, int max_pairs);
+
+}  // namespace peviz::app

@@ -1,0 +1,92 @@
+// Widgets the analysis pages share: toggling legend, page sliders, heatmap with colourbar, dispatch.
+#include <algorithm>
+#include <string>
+
+#include <imgui.h>
+
+#include "app/plot/draw/plot.hpp"
+#include "app/ui/views/analysis_views.hpp"
+#include "app/ui/views/views.hpp"
+
+namespace peviz::app {
+
+bool series_toggles(const char* id, const std::vector<const char*>& names, bool* shown, int first_color) {
+  bool changed = false;
+  ImGui::PushID(id);
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    if (i > 0) ImGui::SameLine();
+    const ImU32 c = plot::series_color(first_color + int(i));
+    ImGui::PushStyleColor(ImGuiCol_CheckMark, c);
+    ImGui::PushStyleColor(ImGuiCol_Text, c);
+    changed |= ImGui::Checkbox(names[i], &shown[i]);
+    ImGui::PopStyleColor(2);
+  }
+  ImGui::PopID();
+  hint("Legend: click a name to show or hide that series.");
+  return changed;
+}
+
+void record_page_region(AppState& s) {
+  const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+  s.analysis.plot_region[0] = a.x, s.analysis.plot_region[1] = a.y;
+  s.analysis.plot_region[2] = b.x, s.analysis.plot_region[3] = b.y;
+}
+
+void heatmap_panel(plot::HeatmapImage& img, const char* id, const char* x_label, const char* y_label,
+                   const char* value_label, ImVec2 size) {
+  if (!plot::has_values(img.values)) return;
+  const float bar_width = ImGui::GetFontSize() * 5.0f, height = size.y;
+  const float total = size.x > 0 ? size.x : ImGui::GetContentRegionAvail().x;
+  const float width = std::max(total - bar_width - ImGui::GetStyle().ItemSpacing.x, 10.0f);
+  ImGui::BeginGroup();
+  if (plot::begin_plot(id, ImVec2(width, height))) {
+    plot::setup_axes(x_label, y_label, {0.0, double(plot::value_cols(img.values))}, {0.0, double(plot::value_rows(img.values))},
+                     plot::axis_cells, plot::axis_cells | plot::axis_inverted);
+    plot::plot_heatmap(img, value_label);
+    plot::end_plot();
+  }
+  ImGui::SameLine();
+  plot::colorbar((std::string(id) + "_bar").c_str(), img.colormap, img.vmin, img.vmax, ImVec2(bar_width, height));
+  ImGui::EndGroup();
+}
+
+bool page_slider(AppState& s, Page page, const char* label, int& v, int lo, int hi, bool log) {
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9.0f);
+  const bool changed = ImGui::SliderInt(label, &v, lo, hi, "%d",
+                                        ImGuiSliderFlags_AlwaysClamp | (log ? ImGuiSliderFlags_Logarithmic : 0));
+  if (changed) s.analysis.mark(page);
+  return changed;
+}
+
+bool page_slider(AppState& s, Page page, const char* label, double& v, double lo, double hi, bool log) {
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9.0f);
+  const bool changed = ImGui::SliderScalar(label, ImGuiDataType_Double, &v, &lo, &hi, "%.6g",
+                                           ImGuiSliderFlags_AlwaysClamp | (log ? ImGuiSliderFlags_Logarithmic : 0));
+  if (changed) s.analysis.mark(page);
+  return changed;
+}
+
+bool pairs_slider(AppState& s, Page page, const char* label, int& head_dim, int min_pairs, int max_pairs) {
+  int pairs = head_dim / 2;
+  if (!page_slider(s, page, label, pairs, min_pairs, max_pairs)) return false;
+  head_dim = 2 * pairs;
+  return true;
+}
+
+void draw_analysis_page(AppState& s) {
+  switch (s.analysis.page) {
+    case Page::basics: break;
+    case Page::rope_clocks: draw_rope_clocks_view(s); break;
+    case Page::rope_decay: draw_rope_decay_view(s); break;
+    case Page::context_extension: draw_context_extension_view(s); break;
+    case Page::alibi: draw_alibi_view(s); break;
+    case Page::t5_shaw: draw_t5_shaw_view(s); break;
+    case Page::distance_chart: draw_distance_chart_view(s); break;
+    case Page::linear_shift: draw_linear_shift_view(s); break;
+    case Page::criteria: draw_criteria_view(s); break;
+    case Page::learned: draw_learned_view(s); break;
+    case Page::precision: draw_precision_view(s); break;
+  }
+}
+
+}  // namespace peviz::app

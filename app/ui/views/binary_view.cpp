@@ -1,0 +1,163 @@
+// View 4, the binary-bit analogy: positions in binary beside the sign of sinusoids of period
+#define IMGUI_DEFINE_MATH_OPERATORS  // ImVec2 + ImVec2 (imgui_internal.h)
+// 2^(k+1), the smooth sinusoids under them, and a morph to the chosen base's frequencies.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <numbers>
+
+#include <imgui.h>
+#include <imgui_internal.h>
+
+#include "app/plot/draw/plot.hpp"
+#include "app/ui/views/views.hpp"
+
+namespace peviz::app {
+
+namespace {
+
+constexpr ImU32 kOne = IM_COL32(66, 133, 244, 255);     // bit 1 / sin < 0
+constexpr ImU32 kMismatch = IM_COL32(230, 40, 40, 255);  // sign disagrees with the bit
+
+double period_of(double frequency) { return 2.0 * std::numbers::pi / frequency; }
+
+void binary_table(AppState& s, float width, float height) {
+  const BinaryAnalogy& b = s.binary;
+  const int K = b.bits, N = b.positions;
+  const float fs = ImGui::GetFontSize();
+  const float header = 2.2f * fs;
+  const bool fits = header + N * 0.9f * fs + 4.0f <= height;
+  ImGui::BeginChild("##binary_table", ImVec2(width, height), false, fits ? ImGuiWindowFlags_NoScrollbar : 0);
+  // Cells shrink (down to 0.9 em) so that up to ~24 rows fit without scrolling.
+  const float cell = std::round(std::clamp((height - header - 4.0f) / std::max(N, 1), 0.9f * fs, 1.35f * fs));
+  const float gap = fs, label_w = ImGui::CalcTextSize("0000").x + 0.5f * fs;
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text), zero = ImGui::GetColorU32(ImGuiCol_FrameBg);
+  const float bits_x = origin.x + label_w, signs_x = bits_x + K * cell + gap;
+  dl->AddText(ImVec2(bits_x, origin.y), text, "bits of t");
+  dl->AddText(ImVec2(signs_x, origin.y), text, "sin < 0");
+  char buf[32];
+  for (int j = 0; j < K; ++j) {  // column j shows bit k = K-1-j: LSB on the right
+    const int k = K - 1 - j;
+    std::snprintf(buf, sizeof buf, "%d", k);
+    dl->AddText(ImVec2(bits_x + j * cell + 0.3f * cell, origin.y + fs), text, buf);
+    dl->AddText(ImVec2(signs_x + j * cell + 0.3f * cell, origin.y + fs), text, buf);
+  }
+  for (int t = 0; t < N; ++t) {
+    const float y = origin.y + header + t * cell;
+    std::snprintf(buf, sizeof buf, "%d", t);
+    dl->AddText(ImVec2(bits_x - 0.4f * fs - ImGui::CalcTextSize(buf).x, y + 0.5f * (cell - fs)), text, buf);
+    for (int j = 0; j < K; ++j) {
+      const int k = K - 1 - j;
+      const std::size_t i = std::size_t(t) * K + k;
+      const ImVec2 a(bits_x + j * cell, y), c(signs_x + j * cell, y);
+      dl->AddRectFilled(a + ImVec2(1, 1), a + ImVec2(cell - 1, cell - 1), b.bit[i] ? kOne : zero);
+      const float tx = 0.5f * (cell - ImGui::CalcTextSize("0").x);
+      dl->AddText(a + ImVec2(tx, 0.5f * (cell - fs)), text, b.bit[i] ? "1" : "0");
+      dl->AddRectFilled(c + ImVec2(1, 1), c + ImVec2(cell - 1, cell - 1), b.negative[i] ? kOne : zero);
+      dl->AddText(c + ImVec2(0.5f * (cell - ImGui::CalcTextSize(b.negative[i] ? "-" : "+").x), 0.5f * (cell - fs)), text,
+                  b.negative[i] ? "-" : "+");
+      if (b.negative[i] != b.bit[i]) dl->AddRect(c + ImVec2(1, 1), c + ImVec2(cell - 1, cell - 1), kMismatch, 0, 0, 2.0f);
+    }
+    if (t == s.highlight_position)
+      dl->AddRect(ImVec2(origin.x, y), ImVec2(signs_x + K * cell, y + cell), highlight_color(), 0, 0, 2.0f);
+  }
+  const ImVec2 size(signs_x + K * cell - origin.x, header + N * cell);
+  ImGui::InvisibleButton("##rows", size);
+  bool read_out = false;
+  if (ImGui::IsItemHovered()) {  // read-out of the cell under the cursor
+    const ImVec2 m = ImGui::GetIO().MousePos;
+    const int t = int(std::floor((m.y - origin.y - header) / cell));
+    int j = -1;
+    if (m.x >= bits_x && m.x < bits_x + K * cell) j = int((m.x - bits_x) / cell);
+    else if (m.x >= signs_x && m.x < signs_x + K * cell) j = int((m.x - signs_x) / cell);
+    if (t >= 0 && t < N && j >= 0 && j < K) {
+      const int k = K - 1 - j;
+      const std::size_t i = std::size_t(t) * K + k;
+      const float v = b.curves[std::size_t(k) * b.curve_samples() + std::size_t(t) * b.samples_per_position];
+      ImGui::BeginTooltip();
+      ImGui::Text("t = %d, bit %d = %d\nsin(w_%d (t + 1/2)) = %.4f  (period %.4g)\n%s", t, k, int(b.bit[i]), k, v,
+                  period_of(b.frequency[k]), b.bit[i] == b.negative[i] ? "agrees with the bit" : "disagrees with the bit");
+      ImGui::EndTooltip();
+      read_out = true;
+    }
+  }
+  if (ImGui::IsItemClicked()) {
+    const int t = int((ImGui::GetIO().MousePos.y - origin.y - header) / cell);
+    if (t >= 0 && t < N) s.highlight_position = std::min(t, s.computed.seq_len - 1);
+  }
+  if (!read_out)
+    hint("Each row is the position t in binary (bit k flips every 2^k steps) beside the sign of "
+       "sin(w_k (t + 1/2)), a sinusoid of period 2^(k+1) at morph 0, sampled half a step late so no sample "
+       "sits on a zero; red outlines mark where they disagree. Click a row to highlight it.");
+  s.regions.binary_table = {origin.x, origin.y, origin.x + size.x, origin.y + size.y};
+  ImGui::EndChild();
+}
+
+void curves_plot(AppState& s, float height) {
+  const BinaryAnalogy& b = s.binary;
+  const int K = b.bits, n = b.curve_samples();
+  constexpr double kSpacing = 3.0;
+  if (!plot::begin_plot("##binary_curves", ImVec2(-1, height))) return;
+  plot::setup_axes("position t", "sin(w_k (t + 1/2)), bit k stacked", {-0.5, double(b.positions)},
+                   {-kSpacing * (K - 1) - 1.3, 2.0}, plot::axis_integer, plot::axis_no_labels);
+  char label[64];
+  for (int k = 0; k < K; ++k) {
+    const double offset = -kSpacing * k;
+    std::snprintf(label, sizeof label, "##bit %d, period %.4g", k, period_of(b.frequency[k]));
+    plot::plot_line(label, b.curves.data() + std::size_t(k) * n, n, 0.0, 1.0 / b.samples_per_position, 1,
+                    plot::series_color(k), 2.0f, offset);
+    plot::plot_hline(offset, ImGui::GetColorU32(ImGuiCol_Text, 0.15f), 1.0f);
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const ImVec2 at = plot::data_to_screen(-0.45, offset + 1.3);
+    const ImVec2 size = ImGui::CalcTextSize(label + 2);
+    dl->AddRectFilled(at, at + size, ImGui::GetColorU32(ImGuiCol_WindowBg, 0.8f));
+    dl->AddText(at, plot::series_color(k), label + 2);
+    for (int t = 0; t < b.positions; ++t) {
+      const float v = b.curves[std::size_t(k) * n + std::size_t(t) * b.samples_per_position];
+      const ImVec2 p = plot::data_to_screen(t, offset + v);
+      const bool negative = b.negative[std::size_t(t) * K + k];
+      if (negative) dl->AddCircleFilled(p, 3.5f, kOne);
+      else dl->AddCircle(p, 3.5f, kOne, 0, 1.0f);
+    }
+  }
+  plot::plot_vline(s.highlight_position, highlight_color(), 1.0f);
+  if (plot::plot_clicked())
+    s.highlight_position = std::clamp(int(std::lround(plot::mouse_data_position().x)), 0, s.computed.seq_len - 1);
+  plot::end_plot();
+}
+
+}  // namespace
+
+void draw_binary_view(AppState& s) {
+  view_title("Binary-bit analogy");
+  next_on_line(ImGui::GetFontSize() * 6.0f, "positions");
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.0f);
+  if (ImGui::SliderInt("positions", &s.binary_view.positions, 2, 256, "%d",
+                       ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_Logarithmic))
+    s.dirty.binary = true;
+  hint("How many positions (rows) the table counts through.");
+  next_on_line(ImGui::GetFontSize() * 8.0f, "morph to base");
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8.0f);
+  if (ImGui::SliderFloat("morph to base", &s.binary_view.morph, 0.0f, 1.0f, "%.2f", ImGuiSliderFlags_AlwaysClamp))
+    s.dirty.binary = true;
+  hint("0: frequencies pi/2^k, exactly the bits' periods 2^(k+1). 1: the chosen base and d_model's "
+       "frequencies for pair k. In between, each frequency slides geometrically.");
+  if (!s.has_results || s.binary.bits == 0) {
+    ImGui::TextDisabled("no results yet: see the status line");
+    return;
+  }
+  const BinaryAnalogy& b = s.binary;
+  ImGui::TextDisabled("%d of %d cells agree%s", b.agreeing, b.positions * b.bits,
+                      s.frequencies.size() < std::size_t(b.bits) ? " (d_model has fewer pairs than bits)" : "");
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float fs = ImGui::GetFontSize();
+  const float table_w = std::min(avail.x * 0.5f, ImGui::CalcTextSize("0000").x + (2 * b.bits * 1.35f + 2.5f) * fs +
+                                                     ImGui::GetStyle().ScrollbarSize);
+  binary_table(s, table_w, avail.y);
+  ImGui::SameLine();
+  curves_plot(s, avail.y);
+}
+
+}  // namespace peviz::app

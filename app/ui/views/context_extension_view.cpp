@@ -1,0 +1,120 @@
+// Context-extension explorer: wavelength per pair (log scale) for none, linear (PI), dynamic NTK, YaRN
+// and llama3 side by side, the original and target contexts, the YaRN ramp and attention factor.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+
+#include <imgui.h>
+
+#include "app/plot/draw/plot.hpp"
+#include "app/ui/views/analysis_views.hpp"
+#include "app/ui/views/views.hpp"
+
+namespace peviz::app {
+
+namespace {
+
+constexpr const char* kNames[5] = {"none", "linear (PI)", "dynamic NTK", "YaRN", "llama3"};
+
+void controls(AppState& s) {
+  ContextExtensionOptions& o = s.analysis.extension;
+  ContextExtensionParams& p = o.params;
+  constexpr Page page = Page::context_extension;
+  const auto presets = rope_model_presets();
+  const char* current = o.preset >= 0 ? presets[std::size_t(o.preset)].name.c_str() : "custom";
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14.0f);
+  if (ImGui::BeginCombo("preset", current)) {
+    for (std::size_t i = 0; i < presets.size(); ++i)
+      if (ImGui::Selectable(presets[i].name.c_str(), int(i) == o.preset)) {
+        o.preset = int(i);
+        p = presets[i].params;
+        s.analysis.mark(page);
+      }
+    ImGui::EndCombo();
+  }
+  if (o.preset >= 0) {
+    ImGui::SameLine();
+    ImGui::TextDisabled("%s", presets[std::size_t(o.preset)].note.c_str());
+  }
+  bool changed = false;
+  changed |= pairs_slider(s, page, "head_dim / 2##ext", p.rope.head_dim, 2, 256);
+  ImGui::SameLine();
+  changed |= page_slider(s, page, "base##ext", p.rope.base, 2.0, 1e8, true);
+  ImGui::SameLine();
+  changed |= page_slider(s, page, "factor", p.factor, 1.0, 64.0, true);
+  changed |= page_slider(s, page, "original length", p.original_len, 128, 1 << 20, true);
+  hint("original_max_position_embeddings: the context the model was trained on.");
+  ImGui::SameLine();
+  changed |= page_slider(s, page, "target (0 = orig x factor)", p.target_len, 0, 1 << 24, true);
+  changed |= page_slider(s, page, "YaRN beta_fast", p.beta_fast, 1.01, 256.0, true);
+  hint("YaRN keeps pairs that turn more than beta_fast times inside the original context.");
+  ImGui::SameLine();
+  changed |= page_slider(s, page, "beta_slow", p.beta_slow, 0.01, 64.0, true);
+  hint("YaRN fully interpolates (divides by the factor) pairs that turn fewer than beta_slow times.");
+  changed |= page_slider(s, page, "llama3 low_freq_factor", p.low_freq_factor, 0.1, 16.0, true);
+  ImGui::SameLine();
+  changed |= page_slider(s, page, "high_freq_factor", p.high_freq_factor, 0.1, 64.0, true);
+  if (changed) o.preset = -1;
+}
+
+}  // namespace
+
+void draw_context_extension_view(AppState& s) {
+  ContextExtensionOptions& o = s.analysis.extension;
+  view_title("Context extension: wavelength per pair for every scaling (HF modeling_rope_utils)");
+  controls(s);
+  bool shown[5];
+  for (int i = 0; i < 5; ++i) shown[i] = o.shown[std::size_t(i)];
+  if (series_toggles("##ext_toggles", {kNames[0], kNames[1], kNames[2], kNames[3], kNames[4]}, shown))
+    for (int i = 0; i < 5; ++i) o.shown[std::size_t(i)] = shown[i];
+  const ContextExtension& r = o.result;
+  if (r.rows.size() != 5) {
+    ImGui::TextDisabled("no results yet: see the status line");
+    return;
+  }
+  const double orig = double(o.params.original_len), target = r.target_len;
+  ImGui::TextDisabled("pairs whose wavelength exceeds the target context %.0f (never complete a turn there):", target);
+  for (int k = 0; k < 5; ++k) {
+    ImGui::SameLine();
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(plot::series_color(k)), "%s %d", kNames[k],
+                       r.rows[std::size_t(k)].pairs_beyond_target);
+  }
+  ImGui::TextDisabled("attention factor (multiplies cos and sin): YaRN %.4f; every other scaling 1. Pairs beyond "
+                      "the original %.0f without scaling: %d.",
+                      r.rows[3].scaled.attention_factor, orig, r.rows[0].pairs_beyond_original);
+
+  const float avail = ImGui::GetContentRegionAvail().y;
+  const float ramp_h = std::max(avail * 0.25f, 6.0f * ImGui::GetFontSize());
+  const int n = int(o.log10_wavelength[0].size());
+  if (plot::begin_plot("##wavelengths", ImVec2(-1, avail - ramp_h - ImGui::GetStyle().ItemSpacing.y))) {
+    double hi = std::log10(target) + 0.5;
+    for (const auto& w : o.log10_wavelength)
+      for (float v : w) hi = std::max(hi, double(v) + 0.2);
+    plot::setup_axes("pair j", "log10 wavelength (positions)", {-0.5, n - 0.5}, {0.5, hi}, plot::axis_integer);
+    for (int k = 0; k < 5; ++k) {
+      if (!o.shown[std::size_t(k)]) continue;
+      const auto& w = o.log10_wavelength[std::size_t(k)];
+      plot::plot_line(kNames[k], w.data(), n, 0.0, 1.0, 1, plot::series_color(k), k == 0 ? 2.5f : 1.5f);
+      // Mark the pairs that never complete a turn inside the target context.
+      for (int j = 0; j < n; ++j)
+        if (w[std::size_t(j)] > std::log10(target))
+          ImGui::GetWindowDrawList()->AddCircle(plot::data_to_screen(j, w[std::size_t(j)]), 3.5f, plot::series_color(k));
+    }
+    const ImU32 line = ImGui::GetColorU32(ImGuiCol_Text, 0.55f);
+    plot::plot_hline(std::log10(orig), line, 1.0f);
+    plot::plot_text(0.0, std::log10(orig), "original context", line);
+    plot::plot_hline(std::log10(target), highlight_color(), 1.5f);
+    plot::plot_text(0.0, std::log10(target), "target context", highlight_color());
+    plot::end_plot();
+  }
+  record_page_region(s);
+  if (plot::begin_plot("##yarn_ramp", ImVec2(-1, ramp_h))) {
+    plot::setup_axes("pair j", "YaRN ramp", {-0.5, n - 0.5}, {-0.05, 1.05}, plot::axis_integer);
+    plot::plot_line("ramp: 0 keeps the pair, 1 divides its frequency by the factor", o.ramp.data(), int(o.ramp.size()),
+                    0.0, 1.0, 1, plot::series_color(3), 2.0f);
+    plot::end_plot();
+  }
+}
+
+}  // namespace peviz::app

@@ -1,0 +1,130 @@
+// The sidebar: encoding parameters (applied live while dragging), highlight, appearance.
+#include <algorithm>
+#include <cinttypes>
+
+#include <imgui.h>
+
+#include "app/ui/views/views.hpp"
+
+namespace peviz::app {
+
+namespace {
+
+constexpr ImGuiSliderFlags kSliderFlags = ImGuiSliderFlags_AlwaysClamp;
+
+void section(const char* name) {
+  ImGui::Spacing();
+  ImGui::TextDisabled("%s", name);
+  ImGui::Separator();
+}
+
+void encoding_controls(AppState& s) {
+  EncodingParams& p = s.params;
+  static const char* const names[] = {"sinusoidal", "learned", "binary", "normalized", "integer"};
+  int e = int(p.encoding);
+  if (ImGui::Combo("encoding", &e, names, 5)) {
+    p.encoding = Encoding(e);
+    mark_params_changed(s);
+  }
+  hint("Which absolute encoding to show: sinusoids (Vaswani et al. 2017), a random learned table, "
+       "the bits of the position, t/(L-1), or t itself.");
+
+  if (ImGui::SliderInt("d_model", &p.d_model, 1, kGuiMaxDModel, "%d", kSliderFlags | ImGuiSliderFlags_Logarithmic))
+    mark_params_changed(s);
+  hint("Number of channels of the encoding vector (1 to 4096); Ctrl+click to type a value.");
+
+  if (ImGui::SliderInt("sequence length", &p.seq_len, 1, kGuiMaxSeqLen, "%d",
+                       kSliderFlags | ImGuiSliderFlags_Logarithmic))
+    mark_params_changed(s);
+  hint("Number of positions 0..L-1 shown in every view (1 to 8192); Ctrl+click to type a value.");
+
+  const bool sinusoidal = p.encoding == Encoding::sinusoidal;
+  if (ImGui::SliderScalar("base", ImGuiDataType_Double, &p.base, &kGuiMinBase, &kGuiMaxBase, "%.6g",
+                          kSliderFlags | ImGuiSliderFlags_Logarithmic))
+    mark_params_changed(s);
+  hint("Base of the sinusoid wavelengths: pair i turns at base^(-2i/d) radians per position, so the "
+       "slowest wavelength is about 2*pi*base (1.0001 to 1e7, log scale).");
+  for (double preset : {2.0, 100.0, 10000.0, 500000.0}) {
+    char label[32];
+    std::snprintf(label, sizeof label, "%g", preset);
+    if (ImGui::SmallButton(label)) {
+      p.base = preset;
+      mark_params_changed(s);
+    }
+    hint(preset == 10000.0  ? "Base 10000: the original Transformer (Vaswani et al. 2017)."
+         : preset == 500000.0 ? "Base 500000: Llama 3's RoPE base, for long contexts."
+         : preset == 2.0      ? "Base 2: wavelengths close to the binary counter's ladder."
+                              : "Base 100: a short ladder, fast for every channel.");
+    ImGui::SameLine();
+  }
+  ImGui::TextDisabled("presets");
+
+  ImGui::BeginDisabled(!sinusoidal);
+  int layout = int(p.layout);
+  if (ImGui::RadioButton("interleaved", &layout, 0)) mark_params_changed(s);
+  hint("Channel order [sin w0, cos w0, sin w1, cos w1, ...] as in the paper and the annotated Transformer.");
+  ImGui::SameLine();
+  if (ImGui::RadioButton("halves", &layout, 1)) mark_params_changed(s);
+  hint("Channel order [all sines, then all cosines] as in tensor2tensor's get_timing_signal_1d.");
+  p.layout = Layout(layout);
+  ImGui::EndDisabled();
+
+  ImGui::BeginDisabled(p.encoding != Encoding::learned);
+  if (ImGui::InputScalar("seed", ImGuiDataType_U64, &p.seed, nullptr, nullptr, "%" PRIu64))
+    mark_params_changed(s);
+  hint("Seed of the random learned table (GPT-2 style: normal with standard deviation 0.02).");
+  if (ImGui::SliderInt("max length", &p.max_len, 1, kGuiMaxSeqLen, "%d", kSliderFlags | ImGuiSliderFlags_Logarithmic))
+    mark_params_changed(s);
+  hint("Rows of the learned table: positions at or past it have no vector and are drawn as missing.");
+  ImGui::EndDisabled();
+
+  ImGui::BeginDisabled(p.encoding != Encoding::binary);
+  if (ImGui::Checkbox("signed bits (-1/+1)", &p.signed_bits)) mark_params_changed(s);
+  hint("Map the bits {0, 1} to {-1, +1} so every channel is centred on 0, like a sinusoid.");
+  ImGui::EndDisabled();
+}
+
+void highlight_controls(AppState& s) {
+  const int last = std::max(s.has_results ? s.computed.seq_len - 1 : s.params.seq_len - 1, 0);
+  ImGui::SliderInt("highlight", &s.highlight_position, 0, last, "position %d", kSliderFlags);
+  hint("The position marked in every view; clicking a plot or a table row picks it too.");
+}
+
+void appearance_controls(AppState& s) {
+  int theme = int(s.theme);
+  if (ImGui::RadioButton("dark", &theme, 0)) s.fonts_dirty = true;
+  hint("Dark theme, for the screen.");
+  ImGui::SameLine();
+  if (ImGui::RadioButton("light", &theme, 1)) s.fonts_dirty = true;
+  hint("Light theme, for slides and projectors.");
+  s.theme = Theme(theme);
+  float zoom_percent = s.ui_zoom * 100.0f;
+  if (ImGui::SliderFloat("zoom", &zoom_percent, 50.0f, 300.0f, "%.0f%%", kSliderFlags)) {
+    s.ui_zoom = zoom_percent / 100.0f;
+  }
+  if (ImGui::IsItemDeactivatedAfterEdit()) s.fonts_dirty = true;
+  hint("Text and widget size (Ctrl + and Ctrl - also work); the font is re-rasterised, so it stays crisp.");
+}
+
+}  // namespace
+
+void draw_controls_panel(AppState& s) {
+  ImGui::PushItemWidth(-ImGui::GetFontSize() * 7.5f);
+  section("Encoding");
+  encoding_controls(s);
+  section("Highlight");
+  highlight_controls(s);
+  section("Appearance");
+  appearance_controls(s);
+  ImGui::PopItemWidth();
+  section("Mouse");
+  ImGui::TextWrapped("Wheel: zoom (over an axis: that axis). Drag: pan. Double-click: reset. "
+                     "Hover: exact values. Ctrl+click a slider: type a value.");
+  if (s.last_frame_ms > 0.0) {
+    ImGui::Spacing();
+    ImGui::TextDisabled("frame %.1f ms, last recompute %.1f ms", s.last_frame_ms, s.change_recompute_ms);
+    hint("Time of the last frame, and of the last update step that recomputed the encoding or similarity.");
+  }
+}
+
+}  // namespace peviz::app

@@ -1,0 +1,119 @@
+// Naive encodings and the criteria scorecard: unique, consistent distance, bounded, deterministic and
+// extrapolation measured for every encoding at the sidebar's parameters, and why t/(L-1) and t fail.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include <imgui.h>
+
+#include "app/plot/draw/plot.hpp"
+#include "app/ui/views/analysis_views.hpp"
+#include "app/ui/views/views.hpp"
+
+namespace peviz::app {
+
+namespace {
+
+void verdict(bool pass) {
+  ImGui::TextColored(pass ? ImVec4(0.35f, 0.8f, 0.35f, 1) : ImVec4(0.95f, 0.35f, 0.3f, 1), pass ? "pass" : "FAIL");
+}
+
+void scorecard(const CriteriaOptions& o) {
+  static const char* const encodings[5] = {"sinusoidal", "learned", "binary", "t/(L-1)", "integer t"};
+  const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp;
+  if (!ImGui::BeginTable("##criteria", 6, flags)) return;
+  for (const char* h : {"encoding", "unique (min distance)", "consistent distance (spread over t, change L->2L)",
+                        "bounded (max|v| at L, growth to 4L)", "deterministic", "extrapolation"})
+    ImGui::TableSetupColumn(h);
+  ImGui::TableHeadersRow();
+  for (int e = 0; e < 5; ++e) {
+    const CriteriaReport& r = o.reports[std::size_t(e)];
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(encodings[e]);
+    if (!o.errors[std::size_t(e)].empty()) {
+      ImGui::TableNextColumn();
+      ImGui::TextWrapped("not measured: %s", o.errors[std::size_t(e)].c_str());
+      continue;
+    }
+    ImGui::TableNextColumn();
+    verdict(r.unique);
+    ImGui::SameLine();
+    ImGui::Text("%.3g (t=%d, %d)", r.min_distance, r.closest_p, r.closest_q);
+    ImGui::TableNextColumn();
+    verdict(r.consistent);
+    ImGui::SameLine();
+    if (std::isnan(r.change_with_length)) ImGui::Text("%.3g, no rows at 2L", r.spread_over_t);
+    else ImGui::Text("%.3g, %.3g", r.spread_over_t, r.change_with_length);
+    ImGui::TableNextColumn();
+    verdict(r.bounded);
+    ImGui::SameLine();
+    ImGui::Text("%.3g, x%.3g", r.max_abs, r.growth);
+    ImGui::TableNextColumn();
+    verdict(r.deterministic);
+    ImGui::TableNextColumn();
+    verdict(r.extrapolates);
+    ImGui::SameLine();
+    ImGui::TextWrapped("%s", r.extrapolation_note.c_str());
+  }
+  ImGui::EndTable();
+}
+
+}  // namespace
+
+void draw_criteria_view(AppState& s) {
+  CriteriaOptions& o = s.analysis.criteria;
+  constexpr Page page = Page::criteria;
+  view_title("Criteria of a good position encoding, measured");
+  if (!s.has_results) {
+    ImGui::TextDisabled("no results yet: see the status line");
+    return;
+  }
+  ImGui::TextDisabled("Every encoding at the sidebar's d_model %d, base %g, measured over L = %d positions%s. Pass: "
+                      "min distance > 1e-6; spread and change < 1e-3; growth <= 1.",
+                      s.computed.d_model, s.computed.base, o.measured_len,
+                      o.measured_len < s.computed.seq_len ? " (capped: the measures cost L^2 d)" : "");
+  scorecard(o);
+  ImGui::Spacing();
+  page_slider(s, page, "length A", o.length_a, 2, 8192, true);
+  ImGui::SameLine();
+  page_slider(s, page, "length B", o.length_b, 2, 8192, true);
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float half = 0.5f * (avail.x - ImGui::GetStyle().ItemSpacing.x);
+  if (o.normalized_a.empty()) return;
+  ImGui::BeginGroup();
+  ImGui::Text("t/(L-1): one step is %.4g at L = %d but %.4g at L = %d", 1.0 / (o.length_a - 1), o.length_a,
+              1.0 / (o.length_b - 1), o.length_b);
+  const int m = std::max(o.length_a, o.length_b);
+  if (plot::begin_plot("##naive_normalized", ImVec2(half, -1))) {
+    plot::setup_axes("position t", "t/(L-1)", {0.0, double(m)}, {-0.05, 1.1});
+    char la[32], lb[32];
+    std::snprintf(la, sizeof la, "L = %d", o.length_a);
+    std::snprintf(lb, sizeof lb, "L = %d", o.length_b);
+    plot::plot_line(la, o.normalized_a.data(), o.length_a, 0.0, 1.0, 1, plot::series_color(0), 2.0f);
+    plot::plot_line(lb, o.normalized_b.data(), o.length_b, 0.0, 1.0, 1, plot::series_color(1), 2.0f);
+    // The same offset (t = 10 -> 20) covers different value spans at the two lengths.
+    const double t0 = std::min(10, o.length_a - 1), t1 = std::min(20, o.length_a - 1);
+    plot::plot_vline(t0, ImGui::GetColorU32(ImGuiCol_Text, 0.4f), 1.0f);
+    plot::plot_vline(t1, ImGui::GetColorU32(ImGuiCol_Text, 0.4f), 1.0f);
+    plot::plot_text(t1, 1.05, "same offset, different values", ImGui::GetColorU32(ImGuiCol_Text, 0.8f));
+    plot::end_plot();
+  }
+  record_page_region(s);
+  ImGui::EndGroup();
+  ImGui::SameLine();
+  ImGui::BeginGroup();
+  ImGui::Text("integer t: unbounded (shown to 4 x %d); sinusoids stay in [-1, 1]", m);
+  const int n = int(o.integer_values.size());
+  if (plot::begin_plot("##naive_integer", ImVec2(-1, -1))) {
+    plot::setup_axes("position t", "value", {0.0, double(n)}, {-0.05 * n, 1.05 * n});
+    plot::plot_line("integer t", o.integer_values.data(), n, 0.0, 1.0, 1, plot::series_color(2), 2.0f);
+    plot::plot_hline(1.0, plot::series_color(0), 1.5f);
+    plot::plot_vline(m, ImGui::GetColorU32(ImGuiCol_Text, 0.4f), 1.0f);
+    plot::plot_text(m, 0.9 * n, "trained up to here", ImGui::GetColorU32(ImGuiCol_Text, 0.8f));
+    plot::end_plot();
+  }
+  ImGui::EndGroup();
+}
+
+}  // namespace peviz::app

@@ -1,0 +1,133 @@
+// The File menu and its dialogs: requests for the frame loop (figures) and update step (open, export).
+#include "app/ui/views/figure_menu.hpp"
+
+#include <ctime>
+
+#include <imgui.h>
+#include <imgui_stdlib.h>
+
+#include "app/model/figure.hpp"
+#include "app/model/figure_io.hpp"
+#include "app/ui/views/views.hpp"
+
+namespace peviz::app {
+
+namespace {
+
+// The views of the current page (the four basics, or the page itself).
+std::vector<FigureView> views_of_page(const AppState& s) {
+  if (s.analysis.page != Page::basics) return {{FigureView::analysis_page, s.analysis.page}};
+  return {{FigureView::waves}, {FigureView::encoding}, {FigureView::similarity}, {FigureView::binary}};
+}
+
+std::string view_label(FigureView v) {
+  if (v.kind == FigureView::window) return "whole window";
+  if (v.kind == FigureView::analysis_page) return page_title(v.page);
+  return figure_view_name(v);
+}
+
+FigureView chosen_view(const AppState& s) {
+  const auto views = single_figure_views();
+  const int i = s.figure.view_choice;
+  return i >= 1 && i <= int(views.size()) ? views[std::size_t(i - 1)] : FigureView{};
+}
+
+}  // namespace
+
+void draw_file_menu(AppState& s) {
+  if (!ImGui::BeginMenu("File")) return;
+  if (ImGui::MenuItem("Open figure or table...", "Ctrl+O")) s.figure.open_dialog_requested = true;
+  hint("Open a figure saved by peviz (PNG, SVG or PDF: restores the parameters that made it), or a .npy / .safetensors learned table.");
+  ImGui::Separator();
+  const std::string save_label = "Save figure: " + view_label(chosen_view(s)) + " at " + std::to_string(s.figure.scale) + "x";
+  if (ImGui::MenuItem(save_label.c_str(), "F12")) s.figure.save_requested = true;
+  hint("Writes a PNG with a generated name into the figure folder; its parameters are stored inside it.");
+  if (ImGui::MenuItem("Figure settings...")) s.figure.settings_dialog_requested = true;
+  hint("Figure folder, scale (1x, 2x, 4x), which view, theme, transparent background, caption.");
+  if (ImGui::BeginMenu("Export data")) {
+    for (const FigureView& v : views_of_page(s)) {
+      for (const bool npy : {false, true}) {
+        const std::string label = view_label(v) + (npy ? " as NPY" : " as CSV");
+        if (ImGui::MenuItem(label.c_str())) {
+          s.figure.export_requested = true;
+          s.figure.export_view = v;
+          s.figure.export_npy = npy;
+        }
+      }
+    }
+    ImGui::EndMenu();
+  }
+  hint("The numbers behind a view, in peviz export's CSV / NPY formats, saved into the figure folder.");
+  ImGui::Separator();
+  if (ImGui::MenuItem("Quit", "Ctrl+Q")) s.quit_requested = true;
+  ImGui::EndMenu();
+}
+
+void draw_file_dialogs(AppState& s) {
+  FigureSettings& f = s.figure;
+  if (std::exchange(f.open_dialog_requested, false)) ImGui::OpenPopup("Open");
+  if (std::exchange(f.settings_dialog_requested, false)) ImGui::OpenPopup("Figure settings");
+  const float em = ImGui::GetFontSize();
+
+  if (ImGui::BeginPopupModal("Open", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
+    ImGui::TextUnformatted("A figure saved by peviz (PNG, SVG, PDF), or a .npy / .safetensors table.");
+    ImGui::TextDisabled("Dropping a file onto the window opens it too.");
+    ImGui::SetNextItemWidth(em * 30.0f);
+    if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
+    const bool enter = ImGui::InputText("path", &f.open_path, ImGuiInputTextFlags_EnterReturnsTrue);
+    if ((ImGui::Button("Open") || enter) && !f.open_path.empty()) {
+      s.open_request = f.open_path;
+      ImGui::CloseCurrentPopup();
+    }
+    ImGui::SameLine();
+    if (ImGui::Button("Cancel") || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) ImGui::CloseCurrentPopup();
+    ImGui::EndPopup();
+  }
+
+  if (ImGui::BeginPopupModal("Figure settings", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
+    ImGui::SetNextItemWidth(em * 24.0f);
+    ImGui::InputTextWithHint("folder", default_figure_folder().string().c_str(), &f.folder);
+    hint("Where F12 saves figures and Export data saves numbers (created when missing).");
+    const auto views = single_figure_views();
+    std::string current = view_label(chosen_view(s));
+    ImGui::SetNextItemWidth(em * 14.0f);
+    if (ImGui::BeginCombo("view", current.c_str())) {
+      for (int i = 0; i <= int(views.size()); ++i) {
+        const FigureView v = i == 0 ? FigureView{} : views[std::size_t(i - 1)];
+        if (ImGui::Selectable(view_label(v).c_str(), f.view_choice == i)) f.view_choice = i;
+      }
+      ImGui::EndCombo();
+    }
+    hint("The whole window, or one view alone filling the figure.");
+    ImGui::TextUnformatted("scale");
+    for (const int k : {1, 2, 4}) {
+      ImGui::SameLine();
+      const std::string label = std::to_string(k) + "x";
+      if (ImGui::RadioButton(label.c_str(), f.scale == k)) f.scale = k;
+    }
+    hint("Pixels per screen unit: fonts are rasterised for it, so 2x and 4x stay crisp (at most 7680 x 4320).");
+    ImGui::TextUnformatted("theme");
+    const char* themes[] = {"as the window", "dark", "light"};
+    for (int k = 0; k < 3; ++k) {
+      ImGui::SameLine();
+      if (ImGui::RadioButton(themes[k], f.theme_choice == k)) f.theme_choice = k;
+    }
+    hint("The figure's own theme: light for slides and papers, without changing the window.");
+    ImGui::Checkbox("transparent background", &f.transparent);
+    hint("No window background in the PNG (alpha 0 around the panels).");
+    ImGui::Checkbox("caption with the parameters", &f.caption);
+    hint("A line under the figure: encoding, d_model, base, L, layout or the page's own parameters.");
+    ImGui::Separator();
+    const std::string name = figure_file_name(s, chosen_view(s), (long long)std::time(nullptr));
+    ImGui::TextDisabled("next: %s", (figure_folder(s) / name).string().c_str());
+    if (ImGui::Button("Save figure now (F12)")) {
+      f.save_requested = true;
+      ImGui::CloseCurrentPopup();
+    }
+    ImGui::SameLine();
+    if (ImGui::Button("Close") || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) ImGui::CloseCurrentPopup();
+    ImGui::EndPopup();
+  }
+}
+
+}  // namespace peviz::app

@@ -1,0 +1,59 @@
+// The lesson panel: "step k / n", the step's title and text, Prev / Next / End, the step's demo beside
+// the text, and the Left / Right arrow keys (when no text field has the keyboard).
+#include <algorithm>
+
+#include <imgui.h>
+
+#include "app/model/lessons.hpp"
+#include "app/ui/theme.hpp"
+#include "app/ui/views/teach_views.hpp"
+
+namespace peviz::app {
+
+void draw_lesson_panel(AppState& s) {
+  TeachState& t = s.teach;
+  if (!t.lesson_active || t.lesson.steps.empty()) return;
+  const int n = int(t.lesson.steps.size());
+  const ImGuiIO& io = ImGui::GetIO();
+  if (!io.WantTextInput && !ImGui::IsAnyItemActive()) {
+    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_RightArrow), false) && t.step + 1 < n) go_to_step(s, t.step + 1);
+    else if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_LeftArrow), false) && t.step > 0) go_to_step(s, t.step - 1);
+  }
+  const LessonStep& step = t.lesson.steps[std::size_t(t.step)];
+  const bool demo = step.demo == "word-order";
+  const float avail_w = ImGui::GetContentRegionAvail().x;
+  const float text_w = demo ? avail_w * 0.42f : avail_w;
+
+  ImGui::BeginChild("##lesson_text", ImVec2(text_w, 0), false);
+  ImGui::TextDisabled("%s  ·  step %d / %d", t.lesson.title.c_str(), t.step + 1, n);
+  ImGui::SameLine();
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float buttons_w = ImGui::CalcTextSize("← Prev").x + ImGui::CalcTextSize("Next →").x +
+                          ImGui::CalcTextSize("End").x + 6.0f * style.FramePadding.x + 2.0f * style.ItemSpacing.x;
+  ImGui::SetCursorPosX(std::max(ImGui::GetCursorPosX(), ImGui::GetWindowContentRegionMax().x - buttons_w));
+  ImGui::BeginDisabled(t.step == 0);
+  if (ImGui::Button("← Prev")) go_to_step(s, t.step - 1);
+  ImGui::EndDisabled();
+  ImGui::SameLine();
+  ImGui::BeginDisabled(t.step + 1 >= n);
+  if (ImGui::Button("Next →")) go_to_step(s, t.step + 1);
+  ImGui::EndDisabled();
+  ImGui::SameLine();
+  if (ImGui::Button("End")) stop_lesson(s);
+  push_heading_font();
+  ImGui::TextUnformatted(step.title.c_str());
+  pop_heading_font();
+  ImGui::PushTextWrapPos(0.0f);
+  ImGui::TextUnformatted(step.text.c_str());
+  ImGui::PopTextWrapPos();
+  ImGui::EndChild();
+
+  if (demo && t.lesson_active) {
+    ImGui::SameLine();
+    ImGui::BeginChild("##lesson_demo", ImVec2(0, 0), false);
+    draw_word_order_view(s);
+    ImGui::EndChild();
+  }
+}
+
+}  // namespace peviz::app

@@ -1,0 +1,60 @@
+// The linear-shift demo: PE(p+k) = R(k) PE(p) with R(k) block-diagonal 2x2 rotations that do not
+// depend on p (Vaswani et al. 2017 §3.5: "PE(pos+k) can be represented as a linear function of PE(pos)").
+#include <algorithm>
+
+#include <imgui.h>
+
+#include "app/plot/draw/plot.hpp"
+#include "app/ui/views/analysis_views.hpp"
+#include "app/ui/views/views.hpp"
+
+namespace peviz::app {
+
+void draw_linear_shift_view(AppState& s) {
+  LinearShiftOptions& o = s.analysis.shift;
+  constexpr Page page = Page::linear_shift;
+  view_title("Linear shift: PE(p + k) = R(k) PE(p)");
+  if (!s.has_results) {
+    ImGui::TextDisabled("no results yet: see the status line");
+    return;
+  }
+  if (!o.sinusoidal) {
+    ImGui::TextWrapped("The shift identity is a property of sinusoids: choose encoding = sinusoidal in the sidebar "
+                       "(d_model, base and layout are taken from there).");
+    return;
+  }
+  const int L = s.computed.seq_len;
+  page_slider(s, page, "p", o.p, 0, std::max(L - 1 - o.k, 0));
+  ImGui::SameLine();
+  page_slider(s, page, "k", o.k, 0, std::max(L - 1, 0));
+  ImGui::TextWrapped("R(k) is built from k alone: each 2x2 block is [[cos kw, sin kw], [-sin kw, cos kw]] acting on "
+                     "(sin pw, cos pw). It does not depend on p. Measured max |PE(p+k) - R(k) PE(p)|: %.3g at this p, "
+                     "%.3g over every p in 0..%d (float32 table).",
+                     o.max_error_here, o.max_error_all_p, L - 1 - o.k);
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float left = avail.x * 0.58f;
+  const int d = int(o.shifted.size());
+  ImGui::BeginGroup();
+  if (plot::begin_plot("##shift_vectors", ImVec2(left, avail.y * 0.62f))) {
+    // Default view: the first 32 channels (the fast pairs, where the rotation is visible); zoom out for all.
+    plot::setup_axes("channel", "value", {-0.5, std::min(d, 32) - 0.5}, {-1.1, 1.1}, plot::axis_integer);
+    plot::plot_line("PE(p + k)", o.shifted.data(), d, 0.0, 1.0, 1, plot::series_color(0), 3.5f);
+    plot::plot_line("R(k) PE(p)", o.rotated.data(), d, 0.0, 1.0, 1, plot::series_color(1), 1.5f);
+    plot::end_plot();
+  }
+  record_page_region(s);
+  if (plot::begin_plot("##shift_difference", ImVec2(left, -1))) {
+    const double m = std::max(o.max_error_here * 1.2, 1e-7);
+    plot::setup_axes("channel", "PE(p+k) - R(k) PE(p)", {-0.5, d - 0.5}, {-m, m}, plot::axis_integer);
+    plot::plot_line("difference", o.difference.data(), d, 0.0, 1.0, 1, plot::series_color(3), 1.5f);
+    plot::end_plot();
+  }
+  ImGui::EndGroup();
+  ImGui::SameLine();
+  ImGui::BeginGroup();
+  ImGui::TextUnformatted("R(k): block-diagonal 2x2 rotations");
+  heatmap_panel(o.rk_image, "##rk", "input channel", "output channel", "R(k)", ImVec2(0, ImGui::GetContentRegionAvail().y));
+  ImGui::EndGroup();
+}
+
+}  // namespace peviz::app

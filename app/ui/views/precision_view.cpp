@@ -1,0 +1,59 @@
+// Precision: phase error of t * theta in fp32, bf16 and fp16 against position, with the position at
+// which neighbouring positions round to the same number marked (core/precision.hpp).
+#include <cmath>
+#include <cstdio>
+#include <numbers>
+
+#include <imgui.h>
+
+#include "app/plot/draw/plot.hpp"
+#include "app/ui/views/analysis_views.hpp"
+#include "app/ui/views/views.hpp"
+
+namespace peviz::app {
+
+void draw_precision_view(AppState& s) {
+  PrecisionOptions& o = s.analysis.precision;
+  constexpr Page page = Page::precision;
+  view_title("Precision of the angle t * theta in reduced formats");
+  int source = o.use_rope ? 0 : 1;
+  if (ImGui::RadioButton("RoPE", &source, 0) | (ImGui::SameLine(), ImGui::RadioButton("sidebar sinusoid", &source, 1))) {
+    o.use_rope = source == 0;
+    s.analysis.mark(page);
+  }
+  if (o.use_rope) {
+    ImGui::SameLine();
+    pairs_slider(s, page, "head_dim / 2##prec", o.head_dim, 1, 256);
+    ImGui::SameLine();
+    page_slider(s, page, "base##prec", o.base, 2.0, 1e7, true);
+  }
+  ImGui::SameLine();
+  page_slider(s, page, "log2 max position", o.max_position_log2, 4, 26);
+  ImGui::TextDisabled("angle = fl(fl(t) * fl(theta)) in the format against t * theta in double; largest wrapped error "
+                      "over all pairs, radians (pi = no phase left). Missing: the angle overflows fp16.");
+  if (o.log2_position.empty()) {
+    ImGui::TextDisabled("no results yet: see the status line");
+    return;
+  }
+  static const char* const names[3] = {"fp32", "bf16", "fp16"};
+  const int n = int(o.log2_position.size());
+  if (plot::begin_plot("##precision", ImVec2(-1, -1))) {
+    plot::setup_axes("log2 position t", "phase error (rad)", {0.0, double(o.max_position_log2)},
+                     {-0.05, std::numbers::pi + 0.1});
+    for (int f = 0; f < 3; ++f) {
+      plot::plot_line(names[f], o.error[std::size_t(f)].data(), n, 0.0, 0.125, 1, plot::series_color(f), 2.0f);
+    }
+    for (int f = 0; f < 3; ++f) {
+      const double x = std::log2(o.indistinguishable[std::size_t(f)]);
+      if (x > o.max_position_log2) continue;
+      plot::plot_vline(x, plot::series_color(f), 1.0f);
+      char label[64];
+      std::snprintf(label, sizeof label, "%s: t and t+1 equal from %.0f", names[f], o.indistinguishable[std::size_t(f)]);
+      plot::plot_text(x, 2.6 - 0.35 * f, label, plot::series_color(f));
+    }
+    plot::end_plot();
+  }
+  record_page_region(s);
+}
+
+}  // namespace peviz::app

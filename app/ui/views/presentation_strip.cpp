@@ -1,0 +1,30 @@
+// Presentation mode's thin strip in place of the sidebar: the essential sliders (d_model, L, base) with
+// their labels above them, and the button that leaves presentation mode.
+#include <imgui.h>
+
+#include "app/model/presentation.hpp"
+#include "app/ui/views/teach_views.hpp"
+#include "app/ui/views/views.hpp"
+
+namespace peviz::app {
+
+void draw_presentation_strip(AppState& s) {
+  EncodingParams& p = s.params;
+  constexpr ImGuiSliderFlags flags = ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_Logarithmic;
+  ImGui::PushItemWidth(-1.0f);
+  ImGui::TextUnformatted("d_model");
+  if (ImGui::SliderInt("##present_d", &p.d_model, 1, kGuiMaxDModel, "%d", flags)) mark_params_changed(s);
+  ImGui::TextUnformatted("L");
+  if (ImGui::SliderInt("##present_L", &p.seq_len, 1, kGuiMaxSeqLen, "%d", flags)) mark_params_changed(s);
+  ImGui::BeginDisabled(p.encoding != Encoding::sinusoidal);
+  ImGui::TextUnformatted("base");
+  if (ImGui::SliderScalar("##present_base", ImGuiDataType_Double, &p.base, &kGuiMinBase, &kGuiMaxBase, "%.6g", flags))
+    mark_params_changed(s);
+  ImGui::EndDisabled();
+  ImGui::PopItemWidth();
+  ImGui::Spacing();
+  if (ImGui::Button("Leave (Esc)", ImVec2(-1.0f, 0.0f))) set_presenting(s, false);
+  hint("Back to the window with the full sidebar, your theme and zoom (F11 or Esc too).");
+}
+
+}  // namespace peviz::app

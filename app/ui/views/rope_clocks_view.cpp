@@ -1,0 +1,122 @@
+// RoPE clocks: every rotary pair at position t as a 2-D vector on its own dial (fast pairs spin,
+// slow pairs barely move), with pairing, base and an "animate position" sweep.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <numbers>
+
+#include <imgui.h>
+
+#include "app/plot/draw/plot.hpp"
+#include "app/ui/views/analysis_views.hpp"
+#include "app/ui/views/views.hpp"
+
+namespace peviz::app {
+
+namespace {
+
+void controls(AppState& s) {
+  RopeClocksOptions& o = s.analysis.clocks;
+  constexpr Page page = Page::rope_clocks;
+  pairs_slider(s, page, "pairs", o.rope.head_dim, 1, 128);
+  hint("Rotary pairs = head_dim / 2. Pair j turns by t * base^(-2j/head_dim) radians.");
+  ImGui::SameLine();
+  page_slider(s, page, "base##clocks", o.rope.base, 2.0, 1e7, true);
+  ImGui::SameLine();
+  int pairing = int(o.rope.pairing);
+  if (ImGui::RadioButton("halves", &pairing, 0) | (ImGui::SameLine(), ImGui::RadioButton("interleaved", &pairing, 1))) {
+    o.rope.pairing = RopePairing(pairing);
+    s.analysis.mark(page);
+  }
+  hint("halves (GPT-NeoX, HF LLaMA rotate_half): channel j turns with j + d/2. interleaved (RoFormer, "
+       "GPT-J): channel 2j turns with 2j+1. The angles are the same; only the channels differ.");
+  page_slider(s, page, "position t", o.position, 0.0, 100000.0, true);
+  ImGui::SameLine();
+  if (ImGui::Button(o.animate ? "stop" : "animate position")) o.animate = !o.animate;
+  hint("Sweeps t forward so the dials turn: pair 0 turns once every 2*pi positions, the last pair "
+       "needs about 2*pi*base positions for one turn.");
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7.0f);
+  ImGui::SliderFloat("positions/s", &o.speed, 0.1f, 1000.0f, "%.3g", ImGuiSliderFlags_Logarithmic);
+  ImGui::SameLine();
+  if (ImGui::SmallButton("t = 0")) {
+    o.position = 0.0;
+    s.analysis.mark(page);
+  }
+}
+
+// One dial per pair: a circle, the unit vector (cos, sin) of the pair's angle, the pair index.
+void dials(const RopeClocksOptions& o, ImVec2 size) {
+  const int n = int(o.angles.size());
+  if (n == 0) return;
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  const float fs = ImGui::GetFontSize();
+  int cols = std::max(1, int(std::ceil(std::sqrt(double(n) * size.x / std::max(size.y, 1.0f)))));
+  int rows = (n + cols - 1) / cols;
+  const float cell = std::min(size.x / float(cols), size.y / float(rows));
+  ImGui::InvisibleButton("##dials", ImVec2(std::max(size.x, 1.0f), std::max(cell * float(rows), 1.0f)));
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImU32 rim = ImGui::GetColorU32(ImGuiCol_Text, 0.35f), text = ImGui::GetColorU32(ImGuiCol_Text, 0.8f);
+  const double log_fast = 0.0, log_slow = std::log(std::max(1.0 / o.inv_freq.back(), 1.0 + 1e-9));
+  for (int j = 0; j < n; ++j) {
+    const ImVec2 c(origin.x + (float(j % cols) + 0.5f) * cell, origin.y + (float(j / cols) + 0.5f) * cell);
+    const float r = 0.5f * cell - std::max(2.0f, 0.12f * cell);
+    if (r < 2.0f) continue;
+    dl->AddCircle(c, r, rim, 32, 1.0f);
+    dl->AddLine(ImVec2(c.x - r, c.y), ImVec2(c.x + r, c.y), ImGui::GetColorU32(ImGuiCol_Text, 0.12f));
+    // Speed as colour: fast pairs warm, slow pairs cool (position on a log scale of wavelength).
+    const double speed = 1.0 - (std::log(1.0 / o.inv_freq[std::size_t(j)]) - log_fast) / std::max(log_slow, 1e-9);
+    const ImU32 hand = plot::colormap_color(plot::Colormap::magma, 0.25 + 0.75 * std::clamp(speed, 0.0, 1.0));
+    const double a = o.angles[std::size_t(j)];
+    const ImVec2 tip(c.x + r * float(std::cos(a)), c.y - r * float(std::sin(a)));  // y up on screen
+    dl->AddLine(c, tip, hand, std::max(1.5f, 0.06f * r));
+    dl->AddCircleFilled(tip, std::max(2.0f, 0.09f * r), hand);
+    if (cell > 2.2f * fs) {
+      char label[32];
+      std::snprintf(label, sizeof label, "%d", j);
+      dl->AddText(ImVec2(c.x - r, c.y - r), text, label);
+    }
+  }
+  if (ImGui::IsItemHovered()) {
+    const ImVec2 m = ImGui::GetIO().MousePos;
+    const int col = int((m.x - origin.x) / cell), row = int((m.y - origin.y) / cell), j = row * cols + col;
+    if (col >= 0 && col < cols && j >= 0 && j < n) {
+      ImGui::BeginTooltip();
+      ImGui::Text("pair %d: channels %d and %d\ntheta = %.6g rad/position, wavelength %.6g positions\n"
+                  "angle at t = %.6g: %.4f rad (%.1f deg), %.4g full turns so far",
+                  j, o.channel_a[std::size_t(j)], o.channel_b[std::size_t(j)], o.inv_freq[std::size_t(j)],
+                  2 * std::numbers::pi / o.inv_freq[std::size_t(j)], o.position, o.angles[std::size_t(j)],
+                  o.angles[std::size_t(j)] * 180.0 / std::numbers::pi,
+                  o.position * o.inv_freq[std::size_t(j)] / (2 * std::numbers::pi));
+      ImGui::EndTooltip();
+    }
+  }
+}
+
+}  // namespace
+
+void draw_rope_clocks_view(AppState& s) {
+  view_title("RoPE clocks: every rotary pair at position t");
+  controls(s);
+  const RopeClocksOptions& o = s.analysis.clocks;
+  if (o.angles.empty()) {
+    ImGui::TextDisabled("no results yet: see the status line");
+    return;
+  }
+  ImGui::TextDisabled("t = %.2f. Pair 0 turns 1 rad per position (wavelength 2 pi); pair %d turns %.3g rad per "
+                      "position (wavelength %.4g). Hover a dial for its numbers.",
+                      o.position, int(o.angles.size()) - 1, o.inv_freq.back(), 2 * std::numbers::pi / o.inv_freq.back());
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float plot_h = std::max(avail.y * 0.28f, 6.0f * ImGui::GetFontSize());
+  dials(o, ImVec2(avail.x, avail.y - plot_h - ImGui::GetStyle().ItemSpacing.y));
+  record_page_region(s);
+  const std::vector<float>& angle = o.angles_f;
+  if (plot::begin_plot("##clock_angles", ImVec2(-1, plot_h))) {
+    plot::setup_axes("pair j", "angle at t (rad)", {-0.5, double(angle.size()) - 0.5}, {0.0, 2 * std::numbers::pi},
+                     plot::axis_integer);
+    plot::plot_line("angle mod 2 pi", angle.data(), int(angle.size()), 0.0, 1.0, 1, plot::series_color(1), 2.0f);
+    plot::end_plot();
+  }
+}
+
+}  // namespace peviz::app

@@ -1,0 +1,60 @@
+// T5 buckets and Shaw clipping: both relative-position matrices as categorical heatmaps, and bucket
+// against distance showing T5's exact-then-logarithmic shape (HF T5Attention._relative_position_bucket;
+// tensor2tensor _generate_relative_positions_matrix).
+#include <algorithm>
+
+#include <imgui.h>
+
+#include "app/plot/draw/plot.hpp"
+#include "app/ui/views/analysis_views.hpp"
+#include "app/ui/views/views.hpp"
+
+namespace peviz::app {
+
+void draw_t5_shaw_view(AppState& s) {
+  T5ShawOptions& o = s.analysis.t5_shaw;
+  constexpr Page page = Page::t5_shaw;
+  view_title("T5 buckets and Shaw clipping: relative positions as a few ids");
+  page_slider(s, page, "length##t5", o.seq_len, 2, 1024, true);
+  ImGui::SameLine();
+  page_slider(s, page, "buckets", o.num_buckets, 2, 128);
+  ImGui::SameLine();
+  page_slider(s, page, "max distance##t5", o.max_distance, 2, 4096, true);
+  ImGui::SameLine();
+  if (ImGui::Checkbox("causal##t5", &o.causal)) s.analysis.mark(page);
+  hint("Bidirectional: half the buckets for keys after the query (+B/2). Causal: every future key is bucket 0.");
+  ImGui::SameLine();
+  page_slider(s, page, "Shaw k", o.max_relative, 0, 256, true);
+  if (o.buckets.empty()) {
+    ImGui::TextDisabled("no results yet: see the status line");
+    return;
+  }
+  const int exact = (o.causal ? o.num_buckets : o.num_buckets / 2) / 2;
+  ImGui::TextDisabled("T5: |r| < %d gets its own bucket (exact), then buckets grow logarithmically up to |r| = %d; "
+                      "Shaw: r clipped to [-%d, %d]. One colour per id.", exact, o.max_distance, o.max_relative,
+                      o.max_relative);
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float top = avail.y * 0.62f, half = 0.5f * (avail.x - ImGui::GetStyle().ItemSpacing.x);
+  ImGui::BeginGroup();
+  ImGui::TextUnformatted("T5 bucket of (query i, key j)");
+  heatmap_panel(o.buckets_image, "##t5_buckets", "key j", "query i", "bucket", ImVec2(half, top));
+  ImGui::EndGroup();
+  record_page_region(s);
+  ImGui::SameLine();
+  ImGui::BeginGroup();
+  ImGui::TextUnformatted("Shaw clipped distance clip(j - i, -k, k)");
+  heatmap_panel(o.shaw_image, "##shaw", "key j", "query i", "clipped j - i", ImVec2(half, top));
+  ImGui::EndGroup();
+  const int L = o.seq_len;
+  if (plot::begin_plot("##bucket_of_distance", ImVec2(-1, -1))) {
+    plot::setup_axes("relative position r = j - i", "T5 bucket", {-double(L - 1), double(L - 1)},
+                     {-0.5, o.num_buckets - 0.5}, plot::axis_integer, plot::axis_integer);
+    plot::plot_line("bucket(r)", o.bucket_of_distance.data(), int(o.bucket_of_distance.size()), -double(L - 1), 1.0, 1,
+                    plot::series_color(0), 2.0f);
+    plot::plot_vline(exact, ImGui::GetColorU32(ImGuiCol_Text, 0.4f), 1.0f);
+    plot::plot_text(exact, exact, "end of the exact range", ImGui::GetColorU32(ImGuiCol_Text, 0.7f));
+    plot::end_plot();
+  }
+}
+
+}  // namespace peviz::app

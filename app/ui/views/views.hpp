@@ -1,0 +1,44 @@
+// The panels of the window, one free function per file in app/views/. Each edits AppState and
+// draws its cached results through ImGui and the plotting layer; none computes or calls GL.
+#pragma once
+#include "app/model/app_state.hpp"
+#include "app/plot/heatmap_image.hpp"
+
+namespace peviz::app {
+
+void draw_controls_panel(AppState& s);   // controls_panel.cpp: the sidebar
+void draw_waves_view(AppState& s);       // waves_view.cpp
+void draw_encoding_view(AppState& s);    // encoding_view.cpp
+void draw_similarity_view(AppState& s);  // similarity_view.cpp
+void draw_binary_view(AppState& s);      // binary_view.cpp
+
+// Shared bits of the views (view_widgets.cpp).
+// One-sentence explanation of the last item, shown when it is hovered.
+void hint(const char* sentence);
+// Colormap choice: 0 = automatic, else Colormap + 1. True when changed.
+bool colormap_combo(const char* label, int& choice);
+// Title line of a view.
+void view_title(const char* title);
+// Puts the next header widget on the same line when it fits (`item_width` wide plus its label),
+// else on a new line: headers wrap instead of being clipped at large zoom.
+void next_on_line(float item_width, const char* label = nullptr);
+// Width of a radio button or small button with this label.
+float radio_width(const char* label);
+float small_button_width(const char* label);
+// ImU32 colour used to mark the highlighted position in every view.
+unsigned highlight_color();
+
+// A heatmap whose rows are positions (row 0 at the top) with its colourbar on the right, `height`
+// high and the remaining width wide. Marks the highlighted row (and column when `mark_column`);
+// a click picks the highlighted position. Records where the image and the bar landed.
+struct HeatmapPanel {
+  const char* id;
+  const char* x_label;
+  const char* value_label;
+  double x_extent;  // data width (columns x cell width)
+  bool mark_column;
+};
+void heatmap_with_colorbar(AppState& s, plot::HeatmapImage& img, const HeatmapPanel& panel, float height,
+                           ScreenRect& image_region, ScreenRect& bar_region);
+
+}  // namespace peviz::app

@@ -1,0 +1,117 @@
+// View 1, waves: chosen channels against position, each with its wavelength, and a fast -> slow
+// strip of every channel's wavelength.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include <imgui.h>
+#include <imgui_internal.h>
+#include <imgui_stdlib.h>
+
+#include "app/plot/draw/plot.hpp"
+#include "app/ui/views/views.hpp"
+
+namespace peviz::app {
+
+namespace {
+
+std::string channel_label(const AppState& s, int c) {
+  char buf[64];
+  const float wl = c < int(s.channel_wavelength.size()) ? s.channel_wavelength[c] : NAN;
+  if (std::isnan(wl)) std::snprintf(buf, sizeof buf, "ch %d", c);
+  else std::snprintf(buf, sizeof buf, "ch %d  (wavelength %.4g)", c, wl);
+  return buf;
+}
+
+void waves_plot(AppState& s, float height) {
+  const Matrix& m = s.encoding;
+  const int L = int(m.rows), d = int(m.cols);
+  if (!plot::begin_plot("##waves", ImVec2(-1, height))) return;
+  double ymin = -1.1, ymax = 1.1;
+  if (s.computed.encoding == Encoding::integer) { ymin = -0.05 * L; ymax = 1.05 * L; }
+  else if (s.computed.encoding == Encoding::learned) { ymin = -0.08; ymax = 0.08; }
+  else if (s.computed.encoding == Encoding::binary && !s.computed.signed_bits) { ymin = -0.1; ymax = 1.1; }
+  else if (s.computed.encoding == Encoding::normalized) { ymin = -0.05; ymax = 1.05; }
+  const int first = std::clamp(s.waves.first_position, 0, L - 1);
+  const int last = s.waves.last_position < 0 ? L - 1 : std::clamp(s.waves.last_position, first, L - 1);
+  if (s.waves.range_changed) {  // a new position range replaces any zoom
+    ImGui::GetStateStorage()->SetBool(ImHashStr("user", 0, ImGui::GetID("##waves")), false);
+    s.waves.range_changed = false;
+  }
+  plot::setup_axes("position", "value", {double(first), double(std::max(last, first + 1))}, {ymin, ymax},
+                   plot::axis_integer);
+  std::vector<std::string> labels;
+  labels.reserve(s.wave_channels.size());
+  for (int c : s.wave_channels) labels.push_back(channel_label(s, c));
+  for (std::size_t i = 0; i < s.wave_channels.size(); ++i) {
+    const int c = s.wave_channels[i];
+    if (c < d) plot::plot_line(labels[i].c_str(), m.data.data() + c, L, 0.0, 1.0, d);
+  }
+  plot::plot_vline(s.highlight_position, highlight_color());
+  if (plot::plot_clicked())
+    s.highlight_position = std::clamp(int(std::lround(plot::mouse_data_position().x)), 0, L - 1);
+  plot::end_plot();
+}
+
+void frequency_strip(AppState& s, float height) {
+  const int d = int(s.encoding.cols);
+  bool any = false;
+  for (float w : s.channel_wavelength) any = any || !std::isnan(w);
+  if (!any) {
+    ImGui::TextDisabled("fast → slow strip: %s channels have no wavelength.", std::string(to_string(s.computed.encoding)).c_str());
+    return;
+  }
+  if (!plot::begin_plot("##strip", ImVec2(-1, height))) return;
+  const std::vector<float>& logs = s.channel_log10_wavelength;
+  float lo = INFINITY, hi = -INFINITY;
+  for (float v : logs)
+    if (!std::isnan(v)) { lo = std::min(lo, v); hi = std::max(hi, v); }
+  if (hi - lo < 0.5f) { lo -= 0.5f; hi += 0.5f; }
+  plot::setup_axes("channel   (fast → slow)", "log10 wavelength (positions)", {-0.5, d - 0.5},
+                   {lo - 0.1 * (hi - lo), hi + 0.1 * (hi - lo)}, plot::axis_integer);
+  plot::plot_line("##log10 wavelength", logs.data(), int(logs.size()), 0.0, 1.0, 1, 0, 2.0f);
+  for (std::size_t i = 0; i < s.wave_channels.size(); ++i)
+    plot::plot_vline(s.wave_channels[i], plot::series_color(int(i)) & 0x90FFFFFFu, 1.0f);
+  plot::end_plot();
+}
+
+}  // namespace
+
+void draw_waves_view(AppState& s) {
+  view_title("Waves");
+  next_on_line(ImGui::GetFontSize() * 12.0f);
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 12.0f);
+  if (ImGui::InputTextWithHint("##channels", "channels, e.g. 0, 1, 8-11", &s.waves.channels_text))
+    s.dirty.binary = true;  // any dirty flag re-resolves the channel list
+  hint("Channels to draw, comma-separated, ranges allowed (0, 1, 8-11); empty: 0, 1, 2, 3, d/2, d-2, d-1.");
+  next_on_line(small_button_width("defaults"));
+  if (ImGui::SmallButton("defaults")) {
+    s.waves.channels_text.clear();
+    s.dirty.binary = true;
+  }
+  hint("Back to channels 0, 1, 2, 3, d/2, d-2 and d-1.");
+  next_on_line(ImGui::GetFontSize() * 9.0f, "positions");
+  const int L = s.has_results ? s.computed.seq_len : s.params.seq_len;
+  int range[2] = {s.waves.first_position, s.waves.last_position < 0 ? L - 1 : s.waves.last_position};
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9.0f);
+  if (ImGui::DragInt2("positions", range, 1.0f, 0, std::max(L - 1, 0), "%d", ImGuiSliderFlags_AlwaysClamp)) {
+    s.waves.first_position = std::min(range[0], range[1]);
+    s.waves.last_position = range[1] >= L - 1 ? -1 : std::max(range[0], range[1]);
+    s.waves.range_changed = true;
+  }
+  hint("First and last position on the horizontal axis (drag or Ctrl+click to type); the wheel zooms further.");
+  if (!s.has_results) {
+    ImGui::TextDisabled("no results yet: see the status line");
+    return;
+  }
+  const float avail = ImGui::GetContentRegionAvail().y;
+  const float strip = std::max(avail * 0.28f, 4.0f * ImGui::GetFontSize());
+  waves_plot(s, avail - strip - ImGui::GetStyle().ItemSpacing.y);
+  s.regions.waves_plot = {ImGui::GetItemRectMin().x, ImGui::GetItemRectMin().y, ImGui::GetItemRectMax().x,
+                          ImGui::GetItemRectMax().y};
+  frequency_strip(s, strip);
+}
+
+}  // namespace peviz::app

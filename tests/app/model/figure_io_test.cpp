@@ -1,0 +1,158 @@
+// The data behind each view, its export, and opening a figure PNG (headless: no window).
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+
+#include "app/model/app_update.hpp"
+#include "app/model/figure.hpp"
+#include "app/model/figure_io.hpp"
+#include "app/model/state_json.hpp"
+#include "app/plot/svg_writer.hpp"
+#include "core/errors.hpp"
+#include "core/png_file.hpp"
+
+using namespace peviz;
+using namespace peviz::app;
+namespace fs = std::filesystem;
+
+namespace {
+
+fs::path temp_dir(const char* name) {
+  const fs::path d = fs::temp_directory_path() / ("peviz-figure-io-" + std::to_string(::getpid()) + "-" + name);
+  fs::remove_all(d);
+  fs::create_directories(d);
+  return d;
+}
+
+void compute_page(AppState& s, Page p) {
+  s.analysis.page = p;
+  update_app_state(s);
+  REQUIRE_FALSE(s.status_is_error);
+}
+
+}  // namespace
+
+TEST_CASE("the data behind the basic views has their shapes and values") {
+  AppState s;
+  s.params.d_model = 16;
+  s.params.seq_len = 40;
+  update_app_state(s);
+  const NdArray enc = view_data(s, {FigureView::encoding});
+  CHECK(enc.shape == std::vector<std::size_t>{40, 16});
+  CHECK(enc.f32[std::size_t(3) * 16] == Approx(std::sin(3.0)));  // pe[3, 0] = sin(3)
+  const NdArray sim = view_data(s, {FigureView::similarity});
+  REQUIRE(sim.shape == std::vector<std::size_t>{40, 40});
+  CHECK(sim.f32[0] == Approx(1.0));               // cosine of a position with itself
+  CHECK(sim.f32[5 * 40 + 9] == Approx(sim.f32[10 * 40 + 14]).margin(1e-6));  // Toeplitz: offset 4 both
+  const NdArray waves = view_data(s, {FigureView::waves});
+  CHECK(waves.shape == std::vector<std::size_t>{40, s.wave_channels.size()});
+  const NdArray bits = view_data(s, {FigureView::binary});
+  CHECK(bits.shape[0] == std::size_t(s.binary.positions));
+  CHECK(bits.f32[std::size_t(5) * bits.shape[1] + 1] == 1.0f);  // t = 5: bit 0 is 1
+  CHECK(bits.f32[std::size_t(5) * bits.shape[1] + 3] == 0.0f);  // bit 1 is 0
+}
+
+TEST_CASE("every page has data to export once computed") {
+  for (int i = 1; i < kPageCount; ++i) {
+    INFO(page_name(Page(i)));
+    AppState s;
+    s.params.d_model = 32;
+    s.params.seq_len = 64;
+    compute_page(s, Page(i));
+    const NdArray a = view_data(s, {FigureView::analysis_page, Page(i)});
+    CHECK(a.size() > 0);
+  }
+  AppState s;
+  compute_page(s, Page::alibi);
+  const NdArray bias = view_data(s, {FigureView::analysis_page, Page::alibi});
+  CHECK(bias.shape == std::vector<std::size_t>{8, 64, 64});
+  CHECK(bias.f32[64 * 10 + 7] == Approx(-0.5 * 3));  // head 0, i = 10, j = 7: -m (i - j), m = 1/2
+}
+
+TEST_CASE("exported CSV and NPY files land in the folder, atomically") {
+  AppState s;
+  s.params.d_model = 8;
+  s.params.seq_len = 5;
+  update_app_state(s);
+  const fs::path dir = temp_dir("export");
+  const std::string csv = export_view_data(s, {FigureView::encoding}, dir, false, 0);
+  CHECK(fs::path(csv).filename().string().rfind("peviz-encoding-d8-b10000-L5-", 0) == 0);
+  std::ifstream in(csv);
+  std::string line;
+  int lines = 0;
+  while (std::getline(in, line)) ++lines;
+  CHECK(lines == 5);
+  const std::string npy = export_view_data(s, {FigureView::encoding}, dir, true, 0);
+  CHECK(fs::path(npy).extension() == ".npy");
+  CHECK_THROWS_AS(export_view_data(s, {FigureView::encoding}, "/proc/peviz-no-such", true, 0), ParamError);
+
+  s.figure.folder = "/proc/peviz-no-such";
+  s.figure.export_requested = true;
+  handle_file_requests(s, 0.0, 0);
+  CHECK(s.toast.is_error);
+  CHECK(s.toast.text.find("Data not saved") != std::string::npos);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("opening a figure PNG restores its parameters; a foreign or broken PNG is refused") {
+  const fs::path dir = temp_dir("open");
+  AppState made;
+  made.params.encoding = Encoding::binary;
+  made.params.d_model = 12;
+  made.analysis.alibi.heads = 16;
+  RgbaImage img{2, 2, std::vector<std::uint8_t>(16, 200)};
+  write_png_file((dir / "fig.png").string(), img, figure_metadata(made, {FigureView::analysis_page, Page::alibi}));
+  write_png_file((dir / "plain.png").string(), img, {});
+
+  AppState s;
+  s.open_request = (dir / "fig.png").string();
+  handle_file_requests(s, 1.0, 0);
+  CHECK_FALSE(s.toast.is_error);
+  CHECK(s.params.encoding == Encoding::binary);
+  CHECK(s.params.d_model == 12);
+  CHECK(s.analysis.alibi.heads == 16);
+  CHECK(s.analysis.page == Page::alibi);
+
+  AppState t;
+  t.open_request = (dir / "plain.png").string();
+  handle_file_requests(t, 1.0, 0);
+  CHECK(t.toast.is_error);
+  CHECK(t.toast.text.find("no peviz parameters") != std::string::npos);
+  CHECK(t.params.d_model == 128);
+  std::ofstream(dir / "cut.png", std::ios::binary) << std::string("\x89PNG\r\n\x1a\n\0\0", 10);
+  CHECK_THROWS_AS(open_figure(t, (dir / "cut.png").string()), ParamError);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("an SVG figure reopens to the state and view that made it; a corrupt one is refused") {
+  const fs::path dir = temp_dir("vector");
+  AppState made;
+  made.params.d_model = 24;
+  made.params.base = 500.0;
+  made.analysis.clocks.position = 17.0;
+  made.analysis.page = Page::rope_clocks;
+  const FigureView view{FigureView::analysis_page, Page::rope_clocks};
+  plot::DisplayList list;
+  list.width = 200;
+  list.height = 100;
+  list.text({10, 10}, 16, plot::rgba(0, 0, 0), "position");
+  plot::write_svg_file((dir / "fig.svg").string(), list, figure_metadata(made, view));
+  {
+    AppState s;
+    s.open_request = (dir / "fig.svg").string();
+    handle_file_requests(s, 1.0, 0);
+    CHECK_FALSE(s.toast.is_error);
+    CHECK(s.params.d_model == 24);
+    CHECK(s.params.base == 500.0);
+    CHECK(s.analysis.clocks.position == 17.0);
+    CHECK(s.analysis.page == Page::rope_clocks);
+    CHECK(state_to_json(s) == state_to_json(made));
+  }
+  std::ofstream(dir / "cut.svg", std::ios::binary) << "<svg><peviz:entry key=\"peviz\">{";
+  AppState t;
+  CHECK_THROWS_AS(open_figure(t, (dir / "cut.svg").string()), ParamError);
+  CHECK(t.params.d_model == 128);
+  fs::remove_all(dir);
+}

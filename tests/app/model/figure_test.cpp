@@ -1,0 +1,63 @@
+// Figure names, captions, options and PNG metadata (pure functions; no window).
+#include <catch2/catch.hpp>
+
+#include "app/model/figure.hpp"
+#include "app/model/state_json.hpp"
+#include "core/errors.hpp"
+
+using namespace peviz;
+using namespace peviz::app;
+
+TEST_CASE("every view name parses back to its view") {
+  const auto views = single_figure_views();
+  CHECK(views.size() == 4 + kPageCount - 1);
+  for (const FigureView& v : views) CHECK(parse_figure_view(figure_view_name(v)) == v);
+  CHECK(parse_figure_view("window") == FigureView{});
+  CHECK_FALSE(parse_figure_view("basics"));
+  CHECK_FALSE(parse_figure_view("Waves"));
+}
+
+TEST_CASE("figure options: scale 1, 2, 4 up to 7680 x 4320 pixels") {
+  FigureOptions o;
+  o.width = 1920, o.height = 1080, o.scale = 4;
+  CHECK_NOTHROW(validate(o));  // 7680 x 4320 exactly
+  o.width = 1921;
+  CHECK_THROWS_WITH(validate(o), Catch::Contains("7680 x 4320"));
+  o.width = 1600, o.scale = 3;
+  CHECK_THROWS_WITH(validate(o), Catch::Contains("1, 2 or 4"));
+  o.scale = 1, o.width = 10;
+  CHECK_THROWS_AS(validate(o), ParamError);
+}
+
+TEST_CASE("file names and captions carry the parameters") {
+  AppState s;
+  s.params.d_model = 64;
+  s.params.base = 500000;
+  s.params.seq_len = 300;
+  const std::string name = figure_file_name(s, {FigureView::encoding}, 0);
+  CHECK(name.rfind("peviz-encoding-d64-b500000-L300-", 0) == 0);
+  CHECK(name.size() == std::string("peviz-encoding-d64-b500000-L300-19700101-000000.png").size());
+  CHECK(figure_file_name(s, {FigureView::analysis_page, Page::alibi}, -1) == "peviz-alibi-d64-b500000-L300.png");
+  CHECK(figure_caption(s, {FigureView::waves}) == "sinusoidal \u00b7 d_model 64 \u00b7 base 500000 \u00b7 L 300 \u00b7 interleaved");
+  s.analysis.alibi.heads = 12;
+  CHECK(figure_caption(s, {FigureView::analysis_page, Page::alibi}) == "ALiBi \u00b7 12 heads \u00b7 L 64 \u00b7 causal");
+  CHECK(figure_caption(s, {FigureView::analysis_page, Page::rope_clocks}).find("head_dim 64") != std::string::npos);
+}
+
+TEST_CASE("figure metadata restores the state and the view") {
+  AppState a;
+  a.params.encoding = Encoding::binary;
+  a.params.d_model = 10;
+  a.analysis.t5_shaw.num_buckets = 16;
+  const auto text = figure_metadata(a, {FigureView::analysis_page, Page::t5_shaw});
+  const FigureMetadata m = parse_figure_metadata(text);
+  CHECK(m.view == FigureView{FigureView::analysis_page, Page::t5_shaw});
+  AppState b;
+  apply_state_json(m.state, b);
+  CHECK(b.params.encoding == Encoding::binary);
+  CHECK(b.params.d_model == 10);
+  CHECK(b.analysis.t5_shaw.num_buckets == 16);
+  CHECK_THROWS_WITH(parse_figure_metadata({{"Title", "x"}}), Catch::Contains("no peviz parameters"));
+  CHECK_THROWS_WITH(parse_figure_metadata({{"peviz", "{not json"}}), Catch::Contains("not valid JSON"));
+  CHECK_THROWS_WITH(parse_figure_metadata({{"peviz", R"({"view": "nowhere", "state": {}})"}}), Catch::Contains("unknown view"));
+}

@@ -1,0 +1,89 @@
+// The window state <-> JSON: round trip, partial application, and all-or-nothing refusal.
+#include <catch2/catch.hpp>
+
+#include "app/model/state_json.hpp"
+#include "core/errors.hpp"
+
+using namespace peviz;
+using namespace peviz::app;
+using nlohmann::json;
+
+TEST_CASE("state JSON round-trips every input it names") {
+  AppState a;
+  a.params.encoding = Encoding::binary;
+  a.params.d_model = 33;
+  a.params.seq_len = 700;
+  a.params.base = 2.5;
+  a.params.signed_bits = true;
+  a.theme = Theme::light;
+  a.analysis.page = Page::alibi;
+  a.analysis.alibi.heads = 12;
+  a.analysis.alibi.bidirectional = true;
+  a.analysis.clocks.rope.pairing = RopePairing::interleaved;
+  a.analysis.extension.params.factor = 8.0;
+  a.analysis.t5_shaw.num_buckets = 16;
+  a.analysis.shift.k = 7;
+  a.analysis.precision.max_position_log2 = 12;
+  const json j = state_to_json(a);
+
+  AppState b;
+  apply_state_json(j, b);
+  CHECK(state_to_json(b) == j);
+  CHECK(b.params.encoding == Encoding::binary);
+  CHECK(b.params.d_model == 33);
+  CHECK(b.params.base == 2.5);
+  CHECK(b.analysis.page == Page::alibi);
+  CHECK(b.analysis.alibi.heads == 12);
+  CHECK(b.analysis.clocks.rope.pairing == RopePairing::interleaved);
+  CHECK(b.fonts_dirty);
+  CHECK(b.dirty.encoding);
+}
+
+TEST_CASE("a partial state changes only the keys it names") {
+  AppState s;
+  s.params.d_model = 64;
+  s.analysis.alibi.heads = 4;
+  apply_state_json(json::parse(R"({"params": {"base": 500000}, "page": "rope-decay"})"), s);
+  CHECK(s.params.base == 500000.0);
+  CHECK(s.params.d_model == 64);
+  CHECK(s.analysis.alibi.heads == 4);
+  CHECK(s.analysis.page == Page::rope_decay);
+}
+
+TEST_CASE("a bad value anywhere leaves the state untouched and names the key") {
+  const char* bad[][2] = {
+      {R"({"params": {"d_model": 0}})", "d-model"},
+      {R"({"params": {"d_model": 5000}})", "d_model"},
+      {R"({"params": {"base": 1.0}})", "base"},
+      {R"({"params": {"encoding": "fourier"}})", "encoding"},
+      {R"({"params": {"seq_len": "long"}})", "seq_len"},
+      {R"({"page": "nowhere"})", "page"},
+      {R"({"view": {"theme": "pink"}})", "theme"},
+      {R"({"alibi": {"heads": 0}})", "heads"},
+      {R"({"t5_shaw": {"num_buckets": 1}})", "num-buckets"},
+      {R"({"rope_clocks": {"head_dim": 7}})", "head-dim"},
+      {R"({"context_extension": {"factor": 0.5}})", "factor"},
+      {R"({"alibi": [1, 2]})", "alibi"},
+      {R"([1, 2])", "state"},
+      // Found by state_json_fuzz: numbers far outside int must be refused, not converted (UB).
+      {R"({"params": {"seq_len": 300111111111111111111111111111111111111111111}})", "seq_len"},
+      {R"({"params": {"seed": -1}})", "seed"},
+      {R"({"params": {"d_model": 12.5}})", "d_model"},
+      {R"({"view": {"ui_zoom": 1e300}})", "ui_zoom"},
+      {R"({"view": {"theme": 3}})", "theme"},
+  };
+  for (const auto& [text, key] : bad) {
+    INFO(text);
+    AppState s;
+    s.params.d_model = 96;
+    s.analysis.page = Page::criteria;
+    const json before = state_to_json(s);
+    try {
+      apply_state_json(json::parse(text), s);
+      FAIL("accepted");
+    } catch (const ParamError& e) {
+      CHECK(std::string(e.what()).find(key) != std::string::npos);
+    }
+    CHECK(state_to_json(s) == before);
+  }
+}

@@ -1,0 +1,152 @@
+// The analysis pages drawn headless (every page, several option sets, mouse over the key plot) and in
+// the real window under Xvfb (one screenshot per page, its key region checked for non-blank content).
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <set>
+
+#include <nlohmann/json.hpp>
+#include <stb_image.h>
+
+#include "app/model/analysis_update.hpp"
+#include "app/ui/views/analysis_views.hpp"
+#include "tests/app/ui/imgui_headless.hpp"
+#include "tests/app/ui/run_gui.hpp"
+
+using namespace peviz;
+using namespace peviz::app;
+namespace fs = std::filesystem;
+
+namespace {
+
+// Hover, wheel, drag and click over the page's key region, one frame each.
+void poke(HeadlessImGui& ui, AppState& s) {
+  const float* r = s.analysis.plot_region;
+  ImGuiIO& io = ImGui::GetIO();
+  io.MousePos = ImVec2(0.5f * (r[0] + r[2]), 0.5f * (r[1] + r[3]));
+  ui.frame(s);
+  io.MouseWheel = 1.0f;
+  ui.frame(s);
+  io.MouseWheel = 0.0f;
+  io.MouseDown[0] = true;
+  ui.frame(s);
+  io.MousePos.x += 25;
+  ui.frame(s);
+  io.MouseDown[0] = false;
+  ui.frame(s);
+  io.MousePos = ImVec2(-1000, -1000);
+  ui.frame(s);
+}
+
+std::string write_table(const std::string& file) {
+  std::string data;
+  for (int r = 0; r < 200; ++r)
+    for (int c = 0; c < 48; ++c) {
+      const float v = float(0.02 * std::sin(r * std::pow(100.0, -c / 48.0) + c));
+      data.append(reinterpret_cast<const char*>(&v), 4);  // little-endian host (x86-64, aarch64)
+    }
+  const nlohmann::json h = {{"wpe.weight", {{"dtype", "F32"}, {"shape", {200, 48}}, {"data_offsets", {0, data.size()}}}}};
+  const std::string path = (fs::temp_directory_path() / file).string();
+  const std::uint64_t n = h.dump().size();
+  std::ofstream os(path, std::ios::binary);
+  os.write(reinterpret_cast<const char*>(&n), 8);  // little-endian host (x86-64, aarch64)
+  os << h.dump() << data;
+  return path;
+}
+
+}  // namespace
+
+TEST_CASE("every analysis page draws headless, with interaction, for several option sets") {
+  HeadlessImGui ui;
+  const std::string table = write_table("peviz-views-test.safetensors");
+  for (int i = 1; i < kPageCount; ++i) {
+    const Page page = Page(i);
+    INFO(page_name(page));
+    AppState s;
+    s.analysis.page = page;
+    if (page == Page::learned) s.analysis.learned.pending_drop = table;
+    ui.frame(s);
+    ui.frame(s);
+    CHECK_FALSE(s.status_is_error);
+    CHECK(s.analysis.plot_region[2] > s.analysis.plot_region[0]);  // the key plot was laid out
+    poke(ui, s);
+    // Second option set: other pairing/bases/heads/lengths, causal forms, sinusoid halves, small L.
+    s.analysis.clocks.rope.pairing = RopePairing::interleaved;
+    s.analysis.clocks.animate = true;
+    s.analysis.decay.head_dim = 2;
+    s.analysis.extension.params = rope_model_presets()[2].params;
+    s.analysis.alibi.heads = 12;
+    s.analysis.alibi.bidirectional = true;
+    s.analysis.t5_shaw.causal = true;
+    s.analysis.t5_shaw.seq_len = 2;
+    s.analysis.distance.params.causal = true;
+    s.analysis.distance.params.seq_len = 2;
+    s.analysis.criteria.length_a = 2;
+    s.analysis.precision.use_rope = false;
+    s.params.layout = Layout::halves;
+    s.params.d_model = 33;
+    s.params.seq_len = 5;
+    mark_params_changed(s);
+    s.analysis.dirty.fill(true);
+    ui.frame(s);
+    ui.frame(s);
+    CHECK_FALSE(s.status_is_error);
+    poke(ui, s);
+  }
+  fs::remove(table);
+}
+
+TEST_CASE("bad page options reach the status line and the page keeps its last results") {
+  HeadlessImGui ui;
+  AppState s;
+  s.analysis.page = Page::alibi;
+  ui.frame(s);
+  REQUIRE(s.analysis.alibi.slopes.size() == 8);
+  s.analysis.alibi.heads = 0;
+  s.analysis.mark(Page::alibi);
+  ui.frame(s);
+  CHECK(s.status_is_error);
+  CHECK(s.status.find("heads") != std::string::npos);
+  CHECK(s.analysis.alibi.slopes.size() == 8);
+  s.analysis.alibi.heads = 4;
+  s.analysis.mark(Page::alibi);
+  ui.frame(s);
+  CHECK_FALSE(s.status_is_error);
+
+  s.analysis.page = Page::context_extension;
+  s.analysis.extension.params.beta_fast = 0.5;
+  s.analysis.mark(Page::context_extension);
+  ui.frame(s);
+  CHECK(s.status.find("beta-fast") != std::string::npos);
+}
+
+TEST_CASE("each page renders in the real window (Xvfb) with non-blank content") {
+  const std::string table = write_table("peviz-shot-test.safetensors");
+  for (int i = 1; i < kPageCount; ++i) {
+    const std::string name = page_name(Page(i));
+    INFO(name);
+    const std::string png = "/tmp/peviz-page-" + name + ".png", json = "/tmp/peviz-page-" + name + ".json";
+    std::remove(png.c_str());
+    const RunResult r = run_gui("--frames 5 --reset --size 1600x900 --view " + name + " --screenshot " + png +
+                                " --regions " + json + (name == "learned" ? " --open " + table : ""));
+    INFO(r.err);
+    REQUIRE(r.code == 0);
+    int w = 0, h = 0, n = 0;
+    unsigned char* rgb = stbi_load(png.c_str(), &w, &h, &n, 3);
+    REQUIRE(rgb != nullptr);
+    const auto region = nlohmann::json::parse(std::ifstream(json)).at("page");
+    const int x0 = int(region[0].get<double>()) + 2, y0 = int(region[1].get<double>()) + 2;
+    const int x1 = std::min(int(region[2].get<double>()) - 2, w), y1 = std::min(int(region[3].get<double>()) - 2, h);
+    REQUIRE(x1 - x0 > 100);
+    REQUIRE(y1 - y0 > 100);
+    std::set<unsigned> colours;
+    for (int y = y0; y < y1; ++y)
+      for (int x = x0; x < x1; ++x) {
+        const unsigned char* p = rgb + (std::size_t(y) * w + x) * 3;
+        colours.insert(unsigned(p[0]) << 16 | unsigned(p[1]) << 8 | p[2]);
+      }
+    stbi_image_free(rgb);
+    CHECK(colours.size() > 20);  // lines, dials or a colormapped image: not a blank panel
+  }
+  fs::remove(table);
+}

@@ -1,0 +1,45 @@
+// Test helper: an ImGui context without GL (font atlas built on the CPU) that draws the whole
+// window for a few frames, with scripted mouse input over the views.
+#pragma once
+#define IMGUI_DEFINE_MATH_OPERATORS
+#include <imgui.h>
+#include <imgui_internal.h>
+
+#include <catch2/catch.hpp>
+
+#include "app/ui/app_layout.hpp"
+#include "app/model/app_update.hpp"
+#include "app/ui/theme.hpp"
+
+struct HeadlessImGui {
+  explicit HeadlessImGui(ImVec2 display = ImVec2(1600, 900)) {
+    IMGUI_CHECKVERSION();
+    ImGui::CreateContext();
+    ImGuiIO& io = ImGui::GetIO();
+    io.IniFilename = nullptr;
+    io.DisplaySize = display;
+    io.DeltaTime = 1.0f / 60.0f;
+    REQUIRE(peviz::app::load_fonts(1.0f).empty());  // the real TTF is found
+    unsigned char* pixels = nullptr;
+    int w = 0, h = 0;
+    io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
+    REQUIRE(w > 0);
+    peviz::app::apply_theme(peviz::app::Theme::dark, 1.0f);
+  }
+  ~HeadlessImGui() { ImGui::DestroyContext(); }
+  HeadlessImGui(const HeadlessImGui&) = delete;
+  HeadlessImGui& operator=(const HeadlessImGui&) = delete;
+
+  // One frame: update step, then the UI. Checks ImGui's stacks are balanced afterwards.
+  void frame(peviz::app::AppState& s) {
+    peviz::app::update_app_state(s);
+    ImGui::NewFrame();
+    peviz::app::draw_app(s);
+    ImGui::Render();
+    const ImGuiContext& g = *GImGui;
+    CHECK(g.CurrentWindowStack.Size == 0);
+    CHECK(g.ColorStack.Size == 0);
+    CHECK(g.StyleVarStack.Size == 0);
+    CHECK(ImGui::GetDrawData()->Valid);
+  }
+};
