@@ -38,6 +38,9 @@ inline constexpr Limit d_model{"d-model", 1, 16384, 128, Scale::logarithmic, 102
 inline constexpr Limit seq_len{"seq-len", 1, 65536, 128, Scale::logarithmic, 8192};
 inline constexpr Limit base{"base", 1.0000001, 1e12, 10000, Scale::logarithmic, 1e7};
 inline constexpr Limit max_len{"max-len", 1, 65536, 1024, Scale::logarithmic, 8192};
+// ---- animations (peviz render --animate, View > Record animation; app/media writers) ----
+inline constexpr Limit animation_frames{"frames", 1, 3600, 60};
+inline constexpr Limit animation_fps{"fps", 1, 120, 30};   // MP4; a GIF plays at most 50 (media::kMaxGifFps)
 }  // namespace limits
 
 }  // namespace peviz

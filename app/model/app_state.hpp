@@ -85,6 +85,7 @@ struct FigureSettings {
   bool caption = true;           // a caption line with the parameters
   int theme_choice = 0;          // 0 = the window's theme, 1 = dark, 2 = light
   int view_choice = 0;           // 0 = the whole window, i = single_figure_views()[i - 1]
+  int format_choice = 0;         // FigureFormat: 0 PNG, 1 SVG, 2 PDF (the whole window is always PNG)
   bool save_requested = false;   // F12 or File > Save figure: saved after this frame is drawn
   // Data export (File > Export data): the view's data as CSV or NPY into `folder`.
   bool export_requested = false;

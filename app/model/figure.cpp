@@ -1,6 +1,7 @@
 // Figure naming, captions and PNG metadata.
 #include "app/model/figure.hpp"
 
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <ctime>
@@ -67,6 +68,20 @@ std::string figure_view_names() {
   std::string out = "window";
   for (const FigureView& v : single_figure_views()) out += ", " + figure_view_name(v);
   return out;
+}
+
+std::optional<FigureFormat> parse_figure_format(std::string_view name) {
+  for (int f = 0; f < 3; ++f)
+    if (name == kFigureFormatNames[f]) return FigureFormat(f);
+  return std::nullopt;
+}
+
+std::optional<FigureFormat> figure_format_of_path(std::string_view path) {
+  const std::size_t dot = path.rfind('.');
+  if (dot == std::string_view::npos || path.find('/', dot) != std::string_view::npos) return std::nullopt;
+  std::string ext(path.substr(dot + 1));
+  for (char& c : ext) c = char(std::tolower((unsigned char)c));
+  return parse_figure_format(ext);
 }
 
 void validate(const FigureOptions& o) {

@@ -1,7 +1,9 @@
 // The File menu and its dialogs: requests for the frame loop (figures) and update step (open, export).
 #include "app/ui/views/figure_menu.hpp"
 
+#include <algorithm>
 #include <ctime>
+#include <filesystem>
 
 #include <imgui.h>
 #include <imgui_stdlib.h>
@@ -99,6 +101,14 @@ void draw_file_dialogs(AppState& s) {
       ImGui::EndCombo();
     }
     hint("The whole window, or one view alone filling the figure.");
+    ImGui::TextUnformatted("format");
+    const char* formats[] = {"PNG", "SVG", "PDF"};
+    for (int k = 0; k < 3; ++k) {
+      ImGui::SameLine();
+      if (ImGui::RadioButton(formats[k], f.format_choice == k)) f.format_choice = k;
+    }
+    hint("SVG and PDF: vector figures of one view with real text (the plots and their labels; sliders and "
+         "buttons left out). The whole window is always a PNG.");
     ImGui::TextUnformatted("scale");
     for (const int k : {1, 2, 4}) {
       ImGui::SameLine();
@@ -118,7 +128,10 @@ void draw_file_dialogs(AppState& s) {
     ImGui::Checkbox("caption with the parameters", &f.caption);
     hint("A line under the figure: encoding, d_model, base, L, layout or the page's own parameters.");
     ImGui::Separator();
-    const std::string name = figure_file_name(s, chosen_view(s), (long long)std::time(nullptr));
+    const FigureView chosen = chosen_view(s);
+    const int format = chosen.kind == FigureView::window ? 0 : std::clamp(f.format_choice, 0, 2);
+    const std::string name = std::filesystem::path(figure_file_name(s, chosen, (long long)std::time(nullptr)))
+                                 .replace_extension(kFigureFormatNames[format]).string();
     ImGui::TextDisabled("next: %s", (figure_folder(s) / name).string().c_str());
     if (ImGui::Button("Save figure now (F12)")) {
       f.save_requested = true;

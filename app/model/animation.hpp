@@ -1,0 +1,44 @@
+// Animations of a sweep: which parameter moves, from where to where, in how many frames, at what
+// rate, and the state each frame applies. Pure (no ImGui, no GL): the render command and the
+// window's View > Record animation both drive capture from it.
+#pragma once
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "app/model/figure_view.hpp"
+
+namespace peviz::app {
+
+// position: the RoPE clocks' t; base: every page's base (sinusoidal, RoPE, precision, distance);
+// d-model and seq-len: the encoding's (and the pages that follow them); factor: context extension.
+enum class AnimatedParam { position, base, d_model, seq_len, factor };
+inline constexpr const char* kAnimatedParamNames[] = {"position", "base", "d-model", "seq-len", "factor"};
+std::optional<AnimatedParam> parse_animated_param(std::string_view name);
+std::string animated_param_names();  // "position, base, d-model, seq-len, factor"
+
+enum class AnimationFormat { gif, mp4 };
+// By the path's extension (".gif", ".mp4", any case); nullopt otherwise.
+std::optional<AnimationFormat> animation_format_of_path(std::string_view path);
+
+struct AnimationSpec {
+  AnimatedParam param = AnimatedParam::position;
+  double from = 0.0, to = 64.0;
+  int frames = 60;  // limits::animation_frames
+  int fps = 30;     // limits::animation_fps (a GIF: at most 50)
+};
+// Throws ParamError("from" | "to" | "frames" | "fps", ...): non-finite or non-positive ends for the
+// parameters swept geometrically, frames or fps outside their limits.
+void validate(const AnimationSpec& a, AnimationFormat format);
+
+// The value of frame i: linear for position, geometric for the parameters whose limits are
+// logarithmic (base, d-model, seq-len) and for factor, so that each decade gets the same time;
+// integers rounded (d-model to an even number: sinusoids come in pairs). The last frame is `to`.
+double animation_value(const AnimationSpec& a, int frame);
+
+// The partial state (for apply_state_json) that sets the parameter to `value` everywhere it appears.
+nlohmann::json animation_patch(AnimatedParam p, double value);
+
+}  // namespace peviz::app
