@@ -36,14 +36,21 @@ Box make_box(const std::vector<Entry>& e, std::size_t begin, std::size_t end) {
   return b;
 }
 
-Rgb box_mean(const std::vector<Entry>& e, const Box& b) {
-  double sum[3] = {0, 0, 0}, weight = 0;
+// The colour a box stands for. A box that one colour dominates (more than half its pixels: a flat
+// background with its anti-aliased edges) keeps that colour exactly. Otherwise the centre of the
+// bounding box: nearest, in the worst case, to every colour in it (half its extent per channel),
+// so a gradient's error stays bounded, where a mean would favour frequent colours over rare ones.
+Rgb box_colour(const std::vector<Entry>& e, const Box& b) {
+  std::uint64_t total = 0;
+  std::size_t top = b.begin;
   for (std::size_t i = b.begin; i < b.end; ++i) {
-    for (int c = 0; c < 3; ++c) sum[c] += double(e[i].count) * e[i].channel(c);
-    weight += e[i].count;
+    total += e[i].count;
+    if (e[i].count > e[top].count) top = i;
   }
+  if (2 * std::uint64_t(e[top].count) > total)
+    return {std::uint8_t(e[top].channel(0)), std::uint8_t(e[top].channel(1)), std::uint8_t(e[top].channel(2))};
   Rgb out{};
-  for (int c = 0; c < 3; ++c) out[std::size_t(c)] = std::uint8_t(std::clamp(int(sum[c] / weight + 0.5), 0, 255));
+  for (int c = 0; c < 3; ++c) out[std::size_t(c)] = std::uint8_t((b.lo[c] + b.hi[c] + 1) / 2);
   return out;
 }
 
@@ -76,7 +83,7 @@ std::vector<Rgb> build_palette(const ColorCounts& counts, int max_colors) {
     boxes.push_back(make_box(e, mid, b.end));
   }
   std::vector<Rgb> palette;
-  for (const Box& b : boxes) palette.push_back(box_mean(e, b));
+  for (const Box& b : boxes) palette.push_back(box_colour(e, b));
   return palette;
 }
 

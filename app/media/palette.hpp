@@ -18,8 +18,9 @@ struct ColorCounts {
   void add(const std::uint8_t* rgba, std::size_t pixels);  // RGBA bytes; alpha ignored
 };
 
-// At most max_colors colours (1..256): every colour when there are that few, else the count-
-// weighted mean of each box of the cut. Empty counts give one black entry.
+// At most max_colors colours (1..256): every colour when there are that few, else one per box of
+// the cut: its dominant colour when one holds most of its pixels, else the box's centre (which
+// bounds the worst error). Empty counts give one black entry.
 std::vector<Rgb> build_palette(const ColorCounts& counts, int max_colors = 256);
 
 // The index of the palette entry nearest (squared RGB distance) to each colour, memoised.

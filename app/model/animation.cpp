@@ -53,7 +53,7 @@ void validate(const AnimationSpec& a, AnimationFormat format) {
 double animation_value(const AnimationSpec& a, int frame) {
   const double t = a.frames > 1 ? double(frame) / double(a.frames - 1) : 0.0;
   double v = geometric(a.param) ? a.from * std::pow(a.to / a.from, t) : a.from + (a.to - a.from) * t;
-  if (frame == a.frames - 1) v = a.to;
+  if (a.frames > 1 && frame == a.frames - 1) v = a.to;
   if (a.param == AnimatedParam::d_model) return std::max(2.0, 2.0 * std::round(v / 2.0));
   if (a.param == AnimatedParam::seq_len) return std::round(v);
   return v;
@@ -79,6 +79,17 @@ nlohmann::json animation_patch(AnimatedParam p, double value) {
       break;
   }
   return j;
+}
+
+FigureView default_animation_view(AnimatedParam p) {
+  switch (p) {
+    case AnimatedParam::position: return {FigureView::analysis_page, Page::rope_clocks};
+    case AnimatedParam::factor: return {FigureView::analysis_page, Page::context_extension};
+    case AnimatedParam::base: return {FigureView::waves};
+    case AnimatedParam::d_model: return {FigureView::encoding};
+    case AnimatedParam::seq_len: return {FigureView::similarity};
+  }
+  return {FigureView::encoding};
 }
 
 }  // namespace peviz::app

@@ -38,6 +38,10 @@ void validate(const AnimationSpec& a, AnimationFormat format);
 // integers rounded (d-model to an even number: sinusoids come in pairs). The last frame is `to`.
 double animation_value(const AnimationSpec& a, int frame);
 
+// The view a sweep of `p` shows best: the clocks for position, context extension for factor, the
+// waves for base, the encoding for d-model, the similarity for seq-len.
+FigureView default_animation_view(AnimatedParam p);
+
 // The partial state (for apply_state_json) that sets the parameter to `value` everywhere it appears.
 nlohmann::json animation_patch(AnimatedParam p, double value);
 

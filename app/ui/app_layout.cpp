@@ -11,6 +11,7 @@
 #include "app/ui/theme.hpp"
 #include "app/ui/views/analysis_views.hpp"
 #include "app/ui/views/figure_menu.hpp"
+#include "app/ui/views/record_dialog.hpp"
 #include "app/ui/views/teach_views.hpp"
 #include "app/ui/views/views.hpp"
 
@@ -203,6 +204,7 @@ void draw_app(AppState& s) {
   draw_body(s, {});
   ImGui::End();
   draw_file_dialogs(s);
+  draw_record_dialog(s);
   toast(s);
 }
 

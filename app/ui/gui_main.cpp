@@ -22,6 +22,7 @@
 #include "app/model/app_update.hpp"
 #include "app/model/figure.hpp"
 #include "app/ui/figure_capture.hpp"
+#include "app/ui/recording.hpp"
 #include "app/model/figure_io.hpp"
 #include "app/model/frame_report.hpp"
 #include "app/gfx/heatmap_renderer.hpp"
@@ -284,6 +285,7 @@ int run_gui(const GuiOptions& o) {
   }
 
   FrameStats stats;
+  AnimationRecorder recorder;  // View > Record animation, between frames
   bool full_screen = false;
   int windowed[4] = {0, 0, size.width, size.height};  // x, y, width, height before full screen
   if (exit_code == 0) {
@@ -384,6 +386,8 @@ int run_gui(const GuiOptions& o) {
           exit_code = 1;
         }
       }
+      step_recording(s, renderer, recorder, s.content_scale * s.ui_zoom, ImGui::GetTime());
+      if (s.recording.active) settle = std::max(settle, 1);  // keep frames coming while recording
       if (s.quit_requested) glfwSetWindowShouldClose(window, GLFW_TRUE);
       s.last_frame_ms = ms_since(frame_start);
       stats.frame_ms.push_back(s.last_frame_ms);

@@ -40,8 +40,8 @@ TEST_CASE("a PDF figure's metadata reads back exactly, and pdfinfo agrees on tit
   const std::string path = figure_temp_file("info.pdf");
   write_file_atomically(path, [&](std::ostream& o) { o << pdf; });
   const RunResult r = run_shell("pdfinfo " + path);
-  CHECK(r.out.find("Title:          sinusoidal \u00b7 d_model 128 \u00b7 base 10000") != std::string::npos);
-  CHECK(r.out.find("Page size:      300 x 225 pts") != std::string::npos);  // 400 x 300 px at 0.75 pt
+  CHECK(r.out.find("Title:           sinusoidal \u00b7 d_model 128 \u00b7 base 10000") != std::string::npos);
+  CHECK(r.out.find("Page size:       300 x 225 pts") != std::string::npos);  // 400 x 300 px at 0.75 pt
   std::filesystem::remove(path);
 }
 

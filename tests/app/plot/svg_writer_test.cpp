@@ -42,7 +42,46 @@ TEST_CASE("an SVG figure's metadata reads back exactly") {
   CHECK(svg.find("<title>sinusoidal \u00b7 d_model 128 \u00b7 base 10000</title>") != std::string::npos);
 }
 
-TEST_CASE("an SVG figure rendered by rsvg-convert has its colours in place") {
+namespace {
+
+std::string base64_decode(std::string_view text) {
+  static const std::string kAlphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string out;
+  std::uint32_t bits = 0;
+  int count = 0;
+  for (char c : text) {
+    const std::size_t v = kAlphabet.find(c);
+    if (v == std::string::npos) break;  // '=' padding ends it
+    bits = bits << 6 | std::uint32_t(v);
+    if ((count += 6) >= 8) out += char(bits >> (count -= 8) & 0xFF);
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("an SVG heatmap is an embedded PNG with one pixel per cell, scaled up without smoothing") {
+  const Matrix cells = sample_cells();
+  const std::string svg = encode_svg(sample_display_list(cells), {});
+  const std::size_t image = svg.find("<image");
+  REQUIRE(image != std::string::npos);
+  const std::string tag = svg.substr(image, svg.find("/>", image) - image);
+  CHECK(tag.find("x=\"40\" y=\"40\" width=\"120\" height=\"80\"") != std::string::npos);
+  CHECK(tag.find("image-rendering=\"optimizeSpeed\"") != std::string::npos);
+  CHECK(tag.find("image-rendering:pixelated") != std::string::npos);
+  const std::string prefix = "data:image/png;base64,";
+  const std::size_t data = tag.find(prefix);
+  REQUIRE(data != std::string::npos);
+  const RgbaImage png = decode_png(base64_decode(std::string_view(tag).substr(data + prefix.size())));
+  REQUIRE(png.width == 3);
+  REQUIRE(png.height == 2);
+  for (int r = 0; r < 2; ++r)
+    for (int c = 0; c < 3; ++c) CHECK(image_pixel(png, c, r) == colormap_color(Colormap::viridis, (r * 3 + c) / 5.0));
+}
+
+// librsvg 2.54 (Debian 12) ignores image-rendering and smooths every image, so this checks the
+// geometry and flat colours only; browsers and Inkscape draw the cells sharp.
+TEST_CASE("an SVG figure rendered by rsvg-convert has its size and colours in place") {
   const Matrix cells = sample_cells();
   const std::string svg_path = figure_temp_file("render.svg"), png_path = figure_temp_file("render.png");
   write_svg_file(svg_path, sample_display_list(cells), sample_metadata());
@@ -54,14 +93,7 @@ TEST_CASE("an SVG figure rendered by rsvg-convert has its colours in place") {
   REQUIRE(img.height == 300);
   CHECK(rgb_close(image_pixel(img, 5, 290), rgba(255, 255, 255), 0));   // background
   CHECK(rgb_close(image_pixel(img, 305, 205), rgba(255, 0, 0), 0));     // the red square
-  // Heatmap cells of 40 x 40 px, sharp (no smoothing between cells): sample each cell's middle
-  // and a pixel 2 px inside its corner.
-  for (int r0 = 0; r0 < 2; ++r0)
-    for (int c = 0; c < 3; ++c) {
-      const Rgba want = colormap_color(Colormap::viridis, (r0 * 3 + c) / 5.0);
-      CHECK(rgb_close(image_pixel(img, 40 + 40 * c + 20, 40 + 40 * r0 + 10), want, 1));
-      CHECK(rgb_close(image_pixel(img, 40 + 40 * c + 2, 40 + 40 * r0 + 2), want, 1));
-    }
+  CHECK(rgb_close(image_pixel(img, 30, 100), rgba(0, 0, 0), 60));       // the frame's left edge (anti-aliased)
   std::filesystem::remove(svg_path);
   std::filesystem::remove(png_path);
 }
