@@ -92,4 +92,16 @@ FigureView default_animation_view(AnimatedParam p) {
   return {FigureView::encoding};
 }
 
+// A sweep worth watching for each parameter (the examples: dials turning, base 100 to 500,000).
+AnimationSpec default_sweep(AnimatedParam p, int frames, int fps) {
+  switch (p) {
+    case AnimatedParam::position: return {p, 0.0, 64.0, frames, fps};
+    case AnimatedParam::base: return {p, 100.0, 500000.0, frames, fps};
+    case AnimatedParam::d_model: return {p, 16.0, 512.0, frames, fps};
+    case AnimatedParam::seq_len: return {p, 16.0, 1024.0, frames, fps};
+    case AnimatedParam::factor: return {p, 1.0, 32.0, frames, fps};
+  }
+  return {p, 0.0, 1.0, frames, fps};
+}
+
 }  // namespace peviz::app

@@ -42,6 +42,10 @@ double animation_value(const AnimationSpec& a, int frame);
 // waves for base, the encoding for d-model, the similarity for seq-len.
 FigureView default_animation_view(AnimatedParam p);
 
+// A sweep worth watching for `p` (position 0 to 64, base 100 to 500,000, d-model 16 to 512,
+// seq-len 16 to 1024, factor 1 to 32): the dialog's and --record's starting point.
+AnimationSpec default_sweep(AnimatedParam p, int frames = 60, int fps = 30);
+
 // The partial state (for apply_state_json) that sets the parameter to `value` everywhere it appears.
 nlohmann::json animation_patch(AnimatedParam p, double value);
 

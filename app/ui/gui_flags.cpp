@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "app/model/analysis_update.hpp"
+#include "app/model/animation.hpp"
 #include "app/model/figure.hpp"
 #include "app/model/lessons.hpp"
 #include "app/model/presentation.hpp"
@@ -37,6 +38,8 @@ void add_gui_flags(CLI::App& app, GuiOptions& o) {
   app.add_option("--lesson", o.lesson, "Start a lesson tour: a lesson file, or a name in assets/lessons/");
   app.add_option("--lesson-step", o.lesson_step, "Start the lesson at this step (1-based)")->check(CLI::PositiveNumber);
   app.add_flag("--present", o.present, "Start in presentation mode (full screen, light theme, large text)");
+  app.add_option("--record", o.record, "Start View > Record animation of this parameter (position, base, d-model, seq-len, "
+                                       "factor) with the dialog's defaults: a 60-frame GIF into --figure-dir");
 }
 
 namespace {
@@ -65,6 +68,15 @@ bool apply_flag_overrides(const GuiOptions& o, AppState& s, WindowSize& size) {
   }
   if (!o.open.empty()) s.open_request = o.open;
   if (!o.figure_dir.empty()) s.figure.folder = o.figure_dir;
+  if (!o.record.empty()) {
+    const auto p = parse_animated_param(o.record);
+    if (!p) {
+      std::fprintf(stderr, "peviz: --record: must be one of %s, got %s\n", animated_param_names().c_str(), o.record.c_str());
+      return false;
+    }
+    s.recording.spec = default_sweep(*p);
+    s.recording.start_requested = true;
+  }
   if (!o.save_figure.empty()) {
     const auto v = parse_figure_view(o.save_figure);
     if (!v) {

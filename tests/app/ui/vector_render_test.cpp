@@ -143,3 +143,26 @@ TEST_CASE("render --animate refuses what it cannot do with one line and exit 2")
   CHECK_FALSE(fs::exists(temp_path("a.gif")));
   CHECK_FALSE(fs::exists(temp_path("a.mp4")));
 }
+
+TEST_CASE("View > Record animation (--record) writes a GIF of the sweep into the figure folder") {
+  const std::string dir = temp_path("record");
+  fs::remove_all(dir);
+  const RunResult r = run_gui("--reset --size 1000x700 --frames 75 --view rope-clocks --figure-dir " + dir + " --record position");
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  std::vector<fs::path> gifs;
+  for (const auto& e : fs::directory_iterator(dir))
+    if (e.path().extension() == ".gif") gifs.push_back(e.path());
+  REQUIRE(gifs.size() == 1);
+  CHECK(gifs[0].filename().string().find("rope-clocks") != std::string::npos);
+  int err = 0;
+  GifFileType* g = DGifOpenFileName(gifs[0].c_str(), &err);
+  REQUIRE(g);
+  REQUIRE(DGifSlurp(g) == GIF_OK);
+  CHECK(g->ImageCount == 60);
+  CHECK(g->SWidth == 960);
+  CHECK(g->SHeight == 540);
+  DGifCloseFile(g, &err);
+  CHECK(run_gui("--reset --frames 2 --record spin").code == 2);
+  fs::remove_all(dir);
+}
