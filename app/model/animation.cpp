@@ -1,6 +1,7 @@
 // Sweep values and the state keys each animated parameter sets.
 #include "app/model/animation.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 
@@ -11,12 +12,12 @@ namespace peviz::app {
 
 namespace {
 
-bool geometric(AnimatedParam p) { return p != AnimatedParam::position; }
+bool geometric(AnimatedParam p) { return p != AnimatedParam::position && p != AnimatedParam::lesson; }
 
 }  // namespace
 
 std::optional<AnimatedParam> parse_animated_param(std::string_view name) {
-  for (int i = 0; i < 5; ++i)
+  for (int i = 0; i <= int(AnimatedParam::lesson); ++i)
     if (name == kAnimatedParamNames[i]) return AnimatedParam(i);
   return std::nullopt;
 }
@@ -77,8 +78,23 @@ nlohmann::json animation_patch(AnimatedParam p, double value) {
       j["context_extension"]["factor"] = value;
       j["context_extension"]["preset"] = -1;
       break;
+    case AnimatedParam::lesson: break;  // steps apply their own states (go_to_step)
   }
   return j;
+}
+
+LessonFrame lesson_frame(int frame, int frames, int steps) {
+  LessonFrame f;
+  if (steps <= 1 || frames <= 0) return f;
+  const double share = double(frames) / steps, position = double(std::clamp(frame, 0, frames - 1)) / share;
+  f.step = std::min(int(position), steps - 1);
+  f.next = f.step;
+  const double local = position - f.step, fade_start = 1.0 - kLessonFadeShare;
+  if (f.step < steps - 1 && local > fade_start) {
+    f.next = f.step + 1;
+    f.mix = (local - fade_start) / kLessonFadeShare;
+  }
+  return f;
 }
 
 FigureView default_animation_view(AnimatedParam p) {
@@ -88,6 +104,7 @@ FigureView default_animation_view(AnimatedParam p) {
     case AnimatedParam::base: return {FigureView::waves};
     case AnimatedParam::d_model: return {FigureView::encoding};
     case AnimatedParam::seq_len: return {FigureView::similarity};
+    case AnimatedParam::lesson: return {FigureView::window};
   }
   return {FigureView::encoding};
 }
@@ -100,6 +117,7 @@ AnimationSpec default_sweep(AnimatedParam p, int frames, int fps) {
     case AnimatedParam::d_model: return {p, 16.0, 512.0, frames, fps};
     case AnimatedParam::seq_len: return {p, 16.0, 1024.0, frames, fps};
     case AnimatedParam::factor: return {p, 1.0, 32.0, frames, fps};
+    case AnimatedParam::lesson: return {p, 1.0, 1.0, frames, fps};
   }
   return {p, 0.0, 1.0, frames, fps};
 }

@@ -70,8 +70,8 @@ bool apply_flag_overrides(const GuiOptions& o, AppState& s, WindowSize& size) {
   if (!o.figure_dir.empty()) s.figure.folder = o.figure_dir;
   if (!o.record.empty()) {
     const auto p = parse_animated_param(o.record);
-    if (!p) {
-      std::fprintf(stderr, "peviz: --record: must be one of %s, got %s\n", animated_param_names().c_str(), o.record.c_str());
+    if (!p || *p == AnimatedParam::lesson) {
+      std::fprintf(stderr, "peviz: --record: must be one of position, base, d-model, seq-len, factor, got %s\n", o.record.c_str());
       return false;
     }
     s.recording.spec = default_sweep(*p);

@@ -3,6 +3,8 @@
 #include "app/ui/render_command.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <functional>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -12,6 +14,7 @@
 #include "app/media/mp4_file.hpp"
 #include "app/model/analysis_update.hpp"
 #include "app/model/animation.hpp"
+#include "app/model/lessons.hpp"
 #include "app/model/figure.hpp"
 #include "app/model/figure_io.hpp"
 #include "app/ui/figure_capture.hpp"
@@ -41,6 +44,7 @@ struct RenderOptions {
   std::string out;
   std::string format;  // png | svg | pdf; empty: from --out's extension (png otherwise)
   std::string animate;  // an AnimatedParam name: write a .gif / .mp4 instead of a figure
+  std::string lesson;   // --animate lesson: the lesson file or name
   AnimationSpec animation;
   std::string state;  // a state / preset / session JSON, or a figure (PNG, SVG, PDF) saved by peviz
   // Relative-family flags (0 = keep the state's value).
@@ -146,6 +150,44 @@ FigureFormat figure_format(const RenderOptions& o) {
   return f ? *f : ext.value_or(FigureFormat::png);
 }
 
+// (1 - mix) a + mix b, per byte.
+RgbaImage cross_fade(const RgbaImage& a, const RgbaImage& b, double mix) {
+  RgbaImage out = a;
+  for (std::size_t i = 0; i < out.pixels.size(); ++i)
+    out.pixels[i] = std::uint8_t(std::lround((1.0 - mix) * a.pixels[i] + mix * b.pixels[i]));
+  return out;
+}
+
+// --animate lesson: one capture per step (--from / --to: first and last step, 1-based; default all),
+// then the frames hold each step and cross-fade into the next (lesson_frame).
+void add_lesson_frames(RenderOptions& o, AppState& s, gfx::HeatmapRenderer& renderer, const FigureOptions& fig,
+                       const std::function<void(const RgbaImage&)>& add) {
+  const std::filesystem::path path = resolve_lesson(o.lesson);
+  if (o.lesson.empty() || path.empty()) throw ParamError("lesson", "--animate lesson needs --lesson NAME|FILE: none found for '" + o.lesson + "'");
+  Lesson lesson = load_lesson_file(path);
+  const int steps = int(lesson.steps.size());
+  const int first = o.sub->count("--from") ? int(std::lround(o.animation.from)) : 1;
+  const int last = o.sub->count("--to") ? int(std::lround(o.animation.to)) : steps;
+  if (first < 1 || last > steps || first > last)
+    throw ParamError("from", "--from and --to are steps 1.." + std::to_string(steps) + " of " + path.filename().string() +
+                                 " (from <= to), got " + std::to_string(first) + ".." + std::to_string(last));
+  const int count = last - first + 1;
+  if (o.animation.frames < count)
+    throw ParamError("frames", "must be at least the number of steps shown (" + std::to_string(count) + ")");
+  start_lesson(s, std::move(lesson), first - 1);
+  std::vector<RgbaImage> pictures;
+  capture_animation(s, renderer, fig, 1.0f, count, [&](int i) { go_to_step(s, first - 1 + i); },
+                    [&](int, const RgbaImage& img) {
+                      pictures.push_back(img);
+                      return true;
+                    });
+  for (int f = 0; f < o.animation.frames; ++f) {
+    const LessonFrame lf = lesson_frame(f, o.animation.frames, count);
+    add(lf.mix > 0 ? cross_fade(pictures[std::size_t(lf.step)], pictures[std::size_t(lf.next)], lf.mix)
+                   : pictures[std::size_t(lf.step)]);
+  }
+}
+
 // The frames of --animate, captured offscreen like figures, into the GIF or MP4 writer.
 void write_animation(RenderOptions& o, AppState& s, gfx::HeatmapRenderer& renderer, const FigureOptions& fig) {
   const AnimationFormat format = *animation_format_of_path(o.out);
@@ -154,6 +196,12 @@ void write_animation(RenderOptions& o, AppState& s, gfx::HeatmapRenderer& render
   std::unique_ptr<media::Mp4Writer> mp4;
   if (format == AnimationFormat::gif) gif = std::make_unique<media::GifWriter>(w, h, o.animation.fps);
   else mp4 = std::make_unique<media::Mp4Writer>(w, h, o.animation.fps);
+  if (o.animation.param == AnimatedParam::lesson) {
+    add_lesson_frames(o, s, renderer, fig, [&](const RgbaImage& img) { gif ? gif->add_frame(img) : mp4->add_frame(img); });
+    gif ? gif->write(o.out) : mp4->write(o.out);
+    std::printf("%s\n", o.out.c_str());
+    return;
+  }
   const auto set_frame = [&](int i) {
     try {
       apply_state_json(animation_patch(o.animation.param, animation_value(o.animation, i)), s);
@@ -177,10 +225,12 @@ void run_render(RenderOptions& o) {
     const auto param = parse_animated_param(o.animate);
     if (!param) throw ParamError("animate", "must be one of " + animated_param_names() + ", got " + o.animate);
     o.animation.param = *param;
+    if (*param == AnimatedParam::lesson && !o.given("--view")) o.view = "window";  // steps change pages
     if (o.all) throw ParamError("animate", "animates one --view, not --all");
     const auto kind = animation_format_of_path(o.out);
     if (!kind) throw ParamError("out", "an animation is written to a .gif or .mp4 file, got " + o.out);
-    if (!o.sub->count("--from") || !o.sub->count("--to")) throw ParamError("animate", "needs --from and --to");
+    if (*param != AnimatedParam::lesson && (!o.sub->count("--from") || !o.sub->count("--to")))
+      throw ParamError("animate", "needs --from and --to");
     validate(o.animation, *kind);
     if (*kind == AnimationFormat::mp4 && ((o.width * o.scale) % 2 || (o.height * o.scale) % 2))
       throw ParamError("width", "an MP4 (H.264, yuv420p) needs an even width and height in pixels, got " +
@@ -286,8 +336,9 @@ void register_render(CLI::App& app) {
   sub->add_option("--out", o->out, "The figure to write: .png, .svg or .pdf (a folder with --all; .gif or .mp4 with --animate)");
   sub->add_option("--format", o->format, "png, svg or pdf (default: from --out's extension, else png); the window is PNG only");
   sub->add_option("--animate", o->animate, "Write an animation of --view sweeping one parameter: position (RoPE clocks), base, "
-                                           "d-model, seq-len or factor (context extension)");
-  sub->add_option("--from", o->animation.from, "--animate: the first frame's value");
+                                           "d-model, seq-len, factor (context extension), or lesson (its steps, cross-faded; --lesson)");
+  sub->add_option("--lesson", o->lesson, "--animate lesson: the lesson (a file, or a name in assets/lessons/)");
+  sub->add_option("--from", o->animation.from, "--animate: the first frame's value (lesson: the first step, 1-based)");
   sub->add_option("--to", o->animation.to, "--animate: the last frame's value");
   sub->add_option("--frames", o->animation.frames, "--animate: number of frames, 1..3600")->capture_default_str();
   sub->add_option("--fps", o->animation.fps, "--animate: frames per second, 1..120 (a GIF: at most 50)")->capture_default_str();

@@ -18,7 +18,7 @@ void settings(AppState& s) {
   const float em = ImGui::GetFontSize();
   ImGui::SetNextItemWidth(em * 12.0f);
   if (ImGui::BeginCombo("parameter", kAnimatedParamNames[int(r.spec.param)])) {
-    for (int i = 0; i < 5; ++i)
+    for (int i = 0; i < kSweptParamCount; ++i)
       if (ImGui::Selectable(kAnimatedParamNames[i], int(r.spec.param) == i)) {
         r.spec = default_sweep(AnimatedParam(i), r.spec.frames, r.spec.fps);
         r.view_choice = -1;  // the view that shows this parameter best

@@ -56,8 +56,9 @@ TEST_CASE("each parameter's patch sets it where the pages read it") {
 
 TEST_CASE("animation specs, names and formats are checked") {
   CHECK(parse_animated_param("seq-len") == AnimatedParam::seq_len);
-  CHECK_FALSE(parse_animated_param("lesson"));
-  CHECK(animated_param_names() == "position, base, d-model, seq-len, factor");
+  CHECK(parse_animated_param("lesson") == AnimatedParam::lesson);
+  CHECK_FALSE(parse_animated_param("spin"));
+  CHECK(animated_param_names() == "position, base, d-model, seq-len, factor, lesson");
   CHECK(animation_format_of_path("/a/b.GIF") == AnimationFormat::gif);
   CHECK(animation_format_of_path("x.mp4") == AnimationFormat::mp4);
   CHECK_FALSE(animation_format_of_path("x.mp4/y"));
@@ -68,4 +69,23 @@ TEST_CASE("animation specs, names and formats are checked") {
   CHECK_THROWS_AS(validate(AnimationSpec{AnimatedParam::position, 0.0, 10.0, 10, 121}, AnimationFormat::mp4), ParamError);
   CHECK_THROWS_WITH(validate(AnimationSpec{AnimatedParam::position, 0.0, 10.0, 10, 60}, AnimationFormat::gif), Catch::Contains("50"));
   CHECK_NOTHROW(validate(AnimationSpec{AnimatedParam::position, -5.0, 10.0, 10, 60}, AnimationFormat::mp4));
+}
+
+TEST_CASE("a lesson animation holds each step, then cross-fades into the next in the last quarter") {
+  // 3 steps over 40 frames: 13.3 frames each, fading over the last 3.3 of the first two.
+  for (int f = 0; f < 40; ++f) {
+    const LessonFrame l = lesson_frame(f, 40, 3);
+    const double position = f / (40.0 / 3.0);
+    CHECK(l.step == std::min(int(position), 2));
+    CHECK(l.mix >= 0.0);
+    CHECK(l.mix < 1.0);
+    if (l.mix > 0) CHECK(l.next == l.step + 1);
+    else CHECK(l.next == l.step);
+  }
+  CHECK(lesson_frame(0, 40, 3).mix == 0.0);
+  CHECK(lesson_frame(9, 40, 3).mix == 0.0);                     // 0.675 of step 0: still holding
+  CHECK(lesson_frame(12, 40, 3).mix == Approx((0.9 - 0.75) / 0.25));  // 0.9 of step 0
+  CHECK(lesson_frame(39, 40, 3).step == 2);                     // the last step holds to the end
+  CHECK(lesson_frame(39, 40, 3).mix == 0.0);
+  CHECK(lesson_frame(5, 10, 1).step == 0);
 }

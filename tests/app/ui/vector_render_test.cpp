@@ -166,3 +166,24 @@ TEST_CASE("View > Record animation (--record) writes a GIF of the sweep into the
   CHECK(run_gui("--reset --frames 2 --record spin").code == 2);
   fs::remove_all(dir);
 }
+
+TEST_CASE("render --animate lesson steps through a lesson with cross-fades") {
+  const std::string gif = temp_path("lesson.gif");
+  const RunResult r = run_gui("render --animate lesson --lesson positional-encodings --from 1 --to 3 --frames 24 --fps 12 "
+                              "--width 640 --height 400 --out " + gif);
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  int err = 0;
+  GifFileType* g = DGifOpenFileName(gif.c_str(), &err);
+  REQUIRE(g);
+  REQUIRE(DGifSlurp(g) == GIF_OK);
+  CHECK(g->ImageCount == 24);
+  CHECK(g->SWidth == 640);
+  DGifCloseFile(g, &err);
+  fs::remove(gif);
+  const RunResult bad = run_gui("render --animate lesson --lesson positional-encodings --from 2 --to 99 --out " + gif);
+  CHECK(bad.code == 2);
+  CHECK(bad.err.find("--from:") != std::string::npos);
+  CHECK(run_gui("render --animate lesson --lesson no-such-lesson --out " + gif).code == 2);
+  CHECK_FALSE(fs::exists(gif));
+}
