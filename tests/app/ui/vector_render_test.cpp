@@ -27,6 +27,26 @@ RunResult svg_texts(const std::string& path) {
                    "[print(t.text) for t in E.parse(sys.argv[1]).getroot().iter('{http://www.w3.org/2000/svg}text')]\" " + path);
 }
 
+// A GIF read back with giflib: frames, screen size, the sum of the frame delays (hundredths).
+struct GifInfo {
+  int frames = 0, width = 0, height = 0, total_delay = 0;
+};
+GifInfo read_gif(const std::string& path) {
+  int err = 0;
+  GifFileType* g = DGifOpenFileName(path.c_str(), &err);
+  REQUIRE(g);
+  GifInfo info;
+  if (DGifSlurp(g) == GIF_OK) {
+    info = {g->ImageCount, g->SWidth, g->SHeight, 0};
+    for (int i = 0; i < g->ImageCount; ++i) {
+      GraphicsControlBlock gcb;
+      if (DGifSavedExtensionToGCB(g, i, &gcb) == GIF_OK) info.total_delay += gcb.DelayTime;
+    }
+  }
+  DGifCloseFile(g, &err);
+  return info;
+}
+
 bool has_line(const std::string& text, const std::string& line) {
   return ("\n" + text).find("\n" + line + "\n") != std::string::npos;
 }
@@ -93,21 +113,11 @@ TEST_CASE("render --animate position gives a GIF and an MP4 of 60 frames at the 
                         "--height 200 --out " + gif);
   INFO(r.err);
   REQUIRE(r.code == 0);
-  int err = 0;
-  GifFileType* g = DGifOpenFileName(gif.c_str(), &err);
-  REQUIRE(g);
-  REQUIRE(DGifSlurp(g) == GIF_OK);
-  CHECK(g->ImageCount == 60);
-  CHECK(g->SWidth == 320);
-  CHECK(g->SHeight == 200);
-  int total = 0;
-  for (int i = 0; i < g->ImageCount; ++i) {
-    GraphicsControlBlock gcb;
-    DGifSavedExtensionToGCB(g, i, &gcb);
-    total += gcb.DelayTime;
-  }
-  CHECK(total == 240);  // 60 frames at 25 fps: 2.4 s
-  DGifCloseFile(g, &err);
+  const GifInfo info = read_gif(gif);
+  CHECK(info.frames == 60);
+  CHECK(info.width == 320);
+  CHECK(info.height == 200);
+  CHECK(info.total_delay == 240);  // 60 frames at 25 fps: 2.4 s
 
   r = run_gui("render --view rope-clocks --animate position --from 0 --to 59 --frames 60 --fps 30 --width 320 "
               "--height 200 --out " + mp4);
@@ -155,14 +165,10 @@ TEST_CASE("View > Record animation (--record) writes a GIF of the sweep into the
     if (e.path().extension() == ".gif") gifs.push_back(e.path());
   REQUIRE(gifs.size() == 1);
   CHECK(gifs[0].filename().string().find("rope-clocks") != std::string::npos);
-  int err = 0;
-  GifFileType* g = DGifOpenFileName(gifs[0].c_str(), &err);
-  REQUIRE(g);
-  REQUIRE(DGifSlurp(g) == GIF_OK);
-  CHECK(g->ImageCount == 60);
-  CHECK(g->SWidth == 960);
-  CHECK(g->SHeight == 540);
-  DGifCloseFile(g, &err);
+  const GifInfo info = read_gif(gifs[0].string());
+  CHECK(info.frames == 60);
+  CHECK(info.width == 960);
+  CHECK(info.height == 540);
   CHECK(run_gui("--reset --frames 2 --record spin").code == 2);
   fs::remove_all(dir);
 }
@@ -173,13 +179,10 @@ TEST_CASE("render --animate lesson steps through a lesson with cross-fades") {
                               "--width 640 --height 400 --out " + gif);
   INFO(r.err);
   REQUIRE(r.code == 0);
-  int err = 0;
-  GifFileType* g = DGifOpenFileName(gif.c_str(), &err);
-  REQUIRE(g);
-  REQUIRE(DGifSlurp(g) == GIF_OK);
-  CHECK(g->ImageCount == 24);
-  CHECK(g->SWidth == 640);
-  DGifCloseFile(g, &err);
+  const GifInfo info = read_gif(gif);
+  CHECK(info.frames == 24);
+  CHECK(info.width == 640);
+  CHECK(info.total_delay == 200);  // 24 frames at 12 fps: 2 s
   fs::remove(gif);
   const RunResult bad = run_gui("render --animate lesson --lesson positional-encodings --from 2 --to 99 --out " + gif);
   CHECK(bad.code == 2);
