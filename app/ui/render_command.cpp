@@ -1,5 +1,6 @@
 // `peviz render --view NAME | --all [parameter flags] --width W --height H [--scale S] [--format F] --out PATH`,
 // and `peviz render --view NAME --animate PARAM --from A --to B --frames N --fps F --out x.gif|x.mp4`.
+#include "app/model/page_model.hpp"
 #include "app/ui/render_command.hpp"
 
 #include <algorithm>

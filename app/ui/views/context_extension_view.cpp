@@ -19,7 +19,7 @@ namespace {
 constexpr const char* kNames[5] = {"none", "linear (PI)", "dynamic NTK", "YaRN", "llama3"};
 
 void controls(AppState& s) {
-  ContextExtensionOptions& o = s.analysis.extension;
+  ContextExtensionOptions& o = s.analysis.context_extension;
   ContextExtensionParams& p = o.params;
   constexpr Page page = Page::context_extension;
   const auto presets = rope_model_presets();
@@ -41,28 +41,28 @@ void controls(AppState& s) {
   bool changed = false;
   changed |= pairs_slider(s, page, "head_dim / 2##ext", p.rope.head_dim, 2, 256);
   ImGui::SameLine();
-  changed |= page_slider(s, page, "base##ext", p.rope.base, 2.0, 1e8, true);
+  changed |= page_slider(s, page, "base##ext", p.rope.base, limits::rope_base);
   ImGui::SameLine();
-  changed |= page_slider(s, page, "factor", p.factor, 1.0, 64.0, true);
-  changed |= page_slider(s, page, "original length", p.original_len, 128, 1 << 20, true);
+  changed |= page_slider(s, page, "factor", p.factor, limits::factor);
+  changed |= page_slider(s, page, "original length", p.original_len, limits::original_len);
   hint("original_max_position_embeddings: the context the model was trained on.");
   ImGui::SameLine();
-  changed |= page_slider(s, page, "target (0 = orig x factor)", p.target_len, 0, 1 << 24, true);
-  changed |= page_slider(s, page, "YaRN beta_fast", p.beta_fast, 1.01, 256.0, true);
+  changed |= page_slider(s, page, "target (0 = orig x factor)", p.target_len, limits::target_len);
+  changed |= page_slider(s, page, "YaRN beta_fast", p.beta_fast, limits::beta_fast);
   hint("YaRN keeps pairs that turn more than beta_fast times inside the original context.");
   ImGui::SameLine();
-  changed |= page_slider(s, page, "beta_slow", p.beta_slow, 0.01, 64.0, true);
+  changed |= page_slider(s, page, "beta_slow", p.beta_slow, limits::beta_slow);
   hint("YaRN fully interpolates (divides by the factor) pairs that turn fewer than beta_slow times.");
-  changed |= page_slider(s, page, "llama3 low_freq_factor", p.low_freq_factor, 0.1, 16.0, true);
+  changed |= page_slider(s, page, "llama3 low_freq_factor", p.low_freq_factor, limits::low_freq_factor);
   ImGui::SameLine();
-  changed |= page_slider(s, page, "high_freq_factor", p.high_freq_factor, 0.1, 64.0, true);
+  changed |= page_slider(s, page, "high_freq_factor", p.high_freq_factor, limits::high_freq_factor);
   if (changed) o.preset = -1;
 }
 
 }  // namespace
 
 void draw_context_extension_view(AppState& s) {
-  ContextExtensionOptions& o = s.analysis.extension;
+  ContextExtensionOptions& o = s.analysis.context_extension;
   view_title("Context extension: wavelength per pair for every scaling (HF modeling_rope_utils)");
   controls(s);
   bool shown[5];

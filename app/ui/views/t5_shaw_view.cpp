@@ -15,16 +15,16 @@ void draw_t5_shaw_view(AppState& s) {
   T5ShawOptions& o = s.analysis.t5_shaw;
   constexpr Page page = Page::t5_shaw;
   view_title("T5 buckets and Shaw clipping: relative positions as a few ids");
-  page_slider(s, page, "length##t5", o.seq_len, 2, 1024, true);
+  page_slider(s, page, "length##t5", o.seq_len, limits::t5_shaw_seq_len);
   ImGui::SameLine();
-  page_slider(s, page, "buckets", o.num_buckets, 2, 128);
+  page_slider(s, page, "buckets", o.num_buckets, limits::num_buckets);
   ImGui::SameLine();
-  page_slider(s, page, "max distance##t5", o.max_distance, 2, 4096, true);
+  page_slider(s, page, "max distance##t5", o.max_distance, limits::t5_max_distance);
   ImGui::SameLine();
   if (ImGui::Checkbox("causal##t5", &o.causal)) s.analysis.mark(page);
   hint("Bidirectional: half the buckets for keys after the query (+B/2). Causal: every future key is bucket 0.");
   ImGui::SameLine();
-  page_slider(s, page, "Shaw k", o.max_relative, 0, 256, true);
+  page_slider(s, page, "Shaw k", o.max_relative, limits::max_relative);
   if (o.buckets.empty()) {
     ImGui::TextDisabled("no results yet: see the status line");
     return;

@@ -90,7 +90,7 @@ TEST_CASE("a PDF figure reopens to the state and view that made it; a corrupt on
   AppState made;
   made.params.d_model = 24;
   made.params.base = 500.0;
-  made.analysis.clocks.position = 17.0;
+  made.analysis.rope_clocks.position = 17.0;
   made.analysis.page = Page::rope_clocks;
   const FigureView view{FigureView::analysis_page, Page::rope_clocks};
   DisplayList list;

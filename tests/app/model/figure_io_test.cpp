@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "app/model/page_model.hpp"
 #include "app/model/app_update.hpp"
 #include "app/model/figure.hpp"
 #include "app/model/figure_io.hpp"
@@ -131,7 +132,7 @@ TEST_CASE("an SVG figure reopens to the state and view that made it; a corrupt o
   AppState made;
   made.params.d_model = 24;
   made.params.base = 500.0;
-  made.analysis.clocks.position = 17.0;
+  made.analysis.rope_clocks.position = 17.0;
   made.analysis.page = Page::rope_clocks;
   const FigureView view{FigureView::analysis_page, Page::rope_clocks};
   plot::DisplayList list;
@@ -146,7 +147,7 @@ TEST_CASE("an SVG figure reopens to the state and view that made it; a corrupt o
     CHECK_FALSE(s.toast.is_error);
     CHECK(s.params.d_model == 24);
     CHECK(s.params.base == 500.0);
-    CHECK(s.analysis.clocks.position == 17.0);
+    CHECK(s.analysis.rope_clocks.position == 17.0);
     CHECK(s.analysis.page == Page::rope_clocks);
     CHECK(state_to_json(s) == state_to_json(made));
   }
