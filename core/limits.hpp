@@ -81,6 +81,9 @@ inline constexpr Limit compare_offset{"compare-offset", -512, 512, 64};
 inline constexpr Limit max_output{"max-output", 1, 1125899906842624.0, 68719476736.0, Scale::logarithmic};
 // Worker threads for the table, the similarity rows and text formatting; 0 = every core.
 inline constexpr Limit threads{"threads", 0, 256, 0};
+// ---- animations (peviz render --animate, View > Record animation; app/media writers) ----
+inline constexpr Limit animation_frames{"frames", 1, 3600, 60};
+inline constexpr Limit animation_fps{"fps", 1, 120, 30};  // MP4; a GIF plays at most 50 (media::kMaxGifFps)
 }  // namespace limits
 
 }  // namespace peviz

@@ -8,6 +8,7 @@
 
 #include "app/model/analysis_state.hpp"
 #include "core/binary_analogy.hpp"
+#include "app/model/animation.hpp"
 #include "app/model/figure_view.hpp"
 #include "app/plot/colormap.hpp"
 #include "app/plot/heatmap_image.hpp"
@@ -81,6 +82,7 @@ struct FigureSettings {
   bool caption = true;           // a caption line with the parameters
   int theme_choice = 0;          // 0 = the window's theme, 1 = dark, 2 = light
   int view_choice = 0;           // 0 = the whole window, i = single_figure_views()[i - 1]
+  int format_choice = 0;         // FigureFormat: 0 PNG, 1 SVG, 2 PDF (the whole window is always PNG)
   bool save_requested = false;   // F12 or File > Save figure: saved after this frame is drawn
   // Data export (File > Export data): the view's data as CSV or NPY into `folder`.
   bool export_requested = false;
@@ -89,6 +91,20 @@ struct FigureSettings {
   // Dialogs of the File menu: opened on the next frame (a menu item cannot open a popup itself).
   bool open_dialog_requested = false, settings_dialog_requested = false;
   std::string open_path;         // the Open dialog's text field
+};
+
+// View > Record animation: the sweep, and the recording in progress. The dialog edits it; the frame
+// loop captures one frame per window frame (so the progress bar moves) and writes the file.
+struct RecordingSettings {
+  AnimationSpec spec;            // parameter, from, to, frames, fps
+  int format_choice = 0;         // AnimationFormat: 0 GIF, 1 MP4
+  int view_choice = -1;          // single_figure_views()[view_choice]; -1: default_animation_view(spec.param)
+  int width = 960, height = 540; // frame size in screen units (pixels at the figure scale 1)
+  bool dialog_requested = false; // open the dialog on the next frame
+  bool start_requested = false;  // Start pressed: the frame loop sets up the writer
+  bool active = false;           // recording: frames [0, done) captured so far
+  int done = 0;
+  bool cancel_requested = false;
 };
 
 // A short message in the corner (saved figure path, or what went wrong), shown until `until`
@@ -116,6 +132,7 @@ struct AppState {
   DirtyFlags dirty;
   bool fonts_dirty = true;      // rebuild the font atlas (zoom or scale changed)
   FigureSettings figure;
+  RecordingSettings recording;
   bool quit_requested = false;  // File > Quit: the frame loop closes the window (saving the session)
   std::string open_request;     // a .png figure, .npy or .safetensors to open in the next update
   Toast toast;

@@ -1,6 +1,7 @@
 // Figure naming, captions and PNG metadata.
 #include "app/model/figure.hpp"
 
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <ctime>
@@ -69,6 +70,20 @@ std::string figure_view_names() {
   return out;
 }
 
+std::optional<FigureFormat> parse_figure_format(std::string_view name) {
+  for (int f = 0; f < 3; ++f)
+    if (name == kFigureFormatNames[f]) return FigureFormat(f);
+  return std::nullopt;
+}
+
+std::optional<FigureFormat> figure_format_of_path(std::string_view path) {
+  const std::size_t dot = path.rfind('.');
+  if (dot == std::string_view::npos || path.find('/', dot) != std::string_view::npos) return std::nullopt;
+  std::string ext(path.substr(dot + 1));
+  for (char& c : ext) c = char(std::tolower((unsigned char)c));
+  return parse_figure_format(ext);
+}
+
 void validate(const FigureOptions& o) {
   if (o.scale != 1 && o.scale != 2 && o.scale != 4)
     throw ParamError("scale", "must be 1, 2 or 4, got " + std::to_string(o.scale));
@@ -110,17 +125,17 @@ std::map<std::string, std::string> figure_metadata(const AppState& s, FigureView
 
 FigureMetadata parse_figure_metadata(const std::map<std::string, std::string>& text) {
   const auto it = text.find("peviz");
-  if (it == text.end()) throw ParamError("open", "this PNG has no peviz parameters (it was not saved by peviz)");
+  if (it == text.end()) throw ParamError("open", "this figure has no peviz parameters (it was not saved by peviz)");
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(it->second);
   } catch (const nlohmann::json::exception& e) {
-    throw ParamError("open", std::string("the PNG's peviz parameters are not valid JSON: ") + e.what());
+    throw ParamError("open", std::string("the figure's peviz parameters are not valid JSON: ") + e.what());
   }
   if (!j.is_object() || !j.contains("state") || !j.contains("view") || !j.at("view").is_string())
-    throw ParamError("open", "the PNG's peviz parameters lack \"view\" or \"state\"");
+    throw ParamError("open", "the figure's peviz parameters lack \"view\" or \"state\"");
   const auto v = parse_figure_view(j.at("view").get<std::string>());
-  if (!v) throw ParamError("open", "the PNG names an unknown view: " + j.at("view").get<std::string>());
+  if (!v) throw ParamError("open", "the figure names an unknown view: " + j.at("view").get<std::string>());
   return {*v, j.at("state")};
 }
 

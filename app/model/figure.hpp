@@ -20,6 +20,14 @@ std::optional<FigureView> parse_figure_view(std::string_view name);
 std::string figure_view_names();              // for messages: "window, waves, ..."
 std::vector<FigureView> single_figure_views();  // every view but the window, in menu order
 
+// The file format of a single-view figure: PNG (pixels), SVG or PDF (vector: the display list).
+enum class FigureFormat { png, svg, pdf };
+inline constexpr const char* kFigureFormatNames[] = {"png", "svg", "pdf"};
+// "png" | "svg" | "pdf"; nullopt otherwise.
+std::optional<FigureFormat> parse_figure_format(std::string_view name);
+// The format a path's extension names (".png", ".svg", ".pdf", any case); nullopt otherwise.
+std::optional<FigureFormat> figure_format_of_path(std::string_view path);
+
 // The largest figure peviz writes (8K UHD).
 inline constexpr int kMaxFigureWidth = 7680, kMaxFigureHeight = 4320;
 

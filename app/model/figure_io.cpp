@@ -1,4 +1,4 @@
-// Opening figure PNGs, exporting the data behind a view, and the File menu's requests.
+// Opening figures (PNG, SVG, PDF), exporting the data behind a view, and the File menu's requests.
 #include "app/model/figure_io.hpp"
 
 #include <cmath>
@@ -8,6 +8,7 @@
 #include "app/model/figure.hpp"
 #include "app/model/page_model.hpp"
 #include "app/model/state_json.hpp"
+#include "app/plot/vector_metadata.hpp"
 #include "core/atomic_file.hpp"
 #include "core/errors.hpp"
 #include "core/png_file.hpp"
@@ -52,9 +53,14 @@ fs::path figure_folder(const AppState& s) {
   return s.figure.folder.empty() ? default_figure_folder() : fs::path(s.figure.folder);
 }
 
-void open_figure_png(AppState& s, const std::string& path) {
+bool is_figure_file_name(const std::string& path) {
+  const fs::path ext = fs::path(path).extension();
+  return ext == ".png" || ext == ".svg" || ext == ".pdf";
+}
+
+void open_figure(AppState& s, const std::string& path) {
   const std::string bytes = read_file_bytes(path, "open", std::size_t(1) << 30);
-  const FigureMetadata m = parse_figure_metadata(read_png_text(bytes, "open"));
+  const FigureMetadata m = parse_figure_metadata(plot::read_figure_text(bytes, "open"));
   try {
     apply_state_json(m.state, s);
   } catch (const ParamError& e) {
@@ -119,9 +125,9 @@ void show_toast(AppState& s, std::string text, bool is_error, double now_seconds
 void handle_file_requests(AppState& s, double now_seconds, long long unix_seconds) {
   if (!s.open_request.empty()) {
     const std::string path = std::exchange(s.open_request, "");
-    if (fs::path(path).extension() == ".png") {
+    if (is_figure_file_name(path)) {
       try {
-        open_figure_png(s, path);
+        open_figure(s, path);
         show_toast(s, "Opened the parameters of " + path, false, now_seconds);
       } catch (const ParamError& e) {
         show_toast(s, std::string("Cannot open ") + path + ": " + e.rule, true, now_seconds);

@@ -15,10 +15,13 @@ std::filesystem::path default_figure_folder();
 // The folder F12 saves into: the configured one, else default_figure_folder().
 std::filesystem::path figure_folder(const AppState& s);
 
-// Reads a PNG saved by peviz and applies its parameters (state_json) and view. Throws ParamError
-// ("open", ...) for an unreadable file, a PNG without peviz metadata or invalid parameters; the
-// state is unchanged then.
-void open_figure_png(AppState& s, const std::string& path);
+// True for the file names of figures peviz writes and opens: .png, .svg, .pdf.
+bool is_figure_file_name(const std::string& path);
+
+// Reads a figure saved by peviz (PNG, SVG or PDF, told apart by their first bytes) and applies its
+// parameters (state_json) and view. Throws ParamError ("open", ...) for an unreadable file, a
+// figure without peviz metadata or invalid parameters; the state is unchanged then.
+void open_figure(AppState& s, const std::string& path);
 
 // The numbers the view draws, as peviz export would write them (see README, "The data behind a
 // view"). Throws ParamError when the view has nothing computed.

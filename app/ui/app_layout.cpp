@@ -8,9 +8,11 @@
 #include <imgui.h>
 
 #include "app/model/presentation.hpp"
+#include "app/plot/draw/canvas.hpp"
 #include "app/ui/theme.hpp"
 #include "app/ui/views/analysis_views.hpp"
 #include "app/ui/views/figure_menu.hpp"
+#include "app/ui/views/record_dialog.hpp"
 #include "app/ui/views/teach_views.hpp"
 #include "app/ui/views/views.hpp"
 
@@ -60,8 +62,9 @@ void page_tabs(AppState& s, ImVec2 origin) {
 
 // The status line, or the figure's caption in its place.
 void status_line(const AppState& s, const std::string& caption) {
-  if (!caption.empty()) {
-    ImGui::TextUnformatted(caption.c_str());
+  if (!caption.empty()) {  // through the canvas: part of vector figures too
+    plot::canvas_text(ImGui::GetCursorScreenPos(), ImGui::GetColorU32(ImGuiCol_Text), caption.c_str());
+    ImGui::Dummy(ImGui::CalcTextSize(caption.c_str()));
     return;
   }
   if (s.status_is_error) ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(235, 80, 70, 255));
@@ -203,6 +206,7 @@ void draw_app(AppState& s) {
   draw_body(s, {});
   ImGui::End();
   draw_file_dialogs(s);
+  draw_record_dialog(s);
   toast(s);
 }
 

@@ -53,14 +53,17 @@ void save_figure(AppState& s, gfx::HeatmapRenderer& renderer, gfx::PixelSize win
     // Fit a big window into the 8K limit at this scale rather than refuse it.
     o.width = std::min(o.width, kMaxFigureWidth / o.scale);
     o.height = std::min(o.height, kMaxFigureHeight / o.scale);
-    const RgbaImage image = capture_figure(s, renderer, o, s.content_scale * s.ui_zoom);
+    // The whole window is PNG only: vector figures leave the widgets out.
+    const FigureFormat format =
+        o.view.kind == FigureView::window ? FigureFormat::png : FigureFormat(std::clamp(f.format_choice, 0, 2));
     const std::filesystem::path folder = figure_folder(s);
     std::error_code ec;
     std::filesystem::create_directories(folder, ec);
-    const std::string path = (folder / figure_file_name(s, o.view, (long long)std::time(nullptr))).string();
-    write_png_file(path, image, figure_metadata(s, o.view), "figure");
-    show_toast(s, "Figure saved: " + path + " (" + std::to_string(image.width) + " x " + std::to_string(image.height) + ")",
-               false, now);
+    const std::string path = (folder / figure_file_name(s, o.view, (long long)std::time(nullptr)))
+                                 .replace_extension(kFigureFormatNames[int(format)]).string();
+    save_figure(s, renderer, o, s.content_scale * s.ui_zoom, format, path);
+    show_toast(s, "Figure saved: " + path + " (" + std::to_string(o.width * o.scale) + " x " +
+                      std::to_string(o.height * o.scale) + ")", false, now);
   } catch (const ParamError& e) {
     show_toast(s, "Figure not saved: " + e.rule, true, now);
   }

@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "app/model/analysis_update.hpp"
+#include "app/model/animation.hpp"
 #include "app/model/figure.hpp"
 #include "app/model/lessons.hpp"
 #include "app/model/presentation.hpp"
@@ -40,7 +41,7 @@ void add_gui_flags(CLI::App& app, GuiOptions& o) {
   app.add_option("--theme", o.theme, "dark or light");
   app.add_option("--view", o.view, "Initial page: basics, rope-clocks, rope-decay, context-extension, alibi, t5-shaw, "
                                    "distance, linear-shift, criteria, learned, precision");
-  app.add_option("--open", o.open, "Open a figure PNG saved by peviz (restores its parameters), or a .npy / "
+  app.add_option("--open", o.open, "Open a figure saved by peviz (PNG, SVG or PDF; restores its parameters), or a .npy / "
                                    ".safetensors file as the learned table");
   app.add_option("--figure-dir", o.figure_dir, "Folder F12 saves figures into (default ~/Pictures/peviz)");
   app.add_option("--save-figure", o.save_figure, "After the last --frames frame, save this view as F12 does "
@@ -49,6 +50,8 @@ void add_gui_flags(CLI::App& app, GuiOptions& o) {
   app.add_option("--lesson", o.lesson, "Start a lesson tour: a lesson file, or a name in assets/lessons/");
   app.add_option("--lesson-step", o.lesson_step, "Start the lesson at this step (1-based)")->check(CLI::PositiveNumber);
   app.add_flag("--present", o.present, "Start in presentation mode (full screen, light theme, large text)");
+  app.add_option("--record", o.record, "Start View > Record animation of this parameter (position, base, d-model, seq-len, "
+                                       "factor) with the dialog's defaults: a 60-frame GIF into --figure-dir");
 }
 
 namespace {
@@ -77,6 +80,15 @@ bool apply_flag_overrides(const GuiOptions& o, AppState& s, WindowSize& size) {
   }
   if (!o.open.empty()) s.open_request = o.open;
   if (!o.figure_dir.empty()) s.figure.folder = o.figure_dir;
+  if (!o.record.empty()) {
+    const auto p = parse_animated_param(o.record);
+    if (!p || *p == AnimatedParam::lesson) {
+      std::fprintf(stderr, "peviz: --record: must be one of position, base, d-model, seq-len, factor, got %s\n", o.record.c_str());
+      return false;
+    }
+    s.recording.spec = default_sweep(*p);
+    s.recording.start_requested = true;
+  }
   if (!o.save_figure.empty()) {
     const auto v = parse_figure_view(o.save_figure);
     if (!v) {

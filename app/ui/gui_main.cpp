@@ -24,6 +24,7 @@
 #include "app/ui/app_layout.hpp"
 #include "app/ui/frame_outputs.hpp"
 #include "app/ui/gui_flags.hpp"
+#include "app/ui/recording.hpp"
 #include "app/ui/shortcuts.hpp"
 #include "app/ui/theme.hpp"
 #include "core/errors.hpp"
@@ -42,6 +43,7 @@ struct FrameLoop {
   int exit_code = 0;
   FrameStats stats;
   EncodingParams sweep_centre; // --report sweeps around the starting parameters
+  AnimationRecorder recorder;  // View > Record animation, between frames
   bool last(const GuiOptions& o) const { return o.frames > 0 && frame + 1 >= o.frames; }
 };
 
@@ -142,6 +144,12 @@ void capture(GLFWwindow* window, const GuiOptions& o, AppState& s, gfx::HeatmapR
   }
 }
 
+// Record: the next frame of View > Record animation (one per window frame, so its progress shows).
+void record(AppState& s, gfx::HeatmapRenderer& renderer, FrameLoop& loop) {
+  step_recording(s, renderer, loop.recorder, s.content_scale * s.ui_zoom, ImGui::GetTime());
+  if (s.recording.active) loop.settle = std::max(loop.settle, 1);  // keep frames coming until it ends
+}
+
 // Report (--report): frame-time statistics of the sweep, printed at exit.
 void print_report(GLFWwindow* window, const FrameLoop& loop) {
   const gfx::PixelSize fb = gfx::framebuffer_size(window);
@@ -214,6 +222,7 @@ int run_gui(const GuiOptions& o) {
     update(o, s, loop);
     draw(window, o, s, renderer, loop);
     capture(window, o, s, renderer, loop);
+    record(s, renderer, loop);
     gfx::swap_buffers(window);
     if (s.quit_requested) gfx::request_close(window, true);
     s.last_frame_ms = ms_since(frame_start);

@@ -27,6 +27,7 @@ struct GuiOptions {
   std::string lesson;          // --lesson PATH|NAME: start a lesson tour
   int lesson_step = 1;         // --lesson-step K: start it at step K (1-based)
   bool present = false;        // --present: start in presentation mode
+  std::string record;          // --record PARAM: start View > Record animation (GIF, the dialog's defaults)
 };
 
 void add_gui_flags(CLI::App& app, GuiOptions& o);

@@ -1,18 +1,28 @@
-// `peviz render --view NAME | --all [parameter flags] --width W --height H [--scale S] --out PATH`.
+// `peviz render --view NAME | --all [parameter flags] --width W --height H [--scale S] [--format F] --out PATH`,
+// and `peviz render --view NAME --animate PARAM --from A --to B --frames N --fps F --out x.gif|x.mp4`.
 #include "app/model/page_model.hpp"
 #include "app/ui/render_command.hpp"
 
+#include <algorithm>
+#include <cmath>
+#include <functional>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <memory>
 
+#include "app/media/gif_file.hpp"
+#include "app/media/mp4_file.hpp"
 #include "app/model/analysis_update.hpp"
+#include "app/model/animation.hpp"
+#include "app/model/lessons.hpp"
 #include "app/model/figure.hpp"
+#include "app/model/figure_io.hpp"
 #include "app/ui/figure_capture.hpp"
 #include "app/gfx/heatmap_renderer.hpp"
 #include "app/gfx/shader.hpp"
 #include "app/model/state_json.hpp"
+#include "app/plot/vector_metadata.hpp"
 #include "app/ui/theme.hpp"
 #include "app/gfx/window.hpp"
 #include "cli/commands.hpp"
@@ -33,7 +43,11 @@ struct RenderOptions {
   std::string theme = "dark";
   bool transparent = false, caption = false;
   std::string out;
-  std::string state;  // a state / preset / session JSON, or a figure PNG saved by peviz
+  std::string format;  // png | svg | pdf; empty: from --out's extension (png otherwise)
+  std::string animate;  // an AnimatedParam name: write a .gif / .mp4 instead of a figure
+  std::string lesson;   // --animate lesson: the lesson file or name
+  AnimationSpec animation;
+  std::string state;  // a state / preset / session JSON, or a figure (PNG, SVG, PDF) saved by peviz
   // Relative-family flags (0 = keep the state's value).
   int head_dim = 0, heads = 0, num_buckets = 0, max_distance = 0, max_relative = 0, original_max_len = 0;
   double factor = 0.0, position = -1.0;
@@ -43,11 +57,11 @@ struct RenderOptions {
   bool given(const char* flag) const { return sub->count(flag) > 0; }
 };
 
-// The state JSON in --state: a figure PNG's metadata, a preset ({"state": ...}) or a state/session object.
+// The state JSON in --state: a figure's metadata (PNG, SVG, PDF), a preset ({"state": ...}) or a state/session object.
 nlohmann::json read_state_file(const std::string& path) {
   const std::string bytes = read_file_bytes(path, "state", std::size_t(1) << 30);
-  if (std::filesystem::path(path).extension() == ".png") {
-    const FigureMetadata m = parse_figure_metadata(read_png_text(bytes, "state"));
+  if (is_figure_file_name(path)) {
+    const FigureMetadata m = parse_figure_metadata(plot::read_figure_text(bytes, "state"));
     nlohmann::json j = m.state;
     j["page"] = m.view.kind == FigureView::analysis_page ? page_name(m.view.page) : "basics";
     return j;
@@ -123,8 +137,106 @@ ParamError as_flag_error(const ParamError& e) {
   return ParamError("state", e.what());
 }
 
+// --format, checked against --out's extension (with --all: the files' extension).
+FigureFormat figure_format(const RenderOptions& o) {
+  std::optional<FigureFormat> f;
+  if (!o.format.empty()) {
+    f = parse_figure_format(o.format);
+    if (!f) throw ParamError("format", "must be png, svg or pdf, got " + o.format);
+  }
+  if (o.all) return f.value_or(FigureFormat::png);
+  const auto ext = figure_format_of_path(o.out);
+  if (f && ext && *f != *ext)
+    throw ParamError("format", "is " + o.format + " but --out ends in ." + kFigureFormatNames[int(*ext)]);
+  return f ? *f : ext.value_or(FigureFormat::png);
+}
+
+// (1 - mix) a + mix b, per byte.
+RgbaImage cross_fade(const RgbaImage& a, const RgbaImage& b, double mix) {
+  RgbaImage out = a;
+  for (std::size_t i = 0; i < out.pixels.size(); ++i)
+    out.pixels[i] = std::uint8_t(std::lround((1.0 - mix) * a.pixels[i] + mix * b.pixels[i]));
+  return out;
+}
+
+// --animate lesson: one capture per step (--from / --to: first and last step, 1-based; default all),
+// then the frames hold each step and cross-fade into the next (lesson_frame).
+void add_lesson_frames(RenderOptions& o, AppState& s, gfx::HeatmapRenderer& renderer, const FigureOptions& fig,
+                       const std::function<void(const RgbaImage&)>& add) {
+  const std::filesystem::path path = resolve_lesson(o.lesson);
+  if (o.lesson.empty() || path.empty()) throw ParamError("lesson", "--animate lesson needs --lesson NAME|FILE: none found for '" + o.lesson + "'");
+  Lesson lesson = load_lesson_file(path);
+  const int steps = int(lesson.steps.size());
+  const int first = o.sub->count("--from") ? int(std::lround(o.animation.from)) : 1;
+  const int last = o.sub->count("--to") ? int(std::lround(o.animation.to)) : steps;
+  if (first < 1 || last > steps || first > last)
+    throw ParamError("from", "--from and --to are steps 1.." + std::to_string(steps) + " of " + path.filename().string() +
+                                 " (from <= to), got " + std::to_string(first) + ".." + std::to_string(last));
+  const int count = last - first + 1;
+  if (o.animation.frames < count)
+    throw ParamError("frames", "must be at least the number of steps shown (" + std::to_string(count) + ")");
+  start_lesson(s, std::move(lesson), first - 1);
+  std::vector<RgbaImage> pictures;
+  capture_animation(s, renderer, fig, 1.0f, count, [&](int i) { go_to_step(s, first - 1 + i); },
+                    [&](int, const RgbaImage& img) {
+                      pictures.push_back(img);
+                      return true;
+                    });
+  for (int f = 0; f < o.animation.frames; ++f) {
+    const LessonFrame lf = lesson_frame(f, o.animation.frames, count);
+    add(lf.mix > 0 ? cross_fade(pictures[std::size_t(lf.step)], pictures[std::size_t(lf.next)], lf.mix)
+                   : pictures[std::size_t(lf.step)]);
+  }
+}
+
+// The frames of --animate, captured offscreen like figures, into the GIF or MP4 writer.
+void write_animation(RenderOptions& o, AppState& s, gfx::HeatmapRenderer& renderer, const FigureOptions& fig) {
+  const AnimationFormat format = *animation_format_of_path(o.out);
+  const int w = fig.width * fig.scale, h = fig.height * fig.scale;
+  std::unique_ptr<media::GifWriter> gif;
+  std::unique_ptr<media::Mp4Writer> mp4;
+  if (format == AnimationFormat::gif) gif = std::make_unique<media::GifWriter>(w, h, o.animation.fps);
+  else mp4 = std::make_unique<media::Mp4Writer>(w, h, o.animation.fps);
+  if (o.animation.param == AnimatedParam::lesson) {
+    add_lesson_frames(o, s, renderer, fig, [&](const RgbaImage& img) { gif ? gif->add_frame(img) : mp4->add_frame(img); });
+    gif ? gif->write(o.out) : mp4->write(o.out);
+    std::printf("%s\n", o.out.c_str());
+    return;
+  }
+  const auto set_frame = [&](int i) {
+    try {
+      apply_state_json(animation_patch(o.animation.param, animation_value(o.animation, i)), s);
+    } catch (const ParamError& e) {
+      throw ParamError(o.animate, "frame " + std::to_string(i) + ": " + e.rule);
+    }
+  };
+  capture_animation(s, renderer, fig, 1.0f, o.animation.frames, set_frame, [&](int, const RgbaImage& img) {
+    if (s.status_is_error) throw ParamError(o.animate, s.status);
+    gif ? gif->add_frame(img) : mp4->add_frame(img);
+    return true;
+  });
+  gif ? gif->write(o.out) : mp4->write(o.out);
+  std::printf("%s\n", o.out.c_str());
+}
+
 void run_render(RenderOptions& o) {
-  if (o.out.empty()) throw ParamError("out", "is required: a .png path (or a folder with --all)");
+  if (o.out.empty()) throw ParamError("out", "is required: a .png, .svg or .pdf path (a folder with --all; .gif or .mp4 with --animate)");
+  const FigureFormat format = o.animate.empty() ? figure_format(o) : FigureFormat::png;
+  if (!o.animate.empty()) {
+    const auto param = parse_animated_param(o.animate);
+    if (!param) throw ParamError("animate", "must be one of " + animated_param_names() + ", got " + o.animate);
+    o.animation.param = *param;
+    if (*param == AnimatedParam::lesson && !o.given("--view")) o.view = "window";  // steps change pages
+    if (o.all) throw ParamError("animate", "animates one --view, not --all");
+    const auto kind = animation_format_of_path(o.out);
+    if (!kind) throw ParamError("out", "an animation is written to a .gif or .mp4 file, got " + o.out);
+    if (*param != AnimatedParam::lesson && (!o.sub->count("--from") || !o.sub->count("--to")))
+      throw ParamError("animate", "needs --from and --to");
+    validate(o.animation, *kind);
+    if (*kind == AnimationFormat::mp4 && ((o.width * o.scale) % 2 || (o.height * o.scale) % 2))
+      throw ParamError("width", "an MP4 (H.264, yuv420p) needs an even width and height in pixels, got " +
+                                    std::to_string(o.width * o.scale) + " x " + std::to_string(o.height * o.scale));
+  }
   std::vector<FigureView> views;
   if (o.all) {
     views = single_figure_views();
@@ -162,6 +274,8 @@ void run_render(RenderOptions& o) {
     s.analysis.learned.loaded_name = o.encoding.from_npy.empty() ? o.encoding.from_safetensors : o.encoding.from_npy;
     mark_params_changed(s);
   }
+  if (format != FigureFormat::png && std::find(views.begin(), views.end(), FigureView{}) != views.end())
+    throw ParamError("format", "the whole-window figure is PNG only (vector figures leave widgets out): pick a --view");
   if (o.all) {
     std::error_code ec;
     std::filesystem::create_directories(o.out, ec);
@@ -180,13 +294,17 @@ void run_render(RenderOptions& o) {
       gfx::attach(renderer, s.encoding_image);
       gfx::attach(renderer, s.similarity_image);
       for (plot::HeatmapImage* img : analysis_images(s.analysis)) gfx::attach(renderer, *img);
-      for (const FigureView& v : failure.empty() ? views : std::vector<FigureView>{}) {
+      if (!o.animate.empty() && failure.empty()) {
+        fig.view = views[0];
+        write_animation(o, s, renderer, fig);
+      }
+      for (const FigureView& v : failure.empty() && o.animate.empty() ? views : std::vector<FigureView>{}) {
         fig.view = v;
-        const RgbaImage image = capture_figure(s, renderer, fig, 1.0f);
-        if (s.status_is_error) throw ParamError(figure_view_name(v), s.status);
-        const std::string path =
-            o.all ? (std::filesystem::path(o.out) / figure_file_name(s, v, -1)).string() : o.out;
-        write_png_file(path, image, figure_metadata(s, v), "out");
+        std::string path = o.out;
+        if (o.all) {
+          path = (std::filesystem::path(o.out) / figure_file_name(s, v, -1)).replace_extension(kFigureFormatNames[int(format)]).string();
+        }
+        save_figure(s, renderer, fig, 1.0f, format, path);
         std::printf("%s\n", path.c_str());
       }
     } catch (const gfx::ShaderError& e) {
@@ -216,7 +334,15 @@ void register_render(CLI::App& app) {
                                      "context-extension, alibi, t5-shaw, distance, linear-shift, criteria, learned, precision")
       ->capture_default_str();
   sub->add_flag("--all", o->all, "Every view (not the window), one PNG each into the --out folder, named by view and parameters");
-  sub->add_option("--out", o->out, "The PNG to write (a folder with --all)");
+  sub->add_option("--out", o->out, "The figure to write: .png, .svg or .pdf (a folder with --all; .gif or .mp4 with --animate)");
+  sub->add_option("--format", o->format, "png, svg or pdf (default: from --out's extension, else png); the window is PNG only");
+  sub->add_option("--animate", o->animate, "Write an animation of --view sweeping one parameter: position (RoPE clocks), base, "
+                                           "d-model, seq-len, factor (context extension), or lesson (its steps, cross-faded; --lesson)");
+  sub->add_option("--lesson", o->lesson, "--animate lesson: the lesson (a file, or a name in assets/lessons/)");
+  sub->add_option("--from", o->animation.from, "--animate: the first frame's value (lesson: the first step, 1-based)");
+  sub->add_option("--to", o->animation.to, "--animate: the last frame's value");
+  sub->add_option("--frames", o->animation.frames, "--animate: number of frames, 1..3600")->capture_default_str();
+  sub->add_option("--fps", o->animation.fps, "--animate: frames per second, 1..120 (a GIF: at most 50)")->capture_default_str();
   sub->add_option("--width", o->width, "Figure width in screen units, 64..7680")->capture_default_str();
   sub->add_option("--height", o->height, "Figure height in screen units, 64..7680")->capture_default_str();
   sub->add_option("--scale", o->scale, "Pixels per screen unit: 1, 2 or 4 (fonts rasterised for it; at most 7680 x 4320 pixels)")
@@ -224,7 +350,7 @@ void register_render(CLI::App& app) {
   sub->add_option("--theme", o->theme, "dark or light")->capture_default_str();
   sub->add_flag("--transparent", o->transparent, "No window background (alpha 0 around the panels)");
   sub->add_flag("--caption", o->caption, "A caption line with the parameters under the figure");
-  sub->add_option("--state", o->state, "Start from a state: a figure PNG saved by peviz, a preset or a session JSON");
+  sub->add_option("--state", o->state, "Start from a state: a figure saved by peviz (PNG, SVG, PDF), a preset or a session JSON");
   cli::add_encoding_flags(*sub, o->encoding);
   sub->add_option("--head-dim", o->head_dim, "RoPE views: channels per head (even, 2..16384)");
   sub->add_option("--pairing", o->pairing, "RoPE views: halves or interleaved");

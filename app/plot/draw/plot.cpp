@@ -10,6 +10,7 @@
 
 #include <imgui_internal.h>
 
+#include "app/plot/draw/canvas.hpp"
 #include "app/plot/line_joins.hpp"
 #include "app/plot/plot_ticks.hpp"
 
@@ -183,45 +184,41 @@ void handle_input() {
 }
 
 void draw_background_and_grid() {
-  ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImRect& a = g_plot.area;
-  if (!(g_plot.flags & plot_no_background)) dl->AddRectFilled(a.Min, a.Max, style_color(ImGuiCol_FrameBg));
+  if (!(g_plot.flags & plot_no_background)) canvas_rect_filled(a.Min, a.Max, style_color(ImGuiCol_FrameBg));
   const ImU32 grid = style_color(ImGuiCol_Text, 0.10f);
   for (const Tick& t : axis_ticks(g_plot.xmap.range, g_plot.x_flags, x_tick_target())) {
     const float x = data_to_pixel(g_plot.xmap, t.position);
-    dl->AddLine(ImVec2(x, a.Min.y), ImVec2(x, a.Max.y), grid);
+    canvas_line(ImVec2(x, a.Min.y), ImVec2(x, a.Max.y), grid);
   }
   for (const Tick& t : axis_ticks(g_plot.ymap.range, g_plot.y_flags, y_tick_target())) {
     const float y = data_to_pixel(g_plot.ymap, t.position);
-    dl->AddLine(ImVec2(a.Min.x, y), ImVec2(a.Max.x, y), grid);
+    canvas_line(ImVec2(a.Min.x, y), ImVec2(a.Max.x, y), grid);
   }
 }
 
 void draw_axes() {
-  ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImRect& a = g_plot.area;
   const float fs = ImGui::GetFontSize();
   const float pad = 0.4f * fs;
   const ImU32 text = style_color(ImGuiCol_Text);
-  dl->AddRect(a.Min, a.Max, style_color(ImGuiCol_Border));
+  canvas_rect(a.Min, a.Max, style_color(ImGuiCol_Border));
   for (const Tick& t : axis_ticks(g_plot.xmap.range, g_plot.x_flags, x_tick_target())) {
     const float x = data_to_pixel(g_plot.xmap, t.position);
-    dl->AddLine(ImVec2(x, a.Max.y), ImVec2(x, a.Max.y + pad), text);
+    canvas_line(ImVec2(x, a.Max.y), ImVec2(x, a.Max.y + pad), text);
     if (g_plot.x_flags & axis_no_labels) continue;
     const float w = ImGui::CalcTextSize(t.label.c_str()).x;
     const float left = std::clamp(x - 0.5f * w, g_plot.frame.Min.x, g_plot.frame.Max.x - w);  // stay inside
-    dl->AddText(ImVec2(left, a.Max.y + pad), text, t.label.c_str());
+    canvas_text_at(ImVec2(left + 0.5f * w, a.Max.y + pad), HAlign::center, VAlign::top, text, t.label.c_str());
   }
   for (const Tick& t : axis_ticks(g_plot.ymap.range, g_plot.y_flags, y_tick_target())) {
     const float y = data_to_pixel(g_plot.ymap, t.position);
-    dl->AddLine(ImVec2(a.Min.x - pad, y), ImVec2(a.Min.x, y), text);
+    canvas_line(ImVec2(a.Min.x - pad, y), ImVec2(a.Min.x, y), text);
     if (g_plot.y_flags & axis_no_labels) continue;
-    const ImVec2 sz = ImGui::CalcTextSize(t.label.c_str());
-    dl->AddText(ImVec2(a.Min.x - pad - 2 - sz.x, y - 0.5f * sz.y), text, t.label.c_str());
+    canvas_text_at(ImVec2(a.Min.x - pad - 2, y), HAlign::right, VAlign::middle, text, t.label.c_str());
   }
-  const float xw = ImGui::CalcTextSize(g_plot.x_label).x;
-  dl->AddText(ImVec2(a.GetCenter().x - 0.5f * xw, a.Max.y + pad + fs), text, g_plot.x_label);
-  dl->AddText(ImVec2(g_plot.frame.Min.x, g_plot.frame.Min.y), text, g_plot.y_label);
+  canvas_text_at(ImVec2(a.GetCenter().x, a.Max.y + pad + fs), HAlign::center, VAlign::top, text, g_plot.x_label);
+  canvas_text(ImVec2(g_plot.frame.Min.x, g_plot.frame.Min.y), text, g_plot.y_label);
 }
 
 void draw_legend() {
@@ -233,18 +230,17 @@ void draw_legend() {
     ++shown;
   }
   if (shown == 0) return;
-  ImDrawList* dl = ImGui::GetWindowDrawList();
   const float fs = ImGui::GetFontSize();
   const float swatch = 1.2f * fs, pad = 0.3f * fs;
   const ImVec2 size(widest + swatch + 3 * pad, shown * fs + 2 * pad);
   const ImVec2 min(g_plot.area.Max.x - size.x - pad, g_plot.area.Min.y + pad);
-  dl->AddRectFilled(min, min + size, style_color(ImGuiCol_PopupBg, 0.85f), 3.0f);
-  dl->AddRect(min, min + size, style_color(ImGuiCol_Border), 3.0f);
+  canvas_rect_filled(min, min + size, style_color(ImGuiCol_PopupBg, 0.85f), 3.0f);
+  canvas_rect(min, min + size, style_color(ImGuiCol_Border), 3.0f);
   float y = min.y + pad;
   for (const Series& s : g_plot.series) {
     if (std::string_view(s.label).starts_with("##")) continue;
-    dl->AddLine(ImVec2(min.x + pad, y + 0.5f * fs), ImVec2(min.x + pad + swatch, y + 0.5f * fs), s.color, 3.0f);
-    dl->AddText(ImVec2(min.x + 2 * pad + swatch, y), style_color(ImGuiCol_Text), s.label,
+    canvas_line(ImVec2(min.x + pad, y + 0.5f * fs), ImVec2(min.x + pad + swatch, y + 0.5f * fs), s.color, 3.0f);
+    canvas_text(ImVec2(min.x + 2 * pad + swatch, y), style_color(ImGuiCol_Text), s.label,
                 ImGui::FindRenderedTextEnd(s.label));
     y += fs;
   }
@@ -358,7 +354,7 @@ void setup_axes(const char* x_label, const char* y_label, AxisRange x_default, A
                              float(pixel_to_data(g_plot.ymap, ImGui::GetIO().MousePos.y)));
   g_plot.ready = true;
   draw_background_and_grid();
-  ImGui::GetWindowDrawList()->PushClipRect(g_plot.area.Min, g_plot.area.Max, true);
+  canvas_push_clip(g_plot.area.Min, g_plot.area.Max);
 }
 
 AxisRange current_x_range() { return g_plot.xmap.range; }
@@ -374,7 +370,6 @@ void plot_line(const char* label, const float* values, int count, double x0, dou
   if (color == 0) color = series_color(g_plot.palette_next++);
   g_plot.series.push_back({label, values, count, x0, dx, std::max(stride, 1), color, y_offset});
   if (count <= 0 || values == nullptr || dx <= 0.0) return;
-  ImDrawList* dl = ImGui::GetWindowDrawList();
   const AxisRange xr = g_plot.xmap.range;
   const int first = std::clamp(int(std::floor((std::min(xr.min, xr.max) - x0) / dx)) - 1, 0, count - 1);
   const int last = std::clamp(int(std::ceil((std::max(xr.min, xr.max) - x0) / dx)) + 1, 0, count - 1);
@@ -383,7 +378,7 @@ void plot_line(const char* label, const float* values, int count, double x0, dou
   ImVector<ImVec2>& pts = g_plot.points;
   pts.resize(0);
   auto flush = [&] {
-    if (pts.Size >= 2) dl->AddPolyline(pts.Data, pts.Size, color, ImDrawFlags_None, thickness);
+    if (pts.Size >= 2) canvas_polyline(pts.Data, pts.Size, color, thickness);
     pts.resize(0);
   };
   if (!decimate) {
@@ -419,7 +414,7 @@ void plot_line(const char* label, const float* values, int count, double x0, dou
       if (lo <= hi) {
         if (!std::isnan(prev)) { lo = std::min(lo, prev); hi = std::max(hi, prev); }
         const float y0 = data_to_pixel(g_plot.ymap, y_offset + hi), y1 = data_to_pixel(g_plot.ymap, y_offset + lo);
-        dl->AddRectFilled(ImVec2(px, std::min(y0, y1) - 0.5f * thick), ImVec2(px + 1.0f, std::max(y0, y1) + 0.5f * thick), color);
+        canvas_rect_filled(ImVec2(px, std::min(y0, y1) - 0.5f * thick), ImVec2(px + 1.0f, std::max(y0, y1) + 0.5f * thick), color);
       }
       prev = end_value;
     }
@@ -459,27 +454,28 @@ void plot_heatmap(HeatmapImage& img, const char* value_label) {
   img.screen_min[1] = min.y;
   img.screen_max[0] = max.x;
   img.screen_max[1] = max.y;
-  ImDrawList* dl = ImGui::GetWindowDrawList();
+  HeatmapRect picture{{min.x, min.y}, {max.x, max.y}, img.values, w, img.colormap, img.vmin, img.vmax, nullptr, nullptr, {1, 1}};
   if (img.texture && img.texture_side > 0) {
-    const ImVec2 uv1(float(w.width) / img.texture_side, float(w.height) / img.texture_side);
-    dl->AddImage(img.texture, min, max, ImVec2(0, 0), uv1);
+    picture.texture = img.texture;
+    picture.uv_max = {float(w.width) / img.texture_side, float(w.height) / img.texture_side};
   } else {
-    dl->AddRectFilled(min, max, style_color(ImGuiCol_FrameBgHovered));  // no GL (headless)
+    ImGui::GetWindowDrawList()->AddRectFilled(min, max, style_color(ImGuiCol_FrameBgHovered));  // no GL (headless)
   }
+  canvas_heatmap(picture);
 }
 
 void plot_vline(double x, ImU32 color, float thickness) {
   const float px = data_to_pixel(g_plot.xmap, x);
-  ImGui::GetWindowDrawList()->AddLine(ImVec2(px, g_plot.area.Min.y), ImVec2(px, g_plot.area.Max.y), color, thickness);
+  canvas_line(ImVec2(px, g_plot.area.Min.y), ImVec2(px, g_plot.area.Max.y), color, thickness);
 }
 
 void plot_hline(double y, ImU32 color, float thickness) {
   const float py = data_to_pixel(g_plot.ymap, y);
-  ImGui::GetWindowDrawList()->AddLine(ImVec2(g_plot.area.Min.x, py), ImVec2(g_plot.area.Max.x, py), color, thickness);
+  canvas_line(ImVec2(g_plot.area.Min.x, py), ImVec2(g_plot.area.Max.x, py), color, thickness);
 }
 
 void plot_text(double x, double y, const char* text, ImU32 color) {
-  ImGui::GetWindowDrawList()->AddText(data_to_screen(x, y), color, text);
+  canvas_text(data_to_screen(x, y), color, text);
 }
 
 bool plot_hovered() { return g_plot.hover == Region::area; }
@@ -489,7 +485,7 @@ bool plot_clicked() { return g_plot.clicked; }
 void end_plot() {
   IM_ASSERT(g_plot.active && "end_plot without begin_plot");
   if (!g_plot.ready) setup_axes("", "", {0, 1}, {0, 1});
-  ImGui::GetWindowDrawList()->PopClipRect();
+  canvas_pop_clip();
   draw_axes();
   draw_legend();
   draw_readout();
@@ -506,7 +502,6 @@ ScreenBox colorbar(const char* id, Colormap map, double vmin, double vmax, ImVec
   const ImRect frame(window->DC.CursorPos, window->DC.CursorPos + size);
   ImGui::ItemSize(frame);
   if (!ImGui::ItemAdd(frame, window->GetID(id))) return {};
-  ImDrawList* dl = ImGui::GetWindowDrawList();
   const float fs = ImGui::GetFontSize();
   const float bar_w = std::min(1.2f * fs, 0.4f * size.x);
   const ImRect bar(frame.Min + ImVec2(2, fs + 0.5f * fs), ImVec2(frame.Min.x + 2 + bar_w, frame.Max.y - 2.5f * fs));
@@ -514,23 +509,23 @@ ScreenBox colorbar(const char* id, Colormap map, double vmin, double vmax, ImVec
   for (int k = 0; k < kStrips; ++k) {  // top = vmax
     const float y0 = bar.Min.y + bar.GetHeight() * k / kStrips, y1 = bar.Min.y + bar.GetHeight() * (k + 1) / kStrips;
     const ImU32 top = colormap_color(map, 1.0 - double(k) / kStrips), bottom = colormap_color(map, 1.0 - double(k + 1) / kStrips);
-    dl->AddRectFilledMultiColor(ImVec2(bar.Min.x, y0), ImVec2(bar.Max.x, y1), top, top, bottom, bottom);
+    canvas_rect_gradient(ImVec2(bar.Min.x, y0), ImVec2(bar.Max.x, y1), top, top, bottom, bottom);
   }
-  dl->AddRect(bar.Min, bar.Max, style_color(ImGuiCol_Border));
+  canvas_rect(bar.Min, bar.Max, style_color(ImGuiCol_Border));
   const ImU32 text = style_color(ImGuiCol_Text);
   const int target = std::max(2, int(bar.GetHeight() / (2.5f * fs)));
   const double step = nice_step(vmax - vmin, target);
   for (double v : nice_ticks(vmin, vmax, target)) {
     const float t = float(colormap_position(v, vmin, vmax));
     const float y = bar.Max.y - t * bar.GetHeight();
-    dl->AddLine(ImVec2(bar.Max.x, y), ImVec2(bar.Max.x + 0.3f * fs, y), text);
+    canvas_line(ImVec2(bar.Max.x, y), ImVec2(bar.Max.x + 0.3f * fs, y), text);
     const std::string label = format_tick(v, step);
-    dl->AddText(ImVec2(bar.Max.x + 0.4f * fs, y - 0.5f * fs), text, label.c_str());
+    canvas_text_at(ImVec2(bar.Max.x + 0.4f * fs, y), HAlign::left, VAlign::middle, text, label.c_str());
   }
   // Missing-value swatch under the bar.
   const ImVec2 sw(bar.Min.x, frame.Max.y - 1.6f * fs);
-  dl->AddRectFilled(sw, sw + ImVec2(bar_w, fs), missing_color());
-  dl->AddText(ImVec2(bar.Max.x + 0.4f * fs, sw.y), text, "n/a");
+  canvas_rect_filled(sw, sw + ImVec2(bar_w, fs), missing_color());
+  canvas_text(ImVec2(bar.Max.x + 0.4f * fs, sw.y), text, "n/a");
   return {bar.Min, bar.Max};
 }
 

@@ -6,6 +6,7 @@
 
 #include <imgui.h>
 
+#include "app/plot/draw/canvas.hpp"
 #include "app/plot/draw/plot.hpp"
 #include "app/ui/views/analysis_views.hpp"
 #include "app/ui/views/views.hpp"
@@ -21,8 +22,7 @@ void label_tiles(const AlibiOptions& o) {
   const plot::HeatmapWindow& w = img.window;
   if (!img.drawn || w.x_right == w.x_left || w.y_bottom == w.y_top) return;
   const ImVec2 lo(img.screen_min[0], img.screen_min[1]), hi(img.screen_max[0], img.screen_max[1]);
-  ImDrawList* dl = ImGui::GetWindowDrawList();
-  dl->PushClipRect(lo, hi, true);
+  plot::canvas_push_clip(lo, hi);
   const double step = double(o.seq_len + 1);  // a tile and its one-cell gutter
   const float pad = ImGui::GetStyle().FramePadding.x;
   for (int h = 0; h < o.heads; ++h) {
@@ -32,10 +32,10 @@ void label_tiles(const AlibiOptions& o) {
     char label[16];
     std::snprintf(label, sizeof label, "h%d", h);
     const ImVec2 size = ImGui::CalcTextSize(label);
-    dl->AddRectFilled(ImVec2(x - 2, y), ImVec2(x + size.x + 2, y + size.y), IM_COL32(0, 0, 0, 150), 2.0f);
-    dl->AddText(ImVec2(x, y), IM_COL32(255, 255, 255, 255), label);
+    plot::canvas_rect_filled(ImVec2(x - 2, y), ImVec2(x + size.x + 2, y + size.y), IM_COL32(0, 0, 0, 150), 2.0f);
+    plot::canvas_text(ImVec2(x, y), IM_COL32(255, 255, 255, 255), label);
   }
-  dl->PopClipRect();
+  plot::canvas_pop_clip();
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include <imgui.h>
 #include <imgui_internal.h>
 
+#include "app/plot/draw/canvas.hpp"
 #include "app/plot/draw/plot.hpp"
 #include "app/ui/views/views.hpp"
 
@@ -32,36 +33,35 @@ void binary_table(AppState& s, float width, float height) {
   const float cell = std::round(std::clamp((height - header - 4.0f) / std::max(N, 1), 0.9f * fs, 1.35f * fs));
   const float gap = fs, label_w = ImGui::CalcTextSize("0000").x + 0.5f * fs;
   const ImVec2 origin = ImGui::GetCursorScreenPos();
-  ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text), zero = ImGui::GetColorU32(ImGuiCol_FrameBg);
   const float bits_x = origin.x + label_w, signs_x = bits_x + K * cell + gap;
-  dl->AddText(ImVec2(bits_x, origin.y), text, "bits of t");
-  dl->AddText(ImVec2(signs_x, origin.y), text, "sin < 0");
+  plot::canvas_text(ImVec2(bits_x, origin.y), text, "bits of t");
+  plot::canvas_text(ImVec2(signs_x, origin.y), text, "sin < 0");
   char buf[32];
   for (int j = 0; j < K; ++j) {  // column j shows bit k = K-1-j: LSB on the right
     const int k = K - 1 - j;
     std::snprintf(buf, sizeof buf, "%d", k);
-    dl->AddText(ImVec2(bits_x + j * cell + 0.3f * cell, origin.y + fs), text, buf);
-    dl->AddText(ImVec2(signs_x + j * cell + 0.3f * cell, origin.y + fs), text, buf);
+    plot::canvas_text(ImVec2(bits_x + j * cell + 0.3f * cell, origin.y + fs), text, buf);
+    plot::canvas_text(ImVec2(signs_x + j * cell + 0.3f * cell, origin.y + fs), text, buf);
   }
   for (int t = 0; t < N; ++t) {
     const float y = origin.y + header + t * cell;
     std::snprintf(buf, sizeof buf, "%d", t);
-    dl->AddText(ImVec2(bits_x - 0.4f * fs - ImGui::CalcTextSize(buf).x, y + 0.5f * (cell - fs)), text, buf);
+    plot::canvas_text(ImVec2(bits_x - 0.4f * fs - ImGui::CalcTextSize(buf).x, y + 0.5f * (cell - fs)), text, buf);
     for (int j = 0; j < K; ++j) {
       const int k = K - 1 - j;
       const std::size_t i = std::size_t(t) * K + k;
       const ImVec2 a(bits_x + j * cell, y), c(signs_x + j * cell, y);
-      dl->AddRectFilled(a + ImVec2(1, 1), a + ImVec2(cell - 1, cell - 1), b.bit[i] ? kOne : zero);
+      plot::canvas_rect_filled(a + ImVec2(1, 1), a + ImVec2(cell - 1, cell - 1), b.bit[i] ? kOne : zero);
       const float tx = 0.5f * (cell - ImGui::CalcTextSize("0").x);
-      dl->AddText(a + ImVec2(tx, 0.5f * (cell - fs)), text, b.bit[i] ? "1" : "0");
-      dl->AddRectFilled(c + ImVec2(1, 1), c + ImVec2(cell - 1, cell - 1), b.negative[i] ? kOne : zero);
-      dl->AddText(c + ImVec2(0.5f * (cell - ImGui::CalcTextSize(b.negative[i] ? "-" : "+").x), 0.5f * (cell - fs)), text,
+      plot::canvas_text(a + ImVec2(tx, 0.5f * (cell - fs)), text, b.bit[i] ? "1" : "0");
+      plot::canvas_rect_filled(c + ImVec2(1, 1), c + ImVec2(cell - 1, cell - 1), b.negative[i] ? kOne : zero);
+      plot::canvas_text(c + ImVec2(0.5f * (cell - ImGui::CalcTextSize(b.negative[i] ? "-" : "+").x), 0.5f * (cell - fs)), text,
                   b.negative[i] ? "-" : "+");
-      if (b.negative[i] != b.bit[i]) dl->AddRect(c + ImVec2(1, 1), c + ImVec2(cell - 1, cell - 1), kMismatch, 0, 0, 2.0f);
+      if (b.negative[i] != b.bit[i]) plot::canvas_rect(c + ImVec2(1, 1), c + ImVec2(cell - 1, cell - 1), kMismatch, 0, 2.0f);
     }
     if (t == s.highlight_position)
-      dl->AddRect(ImVec2(origin.x, y), ImVec2(signs_x + K * cell, y + cell), highlight_color(), 0, 0, 2.0f);
+      plot::canvas_rect(ImVec2(origin.x, y), ImVec2(signs_x + K * cell, y + cell), highlight_color(), 0, 2.0f);
   }
   const ImVec2 size(signs_x + K * cell - origin.x, header + N * cell);
   ImGui::InvisibleButton("##rows", size);
@@ -109,17 +109,16 @@ void curves_plot(AppState& s, float height) {
     plot::plot_line(label, b.curves.data() + std::size_t(k) * n, n, 0.0, 1.0 / b.samples_per_position, 1,
                     plot::series_color(k), 2.0f, offset);
     plot::plot_hline(offset, ImGui::GetColorU32(ImGuiCol_Text, 0.15f), 1.0f);
-    ImDrawList* dl = ImGui::GetWindowDrawList();
-    const ImVec2 at = plot::data_to_screen(-0.45, offset + 1.3);
+      const ImVec2 at = plot::data_to_screen(-0.45, offset + 1.3);
     const ImVec2 size = ImGui::CalcTextSize(label + 2);
-    dl->AddRectFilled(at, at + size, ImGui::GetColorU32(ImGuiCol_WindowBg, 0.8f));
-    dl->AddText(at, plot::series_color(k), label + 2);
+    plot::canvas_rect_filled(at, at + size, ImGui::GetColorU32(ImGuiCol_WindowBg, 0.8f));
+    plot::canvas_text(at, plot::series_color(k), label + 2);
     for (int t = 0; t < b.positions; ++t) {
       const float v = b.curves[std::size_t(k) * n + std::size_t(t) * b.samples_per_position];
       const ImVec2 p = plot::data_to_screen(t, offset + v);
       const bool negative = b.negative[std::size_t(t) * K + k];
-      if (negative) dl->AddCircleFilled(p, 3.5f, kOne);
-      else dl->AddCircle(p, 3.5f, kOne, 0, 1.0f);
+      if (negative) plot::canvas_circle_filled(p, 3.5f, kOne);
+      else plot::canvas_circle(p, 3.5f, kOne, 0, 1.0f);
     }
   }
   plot::plot_vline(s.highlight_position, highlight_color(), 1.0f);

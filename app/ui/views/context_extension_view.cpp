@@ -7,6 +7,7 @@
 
 #include <imgui.h>
 
+#include "app/plot/draw/canvas.hpp"
 #include "app/plot/draw/plot.hpp"
 #include "app/ui/views/analysis_views.hpp"
 #include "app/ui/views/views.hpp"
@@ -99,7 +100,7 @@ void draw_context_extension_view(AppState& s) {
       // Mark the pairs that never complete a turn inside the target context.
       for (int j = 0; j < n; ++j)
         if (w[std::size_t(j)] > std::log10(target))
-          ImGui::GetWindowDrawList()->AddCircle(plot::data_to_screen(j, w[std::size_t(j)]), 3.5f, plot::series_color(k));
+          plot::canvas_circle(plot::data_to_screen(j, w[std::size_t(j)]), 3.5f, plot::series_color(k));
     }
     const ImU32 line = ImGui::GetColorU32(ImGuiCol_Text, 0.55f);
     plot::plot_hline(std::log10(orig), line, 1.0f);

@@ -2,7 +2,9 @@
 #include "app/model/page_model.hpp"
 #include "app/ui/views/figure_menu.hpp"
 
+#include <algorithm>
 #include <ctime>
+#include <filesystem>
 
 #include <imgui.h>
 #include <imgui_stdlib.h>
@@ -38,7 +40,7 @@ FigureView chosen_view(const AppState& s) {
 void draw_file_menu(AppState& s) {
   if (!ImGui::BeginMenu("File")) return;
   if (ImGui::MenuItem("Open figure or table...", "Ctrl+O")) s.figure.open_dialog_requested = true;
-  hint("Open a PNG saved by peviz (restores the parameters that made it), or a .npy / .safetensors learned table.");
+  hint("Open a figure saved by peviz (PNG, SVG or PDF: restores the parameters that made it), or a .npy / .safetensors learned table.");
   ImGui::Separator();
   const std::string save_label = "Save figure: " + view_label(chosen_view(s)) + " at " + std::to_string(s.figure.scale) + "x";
   if (ImGui::MenuItem(save_label.c_str(), "F12")) s.figure.save_requested = true;
@@ -71,7 +73,7 @@ void draw_file_dialogs(AppState& s) {
   const float em = ImGui::GetFontSize();
 
   if (ImGui::BeginPopupModal("Open", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
-    ImGui::TextUnformatted("A figure PNG saved by peviz, or a .npy / .safetensors table.");
+    ImGui::TextUnformatted("A figure saved by peviz (PNG, SVG, PDF), or a .npy / .safetensors table.");
     ImGui::TextDisabled("Dropping a file onto the window opens it too.");
     ImGui::SetNextItemWidth(em * 30.0f);
     if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
@@ -100,6 +102,14 @@ void draw_file_dialogs(AppState& s) {
       ImGui::EndCombo();
     }
     hint("The whole window, or one view alone filling the figure.");
+    ImGui::TextUnformatted("format");
+    const char* formats[] = {"PNG", "SVG", "PDF"};
+    for (int k = 0; k < 3; ++k) {
+      ImGui::SameLine();
+      if (ImGui::RadioButton(formats[k], f.format_choice == k)) f.format_choice = k;
+    }
+    hint("SVG and PDF: vector figures of one view with real text (the plots and their labels; sliders and "
+         "buttons left out). The whole window is always a PNG.");
     ImGui::TextUnformatted("scale");
     for (const int k : {1, 2, 4}) {
       ImGui::SameLine();
@@ -119,7 +129,10 @@ void draw_file_dialogs(AppState& s) {
     ImGui::Checkbox("caption with the parameters", &f.caption);
     hint("A line under the figure: encoding, d_model, base, L, layout or the page's own parameters.");
     ImGui::Separator();
-    const std::string name = figure_file_name(s, chosen_view(s), (long long)std::time(nullptr));
+    const FigureView chosen = chosen_view(s);
+    const int format = chosen.kind == FigureView::window ? 0 : std::clamp(f.format_choice, 0, 2);
+    const std::string name = std::filesystem::path(figure_file_name(s, chosen, (long long)std::time(nullptr)))
+                                 .replace_extension(kFigureFormatNames[format]).string();
     ImGui::TextDisabled("next: %s", (figure_folder(s) / name).string().c_str());
     if (ImGui::Button("Save figure now (F12)")) {
       f.save_requested = true;

@@ -7,6 +7,7 @@
 
 #include <imgui.h>
 
+#include "app/plot/draw/canvas.hpp"
 #include "app/plot/draw/plot.hpp"
 #include "app/ui/views/analysis_views.hpp"
 #include "app/ui/views/views.hpp"
@@ -55,26 +56,25 @@ void dials(const RopeClocksOptions& o, ImVec2 size) {
   int rows = (n + cols - 1) / cols;
   const float cell = std::min(size.x / float(cols), size.y / float(rows));
   ImGui::InvisibleButton("##dials", ImVec2(std::max(size.x, 1.0f), std::max(cell * float(rows), 1.0f)));
-  ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImU32 rim = ImGui::GetColorU32(ImGuiCol_Text, 0.35f), text = ImGui::GetColorU32(ImGuiCol_Text, 0.8f);
   const double log_fast = 0.0, log_slow = std::log(std::max(1.0 / o.inv_freq.back(), 1.0 + 1e-9));
   for (int j = 0; j < n; ++j) {
     const ImVec2 c(origin.x + (float(j % cols) + 0.5f) * cell, origin.y + (float(j / cols) + 0.5f) * cell);
     const float r = 0.5f * cell - std::max(2.0f, 0.12f * cell);
     if (r < 2.0f) continue;
-    dl->AddCircle(c, r, rim, 32, 1.0f);
-    dl->AddLine(ImVec2(c.x - r, c.y), ImVec2(c.x + r, c.y), ImGui::GetColorU32(ImGuiCol_Text, 0.12f));
+    plot::canvas_circle(c, r, rim, 32, 1.0f);
+    plot::canvas_line(ImVec2(c.x - r, c.y), ImVec2(c.x + r, c.y), ImGui::GetColorU32(ImGuiCol_Text, 0.12f));
     // Speed as colour: fast pairs warm, slow pairs cool (position on a log scale of wavelength).
     const double speed = 1.0 - (std::log(1.0 / o.inv_freq[std::size_t(j)]) - log_fast) / std::max(log_slow, 1e-9);
     const ImU32 hand = plot::colormap_color(plot::Colormap::magma, 0.25 + 0.75 * std::clamp(speed, 0.0, 1.0));
     const double a = o.angles[std::size_t(j)];
     const ImVec2 tip(c.x + r * float(std::cos(a)), c.y - r * float(std::sin(a)));  // y up on screen
-    dl->AddLine(c, tip, hand, std::max(1.5f, 0.06f * r));
-    dl->AddCircleFilled(tip, std::max(2.0f, 0.09f * r), hand);
+    plot::canvas_line(c, tip, hand, std::max(1.5f, 0.06f * r));
+    plot::canvas_circle_filled(tip, std::max(2.0f, 0.09f * r), hand);
     if (cell > 2.2f * fs) {
       char label[32];
       std::snprintf(label, sizeof label, "%d", j);
-      dl->AddText(ImVec2(c.x - r, c.y - r), text, label);
+      plot::canvas_text(ImVec2(c.x - r, c.y - r), text, label);
     }
   }
   if (ImGui::IsItemHovered()) {

@@ -129,6 +129,8 @@ void view_menu(AppState& s) {
   if (!ImGui::BeginMenu("View")) return;
   if (ImGui::MenuItem("Presentation mode", "F11", s.teach.presenting)) set_presenting(s, !s.teach.presenting);
   hint("Full screen, light theme, large text, a thin strip of sliders; Esc or F11 leaves.");
+  if (ImGui::MenuItem("Record animation...", nullptr, false, !s.recording.active)) s.recording.dialog_requested = true;
+  hint("A GIF or MP4 of one view while a parameter sweeps (the RoPE dials turning, the base growing), into the figure folder.");
   ImGui::EndMenu();
 }
 

@@ -7,6 +7,7 @@
 #include <imgui.h>
 
 #include "app/plot/colormap.hpp"
+#include "app/plot/draw/canvas.hpp"
 #include "app/ui/views/teach_views.hpp"
 #include "app/model/word_order_demo.hpp"
 
@@ -17,12 +18,12 @@ namespace {
 constexpr double kRange = 2.0;  // colours span [-2, 2]: token and position values are in [-1, 1]
 
 // One row of `m` as cells at `pos`, `cell` wide; returns the x after the row.
-float cell_row(ImDrawList* dl, ImVec2 pos, const Matrix& m, std::size_t r, float cell) {
+float cell_row(ImVec2 pos, const Matrix& m, std::size_t r, float cell) {
   for (std::size_t c = 0; c < m.cols; ++c) {
     const ImVec2 a(pos.x + float(c) * cell, pos.y);
     const ImVec2 b(a.x + cell - 1.0f, a.y + cell - 1.0f);
     const double t = plot::colormap_position(m.at(r, c), -kRange, kRange);
-    dl->AddRectFilled(a, b, plot::colormap_color(plot::Colormap::diverging, t));
+    plot::canvas_rect_filled(a, b, plot::colormap_color(plot::Colormap::diverging, t));
   }
   return pos.x + float(m.cols) * cell;
 }
@@ -31,7 +32,6 @@ float cell_row(ImDrawList* dl, ImVec2 pos, const Matrix& m, std::size_t r, float
 void sentence_block(const char* caption, const std::vector<std::string>& words, const Matrix& tokens,
                     const Matrix& positions, const Matrix& sums, float cell) {
   ImGui::TextUnformatted(caption);
-  ImDrawList* dl = ImGui::GetWindowDrawList();
   const float label_w = ImGui::CalcTextSize("chased  0").x + cell;
   const float sign_w = ImGui::CalcTextSize(" = ").x;
   ImVec2 origin = ImGui::GetCursorScreenPos();
@@ -41,12 +41,12 @@ void sentence_block(const char* caption, const std::vector<std::string>& words, 
     const ImVec2 row(origin.x, origin.y + float(r) * (cell + 2.0f));
     char label[64];
     std::snprintf(label, sizeof label, "%zu %s", r, words[r].c_str());
-    dl->AddText(ImVec2(row.x, row.y + text_dy), text, label);
-    float x = cell_row(dl, ImVec2(row.x + label_w, row.y), tokens, r, cell);
-    dl->AddText(ImVec2(x + 0.3f * sign_w, row.y + text_dy), text, "+");
-    x = cell_row(dl, ImVec2(x + sign_w, row.y), positions, r, cell);
-    dl->AddText(ImVec2(x + 0.3f * sign_w, row.y + text_dy), text, "=");
-    cell_row(dl, ImVec2(x + sign_w, row.y), sums, r, cell);
+    plot::canvas_text(ImVec2(row.x, row.y + text_dy), text, label);
+    float x = cell_row(ImVec2(row.x + label_w, row.y), tokens, r, cell);
+    plot::canvas_text(ImVec2(x + 0.3f * sign_w, row.y + text_dy), text, "+");
+    x = cell_row(ImVec2(x + sign_w, row.y), positions, r, cell);
+    plot::canvas_text(ImVec2(x + 0.3f * sign_w, row.y + text_dy), text, "=");
+    cell_row(ImVec2(x + sign_w, row.y), sums, r, cell);
   }
   ImGui::Dummy(ImVec2(label_w + 3.0f * float(kWordOrderDim) * cell + 2.0f * sign_w,
                       float(words.size()) * (cell + 2.0f)));

@@ -9,6 +9,8 @@
 #include "app/model/app_update.hpp"
 #include "app/model/figure.hpp"
 #include "app/model/figure_io.hpp"
+#include "app/model/state_json.hpp"
+#include "app/plot/svg_writer.hpp"
 #include "core/errors.hpp"
 #include "core/png_file.hpp"
 
@@ -121,6 +123,37 @@ TEST_CASE("opening a figure PNG restores its parameters; a foreign or broken PNG
   CHECK(t.toast.text.find("no peviz parameters") != std::string::npos);
   CHECK(t.params.d_model == 128);
   std::ofstream(dir / "cut.png", std::ios::binary) << std::string("\x89PNG\r\n\x1a\n\0\0", 10);
-  CHECK_THROWS_AS(open_figure_png(t, (dir / "cut.png").string()), ParamError);
+  CHECK_THROWS_AS(open_figure(t, (dir / "cut.png").string()), ParamError);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("an SVG figure reopens to the state and view that made it; a corrupt one is refused") {
+  const fs::path dir = temp_dir("vector");
+  AppState made;
+  made.params.d_model = 24;
+  made.params.base = 500.0;
+  made.analysis.rope_clocks.position = 17.0;
+  made.analysis.page = Page::rope_clocks;
+  const FigureView view{FigureView::analysis_page, Page::rope_clocks};
+  plot::DisplayList list;
+  list.width = 200;
+  list.height = 100;
+  list.text({10, 10}, 16, plot::rgba(0, 0, 0), "position");
+  plot::write_svg_file((dir / "fig.svg").string(), list, figure_metadata(made, view));
+  {
+    AppState s;
+    s.open_request = (dir / "fig.svg").string();
+    handle_file_requests(s, 1.0, 0);
+    CHECK_FALSE(s.toast.is_error);
+    CHECK(s.params.d_model == 24);
+    CHECK(s.params.base == 500.0);
+    CHECK(s.analysis.rope_clocks.position == 17.0);
+    CHECK(s.analysis.page == Page::rope_clocks);
+    CHECK(state_to_json(s) == state_to_json(made));
+  }
+  std::ofstream(dir / "cut.svg", std::ios::binary) << "<svg><peviz:entry key=\"peviz\">{";
+  AppState t;
+  CHECK_THROWS_AS(open_figure(t, (dir / "cut.svg").string()), ParamError);
+  CHECK(t.params.d_model == 128);
   fs::remove_all(dir);
 }

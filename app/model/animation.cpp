@@ -1,0 +1,125 @@
+// Sweep values and the state keys each animated parameter sets.
+#include "app/model/animation.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+
+#include "core/errors.hpp"
+#include "core/limits.hpp"
+
+namespace peviz::app {
+
+namespace {
+
+bool geometric(AnimatedParam p) { return p != AnimatedParam::position && p != AnimatedParam::lesson; }
+
+}  // namespace
+
+std::optional<AnimatedParam> parse_animated_param(std::string_view name) {
+  for (int i = 0; i <= int(AnimatedParam::lesson); ++i)
+    if (name == kAnimatedParamNames[i]) return AnimatedParam(i);
+  return std::nullopt;
+}
+
+std::string animated_param_names() {
+  std::string out;
+  for (const char* n : kAnimatedParamNames) out += (out.empty() ? "" : ", ") + std::string(n);
+  return out;
+}
+
+std::optional<AnimationFormat> animation_format_of_path(std::string_view path) {
+  const std::size_t dot = path.rfind('.');
+  if (dot == std::string_view::npos || path.find('/', dot) != std::string_view::npos) return std::nullopt;
+  std::string ext(path.substr(dot + 1));
+  for (char& c : ext) c = char(std::tolower((unsigned char)c));
+  if (ext == "gif") return AnimationFormat::gif;
+  if (ext == "mp4") return AnimationFormat::mp4;
+  return std::nullopt;
+}
+
+void validate(const AnimationSpec& a, AnimationFormat format) {
+  for (auto [name, v] : {std::pair{"from", a.from}, std::pair{"to", a.to}}) {
+    if (!std::isfinite(v)) throw ParamError(name, "must be a finite number");
+    if (geometric(a.param) && v <= 0)
+      throw ParamError(name, std::string("must be positive for ") + kAnimatedParamNames[int(a.param)] + " (swept geometrically)");
+  }
+  check_int(limits::animation_frames, a.frames);
+  check_int(limits::animation_fps, a.fps);
+  if (format == AnimationFormat::gif && a.fps > 50)
+    throw ParamError("fps", "a GIF plays at most 50 frames per second (delays are whole hundredths; viewers slow shorter ones), got " +
+                                std::to_string(a.fps));
+}
+
+double animation_value(const AnimationSpec& a, int frame) {
+  const double t = a.frames > 1 ? double(frame) / double(a.frames - 1) : 0.0;
+  double v = geometric(a.param) ? a.from * std::pow(a.to / a.from, t) : a.from + (a.to - a.from) * t;
+  if (a.frames > 1 && frame == a.frames - 1) v = a.to;
+  if (a.param == AnimatedParam::d_model) return std::max(2.0, 2.0 * std::round(v / 2.0));
+  if (a.param == AnimatedParam::seq_len) return std::round(v);
+  return v;
+}
+
+nlohmann::json animation_patch(AnimatedParam p, double value) {
+  nlohmann::json j = nlohmann::json::object();
+  const int n = int(std::lround(value));
+  switch (p) {
+    case AnimatedParam::position: j["rope_clocks"]["position"] = value; break;
+    case AnimatedParam::base:
+      j["params"]["base"] = value;
+      j["rope_clocks"]["base"] = j["context_extension"]["base"] = j["precision"]["base"] = value;
+      j["distance"]["rope_base"] = j["distance"]["sinusoid_base"] = value;
+      break;
+    case AnimatedParam::d_model: j["params"]["d_model"] = j["distance"]["d_model"] = n; break;
+    case AnimatedParam::seq_len:
+      j["params"]["seq_len"] = j["distance"]["seq_len"] = j["alibi"]["seq_len"] = j["t5_shaw"]["seq_len"] = n;
+      break;
+    case AnimatedParam::factor:
+      j["context_extension"]["factor"] = value;
+      j["context_extension"]["preset"] = -1;
+      break;
+    case AnimatedParam::lesson: break;  // steps apply their own states (go_to_step)
+  }
+  return j;
+}
+
+LessonFrame lesson_frame(int frame, int frames, int steps) {
+  LessonFrame f;
+  if (steps <= 1 || frames <= 0) return f;
+  const double share = double(frames) / steps, position = double(std::clamp(frame, 0, frames - 1)) / share;
+  f.step = std::min(int(position), steps - 1);
+  f.next = f.step;
+  const double local = position - f.step, fade_start = 1.0 - kLessonFadeShare;
+  if (f.step < steps - 1 && local > fade_start) {
+    f.next = f.step + 1;
+    f.mix = (local - fade_start) / kLessonFadeShare;
+  }
+  return f;
+}
+
+FigureView default_animation_view(AnimatedParam p) {
+  switch (p) {
+    case AnimatedParam::position: return {FigureView::analysis_page, Page::rope_clocks};
+    case AnimatedParam::factor: return {FigureView::analysis_page, Page::context_extension};
+    case AnimatedParam::base: return {FigureView::waves};
+    case AnimatedParam::d_model: return {FigureView::encoding};
+    case AnimatedParam::seq_len: return {FigureView::similarity};
+    case AnimatedParam::lesson: return {FigureView::window};
+  }
+  return {FigureView::encoding};
+}
+
+// A sweep worth watching for each parameter (the examples: dials turning, base 100 to 500,000).
+AnimationSpec default_sweep(AnimatedParam p, int frames, int fps) {
+  switch (p) {
+    case AnimatedParam::position: return {p, 0.0, 64.0, frames, fps};
+    case AnimatedParam::base: return {p, 100.0, 500000.0, frames, fps};
+    case AnimatedParam::d_model: return {p, 16.0, 512.0, frames, fps};
+    case AnimatedParam::seq_len: return {p, 16.0, 1024.0, frames, fps};
+    case AnimatedParam::factor: return {p, 1.0, 32.0, frames, fps};
+    case AnimatedParam::lesson: return {p, 1.0, 1.0, frames, fps};
+  }
+  return {p, 0.0, 1.0, frames, fps};
+}
+
+}  // namespace peviz::app

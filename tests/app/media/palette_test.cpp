@@ -1,0 +1,130 @@
+// The shared GIF palette: exact when the frames use 256 colours or fewer, and close enough on
+// colormap gradients (three full 256-entry colormaps at once) that colour bars do not band.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <cmath>
+#include <set>
+
+#include "app/media/palette.hpp"
+#include "app/plot/colormap.hpp"
+
+using namespace peviz;
+using namespace peviz::media;
+
+namespace {
+
+std::vector<std::uint8_t> pixels_of(const std::vector<Rgb>& colors) {
+  std::vector<std::uint8_t> p;
+  for (const Rgb& c : colors) p.insert(p.end(), {c[0], c[1], c[2], 255});
+  return p;
+}
+
+std::vector<Rgb> colormap_entries(plot::Colormap m) {
+  std::vector<Rgb> out;
+  for (int i = 0; i < plot::kColormapSize; ++i)
+    out.push_back({plot::kColormapRGB[int(m)][i][0], plot::kColormapRGB[int(m)][i][1], plot::kColormapRGB[int(m)][i][2]});
+  return out;
+}
+
+// CIE L*a*b* of an sRGB colour (D65; IEC 61966-2-1 transfer curve, CIE 1976 formulas).
+std::array<double, 3> lab(const Rgb& c) {
+  double lin[3];
+  for (int k = 0; k < 3; ++k) {
+    const double v = c[std::size_t(k)] / 255.0;
+    lin[k] = v <= 0.04045 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4);
+  }
+  const double x = (0.4124 * lin[0] + 0.3576 * lin[1] + 0.1805 * lin[2]) / 0.95047;
+  const double y = 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2];
+  const double z = (0.0193 * lin[0] + 0.1192 * lin[1] + 0.9505 * lin[2]) / 1.08883;
+  const auto f = [](double t) { return t > 216.0 / 24389.0 ? std::cbrt(t) : (24389.0 / 27.0 * t + 16.0) / 116.0; };
+  return {116.0 * f(y) - 16.0, 500.0 * (f(x) - f(y)), 200.0 * (f(y) - f(z))};
+}
+
+// CIE76 colour difference; about 2.3 is a just noticeable difference (Sharma, Digital Color Imaging
+// Handbook, 2003).
+double delta_e(const Rgb& a, const Rgb& b) {
+  const auto p = lab(a), q = lab(b);
+  return std::sqrt((p[0] - q[0]) * (p[0] - q[0]) + (p[1] - q[1]) * (p[1] - q[1]) + (p[2] - q[2]) * (p[2] - q[2]));
+}
+
+int channel_error(const Rgb& a, const Rgb& b) {
+  return std::max({std::abs(a[0] - b[0]), std::abs(a[1] - b[1]), std::abs(a[2] - b[2])});
+}
+
+}  // namespace
+
+TEST_CASE("a palette of few colours is exact, and each colour maps to itself") {
+  const std::vector<Rgb> colors = colormap_entries(plot::Colormap::viridis);
+  const std::size_t distinct = std::set<Rgb>(colors.begin(), colors.end()).size();  // 253: the table repeats a few
+  ColorCounts counts;
+  const auto px = pixels_of(colors);
+  counts.add(px.data(), colors.size());
+  PaletteLookup lookup(build_palette(counts));
+  REQUIRE(lookup.palette().size() == distinct);
+  for (const Rgb& c : colors) CHECK(lookup.palette()[lookup.index(c[0], c[1], c[2])] == c);
+}
+
+namespace {
+
+// What a figure's frames hold: the given colormaps' entries (colour bars, heatmaps), a 256-step
+// anti-aliasing ramp from a dark background to white text, and that background filling most of
+// the frame. Returns the worst channel error and CIE76 delta E over the colormaps' entries.
+struct QuantisationError {
+  int channel = 0;
+  double bars_delta_e = 0;
+  Rgb background;
+};
+QuantisationError quantise(std::initializer_list<plot::Colormap> maps) {
+  std::vector<Rgb> bars;
+  for (plot::Colormap m : maps) {
+    const auto e = colormap_entries(m);
+    bars.insert(bars.end(), e.begin(), e.end());
+  }
+  std::vector<Rgb> all = bars;
+  for (int i = 0; i < 256; ++i) {
+    const auto v = std::uint8_t(30 + (255 - 30) * i / 255);
+    all.push_back({v, v, std::uint8_t(std::min(255, v + 5))});
+  }
+  ColorCounts counts;
+  const auto px = pixels_of(all);
+  counts.add(px.data(), all.size());
+  const std::vector<std::uint8_t> background(4 * 100000, 30);
+  counts.add(background.data(), 100000);
+  PaletteLookup lookup(build_palette(counts));
+  CHECK(lookup.palette().size() == 256);
+  QuantisationError q;
+  for (const Rgb& c : all) q.channel = std::max(q.channel, channel_error(c, lookup.palette()[lookup.index(c[0], c[1], c[2])]));
+  for (const Rgb& c : bars) q.bars_delta_e = std::max(q.bars_delta_e, delta_e(c, lookup.palette()[lookup.index(c[0], c[1], c[2])]));
+  q.background = lookup.palette()[lookup.index(30, 30, 30)];
+  std::printf("palette: %zu colours in 256 entries: worst channel error %d/255, worst CIE76 delta E on the colour bars %.2f\n",
+              all.size() + 1, q.channel, q.bars_delta_e);
+  return q;
+}
+
+}  // namespace
+
+TEST_CASE("a figure's colour bar and text share 256 entries below a just noticeable difference") {
+  const QuantisationError q = quantise({plot::Colormap::viridis});
+  CHECK(q.channel <= 2);
+  CHECK(q.bars_delta_e <= 2.3);  // about one JND: no visible bands
+  CHECK(q.background == Rgb{30, 30, 30});  // the dominant colour stays exact
+}
+
+TEST_CASE("three colormaps and a text ramp (1024 colours) stay within 5/255 per channel") {
+  const QuantisationError q = quantise({plot::Colormap::viridis, plot::Colormap::magma, plot::Colormap::diverging});
+  CHECK(q.channel <= 5);  // measured 5 (and delta E 3.6): four colours per entry where the maps run
+  CHECK(q.bars_delta_e <= 4.0);
+  CHECK(q.background == Rgb{30, 30, 30});
+}
+
+TEST_CASE("no colours give one black entry; max_colors is honoured") {
+  ColorCounts counts;
+  CHECK(build_palette(counts) == std::vector<Rgb>{Rgb{0, 0, 0}});
+  const auto px = pixels_of(colormap_entries(plot::Colormap::grey));
+  counts.add(px.data(), 256);
+  CHECK(build_palette(counts, 16).size() == 16);
+  CHECK(build_palette(counts, 1).size() == 1);
+}
