@@ -43,7 +43,10 @@ struct DistanceSeries {
 // largest |bias|): head 0 runs from 0 down to -1 and the others keep their slopes relative to it.
 Matrix normalised_series(const DistanceSeries& s);
 
-// Validates every part (throws ParamError naming the flag) and computes all series.
+// Validates every part (sinusoid, RoPE and its scaling, ALiBi heads, T5 buckets, Shaw): throws
+// ParamError naming the flag.
+void validate(const DistanceSeriesParams& p);
+// Validates (as above) and computes all series.
 DistanceSeries distance_series(const DistanceSeriesParams& p);
 
 }  // namespace peviz
