@@ -1,8 +1,10 @@
-// GLFW + glad + Dear ImGui set-up and tear-down, shared by the window and `peviz render`.
+// GLFW + glad + Dear ImGui set-up and tear-down, shared by the window and `peviz render`, and the window's
+// per-frame platform calls (events, sizes, full screen, swap, drops).
 #include "app/gfx/window.hpp"
 
 #include <cstdio>
 #include <cstdlib>
+#include <utility>
 
 #include "app/gfx/gl.hpp"  // glad before GLFW
 #define GLFW_INCLUDE_NONE
@@ -15,6 +17,11 @@ namespace peviz::app {
 
 namespace {
 void glfw_error(int code, const char* text) { std::fprintf(stderr, "peviz: GLFW error %d: %s\n", code, text); }
+
+std::string g_dropped_path;  // the last file dropped onto the window, until take_dropped_path()
+void drop_callback(GLFWwindow*, int count, const char** paths) {
+  if (count > 0) g_dropped_path = paths[0];
+}
 }  // namespace
 
 GLFWwindow* open_window(int width, int height, bool visible, const char* context) {
@@ -50,6 +57,7 @@ GLFWwindow* open_window(int width, int height, bool visible, const char* context
   ImGui_ImplGlfw_InitForOpenGL(window, true);
   ImGui_ImplOpenGL3_Init("#version 330 core");
   ImGui_ImplOpenGL3_CreateDeviceObjects();
+  glfwSetDropCallback(window, drop_callback);
   return window;
 }
 
@@ -62,3 +70,66 @@ void close_window(GLFWwindow* window) {
 }
 
 }  // namespace peviz::app
+
+namespace peviz::gfx {
+
+void poll_events(bool wait) { wait ? glfwWaitEvents() : glfwPollEvents(); }
+bool should_close(GLFWwindow* window) { return glfwWindowShouldClose(window); }
+void request_close(GLFWwindow* window, bool close) { glfwSetWindowShouldClose(window, close ? GLFW_TRUE : GLFW_FALSE); }
+void set_vsync(bool on) { glfwSwapInterval(on ? 1 : 0); }
+void swap_buffers(GLFWwindow* window) { glfwSwapBuffers(window); }
+
+PixelSize framebuffer_size(GLFWwindow* window) {
+  PixelSize p;
+  glfwGetFramebufferSize(window, &p.width, &p.height);
+  return p;
+}
+
+PixelSize window_size(GLFWwindow* window) {
+  PixelSize p;
+  glfwGetWindowSize(window, &p.width, &p.height);
+  return p;
+}
+
+float content_scale(GLFWwindow* window) {
+  float x = 1.0f, y = 1.0f;
+  glfwGetWindowContentScale(window, &x, &y);
+  return x;
+}
+
+void set_full_screen(GLFWwindow* window, bool on, WindowBox& windowed) {
+  GLFWmonitor* monitor = glfwGetPrimaryMonitor();
+  const GLFWvidmode* mode = monitor ? glfwGetVideoMode(monitor) : nullptr;
+  if (on && mode) {
+    glfwGetWindowPos(window, &windowed.x, &windowed.y);
+    glfwGetWindowSize(window, &windowed.width, &windowed.height);
+    glfwSetWindowMonitor(window, monitor, 0, 0, mode->width, mode->height, mode->refreshRate);
+  } else if (!on) {
+    glfwSetWindowMonitor(window, nullptr, windowed.x, windowed.y, windowed.width, windowed.height, GLFW_DONT_CARE);
+  }
+}
+
+void begin_platform_frame() {
+  ImGui_ImplOpenGL3_NewFrame();
+  ImGui_ImplGlfw_NewFrame();
+}
+
+std::string take_dropped_path() { return std::exchange(app::g_dropped_path, std::string()); }
+
+int key_code(Key k) {
+  switch (k) {
+    case Key::f11: return GLFW_KEY_F11;
+    case Key::f12: return GLFW_KEY_F12;
+    case Key::o: return GLFW_KEY_O;
+    case Key::q: return GLFW_KEY_Q;
+    case Key::equal: return GLFW_KEY_EQUAL;
+    case Key::minus: return GLFW_KEY_MINUS;
+    case Key::zero: return GLFW_KEY_0;
+    case Key::keypad_add: return GLFW_KEY_KP_ADD;
+    case Key::keypad_subtract: return GLFW_KEY_KP_SUBTRACT;
+    case Key::keypad_0: return GLFW_KEY_KP_0;
+  }
+  return -1;
+}
+
+}  // namespace peviz::gfx

@@ -1,5 +1,5 @@
 // The GLFW window with its OpenGL 3.3 core context and Dear ImGui on top: opened visible for the
-// interactive window, hidden for `peviz render`. Shut down in reverse order.
+// interactive window, hidden for `peviz render`. Every GLFW call of the program is behind this header.
 #pragma once
 #include <string>
 
@@ -14,3 +14,35 @@ GLFWwindow* open_window(int width, int height, bool visible, const char* context
 void close_window(GLFWwindow* window);
 
 }  // namespace peviz::app
+
+namespace peviz::gfx {
+
+struct PixelSize {
+  int width = 0, height = 0;
+};
+// A window's place and size on the desktop (screen units), kept while it is full screen.
+struct WindowBox {
+  int x = 0, y = 0, width = 0, height = 0;
+};
+
+// Waits for the next event (idle) or only takes the pending ones (busy).
+void poll_events(bool wait);
+bool should_close(GLFWwindow* window);
+void request_close(GLFWwindow* window, bool close);
+void set_vsync(bool on);
+void swap_buffers(GLFWwindow* window);
+PixelSize framebuffer_size(GLFWwindow* window);
+PixelSize window_size(GLFWwindow* window);
+float content_scale(GLFWwindow* window);  // the monitor's content scale (x)
+// Full screen on the primary monitor (remembering the windowed box in `windowed`), or back to it.
+void set_full_screen(GLFWwindow* window, bool on, WindowBox& windowed);
+// The platform and renderer halves of ImGui's NewFrame (input, display size, GL objects).
+void begin_platform_frame();
+// The path of a file dropped onto the window since the last call ("" = none).
+std::string take_dropped_path();
+
+// Key codes as ImGui 1.86's io.KeysDown[] indexes them for this platform (GLFW's codes).
+enum class Key { f11, f12, o, q, equal, minus, zero, keypad_add, keypad_subtract, keypad_0 };
+int key_code(Key k);
+
+}  // namespace peviz::gfx

@@ -1,0 +1,69 @@
+// What a frame leaves behind on request: the --regions JSON and the F12 figure (see frame_outputs.hpp).
+#include "app/ui/frame_outputs.hpp"
+
+#include <algorithm>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+
+#include <imgui.h>
+#include <nlohmann/json.hpp>
+
+#include "app/model/figure.hpp"
+#include "app/model/figure_io.hpp"
+#include "app/ui/figure_capture.hpp"
+#include "core/errors.hpp"
+
+namespace peviz::app {
+
+void write_regions(const std::string& path, const AppState& s, int width, int height, float scale) {
+  auto rect = [scale](const ScreenRect& r) {
+    return nlohmann::json::array({r.x0 * scale, r.y0 * scale, r.x1 * scale, r.y1 * scale});
+  };
+  const ScreenRegions& g = s.regions;
+  const nlohmann::json j = {{"width", width},
+                            {"height", height},
+                            {"controls", rect(g.controls)},
+                            {"waves_plot", rect(g.waves_plot)},
+                            {"encoding_heatmap", rect(g.encoding_heatmap)},
+                            {"encoding_colorbar", rect(g.encoding_colorbar)},
+                            {"similarity_heatmap", rect(g.similarity_heatmap)},
+                            {"similarity_colorbar", rect(g.similarity_colorbar)},
+                            {"binary_table", rect(g.binary_table)},
+                            {"page", {s.analysis.plot_region[0] * scale, s.analysis.plot_region[1] * scale,
+                                      s.analysis.plot_region[2] * scale, s.analysis.plot_region[3] * scale}}};
+  std::ofstream(path) << j.dump(2) << "\n";
+}
+
+// Saves the figure the File menu's settings describe into the figure folder; the toast says where.
+void save_figure(AppState& s, gfx::HeatmapRenderer& renderer, gfx::PixelSize window) {
+  const FigureSettings& f = s.figure;
+  FigureOptions o;
+  const auto views = single_figure_views();
+  if (f.view_choice >= 1 && f.view_choice <= int(views.size())) o.view = views[std::size_t(f.view_choice - 1)];
+  o.width = window.width;
+  o.height = window.height;
+  o.scale = f.scale;
+  o.transparent = f.transparent;
+  o.caption = f.caption;
+  if (f.theme_choice == 1) o.theme = Theme::dark;
+  if (f.theme_choice == 2) o.theme = Theme::light;
+  const double now = ImGui::GetTime();
+  try {
+    // Fit a big window into the 8K limit at this scale rather than refuse it.
+    o.width = std::min(o.width, kMaxFigureWidth / o.scale);
+    o.height = std::min(o.height, kMaxFigureHeight / o.scale);
+    const RgbaImage image = capture_figure(s, renderer, o, s.content_scale * s.ui_zoom);
+    const std::filesystem::path folder = figure_folder(s);
+    std::error_code ec;
+    std::filesystem::create_directories(folder, ec);
+    const std::string path = (folder / figure_file_name(s, o.view, (long long)std::time(nullptr))).string();
+    write_png_file(path, image, figure_metadata(s, o.view), "figure");
+    show_toast(s, "Figure saved: " + path + " (" + std::to_string(image.width) + " x " + std::to_string(image.height) + ")",
+               false, now);
+  } catch (const ParamError& e) {
+    show_toast(s, "Figure not saved: " + e.rule, true, now);
+  }
+}
+
+}  // namespace peviz::app

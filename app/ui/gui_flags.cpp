@@ -1,0 +1,138 @@
+// The window's command-line flags: their declaration for CLI11 and their application to the state.
+#include "app/ui/gui_flags.hpp"
+
+#include <cstdio>
+#include <filesystem>
+
+#include "app/model/analysis_update.hpp"
+#include "app/model/figure.hpp"
+#include "app/model/lessons.hpp"
+#include "app/model/presentation.hpp"
+#include "app/model/presets.hpp"
+#include "core/errors.hpp"
+
+namespace peviz::app {
+
+void add_gui_flags(CLI::App& app, GuiOptions& o) {
+  app.add_option("--frames", o.frames, "Run this many frames, then exit (0 = until closed)")
+      ->check(CLI::NonNegativeNumber);
+  app.add_flag("--report", o.report, "Sweep d_model/base/L every frame; print frame-time median and p95 at exit");
+  app.add_option("--screenshot", o.screenshot, "Save a PNG of the last frame to this path");
+  app.add_option("--regions", o.regions, "Write the screen rectangles of the views' key parts (JSON) here");
+  app.add_flag("--reset", o.reset, "Start with default settings, ignoring the saved session");
+  app.add_option("--size", o.size, "Window size WxH (e.g. 1600x900)");
+  app.add_option("--encoding", o.encoding, "Initial encoding: sinusoidal, learned, binary, normalized, integer");
+  app.add_option("--d-model", o.d_model, "Initial d_model (1..4096)")->check(CLI::Range(1, kGuiMaxDModel));
+  app.add_option("--seq-len", o.seq_len, "Initial sequence length (1..8192)")->check(CLI::Range(1, kGuiMaxSeqLen));
+  app.add_option("--base", o.base, "Initial sinusoid base (1.0001..1e7)")->check(CLI::Range(kGuiMinBase, kGuiMaxBase));
+  app.add_option("--theme", o.theme, "dark or light");
+  app.add_option("--view", o.view, "Initial page: basics, rope-clocks, rope-decay, context-extension, alibi, t5-shaw, "
+                                   "distance, linear-shift, criteria, learned, precision");
+  app.add_option("--open", o.open, "Open a figure PNG saved by peviz (restores its parameters), or a .npy / "
+                                   ".safetensors file as the learned table");
+  app.add_option("--figure-dir", o.figure_dir, "Folder F12 saves figures into (default ~/Pictures/peviz)");
+  app.add_option("--save-figure", o.save_figure, "After the last --frames frame, save this view as F12 does "
+                                                 "(window, waves, encoding, ... or a page name)");
+  app.add_option("--preset", o.preset, "Apply a preset by name or file stem (assets/presets/, your presets folder)");
+  app.add_option("--lesson", o.lesson, "Start a lesson tour: a lesson file, or a name in assets/lessons/");
+  app.add_option("--lesson-step", o.lesson_step, "Start the lesson at this step (1-based)")->check(CLI::PositiveNumber);
+  app.add_flag("--present", o.present, "Start in presentation mode (full screen, light theme, large text)");
+}
+
+namespace {
+
+// Applies --encoding/--d-model/... over the session. Returns false (message printed) on a bad name.
+bool apply_flag_overrides(const GuiOptions& o, AppState& s, WindowSize& size) {
+  if (!o.encoding.empty()) {
+    const auto e = parse_encoding(o.encoding);
+    if (!e) {
+      std::fprintf(stderr, "peviz: --encoding: must be sinusoidal, learned, binary, normalized or integer, got %s\n",
+                   o.encoding.c_str());
+      return false;
+    }
+    s.params.encoding = *e;
+  }
+  if (o.d_model != 0) s.params.d_model = o.d_model;
+  if (o.seq_len != 0) s.params.seq_len = o.seq_len;
+  if (o.base != 0.0) s.params.base = o.base;
+  if (!o.view.empty()) {
+    const auto page = parse_page(o.view);
+    if (!page) {
+      std::fprintf(stderr, "peviz: --view: must be one of %s, got %s\n", page_names().c_str(), o.view.c_str());
+      return false;
+    }
+    s.analysis.page = *page;
+  }
+  if (!o.open.empty()) s.open_request = o.open;
+  if (!o.figure_dir.empty()) s.figure.folder = o.figure_dir;
+  if (!o.save_figure.empty()) {
+    const auto v = parse_figure_view(o.save_figure);
+    if (!v) {
+      std::fprintf(stderr, "peviz: --save-figure: must be one of %s, got %s\n", figure_view_names().c_str(), o.save_figure.c_str());
+      return false;
+    }
+    s.figure.view_choice = 0;
+    const auto views = single_figure_views();
+    for (std::size_t i = 0; i < views.size(); ++i)
+      if (views[i] == *v) s.figure.view_choice = int(i) + 1;
+  }
+  if (!o.theme.empty()) {
+    if (o.theme != "dark" && o.theme != "light") {
+      std::fprintf(stderr, "peviz: --theme: must be dark or light, got %s\n", o.theme.c_str());
+      return false;
+    }
+    s.theme = o.theme == "light" ? Theme::light : Theme::dark;
+  }
+  if (!o.size.empty()) {
+    int w = 0, h = 0;
+    if (std::sscanf(o.size.c_str(), "%dx%d", &w, &h) != 2 || w < 320 || h < 240 || w > 16384 || h > 16384) {
+      std::fprintf(stderr, "peviz: --size: must be WxH with W >= 320 and H >= 240, got %s\n", o.size.c_str());
+      return false;
+    }
+    size = {w, h};
+  }
+  return true;
+}
+
+// --preset, --lesson [--lesson-step], --present, in that order (after the other flags). Returns false
+// (message printed) for an unknown or refused preset or lesson.
+bool apply_teach_flags(const GuiOptions& o, AppState& s) {
+  if (!o.preset.empty()) {
+    const std::vector<PresetEntry> presets = list_presets();
+    const PresetEntry* p = find_preset(presets, o.preset);
+    if (!p) {
+      std::string names;
+      for (const PresetEntry& e : presets)
+        if (e.error.empty()) names += (names.empty() ? "" : ", ") + std::filesystem::path(e.path).stem().string();
+      std::fprintf(stderr, "peviz: --preset: no usable preset named %s (have: %s)\n", o.preset.c_str(), names.c_str());
+      return false;
+    }
+    if (!apply_preset(*p, s)) {
+      std::fprintf(stderr, "peviz: --preset: %s\n", s.teach.notice.c_str());
+      return false;
+    }
+  }
+  if (!o.lesson.empty()) {
+    const std::filesystem::path path = resolve_lesson(o.lesson);
+    if (path.empty()) {
+      std::fprintf(stderr, "peviz: --lesson: no lesson file or name %s\n", o.lesson.c_str());
+      return false;
+    }
+    try {
+      start_lesson(s, load_lesson_file(path), o.lesson_step - 1);
+    } catch (const ParamError& e) {
+      std::fprintf(stderr, "peviz: --lesson: %s\n", e.rule.c_str());
+      return false;
+    }
+  }
+  if (o.present) set_presenting(s, true);
+  return true;
+}
+
+}  // namespace
+
+bool apply_gui_flags(const GuiOptions& o, AppState& s, WindowSize& size) {
+  return apply_flag_overrides(o, s, size) && apply_teach_flags(o, s);
+}
+
+}  // namespace peviz::app

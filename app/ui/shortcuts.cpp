@@ -1,0 +1,37 @@
+// The window's keyboard shortcuts (see shortcuts.hpp).
+#include "app/ui/shortcuts.hpp"
+
+#include <algorithm>
+
+#include <imgui.h>
+
+#include "app/gfx/window.hpp"
+#include "app/model/presentation.hpp"
+
+namespace peviz::app {
+
+namespace {
+bool pressed(gfx::Key k, bool repeat = false) { return ImGui::IsKeyPressed(gfx::key_code(k), repeat); }
+
+void handle_zoom_keys(AppState& s) {
+  using gfx::Key;
+  float zoom = s.ui_zoom;
+  if (pressed(Key::equal, true) || pressed(Key::keypad_add, true)) zoom *= 1.1f;
+  else if (pressed(Key::minus, true) || pressed(Key::keypad_subtract, true)) zoom /= 1.1f;
+  else if (pressed(Key::zero) || pressed(Key::keypad_0)) zoom = 1.0f;
+  else return;
+  s.ui_zoom = std::clamp(zoom, 0.5f, 3.0f);
+  s.fonts_dirty = true;
+}
+}  // namespace
+
+void handle_shortcuts(AppState& s) {
+  if (pressed(gfx::Key::f12)) s.figure.save_requested = true;
+  if (pressed(gfx::Key::f11)) set_presenting(s, !s.teach.presenting);
+  if (!ImGui::GetIO().KeyCtrl) return;
+  if (pressed(gfx::Key::o)) s.figure.open_dialog_requested = true;
+  if (pressed(gfx::Key::q)) s.quit_requested = true;
+  handle_zoom_keys(s);
+}
+
+}  // namespace peviz::app
