@@ -37,6 +37,8 @@ void add_gui_flags(CLI::App& app, GuiOptions& o) {
   app.add_option("--lesson", o.lesson, "Start a lesson tour: a lesson file, or a name in assets/lessons/");
   app.add_option("--lesson-step", o.lesson_step, "Start the lesson at this step (1-based)")->check(CLI::PositiveNumber);
   app.add_flag("--present", o.present, "Start in presentation mode (full screen, light theme, large text)");
+  app.add_option("--monkey", o.monkey, "With --frames N: random input every frame from this seed, the state checked "
+                                       "after each; one summary line, exit 1 on a failed check");
 }
 
 namespace {
@@ -132,6 +134,10 @@ bool apply_teach_flags(const GuiOptions& o, AppState& s) {
 }  // namespace
 
 bool apply_gui_flags(const GuiOptions& o, AppState& s, WindowSize& size) {
+  if (o.monkey && o.frames == 0) {
+    std::fprintf(stderr, "peviz: --monkey: needs --frames N (the length of the run)\n");
+    return false;
+  }
   return apply_flag_overrides(o, s, size) && apply_teach_flags(o, s);
 }
 

@@ -1,5 +1,7 @@
 // Entry point of the interactive window, called by main() when no subcommand is given.
 #pragma once
+#include <cstdint>
+#include <optional>
 #include <string>
 
 #include <CLI/CLI.hpp>
@@ -27,6 +29,7 @@ struct GuiOptions {
   std::string lesson;          // --lesson PATH|NAME: start a lesson tour
   int lesson_step = 1;         // --lesson-step K: start it at step K (1-based)
   bool present = false;        // --present: start in presentation mode
+  std::optional<std::uint64_t> monkey;  // --monkey SEED: random input every frame, state checked (with --frames)
 };
 
 void add_gui_flags(CLI::App& app, GuiOptions& o);
