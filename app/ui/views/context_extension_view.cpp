@@ -16,6 +16,17 @@ namespace peviz::app {
 namespace {
 
 constexpr const char* kNames[5] = {"none", "linear (PI)", "dynamic NTK", "YaRN", "llama3"};
+// Core wants beta_fast > beta_slow (YaRN) and high_freq_factor > low_freq_factor (llama3): the upper knob's
+// slider starts this factor above the lower one, and the upper knob is lifted there when the lower one
+// passes it, so the pair never becomes a state core refuses (found by peviz --monkey 11).
+constexpr double kAboveLower = 1.01;
+
+// Lifts `upper` above `lower` (see kAboveLower); true when it moved.
+bool keep_above(double& upper, double lower) {
+  if (upper > lower) return false;
+  upper = lower * kAboveLower;
+  return true;
+}
 
 void controls(AppState& s) {
   ContextExtensionOptions& o = s.analysis.extension;
@@ -47,14 +58,19 @@ void controls(AppState& s) {
   hint("original_max_position_embeddings: the context the model was trained on.");
   ImGui::SameLine();
   changed |= page_slider(s, page, "target (0 = orig x factor)", p.target_len, 0, 1 << 24, true);
-  changed |= page_slider(s, page, "YaRN beta_fast", p.beta_fast, 1.01, 256.0, true);
+  changed |= page_slider(s, page, "YaRN beta_fast", p.beta_fast, std::max(1.01, p.beta_slow * kAboveLower), 256.0, true);
   hint("YaRN keeps pairs that turn more than beta_fast times inside the original context.");
   ImGui::SameLine();
   changed |= page_slider(s, page, "beta_slow", p.beta_slow, 0.01, 64.0, true);
   hint("YaRN fully interpolates (divides by the factor) pairs that turn fewer than beta_slow times.");
   changed |= page_slider(s, page, "llama3 low_freq_factor", p.low_freq_factor, 0.1, 16.0, true);
   ImGui::SameLine();
-  changed |= page_slider(s, page, "high_freq_factor", p.high_freq_factor, 0.1, 64.0, true);
+  changed |= page_slider(s, page, "high_freq_factor", p.high_freq_factor, std::max(0.1, p.low_freq_factor * kAboveLower),
+                         64.0, true);
+  if (keep_above(p.beta_fast, p.beta_slow) | keep_above(p.high_freq_factor, p.low_freq_factor)) {
+    s.analysis.mark(page);
+    changed = true;
+  }
   if (changed) o.preset = -1;
 }
 

@@ -182,3 +182,23 @@ TEST_CASE("T5 page: buckets and max distance follow their dependent lower bounds
   CHECK_FALSE(s.status_is_error);
   CHECK(check_state(s) == "");
 }
+
+// Found by peviz --monkey 11: llama3's low_freq_factor dragged to 5.4 above high_freq_factor 4, which core
+// refuses; likewise YaRN's beta_slow above beta_fast. The upper knob now stays above the lower one.
+TEST_CASE("context extension page: the upper knob of each ordered pair stays above the lower one") {
+  HeadlessImGui ui;
+  AppState s;
+  ContextExtensionParams& p = s.analysis.extension.params;
+  s.analysis.page = Page::context_extension;
+  ui.frame(s);
+  REQUIRE(check_state(s) == "");
+  p.low_freq_factor = 5.4;  // as the low_freq_factor slider leaves it, above high_freq_factor 4
+  p.beta_slow = 40.0;       // above beta_fast 32
+  ui.frame(s);
+  ui.frame(s);
+  CHECK(p.high_freq_factor == Approx(5.4 * 1.01));
+  CHECK(p.beta_fast == Approx(40.0 * 1.01));
+  CHECK(s.analysis.extension.preset == -1);  // no longer the model's preset
+  CHECK_FALSE(s.status_is_error);
+  CHECK(check_state(s) == "");
+}
