@@ -329,7 +329,7 @@ bool update_analysis(AppState& s, bool params_changed, double dt, const std::str
   if (params_changed)
     for (Page p : {Page::linear_shift, Page::criteria, Page::learned, Page::precision}) a.mark(p);
   if (a.clocks.animate && a.page == Page::rope_clocks) {
-    a.clocks.position += double(a.clocks.speed) * dt;
+    a.clocks.position = std::max(a.clocks.position + double(a.clocks.speed) * dt, 0.0);  // t >= 0 whatever the speed
     a.mark(Page::rope_clocks);
   }
   const std::size_t i = std::size_t(a.page);
