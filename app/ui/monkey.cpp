@@ -7,6 +7,8 @@
 #include <cstring>
 #include <filesystem>
 
+#include <unistd.h>  // sysconf
+
 #include <imgui_internal.h>  // last frame's windows and open popups: where the widgets are
 
 #include "app/gfx/window.hpp"
@@ -61,7 +63,8 @@ Targets find_targets() {
       t.sliders = ImRect(c.Min.x + w->WindowPadding.x, c.Min.y,
                          std::max(c.Min.x + w->WindowPadding.x + 1.0f, c.Max.x - 7.5f * g.FontSize), c.Max.y);
       const float row = g.FontSize + 2.0f * g.Style.FramePadding.y;  // the page tabs sit just above
-      t.tabs = ImRect(t.root.Min.x, w->Pos.y - row - g.Style.ItemSpacing.y, t.root.Max.x, w->Pos.y - g.Style.ItemSpacing.y);
+      const float tabs_bottom = w->Pos.y - g.Style.ItemSpacing.y;
+      t.tabs = ImRect(t.root.Min.x, tabs_bottom - row, t.root.Max.x, tabs_bottom);
     } else if (named(w, "##page") || named(w, "##waves") || named(w, "##encoding") || named(w, "##similarity") ||
                named(w, "##binary") || named(w, "##lesson")) {
       t.views.push_back(content_rect(w));
@@ -76,11 +79,18 @@ Targets find_targets() {
 
 // ---- random choices ----------------------------------------------------------------------------
 
-float uniform(Monkey& m, float lo, float hi) { return std::uniform_real_distribution<float>(lo, std::max(lo, hi))(m.rng); }
+float uniform(Monkey& m, float lo, float hi) {
+  return std::uniform_real_distribution<float>(lo, std::max(lo, hi))(m.rng);
+}
 int pick(Monkey& m, int n) { return std::uniform_int_distribution<int>(0, n - 1)(m.rng); }
 bool chance(Monkey& m, double p) { return std::bernoulli_distribution(p)(m.rng); }
 
 ImVec2 point_in(Monkey& m, const ImRect& r) { return {uniform(m, r.Min.x, r.Max.x), uniform(m, r.Min.y, r.Max.y)}; }
+
+// The left of the menu bar, where File, Presets, Lesson and View are.
+ImRect menu_titles(const Targets& t) {
+  return ImRect(t.menu_bar.Min, ImVec2(t.menu_bar.Min.x + 16.0f * ImGui::GetFontSize(), t.menu_bar.Max.y));
+}
 
 ImRect any_view(Monkey& m, const Targets& t) {
   if (t.views.empty()) return t.root;
@@ -214,7 +224,7 @@ void plan_gesture(Monkey& m) {
     const ImVec2 from = point_in(m, sliders);
     drag(m, from, ImVec2(uniform(m, sliders.Min.x, sliders.Max.x), from.y + uniform(m, -4.0f, 4.0f)));
   } else if (roll < 42) click(m, point_in(m, t.tabs));
-  else if (roll < 47) click(m, point_in(m, ImRect(t.menu_bar.Min, ImVec2(t.menu_bar.Min.x + 16.0f * ImGui::GetFontSize(), t.menu_bar.Max.y))));
+  else if (roll < 47) click(m, point_in(m, menu_titles(t)));
   else if (roll < 58) click(m, point_in(m, any_view(m, t)), chance(m, 0.1) ? 1 : 0, false, chance(m, 0.1));
   else if (roll < 65) {
     const ImRect v = any_view(m, t);
@@ -280,9 +290,11 @@ double resident_mib() {
 bool start_monkey(Monkey& m, std::uint64_t seed, int frames, AppState& s) {
   m.rng.seed(seed);
   m.frames = frames;
-  std::string dir = (fs::temp_directory_path() / "peviz-monkey-XXXXXX").string();
+  std::error_code ec;
+  const fs::path tmp = fs::temp_directory_path(ec);  // $TMPDIR, else /tmp
+  std::string dir = ((ec ? fs::path("/tmp") : tmp) / "peviz-monkey-XXXXXX").string();
   if (!mkdtemp(dir.data())) {
-    std::fprintf(stderr, "peviz: --monkey: cannot make a temp folder in %s\n", fs::temp_directory_path().c_str());
+    std::fprintf(stderr, "peviz: --monkey: cannot make a temp folder like %s\n", dir.c_str());
     return false;
   }
   m.sandbox = dir;

@@ -27,7 +27,8 @@ TEST_CASE("monkey runs: several seeds pass, one summary line, memory flat, nothi
     INFO("seed " << seed);
     fs::remove_all(tmp);
     fs::create_directories(tmp);
-    const RunResult r = run_gui(std::string("--frames 600 --monkey ") + seed + " --reset --size 1280x720", "TMPDIR=" + tmp);
+    const std::string args = std::string("--frames 600 --monkey ") + seed + " --reset --size 1280x720";
+    const RunResult r = run_gui(args, "TMPDIR=" + tmp);
     INFO("stderr: " << r.err);
     REQUIRE(r.code == 0);
     std::smatch m;
