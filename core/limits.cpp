@@ -1,7 +1,6 @@
 // Range checks against the limits table; the messages every front end shows.
 #include "core/limits.hpp"
 
-#include <cmath>
 #include <sstream>
 
 #include "core/errors.hpp"
@@ -9,26 +8,40 @@
 namespace peviz {
 
 namespace {
+
 std::string number_text(double v) {
   std::ostringstream os;
   os.precision(10);
   os << v;
   return os.str();
 }
-}  // namespace
 
-std::string range_text(const Limit& l) { return "[" + number_text(l.min) + ", " + number_text(l.max) + "]"; }
+std::string range_of(double lo, double hi, bool lo_exclusive) {
+  if (hi >= limits::kUnbounded) return (lo_exclusive ? "> " : ">= ") + number_text(lo);
+  return (lo_exclusive ? "(" : "[") + number_text(lo) + ", " + number_text(hi) + "]";
+}
 
-int check_int(const Limit& l, long long v) {
-  if (double(v) < l.min || double(v) > l.max)
-    throw ParamError(std::string(l.name), "must be an integer in " + range_text(l) + ", got " + std::to_string(v));
+int checked_int(const Limit& l, long long v, double lo, double hi) {
+  if (double(v) < lo || double(v) > hi)
+    throw ParamError(std::string(l.name), "must be an integer in " + range_of(lo, hi, false) + ", got " + std::to_string(v));
   return int(v);
 }
 
-double check_real(const Limit& l, double v) {
-  if (!std::isfinite(v) || v < l.min || v > l.max)
-    throw ParamError(std::string(l.name), "must be a finite number in " + range_text(l) + ", got " + number_text(v));
+double checked_real(const Limit& l, double v, double lo, double hi) {
+  const bool below = l.min_exclusive && lo == l.min ? !(v > lo) : !(v >= lo);
+  if (!std::isfinite(v) || below || v > hi)
+    throw ParamError(std::string(l.name), "must be a finite number " + std::string(hi >= limits::kUnbounded ? "" : "in ") +
+                                              range_of(lo, hi, l.min_exclusive && lo == l.min) + ", got " + number_text(v));
   return v;
 }
+
+}  // namespace
+
+std::string range_text(const Limit& l) { return range_of(l.min, l.max, l.min_exclusive); }
+
+int check_int(const Limit& l, long long v) { return checked_int(l, v, l.min, l.max); }
+double check_real(const Limit& l, double v) { return checked_real(l, v, l.min, l.max); }
+int check_window_int(const Limit& l, long long v) { return checked_int(l, v, l.window_lo(), l.window_hi()); }
+double check_window_real(const Limit& l, double v) { return checked_real(l, v, l.window_lo(), l.window_hi()); }
 
 }  // namespace peviz

@@ -1,12 +1,14 @@
 // Every parameter limit of peviz in one table: the one spelling of each name, its range, default and scale.
 //
-// Core validation, CLI flags (--<name>), state JSON keys and GUI sliders all read these entries; nothing
-// else keeps a copy of a bound. `name` is the CLI spelling without dashes ("d-model"); state JSON uses the
-// same spelling. `slider_max` is the top of the GUI slider where the interactive range is tighter than
-// what core accepts (0 = the slider runs to `max`). `scale` says how a slider moves: logarithmic for
-// ranges over several decades (sequence length, base, distances, factors).
+// Core validation, CLI flags (--<name>), state JSON and GUI sliders all read these entries; nothing else
+// keeps a copy of a bound. `name` is the CLI spelling without dashes ("d-model"); the state JSON key is
+// the same word with '_' for '-' ("d_model"), and page-local keys may prefix it. `min`/`max` are what
+// core accepts; `window_min`/`window_max` are the window's tighter range (sliders, state JSON, the
+// window's flags), NaN = the same as min/max. `scale` says how a slider moves: logarithmic for ranges
+// over several decades (sequence length, base, distances, factors).
 #pragma once
-#include <cstdint>
+#include <cmath>
+#include <limits>
 #include <string>
 #include <string_view>
 
@@ -15,29 +17,64 @@ namespace peviz {
 enum class Scale { linear, logarithmic };
 
 struct Limit {
-  std::string_view name;   // "d-model": the CLI flag without dashes and the state JSON key
-  double min;              // smallest allowed value (inclusive)
-  double max;              // largest allowed value (inclusive)
+  static constexpr double same = std::numeric_limits<double>::quiet_NaN();
+  std::string_view name;   // "d-model": the CLI flag without dashes
+  double min;              // smallest allowed value (inclusive, or exclusive when min_exclusive)
+  double max;              // largest allowed value (inclusive); >= 1e300 means "no upper bound but finite"
   double fallback;         // the default
   Scale scale = Scale::linear;
-  double slider_max = 0;   // GUI slider top where tighter than max; 0 = max
-  double slider_top() const { return slider_max > 0 ? slider_max : max; }
+  double window_min = same;  // the window's range (NaN = min / max)
+  double window_max = same;
+  bool min_exclusive = false;  // base: > 1
+  double window_lo() const { return std::isnan(window_min) ? min : window_min; }
+  double window_hi() const { return std::isnan(window_max) ? max : window_max; }
+  bool logarithmic() const { return scale == Scale::logarithmic; }
 };
 
 // Throw ParamError(l.name, "must be an integer in [min, max], got v") when v is outside the limit.
 int check_int(const Limit& l, long long v);
 // Throw ParamError(l.name, "must be a finite number in [min, max], got v") when v is outside or not finite.
 double check_real(const Limit& l, double v);
-// "[1, 16384]" with integers printed without a decimal point.
+// The same against the window's range (state JSON, the window's flags).
+int check_window_int(const Limit& l, long long v);
+double check_window_real(const Limit& l, double v);
+// "[1, 16384]", "> 1": the range as the messages print it.
 std::string range_text(const Limit& l);
 
 // The table. Sections by module; a module's validate() and every front end refer to these entries.
 namespace limits {
+inline constexpr double kUnbounded = 1e300;
 // ---- absolute encodings (core/params) ----
-inline constexpr Limit d_model{"d-model", 1, 16384, 128, Scale::logarithmic, 1024};
-inline constexpr Limit seq_len{"seq-len", 1, 65536, 128, Scale::logarithmic, 8192};
-inline constexpr Limit base{"base", 1.0000001, 1e12, 10000, Scale::logarithmic, 1e7};
-inline constexpr Limit max_len{"max-len", 1, 65536, 1024, Scale::logarithmic, 8192};
+inline constexpr Limit d_model{"d-model", 1, 16384, 128, Scale::logarithmic, Limit::same, 4096};
+inline constexpr Limit seq_len{"seq-len", 1, 65536, 128, Scale::logarithmic, Limit::same, 8192};
+inline constexpr Limit base{"base", 1, kUnbounded, 10000, Scale::logarithmic, 1.0001, 1e7, true};
+inline constexpr Limit max_len{"max-len", 1, 65536, 1024, Scale::logarithmic, Limit::same, 8192};
+// ---- RoPE pages (core/rope) ----
+inline constexpr Limit head_dim{"head-dim", 2, 16384, 128, Scale::logarithmic, 2, 512};
+inline constexpr Limit rope_base{"base", 1, kUnbounded, 10000, Scale::logarithmic, 2, 1e8, true};
+inline constexpr Limit rope_position{"position", 0, 1e9, 12, Scale::logarithmic, 0, 1e5};
+inline constexpr Limit decay_max_distance{"max-distance", 1, 100000, 1000, Scale::logarithmic, 10, 100000};
+inline constexpr Limit factor{"factor", 1, 1e6, 8, Scale::logarithmic, 1, 64};
+inline constexpr Limit original_len{"original-max-len", 1, 1 << 30, 8192, Scale::logarithmic, 128, 1 << 20};
+inline constexpr Limit target_len{"target-len", 0, 1 << 30, 0, Scale::logarithmic, 0, 1 << 24};
+inline constexpr Limit beta_fast{"beta-fast", 0, 1e6, 32, Scale::logarithmic, 1.01, 256};
+inline constexpr Limit beta_slow{"beta-slow", 0, 1e6, 1, Scale::logarithmic, 0.01, 64};
+inline constexpr Limit low_freq_factor{"low-freq-factor", 0, 1e6, 1, Scale::logarithmic, 0.1, 16};
+inline constexpr Limit high_freq_factor{"high-freq-factor", 0, 1e6, 4, Scale::logarithmic, 0.1, 64};
+inline constexpr Limit precision_max_position_log2{"max-position-log2", 4, 26, 20};
+// ---- relative family (core/alibi, core/t5_buckets, core/shaw) ----
+inline constexpr Limit alibi_heads{"heads", 1, 4096, 8, Scale::linear, 1, 64};
+inline constexpr Limit alibi_seq_len{"seq-len", 1, 65536, 64, Scale::logarithmic, 2, 1024};
+inline constexpr Limit t5_shaw_seq_len{"seq-len", 1, 65536, 64, Scale::logarithmic, 2, 1024};
+inline constexpr Limit num_buckets{"num-buckets", 2, 65536, 32, Scale::linear, 2, 128};
+inline constexpr Limit t5_max_distance{"max-distance", 1, 1 << 30, 128, Scale::logarithmic, 2, 4096};
+inline constexpr Limit max_relative{"max-relative", 0, 65536, 16, Scale::logarithmic, 0, 256};
+// ---- window-only analyses ----
+inline constexpr Limit shift_position{"position", 0, 65536, 10, Scale::linear, 0, 8192};
+inline constexpr Limit criteria_length{"length", 2, 8192, 64, Scale::logarithmic};
+inline constexpr Limit ui_zoom{"ui-zoom", 0.5, 3, 1};
+inline constexpr Limit binary_positions{"binary-positions", 2, 256, 16, Scale::logarithmic};
+inline constexpr Limit compare_offset{"compare-offset", -512, 512, 64};
 }  // namespace limits
 
 }  // namespace peviz

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "core/errors.hpp"
+#include "core/limits.hpp"
 
 namespace peviz {
 
@@ -43,21 +44,16 @@ int encoding_width(const EncodingParams& p) {
 
 void validate(const EncodingParams& p) {
   if (p.learned_table && p.encoding == Encoding::learned) {
-    if (p.learned_table->rows < 1 || p.learned_table->cols < 1 || p.learned_table->cols > std::size_t(kMaxDModel) ||
-        p.learned_table->rows > std::size_t(kMaxSeqLen))
-      throw ParamError("from-npy", "table must have 1..65536 rows and 1..16384 columns");
-  } else if (p.d_model < 1 || p.d_model > kMaxDModel) {
-    throw ParamError("d-model", "must be an integer in [1, 16384], got " + std::to_string(p.d_model));
+    if (p.learned_table->rows < 1 || p.learned_table->cols < 1 || p.learned_table->cols > std::size_t(limits::d_model.max) ||
+        p.learned_table->rows > std::size_t(limits::max_len.max))
+      throw ParamError("from-npy", "table must have 1.." + std::to_string(int(limits::max_len.max)) + " rows and 1.." +
+                                       std::to_string(int(limits::d_model.max)) + " columns");
+  } else {
+    check_int(limits::d_model, p.d_model);
   }
-  if (p.seq_len < 1 || p.seq_len > kMaxSeqLen)
-    throw ParamError("seq-len", "must be an integer in [1, 65536], got " + std::to_string(p.seq_len));
-  if (p.encoding == Encoding::sinusoidal && (!std::isfinite(p.base) || p.base <= 1.0)) {
-    std::ostringstream os;
-    os << "must be a finite number > 1, got " << p.base;
-    throw ParamError("base", os.str());
-  }
-  if (p.encoding == Encoding::learned && !p.learned_table && (p.max_len < 1 || p.max_len > kMaxSeqLen))
-    throw ParamError("max-len", "must be an integer in [1, 65536], got " + std::to_string(p.max_len));
+  check_int(limits::seq_len, p.seq_len);
+  if (p.encoding == Encoding::sinusoidal) check_real(limits::base, p.base);
+  if (p.encoding == Encoding::learned && !p.learned_table) check_int(limits::max_len, p.max_len);
   check_result_size(std::size_t(p.seq_len), std::size_t(encoding_width(p)), p.memory_budget, "the encoding");
 }
 

@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 
+#include "core/limits.hpp"
 #include "core/matrix.hpp"
 
 namespace peviz {
@@ -17,9 +18,9 @@ enum class Encoding { sinusoidal, learned, binary, normalized, integer };
 enum class Layout { interleaved, halves };
 enum class Metric { dot, cosine };
 
-// Limits shared by every front end (CLI flags, GUI sliders, presets, sessions).
-inline constexpr int kMaxDModel = 16384;
-inline constexpr int kMaxSeqLen = 65536;
+// Shorthands of the limits table's entries (core/limits.hpp), for array bounds in core.
+inline constexpr int kMaxDModel = int(limits::d_model.max);
+inline constexpr int kMaxSeqLen = int(limits::seq_len.max);
 inline constexpr std::uint64_t kDefaultMemoryBudget = 1ull << 30;  // 1 GiB per result
 
 struct EncodingParams {

@@ -12,6 +12,14 @@
 
 namespace peviz {
 
+std::string_view to_string(RopePairing p) { return p == RopePairing::halves ? "halves" : "interleaved"; }
+
+RopePairing parse_pairing(std::string_view name) {
+  if (name == "halves") return RopePairing::halves;
+  if (name == "interleaved") return RopePairing::interleaved;
+  throw ParamError("pairing", "must be halves or interleaved, got " + std::string(name));
+}
+
 void validate(const RopeParams& p) {
   if (p.head_dim < 2 || p.head_dim > kMaxHeadDim)
     throw ParamError("head-dim", "must be an integer in [2, 16384], got " + std::to_string(p.head_dim));

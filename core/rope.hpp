@@ -17,6 +17,8 @@
 #include <span>
 #include <vector>
 
+#include <string_view>
+
 #include "core/matrix.hpp"
 
 namespace peviz {
@@ -31,6 +33,11 @@ struct RopeParams {
 };
 
 inline constexpr int kMaxHeadDim = 16384;
+
+// "halves" / "interleaved": the one spelling of the pairing (CLI, state JSON, captions).
+std::string_view to_string(RopePairing p);
+// Throws ParamError("pairing", ...) for any other name.
+RopePairing parse_pairing(std::string_view name);
 
 // Throws ParamError("head-dim" | "rotary-dim" | "base", rule).
 void validate(const RopeParams& p);

@@ -18,11 +18,6 @@
 
 namespace peviz::app {
 
-// GUI ranges (tighter than core's limits so every view stays interactive).
-inline constexpr int kGuiMaxDModel = 4096;
-inline constexpr int kGuiMaxSeqLen = 8192;
-inline constexpr double kGuiMinBase = 1.0001;
-inline constexpr double kGuiMaxBase = 1e7;
 // Work budget of the general (non-Toeplitz) similarity path, in multiply-adds: above it the
 // similarity heatmap samples every s-th position.
 inline constexpr double kGeneralSimilarityWork = 64e6;

@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <ctime>
 
-#include "app/model/analysis_update.hpp"
+#include "app/model/page_model.hpp"
 #include "app/model/state_json.hpp"
 #include "core/errors.hpp"
 
@@ -14,9 +14,12 @@ namespace peviz::app {
 namespace {
 
 constexpr const char* kBasicNames[] = {"window", "waves", "encoding", "similarity", "binary"};
-constexpr const char* kDot = " \u00b7 ";  // middle dot between caption fields
+constexpr const char* kDot = kCaptionDot;
+std::string number(double v) { return caption_number(v); }
 
-std::string number(double v) {
+}  // namespace
+
+std::string caption_number(double v) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.6g", v);
   return buf;
@@ -41,12 +44,9 @@ std::string absolute_caption(const EncodingParams& p) {
   return c;
 }
 
-std::string pairing(RopePairing p) { return p == RopePairing::halves ? "halves" : "interleaved"; }
-
-}  // namespace
 
 std::string figure_view_name(FigureView v) {
-  if (v.kind == FigureView::analysis_page) return page_name(v.page);
+  if (v.kind == FigureView::analysis_page) return std::string(page_name(v.page));
   return kBasicNames[v.kind];
 }
 
@@ -84,46 +84,9 @@ void validate(const FigureOptions& o) {
 }
 
 std::string figure_caption(const AppState& s, FigureView v) {
-  const AnalysisState& a = s.analysis;
   if (v.kind != FigureView::analysis_page) return absolute_caption(s.params);
-  switch (v.page) {
-    case Page::basics:
-    case Page::linear_shift:
-    case Page::criteria:
-    case Page::learned: return absolute_caption(s.params);
-    case Page::rope_clocks: {
-      const RopeParams& r = a.clocks.rope;
-      return "RoPE" + std::string(kDot) + "head_dim " + std::to_string(r.head_dim) + kDot + "base " + number(r.base) +
-             kDot + pairing(r.pairing) + kDot + "t = " + number(a.clocks.position);
-    }
-    case Page::rope_decay:
-      return "RoPE decay" + std::string(kDot) + "head_dim " + std::to_string(a.decay.head_dim) + kDot + "bases 1e4, 5e5, 1e6" +
-             kDot + "r \u2264 " + std::to_string(a.decay.max_distance);
-    case Page::context_extension: {
-      const ContextExtensionParams& c = a.extension.params;
-      return "RoPE scaling" + std::string(kDot) + "head_dim " + std::to_string(c.rope.head_dim) + kDot + "base " +
-             number(c.rope.base) + kDot + "factor " + number(c.factor) + kDot + "original " + std::to_string(c.original_len);
-    }
-    case Page::alibi:
-      return "ALiBi" + std::string(kDot) + std::to_string(a.alibi.heads) + " heads" + kDot + "L " +
-             std::to_string(a.alibi.seq_len) + kDot + (a.alibi.bidirectional ? "bidirectional" : "causal");
-    case Page::t5_shaw:
-      return "T5 " + std::to_string(a.t5_shaw.num_buckets) + " buckets, max distance " +
-             std::to_string(a.t5_shaw.max_distance) + (a.t5_shaw.causal ? " (causal)" : "") + kDot + "Shaw k " +
-             std::to_string(a.t5_shaw.max_relative) + kDot + "L " + std::to_string(a.t5_shaw.seq_len);
-    case Page::distance_chart: {
-      const DistanceSeriesParams& d = a.distance.params;
-      return "L " + std::to_string(d.seq_len) + kDot + "sinusoidal d " + std::to_string(d.d_model) + kDot + "RoPE head_dim " +
-             std::to_string(d.rope.head_dim) + kDot + "ALiBi " + std::to_string(d.heads) + " heads" + kDot + "T5 " +
-             std::to_string(d.num_buckets) + "/" + std::to_string(d.max_distance) + kDot + "Shaw k " +
-             std::to_string(d.max_relative);
-    }
-    case Page::precision:
-      return a.precision.use_rope ? "RoPE" + std::string(kDot) + "head_dim " + std::to_string(a.precision.head_dim) + kDot +
-                                        "base " + number(a.precision.base)
-                                  : absolute_caption(s.params);
-  }
-  return absolute_caption(s.params);
+  const PageModel& page = page_model(v.page);
+  return page.caption ? page.caption(s) : absolute_caption(s.params);
 }
 
 std::string figure_file_name(const AppState& s, FigureView v, long long unix_seconds) {

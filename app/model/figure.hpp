@@ -37,6 +37,10 @@ void validate(const FigureOptions& o);
 // One line with the parameters the view depends on, e.g.
 // "sinusoidal · d_model 128 · base 10000 · L 128 · interleaved" or "ALiBi · 8 heads · L 64 · causal".
 std::string figure_caption(const AppState& s, FigureView v);
+// Caption pieces the pages' captions share: the field separator, numbers in %.6g, and the sidebar's encoding.
+inline constexpr const char* kCaptionDot = " \u00b7 ";
+std::string caption_number(double v);
+std::string absolute_caption(const EncodingParams& p);
 
 // "peviz-<view>-d<d_model>-b<base>-L<seq_len>-<YYYYmmdd-HHMMSS>.png" (local time `unix_seconds`;
 // a negative time leaves the stamp out, as `peviz render --all` does).

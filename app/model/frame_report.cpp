@@ -24,12 +24,12 @@ void apply_sweep_step(AppState& s, const EncodingParams& centre, int frame) {
       break;
     }
     case 1:
-      p.base = std::clamp(centre.base * std::pow(10.0, std::sin(frame * 0.37)), kGuiMinBase, kGuiMaxBase);
+      p.base = std::clamp(centre.base * std::pow(10.0, std::sin(frame * 0.37)), limits::base.window_lo(), limits::base.window_hi());
       break;
     case 2: {  // L: centre, then down by up to 1/8 in 4 steps
       const int step = std::max(centre.seq_len / 32, 1);
       p.seq_len = std::max(1, centre.seq_len - step * ((frame / 3) % 5));
-      p.base = std::clamp(centre.base * std::pow(10.0, std::cos(frame * 0.29)), kGuiMinBase, kGuiMaxBase);
+      p.base = std::clamp(centre.base * std::pow(10.0, std::cos(frame * 0.29)), limits::base.window_lo(), limits::base.window_hi());
       break;
     }
   }

@@ -1,5 +1,6 @@
 // Menu bar, sidebar (or presentation strip), splitters, the grid of views or a page, the lesson panel and
 // the status line, in one full-window ImGui window.
+#include "app/model/page_model.hpp"
 #include "app/ui/app_layout.hpp"
 
 #include <algorithm>
@@ -152,29 +153,9 @@ void draw_body(AppState& s, const std::string& caption) {
   }
   s.regions.controls = {origin.x, origin.y, origin.x + sidebar, origin.y + body_h};
 
-  const float grid_x = origin.x + sidebar + bar;
-  const float grid_w = std::max(avail.x - sidebar - bar, 100.0f);
-  const float left_w = std::clamp(s.layout.split_x, 0.15f, 0.85f) * (grid_w - bar);
-  const float right_w = grid_w - bar - left_w;
-  const float top_h = std::clamp(s.layout.split_y, 0.15f, 0.85f) * (body_h - bar);
-  const float bottom_h = body_h - bar - top_h;
-  const float right_x = grid_x + left_w + bar, bottom_y = origin.y + top_h + bar;
-
-  if (s.analysis.page != Page::basics) {
-    pane("##page", ImVec2(grid_x, origin.y), ImVec2(grid_w, body_h), draw_analysis_page, s, kViewFlags);
-    ImGui::SetCursorScreenPos(status_pos);
-    status_line(s, caption);
-    return;
-  }
-  pane("##waves", ImVec2(grid_x, origin.y), ImVec2(left_w, top_h), draw_waves_view, s, kViewFlags);
-  pane("##encoding", ImVec2(right_x, origin.y), ImVec2(right_w, top_h), draw_encoding_view, s, kViewFlags);
-  pane("##similarity", ImVec2(grid_x, bottom_y), ImVec2(left_w, bottom_h), draw_similarity_view, s, kViewFlags);
-  pane("##binary", ImVec2(right_x, bottom_y), ImVec2(right_w, bottom_h), draw_binary_view, s, kViewFlags);
-  if (const float dx = splitter("##split_x", ImVec2(grid_x + left_w, origin.y), ImVec2(bar, body_h), true))
-    s.layout.split_x = std::clamp((left_w + dx) / (grid_w - bar), 0.15f, 0.85f);
-  if (const float dy = splitter("##split_y", ImVec2(grid_x, origin.y + top_h), ImVec2(grid_w, bar), false))
-    s.layout.split_y = std::clamp((top_h + dy) / (body_h - bar), 0.15f, 0.85f);
-
+  const ImVec2 body(origin.x + sidebar + bar, origin.y), body_size(std::max(avail.x - sidebar - bar, 100.0f), body_h);
+  if (s.analysis.page == Page::basics) draw_basics_grid(s, body, body_size);
+  else pane("##page", body, body_size, draw_analysis_page, s, kViewFlags);
   ImGui::SetCursorScreenPos(status_pos);
   status_line(s, caption);
 }
@@ -190,6 +171,27 @@ void (*single_view_drawer(FigureView v))(AppState&) {
 }
 
 }  // namespace
+
+// The Basics page: the 2 x 2 grid of waves, encoding, similarity and binary views with splitters,
+// filling the rectangle at `origin` of `size`.
+void draw_basics_grid(AppState& s, ImVec2 origin, ImVec2 size) {
+  const float scale = ImGui::GetFontSize() / 16.0f;
+  const float bar = std::max(4.0f, 5.0f * scale);
+  const float grid_x = origin.x, grid_w = size.x, body_h = size.y;
+  const float left_w = std::clamp(s.layout.split_x, 0.15f, 0.85f) * (grid_w - bar);
+  const float right_w = grid_w - bar - left_w;
+  const float top_h = std::clamp(s.layout.split_y, 0.15f, 0.85f) * (body_h - bar);
+  const float bottom_h = body_h - bar - top_h;
+  const float right_x = grid_x + left_w + bar, bottom_y = origin.y + top_h + bar;
+  pane("##waves", ImVec2(grid_x, origin.y), ImVec2(left_w, top_h), draw_waves_view, s, kViewFlags);
+  pane("##encoding", ImVec2(right_x, origin.y), ImVec2(right_w, top_h), draw_encoding_view, s, kViewFlags);
+  pane("##similarity", ImVec2(grid_x, bottom_y), ImVec2(left_w, bottom_h), draw_similarity_view, s, kViewFlags);
+  pane("##binary", ImVec2(right_x, bottom_y), ImVec2(right_w, bottom_h), draw_binary_view, s, kViewFlags);
+  if (const float dx = splitter("##split_x", ImVec2(grid_x + left_w, origin.y), ImVec2(bar, body_h), true))
+    s.layout.split_x = std::clamp((left_w + dx) / (grid_w - bar), 0.15f, 0.85f);
+  if (const float dy = splitter("##split_y", ImVec2(grid_x, origin.y + top_h), ImVec2(grid_w, bar), false))
+    s.layout.split_y = std::clamp((top_h + dy) / (body_h - bar), 0.15f, 0.85f);
+}
 
 void draw_app(AppState& s) {
   begin_root(true);

@@ -3,6 +3,8 @@
 #pragma once
 #include <string>
 
+#include <imgui.h>
+
 #include "app/model/app_state.hpp"
 #include "app/model/figure_view.hpp"
 
@@ -10,6 +12,9 @@ namespace peviz::app {
 
 // Draws the whole window's UI for one frame (between ImGui::NewFrame and ImGui::Render).
 void draw_app(AppState& s);
+
+// The Basics page's 2 x 2 grid of views with its splitters, filling the rectangle at `origin` of `size`.
+void draw_basics_grid(AppState& s, ImVec2 origin, ImVec2 size);
 
 // Draws a figure for one frame: the window without menu bar and toast (kind window), or one view
 // filling the display; `caption` (when not empty) replaces the status line.

@@ -1,4 +1,5 @@
 // The window's command-line flags: their declaration for CLI11 and their application to the state.
+#include "app/model/page_model.hpp"
 #include "app/ui/gui_flags.hpp"
 
 #include <cstdio>
@@ -10,8 +11,19 @@
 #include "app/model/presentation.hpp"
 #include "app/model/presets.hpp"
 #include "core/errors.hpp"
+#include "core/limits.hpp"
 
 namespace peviz::app {
+
+namespace {
+// A window flag with its range from the limits table (the window's range), named in --help.
+template <class T>
+void add_window_flag(CLI::App& app, const char* flag, T& v, const Limit& l, const std::string& what) {
+  char range[64];
+  std::snprintf(range, sizeof range, " (%g..%g)", l.window_lo(), l.window_hi());
+  app.add_option(flag, v, what + range)->check(CLI::Range(l.window_lo(), l.window_hi()));
+}
+}  // namespace
 
 void add_gui_flags(CLI::App& app, GuiOptions& o) {
   app.add_option("--frames", o.frames, "Run this many frames, then exit (0 = until closed)")
@@ -22,9 +34,9 @@ void add_gui_flags(CLI::App& app, GuiOptions& o) {
   app.add_flag("--reset", o.reset, "Start with default settings, ignoring the saved session");
   app.add_option("--size", o.size, "Window size WxH (e.g. 1600x900)");
   app.add_option("--encoding", o.encoding, "Initial encoding: sinusoidal, learned, binary, normalized, integer");
-  app.add_option("--d-model", o.d_model, "Initial d_model (1..4096)")->check(CLI::Range(1, kGuiMaxDModel));
-  app.add_option("--seq-len", o.seq_len, "Initial sequence length (1..8192)")->check(CLI::Range(1, kGuiMaxSeqLen));
-  app.add_option("--base", o.base, "Initial sinusoid base (1.0001..1e7)")->check(CLI::Range(kGuiMinBase, kGuiMaxBase));
+  add_window_flag(app, "--d-model", o.d_model, limits::d_model, "Initial d_model");
+  add_window_flag(app, "--seq-len", o.seq_len, limits::seq_len, "Initial sequence length");
+  add_window_flag(app, "--base", o.base, limits::base, "Initial sinusoid base");
   app.add_option("--theme", o.theme, "dark or light");
   app.add_option("--view", o.view, "Initial page: basics, rope-clocks, rope-decay, context-extension, alibi, t5-shaw, "
                                    "distance, linear-shift, criteria, learned, precision");

@@ -61,7 +61,7 @@ double process_cpu_ms() {
 // Events: poll while anything moves, else sleep until an event; follow presentation mode's full screen.
 void process_events(GLFWwindow* window, const GuiOptions& o, AppState& s, FrameLoop& loop) {
   const bool busy = o.frames > 0 || loop.settle > 0 || ImGui::IsAnyItemActive() || s.dirty.any() ||
-                    s.fonts_dirty || analysis_busy(s.analysis);
+                    s.fonts_dirty || analysis_busy(s);
   gfx::poll_events(!busy);
   loop.settle = busy ? std::max(loop.settle - 1, 0) : 2;
   if (const std::string dropped = gfx::take_dropped_path(); !dropped.empty()) s.open_request = dropped;

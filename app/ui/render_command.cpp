@@ -1,4 +1,5 @@
 // `peviz render --view NAME | --all [parameter flags] --width W --height H [--scale S] --out PATH`.
+#include "app/model/page_model.hpp"
 #include "app/ui/render_command.hpp"
 
 #include <cstdio>

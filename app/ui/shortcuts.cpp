@@ -7,6 +7,7 @@
 
 #include "app/gfx/window.hpp"
 #include "app/model/presentation.hpp"
+#include "core/limits.hpp"
 
 namespace peviz::app {
 
@@ -20,7 +21,7 @@ void handle_zoom_keys(AppState& s) {
   else if (pressed(Key::minus, true) || pressed(Key::keypad_subtract, true)) zoom /= 1.1f;
   else if (pressed(Key::zero) || pressed(Key::keypad_0)) zoom = 1.0f;
   else return;
-  s.ui_zoom = std::clamp(zoom, 0.5f, 3.0f);
+  s.ui_zoom = std::clamp(zoom, float(limits::ui_zoom.min), float(limits::ui_zoom.max));
   s.fonts_dirty = true;
 }
 }  // namespace

@@ -44,9 +44,9 @@ void draw_alibi_view(AppState& s) {
   AlibiOptions& o = s.analysis.alibi;
   constexpr Page page = Page::alibi;
   view_title("ALiBi: a linear bias per head, -m_h * distance");
-  page_slider(s, page, "heads", o.heads, 1, 64);
+  page_slider(s, page, "heads", o.heads, limits::alibi_heads);
   ImGui::SameLine();
-  page_slider(s, page, "length##alibi", o.seq_len, 2, 1024, true);
+  page_slider(s, page, "length##alibi", o.seq_len, limits::alibi_seq_len);
   ImGui::SameLine();
   if (ImGui::Checkbox("bidirectional", &o.bidirectional)) s.analysis.mark(page);
   hint("Causal: bias -m_h (i - j) for keys j <= i, future keys masked (drawn as missing). Bidirectional: -m_h |i - j|.");

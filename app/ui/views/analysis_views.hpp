@@ -1,4 +1,4 @@
-// The analysis pages, one free function per file in app/views/: each edits AppState::analysis and
+// The analysis pages, one free function per file in app/ui/views/: each edits AppState::analysis and
 // draws its cached results through ImGui and the plotting layer; none computes or calls GL.
 #pragma once
 #include <vector>
@@ -6,19 +6,14 @@
 #include <imgui.h>
 
 #include "app/model/app_state.hpp"
+#include "core/limits.hpp"
 
 namespace peviz::app {
 
-void draw_rope_clocks_view(AppState& s);        // rope_clocks_view.cpp
-void draw_rope_decay_view(AppState& s);         // rope_decay_view.cpp
-void draw_context_extension_view(AppState& s);  // context_extension_view.cpp
-void draw_alibi_view(AppState& s);              // alibi_view.cpp
-void draw_t5_shaw_view(AppState& s);            // t5_shaw_view.cpp
-void draw_distance_chart_view(AppState& s);     // distance_chart_view.cpp
-void draw_linear_shift_view(AppState& s);       // linear_shift_view.cpp
-void draw_criteria_view(AppState& s);           // criteria_view.cpp
-void draw_learned_view(AppState& s);            // learned_view.cpp
-void draw_precision_view(AppState& s);          // precision_view.cpp
+// Every page's draw_<id>_view(AppState&) (app/ui/views/<id>_view.cpp), declared from the page list.
+#define PEVIZ_DECLARE_VIEW(id, Options) void draw_##id##_view(AppState& s);
+PEVIZ_PAGES(PEVIZ_DECLARE_VIEW)
+#undef PEVIZ_DECLARE_VIEW
 // Draws the page s.analysis.page (not basics).
 void draw_analysis_page(AppState& s);
 
@@ -33,6 +28,9 @@ void heatmap_panel(plot::HeatmapImage& img, const char* id, const char* x_label,
 // Slider over an int option; marks `page` dirty when it moves.
 bool page_slider(AppState& s, Page page, const char* label, int& v, int lo, int hi, bool log = false);
 bool page_slider(AppState& s, Page page, const char* label, double& v, double lo, double hi, bool log = false);
+// The same over a limit's window range and scale (core/limits.hpp).
+bool page_slider(AppState& s, Page page, const char* label, int& v, const Limit& l);
+bool page_slider(AppState& s, Page page, const char* label, double& v, const Limit& l);
 // Slider over head_dim / 2 (the rotary pairs), keeping head_dim even; marks `page` dirty.
 bool pairs_slider(AppState& s, Page page, const char* label, int& head_dim, int min_pairs, int max_pairs);
 

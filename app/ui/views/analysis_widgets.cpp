@@ -66,27 +66,25 @@ bool page_slider(AppState& s, Page page, const char* label, double& v, double lo
   return changed;
 }
 
+bool page_slider(AppState& s, Page page, const char* label, int& v, const Limit& l) {
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9.0f);
+  const bool changed = limit_slider(label, v, l);
+  if (changed) s.analysis.mark(page);
+  return changed;
+}
+
+bool page_slider(AppState& s, Page page, const char* label, double& v, const Limit& l) {
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9.0f);
+  const bool changed = limit_slider(label, v, l);
+  if (changed) s.analysis.mark(page);
+  return changed;
+}
+
 bool pairs_slider(AppState& s, Page page, const char* label, int& head_dim, int min_pairs, int max_pairs) {
   int pairs = head_dim / 2;
   if (!page_slider(s, page, label, pairs, min_pairs, max_pairs)) return false;
   head_dim = 2 * pairs;
   return true;
-}
-
-void draw_analysis_page(AppState& s) {
-  switch (s.analysis.page) {
-    case Page::basics: break;
-    case Page::rope_clocks: draw_rope_clocks_view(s); break;
-    case Page::rope_decay: draw_rope_decay_view(s); break;
-    case Page::context_extension: draw_context_extension_view(s); break;
-    case Page::alibi: draw_alibi_view(s); break;
-    case Page::t5_shaw: draw_t5_shaw_view(s); break;
-    case Page::distance_chart: draw_distance_chart_view(s); break;
-    case Page::linear_shift: draw_linear_shift_view(s); break;
-    case Page::criteria: draw_criteria_view(s); break;
-    case Page::learned: draw_learned_view(s); break;
-    case Page::precision: draw_precision_view(s); break;
-  }
 }
 
 }  // namespace peviz::app

@@ -134,8 +134,7 @@ void draw_binary_view(AppState& s) {
   view_title("Binary-bit analogy");
   next_on_line(ImGui::GetFontSize() * 6.0f, "positions");
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.0f);
-  if (ImGui::SliderInt("positions", &s.binary_view.positions, 2, 256, "%d",
-                       ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_Logarithmic))
+  if (limit_slider("positions", s.binary_view.positions, limits::binary_positions))
     s.dirty.binary = true;
   hint("How many positions (rows) the table counts through.");
   next_on_line(ImGui::GetFontSize() * 8.0f, "morph to base");

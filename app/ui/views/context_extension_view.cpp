@@ -16,9 +16,9 @@ namespace peviz::app {
 namespace {
 
 constexpr const char* kNames[5] = {"none", "linear (PI)", "dynamic NTK", "YaRN", "llama3"};
-// Core wants beta_fast > beta_slow (YaRN) and high_freq_factor > low_freq_factor (llama3): the upper knob's
-// slider starts this factor above the lower one, and the upper knob is lifted there when the lower one
-// passes it, so the pair never becomes a state core refuses (found by peviz --monkey 11).
+// Core wants beta_fast > beta_slow (YaRN) and high_freq_factor > low_freq_factor (llama3): when the lower
+// knob passes the upper one, the upper one is lifted this factor above it, so the pair never becomes a
+// state core refuses (found by peviz --monkey 11: low_freq_factor 5.4 over high_freq_factor 4).
 constexpr double kAboveLower = 1.01;
 
 // Lifts `upper` above `lower` (see kAboveLower); true when it moved.
@@ -29,7 +29,7 @@ bool keep_above(double& upper, double lower) {
 }
 
 void controls(AppState& s) {
-  ContextExtensionOptions& o = s.analysis.extension;
+  ContextExtensionOptions& o = s.analysis.context_extension;
   ContextExtensionParams& p = o.params;
   constexpr Page page = Page::context_extension;
   const auto presets = rope_model_presets();
@@ -51,22 +51,21 @@ void controls(AppState& s) {
   bool changed = false;
   changed |= pairs_slider(s, page, "head_dim / 2##ext", p.rope.head_dim, 2, 256);
   ImGui::SameLine();
-  changed |= page_slider(s, page, "base##ext", p.rope.base, 2.0, 1e8, true);
+  changed |= page_slider(s, page, "base##ext", p.rope.base, limits::rope_base);
   ImGui::SameLine();
-  changed |= page_slider(s, page, "factor", p.factor, 1.0, 64.0, true);
-  changed |= page_slider(s, page, "original length", p.original_len, 128, 1 << 20, true);
+  changed |= page_slider(s, page, "factor", p.factor, limits::factor);
+  changed |= page_slider(s, page, "original length", p.original_len, limits::original_len);
   hint("original_max_position_embeddings: the context the model was trained on.");
   ImGui::SameLine();
-  changed |= page_slider(s, page, "target (0 = orig x factor)", p.target_len, 0, 1 << 24, true);
-  changed |= page_slider(s, page, "YaRN beta_fast", p.beta_fast, std::max(1.01, p.beta_slow * kAboveLower), 256.0, true);
+  changed |= page_slider(s, page, "target (0 = orig x factor)", p.target_len, limits::target_len);
+  changed |= page_slider(s, page, "YaRN beta_fast", p.beta_fast, limits::beta_fast);
   hint("YaRN keeps pairs that turn more than beta_fast times inside the original context.");
   ImGui::SameLine();
-  changed |= page_slider(s, page, "beta_slow", p.beta_slow, 0.01, 64.0, true);
+  changed |= page_slider(s, page, "beta_slow", p.beta_slow, limits::beta_slow);
   hint("YaRN fully interpolates (divides by the factor) pairs that turn fewer than beta_slow times.");
-  changed |= page_slider(s, page, "llama3 low_freq_factor", p.low_freq_factor, 0.1, 16.0, true);
+  changed |= page_slider(s, page, "llama3 low_freq_factor", p.low_freq_factor, limits::low_freq_factor);
   ImGui::SameLine();
-  changed |= page_slider(s, page, "high_freq_factor", p.high_freq_factor, std::max(0.1, p.low_freq_factor * kAboveLower),
-                         64.0, true);
+  changed |= page_slider(s, page, "high_freq_factor", p.high_freq_factor, limits::high_freq_factor);
   if (keep_above(p.beta_fast, p.beta_slow) | keep_above(p.high_freq_factor, p.low_freq_factor)) {
     s.analysis.mark(page);
     changed = true;
@@ -77,7 +76,7 @@ void controls(AppState& s) {
 }  // namespace
 
 void draw_context_extension_view(AppState& s) {
-  ContextExtensionOptions& o = s.analysis.extension;
+  ContextExtensionOptions& o = s.analysis.context_extension;
   view_title("Context extension: wavelength per pair for every scaling (HF modeling_rope_utils)");
   controls(s);
   bool shown[5];

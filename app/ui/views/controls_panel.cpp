@@ -29,18 +29,16 @@ void encoding_controls(AppState& s) {
   hint("Which absolute encoding to show: sinusoids (Vaswani et al. 2017), a random learned table, "
        "the bits of the position, t/(L-1), or t itself.");
 
-  if (ImGui::SliderInt("d_model", &p.d_model, 1, kGuiMaxDModel, "%d", kSliderFlags | ImGuiSliderFlags_Logarithmic))
+  if (limit_slider("d_model", p.d_model, limits::d_model))
     mark_params_changed(s);
   hint("Number of channels of the encoding vector (1 to 4096); Ctrl+click to type a value.");
 
-  if (ImGui::SliderInt("sequence length", &p.seq_len, 1, kGuiMaxSeqLen, "%d",
-                       kSliderFlags | ImGuiSliderFlags_Logarithmic))
+  if (limit_slider("sequence length", p.seq_len, limits::seq_len))
     mark_params_changed(s);
   hint("Number of positions 0..L-1 shown in every view (1 to 8192); Ctrl+click to type a value.");
 
   const bool sinusoidal = p.encoding == Encoding::sinusoidal;
-  if (ImGui::SliderScalar("base", ImGuiDataType_Double, &p.base, &kGuiMinBase, &kGuiMaxBase, "%.6g",
-                          kSliderFlags | ImGuiSliderFlags_Logarithmic))
+  if (limit_slider("base", p.base, limits::base))
     mark_params_changed(s);
   hint("Base of the sinusoid wavelengths: pair i turns at base^(-2i/d) radians per position, so the "
        "slowest wavelength is about 2*pi*base (1.0001 to 1e7, log scale).");
@@ -73,7 +71,7 @@ void encoding_controls(AppState& s) {
   if (ImGui::InputScalar("seed", ImGuiDataType_U64, &p.seed, nullptr, nullptr, "%" PRIu64))
     mark_params_changed(s);
   hint("Seed of the random learned table (GPT-2 style: normal with standard deviation 0.02).");
-  if (ImGui::SliderInt("max length", &p.max_len, 1, kGuiMaxSeqLen, "%d", kSliderFlags | ImGuiSliderFlags_Logarithmic))
+  if (limit_slider("max length", p.max_len, limits::max_len))
     mark_params_changed(s);
   hint("Rows of the learned table: positions at or past it have no vector and are drawn as missing.");
   ImGui::EndDisabled();

@@ -75,9 +75,9 @@ void draw_criteria_view(AppState& s) {
                       o.measured_len < s.computed.seq_len ? " (capped: the measures cost L^2 d)" : "");
   scorecard(o);
   ImGui::Spacing();
-  page_slider(s, page, "length A", o.length_a, 2, 8192, true);
+  page_slider(s, page, "length A", o.length_a, limits::criteria_length);
   ImGui::SameLine();
-  page_slider(s, page, "length B", o.length_b, 2, 8192, true);
+  page_slider(s, page, "length B", o.length_b, limits::criteria_length);
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float half = 0.5f * (avail.x - ImGui::GetStyle().ItemSpacing.x);
   if (o.normalized_a.empty()) return;

@@ -12,16 +12,16 @@
 namespace peviz::app {
 
 void draw_distance_chart_view(AppState& s) {
-  DistanceChartOptions& o = s.analysis.distance;
+  DistanceChartOptions& o = s.analysis.distance_chart;
   constexpr Page page = Page::distance_chart;
   view_title("Every method against relative distance r = key - query");
-  page_slider(s, page, "length##dist", o.params.seq_len, 2, 8192, true);
+  page_slider(s, page, "length##dist", o.params.seq_len, limits::seq_len);
   ImGui::SameLine();
-  page_slider(s, page, "ALiBi heads", o.params.heads, 1, 64);
+  page_slider(s, page, "ALiBi heads", o.params.heads, limits::alibi_heads);
   ImGui::SameLine();
   if (ImGui::Checkbox("causal##dist", &o.params.causal)) s.analysis.mark(page);
   ImGui::SameLine();
-  page_slider(s, page, "Shaw k##dist", o.params.max_relative, 0, 256, true);
+  page_slider(s, page, "Shaw k##dist", o.params.max_relative, limits::max_relative);
   const auto& names = o.series.names;
   if (names.empty()) {
     ImGui::TextDisabled("no results yet: see the status line");

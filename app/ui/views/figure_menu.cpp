@@ -1,4 +1,5 @@
 // The File menu and its dialogs: requests for the frame loop (figures) and update step (open, export).
+#include "app/model/page_model.hpp"
 #include "app/ui/views/figure_menu.hpp"
 
 #include <ctime>

@@ -11,7 +11,7 @@
 namespace peviz::app {
 
 void draw_linear_shift_view(AppState& s) {
-  LinearShiftOptions& o = s.analysis.shift;
+  LinearShiftOptions& o = s.analysis.linear_shift;
   constexpr Page page = Page::linear_shift;
   view_title("Linear shift: PE(p + k) = R(k) PE(p)");
   if (!s.has_results) {

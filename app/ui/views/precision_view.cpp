@@ -25,10 +25,10 @@ void draw_precision_view(AppState& s) {
     ImGui::SameLine();
     pairs_slider(s, page, "head_dim / 2##prec", o.head_dim, 1, 256);
     ImGui::SameLine();
-    page_slider(s, page, "base##prec", o.base, 2.0, 1e7, true);
+    page_slider(s, page, "base##prec", o.base, limits::rope_base);
   }
   ImGui::SameLine();
-  page_slider(s, page, "log2 max position", o.max_position_log2, 4, 26);
+  page_slider(s, page, "log2 max position", o.max_position_log2, limits::precision_max_position_log2);
   ImGui::TextDisabled("angle = fl(fl(t) * fl(theta)) in the format against t * theta in double; largest wrapped error "
                       "over all pairs, radians (pi = no phase left). Missing: the angle overflows fp16.");
   if (o.log2_position.empty()) {

@@ -10,15 +10,14 @@ namespace peviz::app {
 
 void draw_presentation_strip(AppState& s) {
   EncodingParams& p = s.params;
-  constexpr ImGuiSliderFlags flags = ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_Logarithmic;
   ImGui::PushItemWidth(-1.0f);
   ImGui::TextUnformatted("d_model");
-  if (ImGui::SliderInt("##present_d", &p.d_model, 1, kGuiMaxDModel, "%d", flags)) mark_params_changed(s);
+  if (limit_slider("##present_d", p.d_model, limits::d_model)) mark_params_changed(s);
   ImGui::TextUnformatted("L");
-  if (ImGui::SliderInt("##present_L", &p.seq_len, 1, kGuiMaxSeqLen, "%d", flags)) mark_params_changed(s);
+  if (limit_slider("##present_L", p.seq_len, limits::seq_len)) mark_params_changed(s);
   ImGui::BeginDisabled(p.encoding != Encoding::sinusoidal);
   ImGui::TextUnformatted("base");
-  if (ImGui::SliderScalar("##present_base", ImGuiDataType_Double, &p.base, &kGuiMinBase, &kGuiMaxBase, "%.6g", flags))
+  if (limit_slider("##present_base", p.base, limits::base))
     mark_params_changed(s);
   ImGui::EndDisabled();
   ImGui::PopItemWidth();

@@ -16,12 +16,12 @@ namespace peviz::app {
 namespace {
 
 void controls(AppState& s) {
-  RopeClocksOptions& o = s.analysis.clocks;
+  RopeClocksOptions& o = s.analysis.rope_clocks;
   constexpr Page page = Page::rope_clocks;
   pairs_slider(s, page, "pairs", o.rope.head_dim, 1, 128);
   hint("Rotary pairs = head_dim / 2. Pair j turns by t * base^(-2j/head_dim) radians.");
   ImGui::SameLine();
-  page_slider(s, page, "base##clocks", o.rope.base, 2.0, 1e7, true);
+  page_slider(s, page, "base##clocks", o.rope.base, limits::rope_base);
   ImGui::SameLine();
   int pairing = int(o.rope.pairing);
   if (ImGui::RadioButton("halves", &pairing, 0) | (ImGui::SameLine(), ImGui::RadioButton("interleaved", &pairing, 1))) {
@@ -30,7 +30,7 @@ void controls(AppState& s) {
   }
   hint("halves (GPT-NeoX, HF LLaMA rotate_half): channel j turns with j + d/2. interleaved (RoFormer, "
        "GPT-J): channel 2j turns with 2j+1. The angles are the same; only the channels differ.");
-  page_slider(s, page, "position t", o.position, 0.0, 100000.0, true);
+  page_slider(s, page, "position t", o.position, limits::rope_position);
   ImGui::SameLine();
   if (ImGui::Button(o.animate ? "stop" : "animate position")) o.animate = !o.animate;
   hint("Sweeps t forward so the dials turn: pair 0 turns once every 2*pi positions, the last pair "
@@ -99,7 +99,7 @@ void dials(const RopeClocksOptions& o, ImVec2 size) {
 void draw_rope_clocks_view(AppState& s) {
   view_title("RoPE clocks: every rotary pair at position t");
   controls(s);
-  const RopeClocksOptions& o = s.analysis.clocks;
+  const RopeClocksOptions& o = s.analysis.rope_clocks;
   if (o.angles.empty()) {
     ImGui::TextDisabled("no results yet: see the status line");
     return;

@@ -12,12 +12,12 @@
 namespace peviz::app {
 
 void draw_rope_decay_view(AppState& s) {
-  RopeDecayOptions& o = s.analysis.decay;
+  RopeDecayOptions& o = s.analysis.rope_decay;
   constexpr Page page = Page::rope_decay;
   view_title("RoPE long-term decay (RoFormer §3.4.3)");
   pairs_slider(s, page, "head_dim / 2", o.head_dim, 1, 256);
   ImGui::SameLine();
-  page_slider(s, page, "max distance", o.max_distance, 10, 100000, true);
+  page_slider(s, page, "max distance", o.max_distance, limits::decay_max_distance);
   ImGui::SameLine();
   ImGui::Checkbox("bound", &o.show_bound);
   hint("RoFormer's relative upper bound (2/d) * sum_i |S_i|, S_i = sum_{k<i} exp(i r theta_k), drawn dashed-thin.");

@@ -60,7 +60,7 @@ void draw_similarity_view(AppState& s) {
   if (colormap_combo("colours##similarity", s.similarity_view.colormap_choice)) s.dirty.colors = true;
   next_on_line(ImGui::GetFontSize() * 6.0f, "compare");
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.0f);
-  ImGui::SliderInt("compare", &s.similarity_view.compare_offset, -512, 512, "%+d", ImGuiSliderFlags_AlwaysClamp);
+  limit_slider("compare", s.similarity_view.compare_offset, limits::compare_offset, "%+d");
   hint("Second row drawn in the line plot: the highlighted position plus this many; for sinusoids the two "
        "curves lie on top of each other because the similarity depends only on the offset.");
   if (!s.has_results || !plot::has_values(s.similarity_image.values)) {

@@ -15,7 +15,8 @@ namespace peviz::app {
 namespace {
 
 // The lower bounds of buckets and max distance move with the other knobs (core/t5_buckets): after more
-// buckets or leaving the causal form, lift the dependent value to its bound rather than show an error.
+// buckets or leaving the causal form, lift the dependent value to its bound rather than leave a state
+// core refuses (found by peviz --monkey 11: 32 buckets with max distance 4).
 void keep_t5_knobs_valid(AppState& s) {
   T5ShawOptions& o = s.analysis.t5_shaw;
   const int buckets = std::max(o.num_buckets, t5_min_buckets(!o.causal));
@@ -32,17 +33,17 @@ void draw_t5_shaw_view(AppState& s) {
   T5ShawOptions& o = s.analysis.t5_shaw;
   constexpr Page page = Page::t5_shaw;
   view_title("T5 buckets and Shaw clipping: relative positions as a few ids");
-  page_slider(s, page, "length##t5", o.seq_len, 2, 1024, true);
+  page_slider(s, page, "length##t5", o.seq_len, limits::t5_shaw_seq_len);
   ImGui::SameLine();
-  page_slider(s, page, "buckets", o.num_buckets, t5_min_buckets(!o.causal), 128);
+  page_slider(s, page, "buckets", o.num_buckets, limits::num_buckets);
   ImGui::SameLine();
-  page_slider(s, page, "max distance##t5", o.max_distance, t5_exact_range(o.num_buckets, !o.causal) + 1, 4096, true);
+  page_slider(s, page, "max distance##t5", o.max_distance, limits::t5_max_distance);
   ImGui::SameLine();
   if (ImGui::Checkbox("causal##t5", &o.causal)) s.analysis.mark(page);
   hint("Bidirectional: half the buckets for keys after the query (+B/2). Causal: every future key is bucket 0.");
   keep_t5_knobs_valid(s);
   ImGui::SameLine();
-  page_slider(s, page, "Shaw k", o.max_relative, 0, 256, true);
+  page_slider(s, page, "Shaw k", o.max_relative, limits::max_relative);
   if (o.buckets.empty()) {
     ImGui::TextDisabled("no results yet: see the status line");
     return;

@@ -85,4 +85,19 @@ void heatmap_with_colorbar(AppState& s, plot::HeatmapImage& img, const HeatmapPa
   bar_region = {bar.min.x, bar.min.y, bar.max.x, bar.max.y};
 }
 
+namespace {
+ImGuiSliderFlags limit_flags(const Limit& l) {
+  return ImGuiSliderFlags_AlwaysClamp | (l.logarithmic() ? ImGuiSliderFlags_Logarithmic : 0);
+}
+}  // namespace
+
+bool limit_slider(const char* label, int& v, const Limit& l, const char* format) {
+  return ImGui::SliderInt(label, &v, int(l.window_lo()), int(l.window_hi()), format, limit_flags(l));
+}
+
+bool limit_slider(const char* label, double& v, const Limit& l, const char* format) {
+  const double lo = l.window_lo(), hi = l.window_hi();
+  return ImGui::SliderScalar(label, ImGuiDataType_Double, &v, &lo, &hi, format, limit_flags(l));
+}
+
 }  // namespace peviz::app

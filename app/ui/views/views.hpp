@@ -1,8 +1,9 @@
-// The panels of the window, one free function per file in app/views/. Each edits AppState and
+// The panels of the window, one free function per file in app/ui/views/. Each edits AppState and
 // draws its cached results through ImGui and the plotting layer; none computes or calls GL.
 #pragma once
 #include "app/model/app_state.hpp"
 #include "app/plot/heatmap_image.hpp"
+#include "core/limits.hpp"
 
 namespace peviz::app {
 
@@ -25,6 +26,10 @@ void next_on_line(float item_width, const char* label = nullptr);
 // Width of a radio button or small button with this label.
 float radio_width(const char* label);
 float small_button_width(const char* label);
+// A slider over a limit's window range (core/limits.hpp), logarithmic where the limit says so,
+// clamped. True when changed.
+bool limit_slider(const char* label, int& v, const Limit& l, const char* format = "%d");
+bool limit_slider(const char* label, double& v, const Limit& l, const char* format = "%.6g");
 // ImU32 colour used to mark the highlighted position in every view.
 unsigned highlight_color();
 

@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "app/model/page_model.hpp"
 #include "app/model/analysis_update.hpp"
 #include "app/model/app_update.hpp"
 #include "app/model/state_check.hpp"
@@ -47,16 +48,16 @@ std::string write_safetensors(const std::string& file, const std::string& name, 
 
 TEST_CASE("RoPE clocks: angles are t * theta mod 2 pi, pairs follow the pairing, animation advances t") {
   AppState s;
-  s.analysis.clocks.position = 10.0;
+  s.analysis.rope_clocks.position = 10.0;
   show(s, Page::rope_clocks);
-  const RopeClocksOptions& o = s.analysis.clocks;
+  const RopeClocksOptions& o = s.analysis.rope_clocks;
   REQUIRE(o.angles.size() == 32);
   CHECK(o.angles[0] == Approx(10.0 - 2 * std::numbers::pi));
   CHECK(o.angles[1] == Approx(10.0 * std::pow(10000.0, -2.0 / 64.0) - 2 * std::numbers::pi));
   CHECK(o.channel_b[3] == 3 + 32);  // halves
-  s.analysis.clocks.rope.pairing = RopePairing::interleaved;
-  s.analysis.clocks.animate = true;
-  s.analysis.clocks.speed = 4.0f;
+  s.analysis.rope_clocks.rope.pairing = RopePairing::interleaved;
+  s.analysis.rope_clocks.animate = true;
+  s.analysis.rope_clocks.speed = 4.0f;
   s.last_frame_ms = 500.0;  // animation step capped at 0.1 s
   update_app_state(s);
   CHECK(o.channel_b[3] == 7);
@@ -68,20 +69,20 @@ TEST_CASE("RoPE clocks: angles are t * theta mod 2 pi, pairs follow the pairing,
 // session refuses. The slider clamps now, and the animation never goes below t = 0.
 TEST_CASE("RoPE clocks: the animation keeps t >= 0 whatever the speed") {
   AppState s;
-  s.analysis.clocks.position = 0.05;
-  s.analysis.clocks.animate = true;
-  s.analysis.clocks.speed = -5.0f;
+  s.analysis.rope_clocks.position = 0.05;
+  s.analysis.rope_clocks.animate = true;
+  s.analysis.rope_clocks.speed = -5.0f;
   s.last_frame_ms = 100.0;
   show(s, Page::rope_clocks);
   update_app_state(s);
-  CHECK(s.analysis.clocks.position == 0.0);
+  CHECK(s.analysis.rope_clocks.position == 0.0);
   CHECK(check_state(s) == "");
 }
 
 TEST_CASE("RoPE decay: every curve starts at 1 and matches the README figures") {
   AppState s;
   show(s, Page::rope_decay);
-  const RopeDecayOptions& o = s.analysis.decay;
+  const RopeDecayOptions& o = s.analysis.rope_decay;
   CHECK(o.score[0][0] == 1.0f);
   CHECK(o.score[0][10] * 128 == Approx(85.6).margin(0.05));   // RoFormer score, base 10000
   CHECK(o.score[0][1000] * 128 == Approx(20.4).margin(0.05));
@@ -92,8 +93,8 @@ TEST_CASE("RoPE decay: every curve starts at 1 and matches the README figures") 
 TEST_CASE("context extension, ALiBi grid, T5/Shaw and the distance chart") {
   AppState s;
   show(s, Page::context_extension);
-  CHECK(s.analysis.extension.result.rows[4].pairs_beyond_target == 25);  // Llama-3.1 preset
-  CHECK(s.analysis.extension.log10_wavelength[0][0] == Approx(std::log10(2 * std::numbers::pi)));
+  CHECK(s.analysis.context_extension.result.rows[4].pairs_beyond_target == 25);  // Llama-3.1 preset
+  CHECK(s.analysis.context_extension.log10_wavelength[0][0] == Approx(std::log10(2 * std::numbers::pi)));
 
   show(s, Page::alibi);
   const AlibiOptions& a = s.analysis.alibi;
@@ -113,7 +114,7 @@ TEST_CASE("context extension, ALiBi grid, T5/Shaw and the distance chart") {
   CHECK(t.buckets_image.colormap == plot::Colormap::categorical);
 
   show(s, Page::distance_chart);
-  const DistanceChartOptions& d = s.analysis.distance;
+  const DistanceChartOptions& d = s.analysis.distance_chart;
   REQUIRE(d.series.names.size() == 2 + 8 + 2);
   CHECK(d.normalised.at(0, 127) == Approx(1.0f));  // sinusoidal at r = 0
   CHECK(d.shown[0]);
@@ -123,7 +124,7 @@ TEST_CASE("context extension, ALiBi grid, T5/Shaw and the distance chart") {
 TEST_CASE("linear shift: the identity holds to float32 rounding; criteria cover every encoding") {
   AppState s;
   show(s, Page::linear_shift);
-  const LinearShiftOptions& o = s.analysis.shift;
+  const LinearShiftOptions& o = s.analysis.linear_shift;
   REQUIRE(o.shifted.size() == 128);
   CHECK(o.max_error_here < 1e-6);
   CHECK(o.max_error_all_p < 1e-6);
@@ -142,7 +143,7 @@ TEST_CASE("linear shift: the identity holds to float32 rounding; criteria cover 
   s.params.encoding = Encoding::binary;  // a sidebar change re-marks the dependent pages
   mark_params_changed(s);
   show(s, Page::linear_shift);
-  CHECK_FALSE(s.analysis.shift.sinusoidal);
+  CHECK_FALSE(s.analysis.linear_shift.sinusoidal);
 }
 
 TEST_CASE("precision: fp16 has no phase past 65504, the marks sit at 2^p") {

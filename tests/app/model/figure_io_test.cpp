@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "app/model/page_model.hpp"
 #include "app/model/app_update.hpp"
 #include "app/model/figure.hpp"
 #include "app/model/figure_io.hpp"

@@ -38,7 +38,7 @@ TEST_CASE("the sweep changes d_model, base and L and marks them dirty every fram
     CHECK(s.params.d_model >= 512 - 512 / 8);
     CHECK(s.params.seq_len <= 2048);
     CHECK(s.params.seq_len >= 2048 - 2048 / 8);
-    CHECK(s.params.base >= kGuiMinBase);
+    CHECK(s.params.base >= limits::base.window_lo());
   }
   CHECK(d.size() >= 4);
   CHECK(L.size() >= 4);

@@ -75,7 +75,7 @@ TEST_CASE("the default lesson follows the argument, page by page") {
   CHECK(s.params.encoding == Encoding::learned);
   CHECK(s.params.max_len == 128);
   go_to_step(s, 12);
-  CHECK(s.analysis.extension.params.factor == 8.0);
+  CHECK(s.analysis.context_extension.params.factor == 8.0);
   go_to_step(s, 99);  // clamped
   CHECK(s.teach.step == 12);
 }

@@ -71,28 +71,28 @@ TEST_CASE("shipped presets set the models' values") {
   {
     AppState s;
     REQUIRE(apply_preset(shipped(all, "llama-3.1-8b"), s));  // by file stem
-    const ContextExtensionParams& c = s.analysis.extension.params;
+    const ContextExtensionParams& c = s.analysis.context_extension.params;
     CHECK(c.rope.base == 500000.0);
     CHECK(c.factor == 8.0);
     CHECK(c.original_len == 8192);
-    CHECK(s.analysis.extension.preset == 1);
+    CHECK(s.analysis.context_extension.preset == 1);
     CHECK(rope_model_presets()[1].name == "Llama-3.1 8B");
-    CHECK(s.analysis.clocks.rope.base == 500000.0);
+    CHECK(s.analysis.rope_clocks.rope.base == 500000.0);
     CHECK(s.analysis.page == Page::context_extension);
   }
   {
     AppState s;
     REQUIRE(apply_preset(shipped(all, "Llama-2 7B"), s));
-    CHECK(s.analysis.extension.preset == 0);
-    CHECK(s.analysis.clocks.rope.head_dim == 128);
-    CHECK(s.analysis.extension.params.original_len == 4096);
+    CHECK(s.analysis.context_extension.preset == 0);
+    CHECK(s.analysis.rope_clocks.rope.head_dim == 128);
+    CHECK(s.analysis.context_extension.params.original_len == 4096);
     CHECK(s.analysis.page == Page::rope_clocks);
   }
   {
     AppState s;
     REQUIRE(apply_preset(shipped(all, "Qwen2-style"), s));
-    CHECK(s.analysis.extension.params.rope.base == 1e6);
-    CHECK(s.analysis.extension.preset == 2);
+    CHECK(s.analysis.context_extension.params.rope.base == 1e6);
+    CHECK(s.analysis.context_extension.preset == 2);
   }
   {
     AppState s;

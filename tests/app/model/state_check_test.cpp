@@ -18,8 +18,8 @@ TEST_CASE("state check: the default state and an edited valid one pass") {
   s.analysis.page = Page::precision;
   s.analysis.alibi.heads = 12;
   s.analysis.alibi.head = 11;
-  s.analysis.clocks.rope.pairing = RopePairing::interleaved;
-  s.analysis.extension.params.factor = 8.0;
+  s.analysis.rope_clocks.rope.pairing = RopePairing::interleaved;
+  s.analysis.context_extension.params.factor = 8.0;
   CHECK(check_state(s) == "");
 }
 
@@ -30,7 +30,7 @@ TEST_CASE("state check: a parameter set core refuses is named with its place") {
     CHECK(check_state(s).starts_with("params: d-model: "));
   }
   SECTION("RoPE clocks: odd head_dim") {
-    s.analysis.clocks.rope.head_dim = 63;
+    s.analysis.rope_clocks.rope.head_dim = 63;
     CHECK(check_state(s).starts_with("rope_clocks: "));
   }
   SECTION("ALiBi: no heads") {
@@ -38,7 +38,7 @@ TEST_CASE("state check: a parameter set core refuses is named with its place") {
     CHECK(check_state(s).starts_with("alibi: heads: "));
   }
   SECTION("context extension: factor below 1") {
-    s.analysis.extension.params.factor = 0.5;
+    s.analysis.context_extension.params.factor = 0.5;
     CHECK(check_state(s).starts_with("context_extension: factor: "));
   }
   SECTION("T5: no buckets") {
@@ -46,7 +46,7 @@ TEST_CASE("state check: a parameter set core refuses is named with its place") {
     CHECK(check_state(s).starts_with("t5_shaw: "));
   }
   SECTION("distance chart: Shaw k negative") {
-    s.analysis.distance.params.max_relative = -1;
+    s.analysis.distance_chart.params.max_relative = -1;
     CHECK(check_state(s).starts_with("distance: "));
   }
 }
@@ -55,7 +55,7 @@ TEST_CASE("state check: a state that does not survive state JSON is refused with
   AppState s;
   SECTION("a value state JSON refuses (outside the window's range)") {
     s.analysis.alibi.seq_len = 5000;
-    CHECK(check_state(s) == "round trip: refused: seq_len: must be in [1, 1024], got 5000");
+    CHECK(check_state(s) == "round trip: refused: seq-len: must be an integer in [2, 1024], got 5000");
   }
   SECTION("a value that changes on the way (highlight past the last position is clamped)") {
     s.params.seq_len = 100;

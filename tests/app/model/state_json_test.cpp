@@ -19,10 +19,10 @@ TEST_CASE("state JSON round-trips every input it names") {
   a.analysis.page = Page::alibi;
   a.analysis.alibi.heads = 12;
   a.analysis.alibi.bidirectional = true;
-  a.analysis.clocks.rope.pairing = RopePairing::interleaved;
-  a.analysis.extension.params.factor = 8.0;
+  a.analysis.rope_clocks.rope.pairing = RopePairing::interleaved;
+  a.analysis.context_extension.params.factor = 8.0;
   a.analysis.t5_shaw.num_buckets = 16;
-  a.analysis.shift.k = 7;
+  a.analysis.linear_shift.k = 7;
   a.analysis.precision.max_position_log2 = 12;
   const json j = state_to_json(a);
 
@@ -34,7 +34,7 @@ TEST_CASE("state JSON round-trips every input it names") {
   CHECK(b.params.base == 2.5);
   CHECK(b.analysis.page == Page::alibi);
   CHECK(b.analysis.alibi.heads == 12);
-  CHECK(b.analysis.clocks.rope.pairing == RopePairing::interleaved);
+  CHECK(b.analysis.rope_clocks.rope.pairing == RopePairing::interleaved);
   CHECK(b.fonts_dirty);
   CHECK(b.dirty.encoding);
 }
@@ -53,7 +53,7 @@ TEST_CASE("a partial state changes only the keys it names") {
 TEST_CASE("a bad value anywhere leaves the state untouched and names the key") {
   const char* bad[][2] = {
       {R"({"params": {"d_model": 0}})", "d-model"},
-      {R"({"params": {"d_model": 5000}})", "d_model"},
+      {R"({"params": {"d_model": 5000}})", "d-model"},  // the window range names the one spelling too
       {R"({"params": {"base": 1.0}})", "base"},
       {R"({"params": {"encoding": "fourier"}})", "encoding"},
       {R"({"params": {"seq_len": "long"}})", "seq_len"},

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <stb_image.h>
 
+#include "app/model/page_model.hpp"
 #include "app/model/analysis_update.hpp"
 #include "app/model/state_check.hpp"
 #include "app/ui/views/analysis_views.hpp"
@@ -72,16 +73,16 @@ TEST_CASE("every analysis page draws headless, with interaction, for several opt
     CHECK(s.analysis.plot_region[2] > s.analysis.plot_region[0]);  // the key plot was laid out
     poke(ui, s);
     // Second option set: other pairing/bases/heads/lengths, causal forms, sinusoid halves, small L.
-    s.analysis.clocks.rope.pairing = RopePairing::interleaved;
-    s.analysis.clocks.animate = true;
-    s.analysis.decay.head_dim = 2;
-    s.analysis.extension.params = rope_model_presets()[2].params;
+    s.analysis.rope_clocks.rope.pairing = RopePairing::interleaved;
+    s.analysis.rope_clocks.animate = true;
+    s.analysis.rope_decay.head_dim = 2;
+    s.analysis.context_extension.params = rope_model_presets()[2].params;
     s.analysis.alibi.heads = 12;
     s.analysis.alibi.bidirectional = true;
     s.analysis.t5_shaw.causal = true;
     s.analysis.t5_shaw.seq_len = 2;
-    s.analysis.distance.params.causal = true;
-    s.analysis.distance.params.seq_len = 2;
+    s.analysis.distance_chart.params.causal = true;
+    s.analysis.distance_chart.params.seq_len = 2;
     s.analysis.criteria.length_a = 2;
     s.analysis.precision.use_rope = false;
     s.params.layout = Layout::halves;
@@ -115,7 +116,7 @@ TEST_CASE("bad page options reach the status line and the page keeps its last re
   CHECK_FALSE(s.status_is_error);
 
   s.analysis.page = Page::context_extension;
-  s.analysis.extension.params.beta_fast = 0.5;
+  s.analysis.context_extension.params.beta_fast = 0.5;
   s.analysis.mark(Page::context_extension);
   ui.frame(s);
   CHECK(s.status.find("beta-fast") != std::string::npos);
@@ -188,7 +189,7 @@ TEST_CASE("T5 page: buckets and max distance follow their dependent lower bounds
 TEST_CASE("context extension page: the upper knob of each ordered pair stays above the lower one") {
   HeadlessImGui ui;
   AppState s;
-  ContextExtensionParams& p = s.analysis.extension.params;
+  ContextExtensionParams& p = s.analysis.context_extension.params;
   s.analysis.page = Page::context_extension;
   ui.frame(s);
   REQUIRE(check_state(s) == "");
@@ -198,7 +199,7 @@ TEST_CASE("context extension page: the upper knob of each ordered pair stays abo
   ui.frame(s);
   CHECK(p.high_freq_factor == Approx(5.4 * 1.01));
   CHECK(p.beta_fast == Approx(40.0 * 1.01));
-  CHECK(s.analysis.extension.preset == -1);  // no longer the model's preset
+  CHECK(s.analysis.context_extension.preset == -1);  // no longer the model's preset
   CHECK_FALSE(s.status_is_error);
   CHECK(check_state(s) == "");
 }

@@ -212,11 +212,11 @@ TEST_CASE("pressing and dragging across every row of the sidebar and the view he
         ui.frame(s);
         INFO("at " << at.x << ", " << at.y << ": " << s.status);
         CHECK(s.params.d_model >= 1);
-        CHECK(s.params.d_model <= kGuiMaxDModel);
+        CHECK(s.params.d_model <= int(limits::d_model.window_hi()));
         CHECK(s.params.seq_len >= 1);
-        CHECK(s.params.seq_len <= kGuiMaxSeqLen);
-        CHECK(s.params.base >= kGuiMinBase);
-        CHECK(s.params.base <= kGuiMaxBase);
+        CHECK(s.params.seq_len <= int(limits::seq_len.window_hi()));
+        CHECK(s.params.base >= limits::base.window_lo());
+        CHECK(s.params.base <= limits::base.window_hi());
         CHECK(s.highlight_position < std::max(s.computed.seq_len, 1));
       }
     }

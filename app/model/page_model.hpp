@@ -1,0 +1,55 @@
+// One descriptor per page: everything the model layer knows of a page, defined in the page's own file
+// (app/model/pages/<id>_page.cpp) and registered once through app/model/page_list.hpp.
+#pragma once
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "app/model/analysis_state.hpp"
+#include "core/nd_array.hpp"
+
+namespace peviz::app {
+
+struct AppState;
+
+struct PageModel {
+  const char* name = "";        // command-line spelling: --view, render --view, the state JSON's "page"
+  const char* title = "";        // the tab, the status line
+  const char* json_key = "";        // the page's options object in the state JSON ("" = none)
+  bool follows_params = false;  // recomputes when the sidebar's encoding parameters change
+  // Recomputes the page's cache through core when it is dirty; throws ParamError.
+  void (*update)(AppState&) = nullptr;
+  // Per frame, before the update: animation (marks the page dirty when it moves); nullptr = none.
+  void (*advance)(AppState&, double dt) = nullptr;
+  // True while the page wants frames without input (an animation).
+  bool (*busy)(const AppState&) = nullptr;
+  // File > Export data: the numbers behind the page (columns are documented in its file).
+  NdArray (*export_data)(const AppState&) = nullptr;
+  // The figure caption; nullptr = the sidebar's encoding (absolute_caption).
+  std::string (*caption)(const AppState&) = nullptr;
+  // The options object of the state JSON: read (validated, all keys optional; throws ParamError) and written.
+  void (*read_json)(const nlohmann::json&, AnalysisState&) = nullptr;
+  nlohmann::json (*write_json)(const AnalysisState&) = nullptr;
+  // The page's heatmaps, for the GL layer to attach once.
+  void (*heatmaps)(AnalysisState&, std::vector<plot::HeatmapImage*>&) = nullptr;
+};
+
+// Every page in tab order (index = Page value).
+std::span<const PageModel* const> page_models();
+const PageModel& page_model(Page p);
+// Command-line page names ("rope-clocks", ...), and all of them joined by ", ".
+std::optional<Page> parse_page(std::string_view name);
+std::string page_names();
+inline const char* page_title(Page p) { return page_model(p).title; }
+inline const char* page_name(Page p) { return page_model(p).name; }
+
+// For the page files: set an image to show matrix `m` with `map` over [vmin, vmax] (a new version).
+void set_heatmap(plot::HeatmapImage& img, const Matrix& m, plot::Colormap map, double vmin, double vmax);
+// For the page files: equal-length columns as a rows x columns float32 array (short columns padded with NaN).
+NdArray data_columns(const std::vector<std::vector<float>>& cols);
+
+}  // namespace peviz::app

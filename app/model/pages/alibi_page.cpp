@@ -1,0 +1,89 @@
+// The ALiBi page: slopes per head, one head's bias and every head tiled (Press et al. 2022; causal -m·(i-j)).
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "app/model/analysis_update.hpp"
+#include "app/model/app_state.hpp"
+#include "app/model/figure.hpp"
+#include "app/model/json_fields.hpp"
+#include "app/model/page_model.hpp"
+#include "core/alibi.hpp"
+
+namespace peviz::app {
+
+namespace {
+
+void update(AppState& s) {
+  AlibiOptions& o = s.analysis.alibi;
+  check_window_int(limits::alibi_seq_len, o.seq_len);
+  check_window_int(limits::alibi_heads, o.heads);
+  o.slopes = alibi_slopes(o.heads);
+  o.slopes_f.assign(o.slopes.begin(), o.slopes.end());
+  const NdArray bias = alibi_bias(o.heads, o.seq_len, o.bidirectional);
+  o.head = std::clamp(o.head, 0, o.heads - 1);
+  const std::size_t L = std::size_t(o.seq_len), per_head = L * L;
+  o.head_bias.reshape(L, L);
+  std::copy_n(bias.f32.begin() + std::ptrdiff_t(per_head * std::size_t(o.head)), per_head, o.head_bias.data.begin());
+  Matrix stacked(std::size_t(o.heads) * L, L);
+  std::copy(bias.f32.begin(), bias.f32.end(), stacked.data.begin());
+  o.grid_cols = int(std::ceil(std::sqrt(double(o.heads))));
+  o.grid = tile_heads(stacked, o.heads, o.seq_len, o.grid_cols);
+  const double lo = -o.slopes[0] * double(o.seq_len - 1);  // the steepest head's farthest key
+  set_heatmap(o.head_image, o.head_bias, plot::Colormap::magma, -o.slopes[std::size_t(o.head)] * double(o.seq_len - 1), 0.0);
+  set_heatmap(o.grid_image, o.grid, plot::Colormap::magma, lo, 0.0);
+}
+
+// [heads, L, L], NaN where masked (as peviz export alibi-bias).
+NdArray export_data(const AppState& s) {
+  const AlibiOptions& o = s.analysis.alibi;
+  return alibi_bias(o.heads, o.seq_len, o.bidirectional);
+}
+
+std::string caption(const AppState& s) {
+  const AlibiOptions& o = s.analysis.alibi;
+  const std::string dot = kCaptionDot;
+  return "ALiBi" + dot + std::to_string(o.heads) + " heads" + dot + "L " + std::to_string(o.seq_len) + dot +
+         (o.bidirectional ? "bidirectional" : "causal");
+}
+
+void read_json(const nlohmann::json& j, AnalysisState& a) {
+  AlibiOptions& o = a.alibi;
+  read(j, "heads", o.heads);
+  read(j, "seq_len", o.seq_len);
+  read(j, "bidirectional", o.bidirectional);
+  read(j, "head", o.head);
+  check_window_int(limits::alibi_heads, o.heads);
+  check_window_int(limits::alibi_seq_len, o.seq_len);
+  o.head = std::clamp(o.head, 0, o.heads - 1);
+}
+
+nlohmann::json write_json(const AnalysisState& a) {
+  const AlibiOptions& o = a.alibi;
+  return {{"heads", o.heads}, {"seq_len", o.seq_len}, {"bidirectional", o.bidirectional}, {"head", o.head}};
+}
+
+void heatmaps(AnalysisState& a, std::vector<plot::HeatmapImage*>& out) {
+  out.push_back(&a.alibi.head_image);
+  out.push_back(&a.alibi.grid_image);
+}
+
+}  // namespace
+
+Matrix tile_heads(const Matrix& stacked, int heads, int seq_len, int cols) {
+  const int rows = (heads + cols - 1) / cols;
+  const std::size_t L = std::size_t(seq_len), gutter = 1;
+  Matrix out(std::size_t(rows) * (L + gutter) - gutter, std::size_t(cols) * (L + gutter) - gutter,
+             std::numeric_limits<float>::quiet_NaN());
+  for (int h = 0; h < heads; ++h) {
+    const std::size_t r0 = std::size_t(h / cols) * (L + gutter), c0 = std::size_t(h % cols) * (L + gutter);
+    for (std::size_t i = 0; i < L; ++i) std::copy_n(stacked.row(std::size_t(h) * L + i), L, out.row(r0 + i) + c0);
+  }
+  return out;
+}
+
+extern const PageModel alibi_page{.name = "alibi", .title = "ALiBi", .json_key = "alibi", .update = update,
+                                  .export_data = export_data, .caption = caption, .read_json = read_json,
+                                  .write_json = write_json, .heatmaps = heatmaps};
+
+}  // namespace peviz::app

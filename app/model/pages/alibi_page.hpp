@@ -1,0 +1,26 @@
+// The alibi page's options and cached results (its update, export, caption and state JSON: alibi_page.cpp).
+#pragma once
+#include <array>
+#include <string>
+#include <vector>
+
+#include "app/plot/heatmap_image.hpp"
+#include "core/matrix.hpp"
+
+namespace peviz::app {
+
+struct AlibiOptions {
+  int heads = 8;
+  int seq_len = 64;
+  bool bidirectional = false;
+  int head = 0;                   // head shown large
+  // cache
+  std::vector<double> slopes;
+  std::vector<float> slopes_f;
+  Matrix head_bias;               // L x L of `head` (NaN above the diagonal when causal)
+  Matrix grid;                    // every head tiled in a ceil(sqrt(H)) grid, NaN gutters
+  int grid_cols = 1;
+  plot::HeatmapImage head_image, grid_image;
+};
+
+}  // namespace peviz::app

@@ -1,0 +1,73 @@
+// The criteria page: unique, consistent distance, bounded, deterministic and extrapolation for every encoding.
+#include <algorithm>
+
+#include "app/model/app_state.hpp"
+#include "app/model/json_fields.hpp"
+#include "app/model/page_model.hpp"
+
+namespace peviz::app {
+
+namespace {
+
+// Criteria cost O(L^2 d) for non-sinusoidal tables: the scorecard measures at most this many positions.
+constexpr int kCriteriaMaxLen = 512;
+
+std::vector<float> normalized_positions(int L) {
+  std::vector<float> v(static_cast<std::size_t>(L));
+  for (int t = 0; t < L; ++t) v[std::size_t(t)] = L > 1 ? float(t) / float(L - 1) : 0.0f;
+  return v;
+}
+
+void update(AppState& s) {
+  CriteriaOptions& o = s.analysis.criteria;
+  o.measured_len = std::min(s.computed.seq_len, kCriteriaMaxLen);
+  for (int e = 0; e < 5; ++e) {
+    EncodingParams p = s.computed;
+    p.encoding = Encoding(e);
+    p.seq_len = o.measured_len;
+    if (p.encoding == Encoding::learned)  // the table has no rows past its length: measure inside it
+      p.seq_len = std::min(p.seq_len, p.learned_table ? int(p.learned_table->rows) : p.max_len);
+    o.errors[std::size_t(e)].clear();
+    try {
+      o.reports[std::size_t(e)] = measure_criteria(p);
+    } catch (const ParamError& err) {
+      o.errors[std::size_t(e)] = err.what();
+    }
+  }
+  check_int(limits::criteria_length, o.length_a);
+  check_int(limits::criteria_length, o.length_b);
+  o.normalized_a = normalized_positions(o.length_a);
+  o.normalized_b = normalized_positions(o.length_b);
+  const int n = std::max(o.length_a, o.length_b) * 4;
+  o.integer_values.resize(std::size_t(n));
+  for (int t = 0; t < n; ++t) o.integer_values[std::size_t(t)] = float(t);
+}
+
+// One row per encoding (sinusoidal, learned, binary, normalized, integer); columns: unique, min distance,
+// consistent, spread over t, change with length, bounded, max |value|, growth, deterministic, extrapolates.
+NdArray export_data(const AppState& s) {
+  std::vector<std::vector<float>> cols(10);
+  for (const CriteriaReport& r : s.analysis.criteria.reports) {
+    const double v[10] = {double(r.unique), r.min_distance, double(r.consistent), r.spread_over_t, r.change_with_length,
+                          double(r.bounded), r.max_abs, r.growth, double(r.deterministic), double(r.extrapolates)};
+    for (std::size_t c = 0; c < 10; ++c) cols[c].push_back(float(v[c]));
+  }
+  return data_columns(cols);
+}
+
+void read_json(const nlohmann::json& j, AnalysisState& a) {
+  read_limited(j, "length_a", limits::criteria_length, a.criteria.length_a);
+  read_limited(j, "length_b", limits::criteria_length, a.criteria.length_b);
+}
+
+nlohmann::json write_json(const AnalysisState& a) {
+  return {{"length_a", a.criteria.length_a}, {"length_b", a.criteria.length_b}};
+}
+
+}  // namespace
+
+extern const PageModel criteria_page{.name = "criteria", .title = "Criteria", .json_key = "criteria",
+                                     .follows_params = true, .update = update, .export_data = export_data,
+                                     .read_json = read_json, .write_json = write_json};
+
+}  // namespace peviz::app

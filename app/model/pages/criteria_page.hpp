@@ -1,0 +1,21 @@
+// The criteria page's options and cached results (its update, export, caption and state JSON: criteria_page.cpp).
+#pragma once
+#include <array>
+#include <string>
+#include <vector>
+
+#include "core/criteria.hpp"
+#include "core/matrix.hpp"
+
+namespace peviz::app {
+
+struct CriteriaOptions {
+  int length_a = 64, length_b = 256;   // the two lengths of the "same offset" plot
+  // cache: one report per encoding at the sidebar's parameters
+  std::array<CriteriaReport, 5> reports;
+  std::array<std::string, 5> errors;   // ParamError text when an encoding cannot be measured
+  int measured_len = 0;                // L used (capped for the O(L^2 d) measurements)
+  std::vector<float> normalized_a, normalized_b, integer_values;
+};
+
+}  // namespace peviz::app

@@ -1,0 +1,73 @@
+// The distance chart: every method's score against r = j - i on one normalised axis (core/distance_series).
+#include "app/model/app_state.hpp"
+#include "app/model/figure.hpp"
+#include "app/model/json_fields.hpp"
+#include "app/model/page_model.hpp"
+
+namespace peviz::app {
+
+namespace {
+
+void update(AppState& s) {
+  DistanceChartOptions& o = s.analysis.distance_chart;
+  o.series = distance_series(o.params);
+  o.normalised = normalised_series(o.series);
+  if (o.shown.size() == o.series.names.size()) return;
+  o.shown.assign(o.series.names.size(), true);
+  for (std::size_t i = 0; i < o.shown.size(); ++i)  // ALiBi: only heads 0 and H-1 on by default
+    if (o.series.names[i].starts_with("alibi_h") && o.series.names[i] != "alibi_h0" && i + 3 != o.series.names.size())
+      o.shown[i] = false;
+}
+
+// Columns: r, then every series (as peviz export distance-series).
+NdArray export_data(const AppState& s) {
+  const DistanceSeries& d = s.analysis.distance_chart.series;
+  std::vector<std::vector<float>> cols(1);
+  for (int r : d.distance) cols[0].push_back(float(r));
+  for (std::size_t k = 0; k < d.values.rows; ++k) cols.emplace_back(d.values.row(k), d.values.row(k) + d.values.cols);
+  return data_columns(cols);
+}
+
+std::string caption(const AppState& s) {
+  const DistanceSeriesParams& d = s.analysis.distance_chart.params;
+  const std::string dot = kCaptionDot;
+  return "L " + std::to_string(d.seq_len) + dot + "sinusoidal d " + std::to_string(d.d_model) + dot + "RoPE head_dim " +
+         std::to_string(d.rope.head_dim) + dot + "ALiBi " + std::to_string(d.heads) + " heads" + dot + "T5 " +
+         std::to_string(d.num_buckets) + "/" + std::to_string(d.max_distance) + dot + "Shaw k " +
+         std::to_string(d.max_relative);
+}
+
+void read_json(const nlohmann::json& j, AnalysisState& a) {
+  DistanceSeriesParams& d = a.distance_chart.params;
+  read(j, "seq_len", d.seq_len);
+  read(j, "d_model", d.d_model);
+  read(j, "sinusoid_base", d.sinusoid_base);
+  read(j, "rope_head_dim", d.rope.head_dim);
+  read(j, "rope_base", d.rope.base);
+  read(j, "heads", d.heads);
+  read(j, "causal", d.causal);
+  read(j, "num_buckets", d.num_buckets);
+  read(j, "max_distance", d.max_distance);
+  read(j, "max_relative", d.max_relative);
+  check_window_int(limits::seq_len, d.seq_len);
+  check_window_int(limits::d_model, d.d_model);
+  check_window_real(limits::base, d.sinusoid_base);
+  check_window_int(limits::alibi_heads, d.heads);
+  validate(d.rope);
+  if (j.contains("heads")) a.distance_chart.shown.clear();  // the series list changes: legend toggles reset
+}
+
+nlohmann::json write_json(const AnalysisState& a) {
+  const DistanceSeriesParams& d = a.distance_chart.params;
+  return {{"seq_len", d.seq_len}, {"d_model", d.d_model}, {"sinusoid_base", d.sinusoid_base},
+          {"rope_head_dim", d.rope.head_dim}, {"rope_base", d.rope.base}, {"heads", d.heads}, {"causal", d.causal},
+          {"num_buckets", d.num_buckets}, {"max_distance", d.max_distance}, {"max_relative", d.max_relative}};
+}
+
+}  // namespace
+
+extern const PageModel distance_chart_page{.name = "distance", .title = "Distance chart", .json_key = "distance",
+                                           .update = update, .export_data = export_data, .caption = caption,
+                                           .read_json = read_json, .write_json = write_json};
+
+}  // namespace peviz::app

@@ -1,0 +1,20 @@
+// The distance chart page's options and cached results (its update, export, caption and state JSON: distance_chart_page.cpp).
+#pragma once
+#include <array>
+#include <string>
+#include <vector>
+
+#include "core/distance_series.hpp"
+#include "core/matrix.hpp"
+
+namespace peviz::app {
+
+struct DistanceChartOptions {
+  DistanceSeriesParams params;
+  std::vector<bool> shown;        // per series (legend toggles); grows with the series list
+  // cache
+  DistanceSeries series;
+  Matrix normalised;
+};
+
+}  // namespace peviz::app

@@ -1,0 +1,138 @@
+// The learned-tables page: a .npy / .safetensors table (file dialog or drag-and-drop) and its row norms.
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <limits>
+#include <memory>
+
+#include "app/model/analysis_update.hpp"
+#include "app/model/app_state.hpp"
+#include "app/model/page_model.hpp"
+#include "core/errors.hpp"
+#include "core/nd_array.hpp"
+
+namespace peviz::app {
+
+namespace {
+
+constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
+
+// The file dialog's listing: "../", sub-folders with a trailing '/', then .npy / .safetensors files.
+void list_directory(LearnedOptions& o) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (o.directory.empty()) o.directory = fs::current_path(ec).string();
+  std::vector<std::string> dirs, files;
+  for (const auto& e : fs::directory_iterator(o.directory, fs::directory_options::skip_permission_denied, ec)) {
+    const std::string name = e.path().filename().string();
+    if (name.starts_with(".")) continue;
+    std::error_code ec2;
+    if (e.is_directory(ec2)) dirs.push_back(name + "/");
+    else if (e.path().extension() == ".npy" || e.path().extension() == ".safetensors") files.push_back(name);
+  }
+  if (ec) throw ParamError("from-npy", "cannot list " + o.directory + ": " + ec.message());
+  std::sort(dirs.begin(), dirs.end());
+  std::sort(files.begin(), files.end());
+  o.entries = {"../"};
+  o.entries.insert(o.entries.end(), dirs.begin(), dirs.end());
+  o.entries.insert(o.entries.end(), files.begin(), files.end());
+}
+
+void update_learned_norms(LearnedOptions& o, const AppState& s) {
+  o.row_norm.assign(std::size_t(s.computed.seq_len), kNaN);
+  if (!s.has_results || s.computed.encoding != Encoding::learned) return;
+  for (std::size_t t = 0; t < s.encoding.rows && t < o.row_norm.size(); ++t) {
+    double sum = 0.0;
+    for (std::size_t c = 0; c < s.encoding.cols; ++c) sum += double(s.encoding.at(t, c)) * s.encoding.at(t, c);
+    o.row_norm[t] = float(std::sqrt(sum));  // NaN rows (past the table) stay NaN: drawn as missing
+  }
+}
+
+void update(AppState& s) {
+  LearnedOptions& o = s.analysis.learned;
+  if (std::exchange(o.list_directory, false)) list_directory(o);
+  update_learned_norms(o, s);
+}
+
+// Columns: position, row norm (NaN past the table).
+NdArray export_data(const AppState& s) {
+  const LearnedOptions& o = s.analysis.learned;
+  std::vector<float> t;
+  for (std::size_t i = 0; i < o.row_norm.size(); ++i) t.push_back(float(i));
+  return data_columns({t, o.row_norm});
+}
+
+bool ends_with(const std::string& s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+// A dropped or chosen file: .npy loads at once; .safetensors lists its tensors and picks the first
+// 2-D float one whose name mentions "pos" or "wpe" (else the first table), then loads it.
+void handle_learned_file(AppState& s, const std::string& path) {
+  LearnedOptions& o = s.analysis.learned;
+  o.path = path;
+  o.tensors.clear();
+  o.tensor = -1;
+  if (ends_with(path, ".safetensors")) {
+    o.tensors = read_safetensors_index(path).tensors;
+    for (std::size_t i = 0; i < o.tensors.size() && o.tensor < 0; ++i)
+      if (o.tensors[i].loadable_table() &&
+          (o.tensors[i].name.find("wpe") != std::string::npos || o.tensors[i].name.find("position") != std::string::npos))
+        o.tensor = int(i);
+    for (std::size_t i = 0; i < o.tensors.size() && o.tensor < 0; ++i)
+      if (o.tensors[i].loadable_table()) o.tensor = int(i);
+    if (o.tensor < 0) throw ParamError("from-safetensors", path + " has no 2-D float tensor");
+    load_learned_table(s, path, o.tensors[std::size_t(o.tensor)].name);
+  } else {
+    load_learned_table(s, path, "");
+  }
+}
+
+}  // namespace
+
+extern const PageModel learned_page{.name = "learned", .title = "Learned tables", .follows_params = true,
+                                    .update = update, .export_data = export_data};
+
+void load_learned_table(AppState& s, const std::string& path, const std::string& tensor) {
+  const bool st = !tensor.empty();
+  auto table = std::make_shared<Matrix>(st ? read_safetensors_matrix(path, tensor) : read_npy_matrix(path));
+  if (double(table->rows) > limits::max_len.window_hi() || double(table->cols) > limits::d_model.window_hi())
+    throw ParamError(st ? "from-safetensors" : "from-npy",
+                     "the window shows tables of at most " + std::to_string(int(limits::max_len.window_hi())) +
+                         " rows and " + std::to_string(int(limits::d_model.window_hi())) + " columns, got " +
+                         std::to_string(table->rows) + " x " + std::to_string(table->cols));
+  EncodingParams& p = s.params;
+  p.encoding = Encoding::learned;
+  p.d_model = int(table->cols);
+  p.max_len = int(table->rows);
+  p.learned_table = std::move(table);
+  p.learned_source = st ? "safetensors:" + tensor : "npy";
+  s.analysis.learned.loaded_name = std::filesystem::path(path).filename().string() + (st ? " : " + tensor : "");
+  mark_params_changed(s);
+}
+
+std::string apply_learned_requests(AppState& s) {
+  AnalysisState& a = s.analysis;
+  std::string error;
+  try {
+    if (!a.learned.pending_drop.empty()) {
+      const std::string path = std::exchange(a.learned.pending_drop, "");
+      a.page = Page::learned;
+      handle_learned_file(s, path);
+    }
+    if (a.learned.load_requested) {
+      a.learned.load_requested = false;
+      if (a.learned.tensor >= 0 && std::size_t(a.learned.tensor) < a.learned.tensors.size())
+        load_learned_table(s, a.learned.path, a.learned.tensors[std::size_t(a.learned.tensor)].name);
+      else
+        handle_learned_file(s, a.learned.path);
+    }
+    a.learned.error.clear();
+  } catch (const ParamError& e) {
+    a.learned.error = e.what();
+    error = e.what();
+  }
+  return error;
+}
+
+}  // namespace peviz::app

@@ -1,0 +1,63 @@
+// The linear-shift page: PE(p+k) = R(k)·PE(p) for the sidebar's sinusoid (core/shift_analysis).
+#include <algorithm>
+#include <cmath>
+
+#include "app/model/app_state.hpp"
+#include "app/model/json_fields.hpp"
+#include "app/model/page_model.hpp"
+#include "core/absolute_encodings.hpp"
+#include "core/shift_analysis.hpp"
+
+namespace peviz::app {
+
+namespace {
+
+void update(AppState& s) {
+  LinearShiftOptions& o = s.analysis.linear_shift;
+  const EncodingParams& params = s.computed;
+  o.sinusoidal = params.encoding == Encoding::sinusoidal;
+  if (!o.sinusoidal) return;  // the page says why; nothing to compute
+  const int L = params.seq_len;
+  o.k = std::clamp(o.k, 0, std::max(L - 1, 0));
+  o.p = std::clamp(o.p, 0, std::max(L - 1 - o.k, 0));
+  EncodingParams longer = params;
+  longer.seq_len = std::max(L, o.p + o.k + 1);
+  const Matrix pe = encode(longer);
+  const std::size_t d = pe.cols;
+  o.rk = shift_matrix(params.d_model, params.base, params.layout, double(o.k));
+  o.shifted.assign(pe.row(std::size_t(o.p + o.k)), pe.row(std::size_t(o.p + o.k)) + d);
+  o.rotated.assign(d, 0.0f);
+  apply_matrix(o.rk, pe.row(std::size_t(o.p)), o.rotated.data());
+  o.difference.resize(d);
+  o.max_error_here = 0.0;
+  for (std::size_t c = 0; c < d; ++c) {
+    o.difference[c] = o.shifted[c] - o.rotated[c];
+    o.max_error_here = std::max(o.max_error_here, double(std::abs(o.difference[c])));
+  }
+  o.max_error_all_p = L > o.k ? measure_shift_identity(params, o.k).max_abs_error : 0.0;
+  set_heatmap(o.rk_image, o.rk, plot::Colormap::diverging, -1.0, 1.0);
+}
+
+// Channel rows: PE(p+k), R(k) PE(p), difference.
+NdArray export_data(const AppState& s) {
+  const LinearShiftOptions& o = s.analysis.linear_shift;
+  if (!o.sinusoidal) throw ParamError("out", "the linear-shift view needs the sinusoidal encoding");
+  return data_columns({o.shifted, o.rotated, o.difference});
+}
+
+void read_json(const nlohmann::json& j, AnalysisState& a) {
+  read_limited(j, "p", limits::shift_position, a.linear_shift.p);
+  read_limited(j, "k", limits::shift_position, a.linear_shift.k);
+}
+
+nlohmann::json write_json(const AnalysisState& a) { return {{"p", a.linear_shift.p}, {"k", a.linear_shift.k}}; }
+
+void heatmaps(AnalysisState& a, std::vector<plot::HeatmapImage*>& out) { out.push_back(&a.linear_shift.rk_image); }
+
+}  // namespace
+
+extern const PageModel linear_shift_page{.name = "linear-shift", .title = "Linear shift", .json_key = "linear_shift",
+                                         .follows_params = true, .update = update, .export_data = export_data,
+                                         .read_json = read_json, .write_json = write_json, .heatmaps = heatmaps};
+
+}  // namespace peviz::app

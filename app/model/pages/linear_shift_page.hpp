@@ -1,0 +1,24 @@
+// The linear shift page's options and cached results (its update, export, caption and state JSON: linear_shift_page.cpp).
+#pragma once
+#include <array>
+#include <string>
+#include <vector>
+
+#include "app/plot/heatmap_image.hpp"
+#include "core/matrix.hpp"
+
+namespace peviz::app {
+
+struct LinearShiftOptions {
+  int p = 10;                     // base position
+  int k = 5;                      // offset
+  // cache (sinusoidal table of the sidebar's d_model, base and layout)
+  std::vector<float> shifted, rotated, difference;  // PE(p+k), R(k) PE(p), their difference
+  Matrix rk;                      // R(k), d x d
+  double max_error_here = 0.0;    // max |difference| at this p
+  double max_error_all_p = 0.0;   // the same over every p in 0..L-1-k (measure_shift_identity)
+  bool sinusoidal = true;
+  plot::HeatmapImage rk_image;
+};
+
+}  // namespace peviz::app

@@ -1,0 +1,77 @@
+// The precision page: phase error of t·θ in fp32 / bf16 / fp16 against t (core/precision).
+#include <cmath>
+
+#include "app/model/app_state.hpp"
+#include "app/model/figure.hpp"
+#include "app/model/json_fields.hpp"
+#include "app/model/page_model.hpp"
+#include "core/absolute_encodings.hpp"
+
+namespace peviz::app {
+
+namespace {
+
+RopeParams rope_params(const PrecisionOptions& o) {
+  RopeParams p;
+  p.head_dim = o.head_dim;
+  p.base = o.base;
+  return p;
+}
+
+void update(AppState& s) {
+  PrecisionOptions& o = s.analysis.precision;
+  check_int(limits::precision_max_position_log2, o.max_position_log2);
+  std::vector<double> freq;
+  if (o.use_rope) {
+    freq = rope_inv_freq(rope_params(o));
+  } else {
+    validate(s.computed);
+    freq = sinusoid_frequencies(s.computed.d_model, s.computed.base, s.computed.layout);
+  }
+  // 8 points per octave: x = i/8 on the log2 axis, position round(2^(i/8)) (repeats at small t).
+  std::vector<double> t;
+  for (int i = 0; i <= 8 * o.max_position_log2; ++i) t.push_back(std::round(std::exp2(i / 8.0)));
+  const Matrix err = rope_phase_error(freq, t);
+  o.log2_position.resize(t.size());
+  for (std::size_t i = 0; i < t.size(); ++i) o.log2_position[i] = float(std::log2(t[i]));
+  for (std::size_t f = 0; f < 3; ++f) {
+    o.error[f].resize(t.size());
+    for (std::size_t i = 0; i < t.size(); ++i) o.error[f][i] = err.at(i, f + 1);
+    o.indistinguishable[f] = first_indistinguishable_position(FloatFormat(f));
+  }
+}
+
+// Columns: log2 t, phase error in fp32, bf16, fp16 (rad).
+NdArray export_data(const AppState& s) {
+  const PrecisionOptions& o = s.analysis.precision;
+  return data_columns({o.log2_position, o.error[0], o.error[1], o.error[2]});
+}
+
+std::string caption(const AppState& s) {
+  const PrecisionOptions& o = s.analysis.precision;
+  if (!o.use_rope) return absolute_caption(s.params);
+  const std::string dot = kCaptionDot;
+  return "RoPE" + dot + "head_dim " + std::to_string(o.head_dim) + dot + "base " + caption_number(o.base);
+}
+
+void read_json(const nlohmann::json& j, AnalysisState& a) {
+  PrecisionOptions& o = a.precision;
+  read(j, "use_rope", o.use_rope);
+  read(j, "head_dim", o.head_dim);
+  read(j, "base", o.base);
+  read_limited(j, "max_position_log2", limits::precision_max_position_log2, o.max_position_log2);
+  validate(rope_params(o));
+}
+
+nlohmann::json write_json(const AnalysisState& a) {
+  const PrecisionOptions& o = a.precision;
+  return {{"use_rope", o.use_rope}, {"head_dim", o.head_dim}, {"base", o.base}, {"max_position_log2", o.max_position_log2}};
+}
+
+}  // namespace
+
+extern const PageModel precision_page{.name = "precision", .title = "Precision", .json_key = "precision",
+                                      .follows_params = true, .update = update, .export_data = export_data,
+                                      .caption = caption, .read_json = read_json, .write_json = write_json};
+
+}  // namespace peviz::app

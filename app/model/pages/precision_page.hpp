@@ -1,0 +1,23 @@
+// The precision page's options and cached results (its update, export, caption and state JSON: precision_page.cpp).
+#pragma once
+#include <array>
+#include <string>
+#include <vector>
+
+#include "core/precision.hpp"
+#include "core/matrix.hpp"
+
+namespace peviz::app {
+
+struct PrecisionOptions {
+  bool use_rope = true;           // RoPE (head_dim, base) or the sidebar's sinusoid frequencies
+  int head_dim = 128;
+  double base = 10000.0;
+  int max_position_log2 = 20;     // positions 1 .. 2^this
+  // cache
+  std::vector<float> log2_position;
+  std::array<std::vector<float>, 3> error;  // fp32, bf16, fp16, radians
+  std::array<double, 3> indistinguishable{};  // first t with fl(t+1) == fl(t)
+};
+
+}  // namespace peviz::app

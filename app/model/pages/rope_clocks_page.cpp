@@ -1,0 +1,76 @@
+// The RoPE clocks page: every rotary pair as a dial at position t (RoFormer; halves or interleaved pairing).
+#include <algorithm>
+
+#include "app/model/app_state.hpp"
+#include "app/model/figure.hpp"
+#include "app/model/json_fields.hpp"
+#include "app/model/page_model.hpp"
+
+namespace peviz::app {
+
+namespace {
+
+void update(AppState& s) {
+  RopeClocksOptions& o = s.analysis.rope_clocks;
+  o.inv_freq = rope_inv_freq(o.rope);  // validates head_dim and base
+  o.angles = rope_clock_angles(o.inv_freq, o.position);
+  o.angles_f.assign(o.angles.begin(), o.angles.end());
+  const int R = rotary_dim(o.rope);
+  const bool halves = o.rope.pairing == RopePairing::halves;
+  o.channel_a.clear();
+  o.channel_b.clear();
+  for (int j = 0; j < R / 2; ++j) {
+    o.channel_a.push_back(halves ? j : 2 * j);
+    o.channel_b.push_back(halves ? j + R / 2 : 2 * j + 1);
+  }
+}
+
+void advance(AppState& s, double dt) {
+  RopeClocksOptions& o = s.analysis.rope_clocks;
+  if (!o.animate) return;
+  o.position = std::max(o.position + double(o.speed) * dt, 0.0);  // t >= 0 whatever the speed
+  s.analysis.mark(Page::rope_clocks);
+}
+
+bool busy(const AppState& s) { return s.analysis.rope_clocks.animate; }
+
+// Columns: pair, inv_freq, angle (rad, wrapped to [0, 2 pi)).
+NdArray export_data(const AppState& s) {
+  const RopeClocksOptions& o = s.analysis.rope_clocks;
+  std::vector<float> pair, f, angle;
+  for (std::size_t j = 0; j < o.inv_freq.size(); ++j) {
+    pair.push_back(float(j));
+    f.push_back(float(o.inv_freq[j]));
+    angle.push_back(float(o.angles[j]));
+  }
+  return data_columns({pair, f, angle});
+}
+
+std::string caption(const AppState& s) {
+  const RopeClocksOptions& o = s.analysis.rope_clocks;
+  const std::string dot = kCaptionDot;
+  return "RoPE" + dot + "head_dim " + std::to_string(o.rope.head_dim) + dot + "base " + caption_number(o.rope.base) + dot +
+         std::string(to_string(o.rope.pairing)) + dot + "t = " + caption_number(o.position);
+}
+
+void read_json(const nlohmann::json& j, AnalysisState& a) {
+  RopeClocksOptions& o = a.rope_clocks;
+  read_rope_json(j, o.rope);
+  read_limited(j, "position", limits::rope_position, o.position);
+}
+
+nlohmann::json write_json(const AnalysisState& a) {
+  const RopeClocksOptions& o = a.rope_clocks;
+  nlohmann::json j = rope_json(o.rope);
+  j["position"] = o.position;
+  return j;
+}
+
+}  // namespace
+
+extern const PageModel rope_clocks_page{.name = "rope-clocks", .title = "RoPE clocks", .json_key = "rope_clocks",
+                                        .update = update, .advance = advance, .busy = busy,
+                                        .export_data = export_data, .caption = caption,
+                                        .read_json = read_json, .write_json = write_json};
+
+}  // namespace peviz::app

@@ -1,0 +1,23 @@
+// The rope clocks page's options and cached results (its update, export, caption and state JSON: rope_clocks_page.cpp).
+#pragma once
+#include <array>
+#include <string>
+#include <vector>
+
+#include "core/rope.hpp"
+#include "core/matrix.hpp"
+
+namespace peviz::app {
+
+struct RopeClocksOptions {
+  RopeParams rope{64, 0, 10000.0, RopePairing::halves};  // head_dim 64: 32 dials
+  double position = 12.0;        // t, the position whose rotations are drawn
+  bool animate = false;          // sweep t forward every frame
+  float speed = 4.0f;            // positions per second while animating
+  // cache
+  std::vector<double> inv_freq, angles;  // per pair; angle wrapped to [0, 2 pi)
+  std::vector<float> angles_f;           // the same as float, for the line plot
+  std::vector<int> channel_a, channel_b; // the two channels of each pair for this pairing
+};
+
+}  // namespace peviz::app

@@ -1,0 +1,94 @@
+// The T5 & Shaw page: T5's bucket matrix (HF compute_bias) and Shaw's clipped distances, and bucket against r.
+#include "app/model/app_state.hpp"
+#include "app/model/figure.hpp"
+#include "app/model/json_fields.hpp"
+#include "app/model/page_model.hpp"
+#include "core/shaw.hpp"
+#include "core/t5_buckets.hpp"
+
+namespace peviz::app {
+
+namespace {
+
+Matrix from_ints(const NdArray& a) {
+  Matrix m(a.shape[0], a.shape[1]);
+  for (std::size_t i = 0; i < a.i32.size(); ++i) m.data[i] = float(a.i32[i]);
+  return m;
+}
+
+T5BucketParams t5_params(const T5ShawOptions& o) {
+  T5BucketParams t5;
+  t5.query_len = t5.key_len = o.seq_len;
+  t5.num_buckets = o.num_buckets;
+  t5.max_distance = o.max_distance;
+  t5.bidirectional = !o.causal;
+  return t5;
+}
+
+ShawParams shaw_params(const T5ShawOptions& o) {
+  ShawParams shaw;
+  shaw.query_len = shaw.key_len = o.seq_len;
+  shaw.max_relative = o.max_relative;
+  return shaw;
+}
+
+void update(AppState& s) {
+  T5ShawOptions& o = s.analysis.t5_shaw;
+  check_window_int(limits::t5_shaw_seq_len, o.seq_len);
+  o.buckets = from_ints(t5_bucket_matrix(t5_params(o)));  // validates
+  o.shaw = from_ints(shaw_relative_positions(shaw_params(o)));
+  o.bucket_of_distance.clear();
+  for (int r = -(o.seq_len - 1); r <= o.seq_len - 1; ++r)
+    o.bucket_of_distance.push_back(float(t5_relative_position_bucket(r, !o.causal, o.num_buckets, o.max_distance)));
+  // Categorical: one colour per integer value (bucket ids 0..B-1, Shaw values -k..k).
+  set_heatmap(o.buckets_image, o.buckets, plot::Colormap::categorical, -0.5, o.num_buckets - 0.5);
+  set_heatmap(o.shaw_image, o.shaw, plot::Colormap::categorical, -o.max_relative - 0.5, o.max_relative + 0.5);
+}
+
+// [2, L, L]: T5 bucket ids, then Shaw's clipped distances.
+NdArray export_data(const AppState& s) {
+  const T5ShawOptions& o = s.analysis.t5_shaw;
+  if (o.buckets.rows == 0) throw ParamError("out", "nothing computed yet for T5 / Shaw");
+  std::vector<float> v(o.buckets.data);
+  v.insert(v.end(), o.shaw.data.begin(), o.shaw.data.end());
+  return NdArray::from_floats({2, o.buckets.rows, o.buckets.cols}, std::move(v));
+}
+
+std::string caption(const AppState& s) {
+  const T5ShawOptions& o = s.analysis.t5_shaw;
+  const std::string dot = kCaptionDot;
+  return "T5 " + std::to_string(o.num_buckets) + " buckets, max distance " + std::to_string(o.max_distance) +
+         (o.causal ? " (causal)" : "") + dot + "Shaw k " + std::to_string(o.max_relative) + dot + "L " +
+         std::to_string(o.seq_len);
+}
+
+void read_json(const nlohmann::json& j, AnalysisState& a) {
+  T5ShawOptions& o = a.t5_shaw;
+  read(j, "seq_len", o.seq_len);
+  read(j, "num_buckets", o.num_buckets);
+  read(j, "max_distance", o.max_distance);
+  read(j, "causal", o.causal);
+  read(j, "max_relative", o.max_relative);
+  check_window_int(limits::t5_shaw_seq_len, o.seq_len);
+  validate(t5_params(o));
+  validate(shaw_params(o));
+}
+
+nlohmann::json write_json(const AnalysisState& a) {
+  const T5ShawOptions& o = a.t5_shaw;
+  return {{"seq_len", o.seq_len}, {"num_buckets", o.num_buckets}, {"max_distance", o.max_distance},
+          {"causal", o.causal}, {"max_relative", o.max_relative}};
+}
+
+void heatmaps(AnalysisState& a, std::vector<plot::HeatmapImage*>& out) {
+  out.push_back(&a.t5_shaw.buckets_image);
+  out.push_back(&a.t5_shaw.shaw_image);
+}
+
+}  // namespace
+
+extern const PageModel t5_shaw_page{.name = "t5-shaw", .title = "T5 & Shaw", .json_key = "t5_shaw", .update = update,
+                                    .export_data = export_data, .caption = caption, .read_json = read_json,
+                                    .write_json = write_json, .heatmaps = heatmaps};
+
+}  // namespace peviz::app
