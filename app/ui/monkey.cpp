@@ -8,12 +8,16 @@
 #include <filesystem>
 
 #include <unistd.h>  // sysconf
+#ifdef __GLIBC__
+#include <malloc.h>  // malloc_trim
+#endif
 
 #include <imgui_internal.h>  // last frame's windows and open popups: where the widgets are
 
 #include "app/gfx/window.hpp"
 #include "app/model/analysis_update.hpp"
 #include "app/model/lessons.hpp"
+#include "app/model/page_model.hpp"
 #include "app/model/presentation.hpp"
 #include "app/model/state_check.hpp"
 #include "app/model/state_json.hpp"
@@ -279,6 +283,9 @@ void restore_start(Monkey& m, AppState& s) {
 }  // namespace
 
 double resident_mib() {
+#ifdef __GLIBC__
+  malloc_trim(0);  // free memory glibc still holds (big buffers of earlier sizes) is not a leak: give it back
+#endif
   long pages = 0, resident = 0;
   if (FILE* f = std::fopen("/proc/self/statm", "r")) {
     if (std::fscanf(f, "%ld %ld", &pages, &resident) != 2) resident = 0;

@@ -62,7 +62,8 @@ std::string check_monkey_state(const AppState& s, int frame);
 void finish_monkey(Monkey& m);
 void remove_monkey_sandbox(Monkey& m);
 
-// Resident set size of this process in MiB (/proc/self/statm).
+// Resident set size of this process in MiB (/proc/self/statm), after handing the allocator's free memory
+// back to the system (glibc malloc_trim), so that what remains is memory in use.
 double resident_mib();
 
 }  // namespace peviz::app
