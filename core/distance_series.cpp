@@ -32,33 +32,56 @@ Matrix normalised_series(const DistanceSeries& s) {
   return out;
 }
 
-DistanceSeriesPlan plan_distance_series(const DistanceSeriesParams& p) {
+namespace {
+
+// The parts of a distance chart as the parameter sets of their own modules.
+EncodingParams sinusoid_part(const DistanceSeriesParams& p) {
   EncodingParams enc;
   enc.encoding = Encoding::sinusoidal;
   enc.d_model = p.d_model;
   enc.seq_len = p.seq_len;
   enc.base = p.sinusoid_base;
   enc.layout = Layout::interleaved;
-  validate(enc);  // seq-len, d-model, base
-  const ScaledRope rope = rope_scaled_inv_freq(p.rope, p.rope_scaling);
-  DistanceSeriesPlan plan;
-  plan.params = p;
-  plan.slopes = alibi_slopes(p.heads);
+  return enc;
+}
+
+T5BucketParams t5_part(const DistanceSeriesParams& p) {
   T5BucketParams t5;
   t5.query_len = t5.key_len = p.seq_len;
   t5.num_buckets = p.num_buckets;
   t5.max_distance = p.max_distance;
   t5.bidirectional = !p.causal;
-  validate_shape(t5);
+  return t5;
+}
+
+ShawParams shaw_part(const DistanceSeriesParams& p) {
   ShawParams shaw;
   shaw.query_len = shaw.key_len = p.seq_len;
   shaw.max_relative = p.max_relative;
-  validate_shape(shaw);
+  return shaw;
+}
+
+}  // namespace
+
+void validate(const DistanceSeriesParams& p) {
+  validate(sinusoid_part(p));  // seq-len, d-model, base
+  validate(p.rope, p.rope_scaling);
+  validate_alibi_heads(p.heads);
+  validate_shape(t5_part(p));
+  validate_shape(shaw_part(p));
+}
+
+DistanceSeriesPlan plan_distance_series(const DistanceSeriesParams& p) {
+  validate(p);
+  const ScaledRope rope = rope_scaled_inv_freq(p.rope, p.rope_scaling);
+  DistanceSeriesPlan plan;
+  plan.params = p;
+  plan.slopes = alibi_slopes(p.heads);
   plan.names = {"sinusoidal", "rope"};
   for (std::size_t h = 0; h < plan.slopes.size(); ++h) plan.names.push_back("alibi_h" + std::to_string(h));
   plan.names.push_back("t5_bucket");
   plan.names.push_back("shaw");
-  plan.pe = encode(enc);
+  plan.pe = encode(sinusoid_part(p));
   plan.decay = rope_decay(rope.inv_freq, p.rope.head_dim, p.seq_len - 1);
   return plan;
 }

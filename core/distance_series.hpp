@@ -57,7 +57,10 @@ struct DistanceSeriesPlan {
 // Validates every part (throws ParamError naming the flag); no memory budget.
 DistanceSeriesPlan plan_distance_series(const DistanceSeriesParams& p);
 
-// Validates every part (throws ParamError naming the flag) and computes all series.
+// Validates every part (sinusoid, RoPE and its scaling, ALiBi heads, T5 buckets, Shaw; no memory
+// budget): throws ParamError naming the flag.
+void validate(const DistanceSeriesParams& p);
+// Validates (as above) and computes all series.
 DistanceSeries distance_series(const DistanceSeriesParams& p);
 
 // The export's table in memory: rows r = -(L-1) .. L-1 with columns r, then every series at r.

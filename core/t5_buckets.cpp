@@ -10,16 +10,20 @@
 
 namespace peviz {
 
+int t5_min_buckets(bool bidirectional) { return bidirectional ? 4 : 2; }
+
+int t5_exact_range(int num_buckets, bool bidirectional) { return (bidirectional ? num_buckets / 2 : num_buckets) / 2; }
+
 void validate_shape(const T5BucketParams& p) {
   check_length(p.query_len, "seq-len");
   check_length(p.key_len, "key-len");
   // The exact range max_exact must be >= 1, otherwise HF takes log(0 / 0).
-  const int min_buckets = p.bidirectional ? 4 : 2;
+  const int min_buckets = t5_min_buckets(p.bidirectional);
   if (p.num_buckets < min_buckets || p.num_buckets > 65536)
     throw ParamError("num-buckets", "must be an integer in [" + std::to_string(min_buckets) + ", 65536]" +
                                         (p.bidirectional ? " for bidirectional buckets" : "") + ", got " +
                                         std::to_string(p.num_buckets));
-  const int max_exact = (p.bidirectional ? p.num_buckets / 2 : p.num_buckets) / 2;
+  const int max_exact = t5_exact_range(p.num_buckets, p.bidirectional);
   if (p.max_distance <= max_exact || p.max_distance > (1 << 30))
     throw ParamError("max-distance", "must be an integer greater than the exact range (" + std::to_string(max_exact) +
                                          ") and at most 2^30, got " + std::to_string(p.max_distance));

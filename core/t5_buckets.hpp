@@ -25,6 +25,10 @@ struct T5BucketParams {
 // checks the in-memory matrix against memory_budget ("max-memory"), validate_shape does not.
 void validate(const T5BucketParams& p);
 void validate_shape(const T5BucketParams& p);
+// The bounds that depend on the other knobs: at least 2 buckets (causal) or 4 (bidirectional), and
+// max_distance above the exact range, max_exact = (buckets after the sign split) / 2 (see below).
+int t5_min_buckets(bool bidirectional);
+int t5_exact_range(int num_buckets, bool bidirectional);
 
 // HF transformers src/transformers/models/t5/modeling_t5.py, T5Attention._relative_position_bucket:
 // |r| < max_exact = (buckets after the sign split) / 2 gets its own bucket; larger distances get

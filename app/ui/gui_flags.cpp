@@ -52,6 +52,8 @@ void add_gui_flags(CLI::App& app, GuiOptions& o) {
   app.add_flag("--present", o.present, "Start in presentation mode (full screen, light theme, large text)");
   app.add_option("--record", o.record, "Start View > Record animation of this parameter (position, base, d-model, seq-len, "
                                        "factor) with the dialog's defaults: a 60-frame GIF into --figure-dir");
+  app.add_option("--monkey", o.monkey, "With --frames N: random input every frame from this seed, the state checked "
+                                       "after each; one summary line, exit 1 on a failed check");
 }
 
 namespace {
@@ -156,6 +158,10 @@ bool apply_teach_flags(const GuiOptions& o, AppState& s) {
 }  // namespace
 
 bool apply_gui_flags(const GuiOptions& o, AppState& s, WindowSize& size) {
+  if (o.monkey && o.frames == 0) {
+    std::fprintf(stderr, "peviz: --monkey: needs --frames N (the length of the run)\n");
+    return false;
+  }
   return apply_flag_overrides(o, s, size) && apply_teach_flags(o, s);
 }
 

@@ -25,6 +25,7 @@
 #include "app/ui/frame_outputs.hpp"
 #include "app/ui/gui_flags.hpp"
 #include "app/ui/recording.hpp"
+#include "app/ui/monkey.hpp"
 #include "app/ui/shortcuts.hpp"
 #include "app/ui/theme.hpp"
 #include "core/errors.hpp"
@@ -44,6 +45,7 @@ struct FrameLoop {
   FrameStats stats;
   EncodingParams sweep_centre; // --report sweeps around the starting parameters
   AnimationRecorder recorder;  // View > Record animation, between frames
+  std::unique_ptr<Monkey> monkey;  // --monkey: the random input and its checks
   bool last(const GuiOptions& o) const { return o.frames > 0 && frame + 1 >= o.frames; }
 };
 
@@ -92,22 +94,29 @@ bool refresh_fonts(GLFWwindow* window, AppState& s, FrameLoop& loop) {
   return true;
 }
 
-// Update: files asked for, then every dirty result recomputed through core.
+// Update: files asked for, then every dirty result recomputed through core (and, under --monkey, checked).
 void update(const GuiOptions& o, AppState& s, FrameLoop& loop) {
   if (o.report) apply_sweep_step(s, loop.sweep_centre, loop.frame);
   handle_file_requests(s, ImGui::GetTime(), (long long)std::time(nullptr));
   loop.recomputed = update_app_state(s);
   if (loop.recomputed) loop.stats.recompute_ms.push_back(s.last_recompute_ms);
+  if (!loop.monkey) return;
+  if (const std::string problem = check_monkey_state(s, loop.frame); !problem.empty()) {  // ends the run
+    std::fprintf(stderr, "peviz: --monkey: %s\n", problem.c_str());
+    loop.exit_code = 1;
+  }
 }
 
 // Draw: the ImGui frame, the heatmap textures, then the GL draw into the window.
 void draw(GLFWwindow* window, const GuiOptions& o, AppState& s, gfx::HeatmapRenderer& renderer, FrameLoop& loop) {
   const auto ui_start = std::chrono::steady_clock::now();
   gfx::begin_platform_frame();
+  if (loop.monkey) feed_monkey_input(*loop.monkey, s, loop.frame);
   ImGui::NewFrame();
   handle_shortcuts(s);
   draw_app(s);
   ImGui::Render();
+  if (loop.monkey) after_monkey_draw(*loop.monkey, s, loop.frame);
   loop.stats.ui_ms.push_back(ms_since(ui_start));
   // Coarse heatmaps while a drag (or the sweep) changes the data every frame; never in the frame a
   // screenshot is taken from.
@@ -214,6 +223,10 @@ int run_gui(const GuiOptions& o) {
   loop.windowed = {0, 0, size.width, size.height};
   gfx::HeatmapRenderer renderer;
   if (!start_renderer(s, renderer)) loop.exit_code = 1;
+  if (o.monkey) {  // --frames is there (checked with the flags)
+    loop.monkey = std::make_unique<Monkey>();
+    if (!start_monkey(*loop.monkey, *o.monkey, o.frames, s)) loop.exit_code = 1;
+  }
   while (loop.exit_code == 0 && !gfx::should_close(window)) {
     const auto frame_start = std::chrono::steady_clock::now();
     const double cpu_start = process_cpu_ms();
@@ -232,6 +245,10 @@ int run_gui(const GuiOptions& o) {
     ++loop.frame;
   }
   if (o.report) print_report(window, loop);
+  if (loop.monkey) {
+    if (loop.exit_code == 0) finish_monkey(*loop.monkey);
+    remove_monkey_sandbox(*loop.monkey);
+  }
   if (o.frames == 0 && loop.exit_code == 0) save_session_on_exit(window, s, loop);  // scripted runs never do
   if (renderer.program) gfx::destroy(renderer);
   close_window(window);

@@ -1,5 +1,7 @@
 // Entry point of the interactive window, called by main() when no subcommand is given.
 #pragma once
+#include <cstdint>
+#include <optional>
 #include <string>
 
 #include <CLI/CLI.hpp>
@@ -28,6 +30,7 @@ struct GuiOptions {
   int lesson_step = 1;         // --lesson-step K: start it at step K (1-based)
   bool present = false;        // --present: start in presentation mode
   std::string record;          // --record PARAM: start View > Record animation (GIF, the dialog's defaults)
+  std::optional<std::uint64_t> monkey;  // --monkey SEED: random input every frame, state checked (with --frames)
 };
 
 void add_gui_flags(CLI::App& app, GuiOptions& o);

@@ -98,3 +98,23 @@ TEST_CASE("invalid bucket parameters name their flag") {
   p.query_len = 70000;
   CHECK(error_of(p).rfind("seq-len:", 0) == 0);
 }
+
+TEST_CASE("the dependent bounds are the ones validate applies") {
+  CHECK(t5_min_buckets(true) == 4);
+  CHECK(t5_min_buckets(false) == 2);
+  CHECK(t5_exact_range(32, true) == 8);  // HF: num_buckets //= 2, then max_exact = num_buckets // 2
+  CHECK(t5_exact_range(32, false) == 16);
+  for (const bool bidirectional : {true, false})
+    for (int buckets = t5_min_buckets(bidirectional); buckets <= 64; ++buckets) {
+      T5BucketParams p;
+      p.num_buckets = buckets;
+      p.bidirectional = bidirectional;
+      p.max_distance = t5_exact_range(buckets, bidirectional) + 1;
+      CHECK_NOTHROW(validate(p));
+      p.max_distance -= 1;
+      CHECK_THROWS_AS(validate(p), ParamError);
+    }
+  T5BucketParams p;
+  p.num_buckets = t5_min_buckets(true) - 1;
+  CHECK_THROWS_AS(validate(p), ParamError);
+}

@@ -1,4 +1,6 @@
 // The RoPE clocks page: every rotary pair as a dial at position t (RoFormer; halves or interleaved pairing).
+#include <algorithm>
+
 #include "app/model/app_state.hpp"
 #include "app/model/figure.hpp"
 #include "app/model/json_fields.hpp"
@@ -26,7 +28,7 @@ void update(AppState& s) {
 void advance(AppState& s, double dt) {
   RopeClocksOptions& o = s.analysis.rope_clocks;
   if (!o.animate) return;
-  o.position += double(o.speed) * dt;
+  o.position = std::max(o.position + double(o.speed) * dt, 0.0);  // t >= 0 whatever the speed
   s.analysis.mark(Page::rope_clocks);
 }
 

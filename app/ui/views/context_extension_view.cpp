@@ -17,6 +17,17 @@ namespace peviz::app {
 namespace {
 
 constexpr const char* kNames[5] = {"none", "linear (PI)", "dynamic NTK", "YaRN", "llama3"};
+// Core wants beta_fast > beta_slow (YaRN) and high_freq_factor > low_freq_factor (llama3): when the lower
+// knob passes the upper one, the upper one is lifted this factor above it, so the pair never becomes a
+// state core refuses (found by peviz --monkey 11: low_freq_factor 5.4 over high_freq_factor 4).
+constexpr double kAboveLower = 1.01;
+
+// Lifts `upper` above `lower` (see kAboveLower); true when it moved.
+bool keep_above(double& upper, double lower) {
+  if (upper > lower) return false;
+  upper = lower * kAboveLower;
+  return true;
+}
 
 void controls(AppState& s) {
   ContextExtensionOptions& o = s.analysis.context_extension;
@@ -56,6 +67,10 @@ void controls(AppState& s) {
   changed |= page_slider(s, page, "llama3 low_freq_factor", p.low_freq_factor, limits::low_freq_factor);
   ImGui::SameLine();
   changed |= page_slider(s, page, "high_freq_factor", p.high_freq_factor, limits::high_freq_factor);
+  if (keep_above(p.beta_fast, p.beta_slow) | keep_above(p.high_freq_factor, p.low_freq_factor)) {
+    s.analysis.mark(page);
+    changed = true;
+  }
   if (changed) o.preset = -1;
 }
 

@@ -38,7 +38,8 @@ void controls(AppState& s) {
        "needs about 2*pi*base positions for one turn.");
   ImGui::SameLine();
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7.0f);
-  ImGui::SliderFloat("positions/s", &o.speed, 0.1f, 1000.0f, "%.3g", ImGuiSliderFlags_Logarithmic);
+  ImGui::SliderFloat("positions/s", &o.speed, 0.1f, 1000.0f, "%.3g",
+                     ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);  // Ctrl+click typing too
   ImGui::SameLine();
   if (ImGui::SmallButton("t = 0")) {
     o.position = 0.0;

@@ -8,8 +8,26 @@
 #include "app/plot/draw/plot.hpp"
 #include "app/ui/views/analysis_views.hpp"
 #include "app/ui/views/views.hpp"
+#include "core/t5_buckets.hpp"
 
 namespace peviz::app {
+
+namespace {
+
+// The lower bounds of buckets and max distance move with the other knobs (core/t5_buckets): after more
+// buckets or leaving the causal form, lift the dependent value to its bound rather than leave a state
+// core refuses (found by peviz --monkey 11: 32 buckets with max distance 4).
+void keep_t5_knobs_valid(AppState& s) {
+  T5ShawOptions& o = s.analysis.t5_shaw;
+  const int buckets = std::max(o.num_buckets, t5_min_buckets(!o.causal));
+  const int distance = std::max(o.max_distance, t5_exact_range(buckets, !o.causal) + 1);
+  if (buckets == o.num_buckets && distance == o.max_distance) return;
+  o.num_buckets = buckets;
+  o.max_distance = distance;
+  s.analysis.mark(Page::t5_shaw);
+}
+
+}  // namespace
 
 void draw_t5_shaw_view(AppState& s) {
   T5ShawOptions& o = s.analysis.t5_shaw;
@@ -23,13 +41,14 @@ void draw_t5_shaw_view(AppState& s) {
   ImGui::SameLine();
   if (ImGui::Checkbox("causal##t5", &o.causal)) s.analysis.mark(page);
   hint("Bidirectional: half the buckets for keys after the query (+B/2). Causal: every future key is bucket 0.");
+  keep_t5_knobs_valid(s);
   ImGui::SameLine();
   page_slider(s, page, "Shaw k", o.max_relative, limits::max_relative);
   if (o.buckets.empty()) {
     ImGui::TextDisabled("no results yet: see the status line");
     return;
   }
-  const int exact = (o.causal ? o.num_buckets : o.num_buckets / 2) / 2;
+  const int exact = t5_exact_range(o.num_buckets, !o.causal);
   ImGui::TextDisabled("T5: |r| < %d gets its own bucket (exact), then buckets grow logarithmically up to |r| = %d; "
                       "Shaw: r clipped to [-%d, %d]. One colour per id.", exact, o.max_distance, o.max_relative,
                       o.max_relative);

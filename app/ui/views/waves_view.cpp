@@ -97,8 +97,13 @@ void draw_waves_view(AppState& s) {
   int range[2] = {s.waves.first_position, s.waves.last_position < 0 ? L - 1 : s.waves.last_position};
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9.0f);
   if (ImGui::DragInt2("positions", range, 1.0f, 0, std::max(L - 1, 0), "%d", ImGuiSliderFlags_AlwaysClamp)) {
-    s.waves.first_position = std::min(range[0], range[1]);
-    s.waves.last_position = range[1] >= L - 1 ? -1 : std::max(range[0], range[1]);
+    // Clamped here too: with L = 1 the bounds are equal, which ImGui takes as "no bounds" (a typed -130
+    // stayed; found by peviz --monkey 1 at 1600x900).
+    const int top = std::max(L - 1, 0);
+    const int lo = std::clamp(std::min(range[0], range[1]), 0, top);
+    const int hi = std::clamp(std::max(range[0], range[1]), lo, top);
+    s.waves.first_position = lo;
+    s.waves.last_position = hi >= L - 1 ? -1 : hi;
     s.waves.range_changed = true;
   }
   hint("First and last position on the horizontal axis (drag or Ctrl+click to type); the wheel zooms further.");

@@ -13,6 +13,7 @@
 #include "app/model/page_model.hpp"
 #include "app/model/analysis_update.hpp"
 #include "app/model/app_update.hpp"
+#include "app/model/state_check.hpp"
 
 using namespace peviz;
 using namespace peviz::app;
@@ -62,6 +63,20 @@ TEST_CASE("RoPE clocks: angles are t * theta mod 2 pi, pairs follow the pairing,
   CHECK(o.channel_b[3] == 7);
   CHECK(o.position == Approx(10.4));
   CHECK(o.angles[0] == Approx(10.4 - 2 * std::numbers::pi));
+}
+
+// The speed slider took any typed value (Ctrl+click, no clamp): a negative speed ran t below 0, a state the
+// session refuses. The slider clamps now, and the animation never goes below t = 0.
+TEST_CASE("RoPE clocks: the animation keeps t >= 0 whatever the speed") {
+  AppState s;
+  s.analysis.rope_clocks.position = 0.05;
+  s.analysis.rope_clocks.animate = true;
+  s.analysis.rope_clocks.speed = -5.0f;
+  s.last_frame_ms = 100.0;
+  show(s, Page::rope_clocks);
+  update_app_state(s);
+  CHECK(s.analysis.rope_clocks.position == 0.0);
+  CHECK(check_state(s) == "");
 }
 
 TEST_CASE("RoPE decay: every curve starts at 1 and matches the README figures") {

@@ -1,0 +1,113 @@
+// peviz --frames N --monkey SEED: random input over every page under Xvfb, state checked every frame.
+#include <cstdlib>
+#include <filesystem>
+#include <regex>
+
+#include <catch2/catch.hpp>
+
+#include "app/model/app_update.hpp"
+#include "app/ui/monkey.hpp"
+#include "app/ui/shortcuts.hpp"
+#include "tests/app/ui/imgui_headless.hpp"
+#include "tests/app/ui/run_gui.hpp"
+
+using namespace peviz::app;
+namespace fs = std::filesystem;
+
+TEST_CASE("--monkey without --frames exits 2 before any window opens") {
+  const RunResult r = run_shell(std::string("env -u DISPLAY ") + PEVIZ_BINARY + " --monkey 1");
+  CHECK(r.code == 2);
+  CHECK(r.err == "peviz: --monkey: needs --frames N (the length of the run)\n");
+}
+
+TEST_CASE("monkey runs: several seeds pass, one summary line, memory flat, nothing left behind") {
+  const std::string tmp = temp_path("monkey-tmp");
+  const std::string config = "/tmp/peviz-gui-test-" + std::to_string(::getpid()) + ".config";  // run_gui's
+  for (const char* seed : {"1", "2", "3"}) {
+    INFO("seed " << seed);
+    fs::remove_all(tmp);
+    fs::create_directories(tmp);
+    const std::string args = std::string("--frames 600 --monkey ") + seed + " --reset --size 1280x720";
+    const RunResult r = run_gui(args, "TMPDIR=" + tmp);
+    INFO("stderr: " << r.err);
+    REQUIRE(r.code == 0);
+    std::smatch m;
+    REQUIRE(std::regex_match(r.out, m, std::regex("monkey: (\\d+) events, (\\d+) pages, rss (\\d+) -> (\\d+) MiB\n")));
+    CHECK(std::stol(m[1]) > 400);  // about one event a frame: moves, presses, releases, keys, characters
+    CHECK(std::stoi(m[2]) >= 3);   // the page tabs are hit within 600 frames
+    CHECK(std::stoi(m[4]) <= std::stoi(m[3]) + 20);
+    CHECK(fs::is_empty(tmp));  // the sandbox (figures, exports, saved presets) is gone
+    CHECK_FALSE(fs::exists(config + "/peviz/session.json"));  // a scripted run never saves the session
+    CHECK_FALSE(fs::exists(config + "/peviz/presets"));       // presets saved from the menu went to the sandbox
+  }
+  fs::remove_all(tmp);
+}
+
+namespace {
+
+// What the monkey wrote into ImGui's IO, frame by frame, over `frames` headless frames (no GL): the
+// same loop as the window's (update, check, input, UI, sandbox) with a fixed frame time.
+struct MonkeyTrace {
+  std::vector<std::string> io;
+  int pages = 0;
+  long long events = 0;
+};
+
+MonkeyTrace headless_monkey(std::uint64_t seed, int frames) {
+  const char* xdg = std::getenv("XDG_CONFIG_HOME");
+  const std::string saved_xdg = xdg ? xdg : "";
+  MonkeyTrace trace;
+  {
+    HeadlessImGui ui;
+    AppState s;
+    Monkey m;
+    REQUIRE(start_monkey(m, seed, frames, s));
+    for (int f = 0; f < frames; ++f) {
+      update_app_state(s);
+      INFO("seed " << seed);
+      REQUIRE(check_monkey_state(s, f) == "");
+      feed_monkey_input(m, s, f);
+      const ImGuiIO& io = ImGui::GetIO();
+      std::string keys;
+      for (int k = 0; k < int(std::size(io.KeysDown)); ++k)
+        if (io.KeysDown[k]) keys += std::to_string(k) + " ";
+      std::string text;
+      for (ImWchar c : io.InputQueueCharacters) text += char(c);
+      trace.io.push_back(std::to_string(io.MousePos.x) + "," + std::to_string(io.MousePos.y) + " " +
+                         std::to_string(io.MouseDown[0]) + std::to_string(io.MouseDown[1]) + " " +
+                         std::to_string(io.MouseWheel) + " " + keys + (io.KeyCtrl ? "ctrl " : "") + text);
+      ImGui::NewFrame();
+      handle_shortcuts(s);
+      draw_app(s);
+      ImGui::Render();
+      after_monkey_draw(m, s, f);
+    }
+    for (bool v : m.visited) trace.pages += v;
+    trace.events = m.events;
+    CHECK(fs::exists(m.sandbox));
+    const std::string sandbox = m.sandbox;
+    remove_monkey_sandbox(m);
+    CHECK_FALSE(fs::exists(sandbox));
+  }
+  if (xdg) setenv("XDG_CONFIG_HOME", saved_xdg.c_str(), 1);
+  else unsetenv("XDG_CONFIG_HOME");
+  return trace;
+}
+
+}  // namespace
+
+TEST_CASE("monkey: the input is a function of the seed, and it reaches most pages (headless)") {
+  const MonkeyTrace a = headless_monkey(5, 1500), b = headless_monkey(5, 1500), c = headless_monkey(6, 1500);
+  REQUIRE(a.io.size() == 1500);
+  REQUIRE(b.io.size() == 1500);
+  std::size_t first_difference = 0;
+  while (first_difference < a.io.size() && a.io[first_difference] == b.io[first_difference]) ++first_difference;
+  INFO("first different frame " << first_difference);
+  CHECK(first_difference == a.io.size());
+  CHECK(a.events == b.events);
+  CHECK(a.io != c.io);
+  CHECK(a.events > 1000);
+  INFO("pages " << a.pages << ", " << c.pages);
+  CHECK(a.pages >= 8);
+  CHECK(c.pages >= 8);
+}
