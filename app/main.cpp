@@ -44,6 +44,7 @@ int main(int argc, char** argv) {
   peviz::cli::register_absolute_exports(*export_cmd);
   peviz::cli::register_relative_exports(*export_cmd);
   peviz::cli::register_bench(app);
+  peviz::cli::register_train(app);
   peviz::app::register_render(app);
 
   peviz::app::GuiOptions gui;

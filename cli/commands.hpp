@@ -14,6 +14,9 @@ void register_relative_exports(CLI::App& export_cmd);
 // `peviz bench [--json]`.
 void register_bench(CLI::App& app);
 
+// `peviz train ...` (train_command.cpp): the length-generalisation lab on the command line.
+void register_train(CLI::App& app);
+
 // Thrown after a usage message was already printed; run_guarded maps it to exit code 2.
 struct UsageExit {};
 // Thrown after a failure that is not the user's input (a shader, a font) was already printed: exit code 1.

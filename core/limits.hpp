@@ -38,6 +38,18 @@ inline constexpr Limit d_model{"d-model", 1, 16384, 128, Scale::logarithmic, 102
 inline constexpr Limit seq_len{"seq-len", 1, 65536, 128, Scale::logarithmic, 8192};
 inline constexpr Limit base{"base", 1.0000001, 1e12, 10000, Scale::logarithmic, 1e7};
 inline constexpr Limit max_len{"max-len", 1, 65536, 1024, Scale::logarithmic, 8192};
+// ---- training (core/train); the RoPE base of a run uses `base` above ----
+inline constexpr Limit train_layers{"layers", 1, 4, 2};
+inline constexpr Limit train_heads{"heads", 1, 8, 2};
+inline constexpr Limit train_d_model{"d-model", 16, 256, 64, Scale::logarithmic};  // d-model / heads even
+inline constexpr Limit train_batch{"batch", 1, 256, 32, Scale::logarithmic};
+inline constexpr Limit train_steps{"steps", 1, 100000, 3000, Scale::logarithmic};
+inline constexpr Limit train_max{"train-max", 1, 40, 20};  // longest training n (2n + 3 tokens)
+inline constexpr Limit test_max{"test-max", 1, 160, 40};   // also at most 4 x train-max
+inline constexpr Limit test_samples{"test-samples", 1, 10000, 200, Scale::logarithmic};  // sequences per length
+inline constexpr Limit learning_rate{"lr", 1e-6, 1, 1e-3, Scale::logarithmic};
+inline constexpr Limit warmup{"warmup", 0, 100000, 100, Scale::logarithmic};
+inline constexpr Limit train_threads{"threads", 1, 64, 1};  // runs in parallel, one encoding per thread
 }  // namespace limits
 
 }  // namespace peviz
