@@ -76,17 +76,15 @@ TrainRun::TrainRun(const TrainSettings& s)
   progress_.steps = s.steps;
 }
 
-TrainRun::TrainRun(const TrainSettings& s, const std::vector<float>& params, std::vector<float> loss_curve,
-                   std::vector<LengthAccuracy> accuracy)
-    : TrainRun(s) {
+TrainRun::TrainRun(const TrainSettings& s, const std::vector<float>& params, TrainSnapshot saved) : TrainRun(s) {
   if (params.size() != model_.params.size())
     throw ParamError("from-safetensors", "parameter count " + std::to_string(params.size()) + " does not match the "
                                          "settings (" + std::to_string(model_.params.size()) + ")");
   model_.params = params;
-  progress_.step = int(loss_curve.size());
-  progress_.loss = std::move(loss_curve);
-  progress_.accuracy = std::move(accuracy);
-  progress_.evaluated = !progress_.accuracy.empty();
+  saved.step = int(saved.loss.size());
+  saved.steps = s.steps;
+  saved.evaluated = !saved.accuracy.empty();
+  progress_ = std::move(saved);
 }
 
 bool TrainRun::step() {

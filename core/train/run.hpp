@@ -62,8 +62,7 @@ struct TrainSnapshot {
 class TrainRun {
  public:
   explicit TrainRun(const TrainSettings& s);  // validates, allocates, initialises
-  TrainRun(const TrainSettings& s, const std::vector<float>& params, std::vector<float> loss_curve,
-           std::vector<LengthAccuracy> accuracy);  // a saved run (run_io.hpp)
+  TrainRun(const TrainSettings& s, const std::vector<float>& params, TrainSnapshot saved);  // run_io.hpp's load_run
 
   const TrainSettings& settings() const { return settings_; }
   std::size_t parameter_count() const { return model_.params.size(); }

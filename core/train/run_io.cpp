@@ -162,6 +162,8 @@ void save_run(const TrainRun& run, const std::string& path, const std::string& p
   const TrainSnapshot s = run.snapshot();
   meta["loss"] = nlohmann::json(s.loss).dump();
   meta["exact_match"] = exact_match_json(s.accuracy).dump();
+  meta["steps_per_s"] = shortest(s.steps_per_s);
+  meta["cancelled"] = s.cancelled ? "true" : "false";
   write_safetensors(path, tensors, meta, param);
 }
 
@@ -186,9 +188,16 @@ std::unique_ptr<TrainRun> load_run(const std::string& path, const std::string& p
   const nlohmann::json loss = nlohmann::json::parse(field(idx.metadata, "loss", param), nullptr, false);
   const nlohmann::json acc = nlohmann::json::parse(field(idx.metadata, "exact_match", param), nullptr, false);
   if (!loss.is_array() || !acc.is_object()) throw ParamError(param, "__metadata__ 'loss' or 'exact_match' is malformed");
-  std::vector<float> curve;
-  for (const auto& v : loss) curve.push_back(v.is_number() ? v.get<float>() : NAN);
-  return std::make_unique<TrainRun>(s, params, std::move(curve), exact_match_from_json(acc));
+  TrainSnapshot saved;
+  for (const auto& v : loss) saved.loss.push_back(v.is_number() ? v.get<float>() : NAN);
+  try {
+    saved.accuracy = exact_match_from_json(acc);
+  } catch (const std::exception&) {
+    throw ParamError(param, "__metadata__ 'exact_match' has a key that is not a length");
+  }
+  saved.steps_per_s = real_field(idx.metadata, "steps_per_s", param);
+  saved.cancelled = field(idx.metadata, "cancelled", param) == "true";
+  return std::make_unique<TrainRun>(s, params, std::move(saved));
 }
 
 }  // namespace peviz::train
