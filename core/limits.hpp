@@ -50,6 +50,8 @@ inline constexpr Limit test_samples{"test-samples", 1, 10000, 200, Scale::logari
 inline constexpr Limit learning_rate{"lr", 1e-6, 1, 1e-3, Scale::logarithmic};
 inline constexpr Limit warmup{"warmup", 0, 100000, 100, Scale::logarithmic};
 inline constexpr Limit train_threads{"threads", 1, 64, 1};  // runs in parallel, one encoding per thread
+// ---- RoPE extrapolation bounds (core/rope_bounds); head-dim and base as in core/rope ----
+inline constexpr Limit bounds_context_len{"context-len", 1, 1 << 20, 4096, Scale::logarithmic};
 }  // namespace limits
 
 }  // namespace peviz

@@ -32,10 +32,11 @@ template <class T>
 void matmul_backward(T* dinp, T* dw, T* dbias, const T* dout, const T* inp, const T* w, int N, int C, int OC);
 
 // Exact GELU: x * Phi(x) = 0.5 x (1 + erf(x / sqrt 2)) (Hendrycks & Gimpel 2016; torch GELU approximate='none').
+// The forward also stores the derivative Phi(x) + x phi(x) in `dgelu`, so the backward needs no erf.
 template <class T>
-void gelu_forward(T* out, const T* inp, int n);
+void gelu_forward(T* out, T* dgelu, const T* inp, int n);
 template <class T>
-void gelu_backward(T* dinp, const T* inp, const T* dout, int n);
+void gelu_backward(T* dinp, const T* dgelu, const T* dout, int n);
 
 // out = a + b.
 template <class T>

@@ -31,7 +31,7 @@ ActShape act_shape(const ModelConfig& c, Act a) {
     case Act::logits: case Act::probs: return {std::size_t(c.vocab), false};
     case Act::ln1_mean: case Act::ln1_rstd: case Act::ln2_mean: case Act::ln2_rstd: return {1, true};
     case Act::qkv: return {3 * d, true};
-    case Act::fch: case Act::fch_gelu: return {4 * d, true};
+    case Act::fch: case Act::fch_gelu: case Act::fch_dgelu: return {4 * d, true};
     case Act::att: return {0, true};
     default: return {d, true};
   }
@@ -46,6 +46,16 @@ std::array<std::size_t, kActCount + 1> act_offsets(const ModelConfig& c, std::si
     off[std::size_t(a) + 1] = off[std::size_t(a)] + layers * (Act(a) == Act::att ? att_per_layer : tokens * s.width);
   }
   return off;
+}
+
+// Activations whose gradient buffer is written (and so zeroed each step); statistics and the
+// attention probabilities have none, logits' gradient is overwritten.
+bool has_gradient(Act a) {
+  switch (a) {
+    case Act::att: case Act::ln1_mean: case Act::ln1_rstd: case Act::ln2_mean: case Act::ln2_rstd: case Act::lnf_mean:
+    case Act::lnf_rstd: case Act::fch_dgelu: case Act::logits: case Act::probs: return false;
+    default: return true;
+  }
 }
 
 std::uint64_t tensor_seed(std::uint64_t seed, Param p) { return seed ^ (0x9E3779B97F4A7C15ull * std::uint64_t(int(p) + 1)); }
@@ -206,7 +216,7 @@ double model_forward(Model<T>& m, const PackedBatch& b) {
                       m.param(Param::ln2b) + L * pd, n, d);
     matmul_forward(A(Act::fch), A(Act::ln2), m.param(Param::fcw) + L * 4 * pd * pd, m.param(Param::fcb) + L * 4 * pd, n, d,
                    4 * d);
-    gelu_forward(A(Act::fch_gelu), A(Act::fch), n * 4 * d);
+    gelu_forward(A(Act::fch_gelu), A(Act::fch_dgelu), A(Act::fch), n * 4 * d);
     matmul_forward(A(Act::fcproj), A(Act::fch_gelu), m.param(Param::fcprojw) + L * 4 * pd * pd,
                    m.param(Param::fcprojb) + L * pd, n, 4 * d, d);
     residual_forward(A(Act::residual3), A(Act::residual2), A(Act::fcproj), n * d);
@@ -226,7 +236,7 @@ void model_backward(Model<T>& m, const PackedBatch& b) {
   const std::size_t pd = std::size_t(d);
   std::fill(m.grads.begin(), m.grads.end(), T(0));
   for (int a = 0; a < kActCount; ++a) {  // zero only the rows this batch uses
-    if (Act(a) == Act::att) continue;
+    if (!has_gradient(Act(a))) continue;
     const std::size_t width = act_shape(c, Act(a)).width;
     for (int l = 0; l < (act_shape(c, Act(a)).per_layer ? c.layers : 1); ++l)
       std::fill_n(layer_slice(m.grad_acts.data() + m.grad_act_offset[std::size_t(a)], m, Act(a), l), std::size_t(n) * width, T(0));
@@ -248,7 +258,7 @@ void model_backward(Model<T>& m, const PackedBatch& b) {
     residual_backward(G(Act::residual2, l), G(Act::fcproj, l), G(Act::residual3, l), n * d);
     matmul_backward(G(Act::fch_gelu, l), m.grad(Param::fcprojw) + L * 4 * pd * pd, m.grad(Param::fcprojb) + L * pd,
                     G(Act::fcproj, l), A(Act::fch_gelu, l), m.param(Param::fcprojw) + L * 4 * pd * pd, n, 4 * d, d);
-    gelu_backward(G(Act::fch, l), A(Act::fch, l), G(Act::fch_gelu, l), n * 4 * d);
+    gelu_backward(G(Act::fch, l), A(Act::fch_dgelu, l), G(Act::fch_gelu, l), n * 4 * d);
     matmul_backward(G(Act::ln2, l), m.grad(Param::fcw) + L * 4 * pd * pd, m.grad(Param::fcb) + L * 4 * pd, G(Act::fch, l),
                     A(Act::ln2, l), m.param(Param::fcw) + L * 4 * pd * pd, n, d, 4 * d);
     layernorm_backward(G(Act::residual2, l), m.grad(Param::ln2w) + L * pd, m.grad(Param::ln2b) + L * pd, G(Act::ln2, l),

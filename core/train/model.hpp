@@ -60,7 +60,7 @@ ParamLayout param_layout(const ModelConfig& c);
 // Activation tensors for up to `token_capacity` packed tokens and `att_capacity` attention values per layer.
 enum class Act {
   encoded, ln1, ln1_mean, ln1_rstd, qkv, atty, att, attproj, residual2, ln2, ln2_mean, ln2_rstd, fch, fch_gelu,
-  fcproj, residual3, lnf, lnf_mean, lnf_rstd, logits, probs, count
+  fch_dgelu, fcproj, residual3, lnf, lnf_mean, lnf_rstd, logits, probs, count
 };
 inline constexpr int kActCount = int(Act::count);
 

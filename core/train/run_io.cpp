@@ -69,21 +69,24 @@ std::string shortest(double v) {
 
 }  // namespace
 
-nlohmann::json run_summary_json(const TrainRun& run) {
+nlohmann::ordered_json run_summary_json(const TrainRun& run) {
   const TrainSnapshot s = run.snapshot();
   const TrainSettings& t = run.settings();
+  nlohmann::ordered_json exact = nlohmann::ordered_json::object();  // lengths in increasing order
+  for (const LengthAccuracy& a : s.accuracy)
+    exact[std::to_string(a.n)] = a.exact_match ? nlohmann::ordered_json(*a.exact_match) : nullptr;
   return {{"pe", to_string(t.pe)},
           {"task", to_string(t.task)},
           {"seed", t.seed},
           {"params", run.parameter_count()},
           {"steps", s.step},
           {"steps_per_s", s.steps_per_s},
-          {"final_loss", s.loss.empty() ? nlohmann::json(nullptr) : nlohmann::json(s.loss.back())},
-          {"exact_match", exact_match_json(s.accuracy)}};
+          {"final_loss", s.loss.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(s.loss.back())},
+          {"exact_match", exact}};
 }
 
-nlohmann::json run_full_json(const TrainRun& run) {
-  nlohmann::json j = run_summary_json(run);
+nlohmann::ordered_json run_full_json(const TrainRun& run) {
+  nlohmann::ordered_json j = run_summary_json(run);
   j["settings"] = settings_metadata(run.settings());
   j["loss"] = run.snapshot().loss;
   return j;

@@ -10,11 +10,11 @@
 
 namespace peviz::train {
 
-// The `peviz train` line: {"pe", "task", "seed", "params", "steps", "steps_per_s", "final_loss",
+// The `peviz train` line, keys in this order: {"pe", "task", "seed", "params", "steps", "steps_per_s", "final_loss",
 // "exact_match": {"5": 1.0, ..., "40": null}} (null = not defined).
-nlohmann::json run_summary_json(const TrainRun& run);
+nlohmann::ordered_json run_summary_json(const TrainRun& run);
 // The summary plus "settings" and "loss" (every step's training loss).
-nlohmann::json run_full_json(const TrainRun& run);
+nlohmann::ordered_json run_full_json(const TrainRun& run);
 // "step,loss" then one row per step (1-based).
 std::string loss_curve_csv(const TrainSnapshot& s);
 // "n,exact_match" then one row per test length; an empty cell where not defined.
