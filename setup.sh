@@ -13,7 +13,7 @@ BUILD_DIR="${PEVIZ_BUILD_DIR:-build}"
 # Debian packages peviz needs to build, test and run (headless tests use Xvfb).
 PACKAGES=(build-essential cmake pkg-config libimgui-dev libglfw3-dev python3-glad catch2 libstb-dev
           libcli11-dev nlohmann-json3-dev libpng-dev fonts-dejavu-core xvfb xauth python3-numpy
-          clang libclang-rt-14-dev dpkg-dev)
+          clang libclang-rt-14-dev dpkg-dev libopenblas-dev)
 
 missing=()
 for p in "${PACKAGES[@]}"; do

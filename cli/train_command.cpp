@@ -2,6 +2,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -75,6 +76,11 @@ void run_train(TrainCommand& c) {
     TrainSettings s = c.settings;
     s.pe = pe;
     runs.push_back(std::make_unique<TrainRun>(s));  // validates before any training starts
+  }
+  if (!c.out.empty()) {  // refuse a missing folder now, not after minutes of training
+    const std::filesystem::path dir = std::filesystem::absolute(c.out).parent_path();
+    if (!std::filesystem::is_directory(dir))
+      throw ParamError("out", "cannot write " + c.out + ": " + dir.string() + " is not a folder");
   }
   std::atomic<std::size_t> next{0};
   std::atomic<bool> cancel{false};

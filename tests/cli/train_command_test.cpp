@@ -54,6 +54,8 @@ TEST_CASE("peviz train refuses bad flags with one line and exit 2") {
   refused("train --steps 0", "peviz: --steps: must be an integer in [1, 100000], got 0");
   refused("train --threads 0", "peviz: --threads: must be an integer in [1, 64], got 0");
   refused("train --train-max 5 --test-max 21", "peviz: --test-max: must be at most 4 x train-max (20), got 21");
+  refused("train --out /nonexistent/run.safetensors", "peviz: --out: cannot write /nonexistent/run.safetensors: "
+                                                      "/nonexistent is not a folder");
 }
 
 TEST_CASE("peviz export rope-bounds: Liu et al.'s worked example") {
