@@ -1,6 +1,7 @@
 // Determinism whatever the thread count, validation messages, save/load round trip of a run.
 #include "core/train/run.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -100,6 +101,13 @@ TEST_CASE("a run saved as .safetensors loads back bit for bit", "[train][run]") 
   const peviz::Matrix wpe = peviz::read_safetensors_matrix(path, "wpe");
   CHECK(wpe.data == run.learned_table().data);
   CHECK(run_summary_json(run)["exact_match"]["10"].is_null());  // 23 tokens > 15 rows
+  const TrainSnapshot snap = run.snapshot();
+  const std::string acc = accuracy_csv(snap), curve = loss_curve_csv(snap);
+  CHECK(acc.rfind("n,exact_match\n5,", 0) == 0);
+  CHECK(acc.find("\n10,\n12,\n") != std::string::npos);  // not defined: empty cells
+  CHECK(std::count(curve.begin(), curve.end(), '\n') == 31);  // header + 30 steps
+  CHECK(std::stof(curve.substr(curve.rfind(',') + 1)) == snap.loss.back());
+  CHECK(run_full_json(run)["loss"].size() == 30u);
   std::remove(path.c_str());
   CHECK(param_error_of([] { load_run("/nonexistent/run.safetensors"); }).rfind("from-safetensors: ", 0) == 0);
 }
