@@ -10,9 +10,14 @@ namespace peviz::cli {
 // relative family (export_relative.cpp) register their subcommands under `export_cmd`.
 void register_absolute_exports(CLI::App& export_cmd);
 void register_relative_exports(CLI::App& export_cmd);
+// `peviz export rope-bounds` (export_rope_bounds.cpp), registered by register_relative_exports.
+void register_rope_bounds(CLI::App& export_cmd);
 
 // `peviz bench [--json]`.
 void register_bench(CLI::App& app);
+
+// `peviz train ...` (train_command.cpp): the length-generalisation lab on the command line.
+void register_train(CLI::App& app);
 
 // Thrown after a usage message was already printed; run_guarded maps it to exit code 2.
 struct UsageExit {};

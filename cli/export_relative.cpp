@@ -237,6 +237,7 @@ void register_series(CLI::App& export_cmd) {
 
 void register_relative_exports(CLI::App& export_cmd) {
   register_rope(export_cmd);
+  register_rope_bounds(export_cmd);
   register_alibi(export_cmd);
   register_matrices(export_cmd);
   register_series(export_cmd);

@@ -39,6 +39,7 @@ void add_headless_commands(CLI::App& app) {
   register_absolute_exports(*export_cmd);
   register_relative_exports(*export_cmd);
   register_bench(app);
+  register_train(app);
 }
 
 }  // namespace

@@ -100,6 +100,8 @@ SafetensorsIndex parse_safetensors_index(std::string_view head, std::uint64_t fi
   for (const auto& [key, value] : header.items()) {
     if (key == "__metadata__") {
       if (!value.is_object()) bad(param, "__metadata__ is not a JSON object");
+      for (const auto& [mk, mv] : value.items())
+        if (mv.is_string()) idx.metadata[mk] = mv.get<std::string>();
       continue;
     }
     idx.tensors.push_back(parse_entry(key, value, param));

@@ -11,6 +11,8 @@
 // with ParamError(param, reason) where param defaults to "from-safetensors".
 #pragma once
 #include <cstdint>
+#include <map>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -32,6 +34,7 @@ struct SafetensorsIndex {
   std::vector<SafetensorsTensor> tensors;  // sorted by name
   std::uint64_t data_start = 0;            // 8 + N: file offset of the data buffer
   std::uint64_t file_size = 0;             // bytes in the file
+  std::map<std::string, std::string> metadata;  // "__metadata__" entries whose values are strings
 };
 
 // Header limit, as in the reference implementation (safetensors/src/tensor.rs MAX_HEADER_SIZE).
@@ -52,6 +55,19 @@ Matrix parse_safetensors_matrix(std::string_view bytes, const std::string& name,
 // Same from a file; reads the header and only the bytes of that tensor.
 Matrix read_safetensors_matrix(const std::string& path, const std::string& name,
                                const std::string& param = "from-safetensors");
+
+// Writing (core/safetensors_write.cpp): F32 tensors in the given order, the header padded with spaces
+// to a multiple of 8 bytes (as the reference writer does), `metadata` as "__metadata__".
+struct SafetensorsF32 {
+  std::string name;
+  std::vector<std::uint64_t> shape;  // product = data.size()
+  std::span<const float> data;
+};
+std::string safetensors_bytes(const std::vector<SafetensorsF32>& tensors,
+                              const std::map<std::string, std::string>& metadata);
+// The same written all-or-nothing (core/atomic_file); throws ParamError(param, reason).
+void write_safetensors(const std::string& path, const std::vector<SafetensorsF32>& tensors,
+                       const std::map<std::string, std::string>& metadata, const std::string& param = "out");
 
 // IEEE binary16 and bfloat16 bit patterns to float (exact: both widen without rounding).
 float half_bits_to_float(std::uint16_t h);

@@ -1,0 +1,38 @@
+// Theory of RoPE extrapolation next to the lab: Liu et al. 2023's critical dimension and Men et al. 2024's base bound.
+//
+// Frequencies theta_i = base^(-2i/d), i < d/2, d = head_dim (core/rope.hpp's default inv_freq).
+//  - Liu et al. 2023, "Scaling Laws of RoPE-based Extrapolation", Eq. 13: the critical dimension
+//    d_extra = 2 * ceil((d/2) * log_base(T_train / 2 pi)) counts the channels whose pair completes a
+//    full period inside the training length; beyond T_extra = 2 pi * base^(d_extra / d) the first pair
+//    that never completed a period sees angles it was never trained on.
+//  - Men et al. 2024, "Base of RoPE Bounds Context Length", Eq. 7-8: B(m) = sum_i cos(m theta_i)
+//    measures how much more attention a similar token gets than a random one at distance m; it must stay
+//    >= 0 for every m < L, which bounds the base from below for a context length L.
+#pragma once
+#include <optional>
+
+namespace peviz {
+
+struct RopeBoundsParams {
+  int head_dim = 128;      // even, 2..16384
+  double base = 10000;     // > 1
+  int context_len = 4096;  // T_train for Liu, L for Men; 1..2^20 (limits::bounds_context_len)
+};
+
+struct RopeBounds {
+  int d_extra = 0;                             // Liu Eq. 13, clamped to [0, head_dim]
+  double t_extra = 0;                          // 2 pi * base^(d_extra / head_dim)
+  std::optional<long long> first_negative_m;   // first m with B(m) < 0, searched up to 2^24; nullopt: none
+  double min_base = 0;                         // smallest base (4 significant digits) with B(m) >= 0 for all m < L
+};
+
+// Throws ParamError("head-dim" | "base" | "context-len", rule).
+void validate(const RopeBoundsParams& p);
+RopeBounds rope_bounds(const RopeBoundsParams& p);
+
+// B(m) = sum_{i < d/2} cos(m * base^(-2i/d)), in double (Men et al. 2024, Eq. 8).
+double rope_similarity_bound(int head_dim, double base, long long m);
+// The first m in [0, limit] with B(m) < 0, or nullopt.
+std::optional<long long> first_negative_rope_bound(int head_dim, double base, long long limit);
+
+}  // namespace peviz

@@ -1,0 +1,30 @@
+// AdamW and the learning-rate schedule of the lab (issue 11), with PyTorch's semantics.
+#pragma once
+#include <span>
+#include <vector>
+
+namespace peviz::train {
+
+struct AdamWConfig {
+  double beta1 = 0.9;
+  double beta2 = 0.999;
+  double eps = 1e-8;
+  double weight_decay = 0.01;  // decoupled, on every parameter (Loshchilov & Hutter 2019)
+};
+
+struct AdamWState {
+  std::vector<float> m, v;  // first and second moments, one per parameter
+  int t = 0;                // updates done
+};
+
+// One update, torch.optim.AdamW (foreach=False) order: p -= lr * wd * p; m, v moving averages;
+// p -= lr * m_hat / (sqrt(v_hat) + eps) with bias corrections 1 - beta^t.
+void adamw_update(std::span<float> params, std::span<const float> grads, AdamWState& state, const AdamWConfig& c,
+                  double lr);
+
+// Learning rate for 0-based `step` of `total` steps: linear warm-up peak * (step + 1) / warmup over
+// the first `warmup` steps, then cosine decay peak * 0.5 * (1 + cos(pi * progress)) with
+// progress = (step - warmup) / (total - 1 - warmup), reaching 0 at the last step.
+double learning_rate(int step, int total, double peak, int warmup);
+
+}  // namespace peviz::train

@@ -1,0 +1,157 @@
+// Block-causal multi-head attention with ALiBi / T5 biases, and RoPE on q and k (forward and backward).
+#include <algorithm>
+#include <cmath>
+
+#include "core/rope.hpp"
+#include "core/train/gemm.hpp"
+#include "core/train/layers.hpp"
+
+namespace peviz::train {
+
+template <class T>
+RopeTable<T> make_rope_table(int head_dim, double base, int max_positions) {
+  RopeParams p;
+  p.head_dim = head_dim;
+  p.base = base;
+  p.pairing = RopePairing::halves;
+  const std::vector<double> inv_freq = rope_inv_freq(p);
+  RopeTable<T> table;
+  table.pairs = head_dim / 2;
+  table.cos.resize(std::size_t(max_positions) * inv_freq.size());
+  table.sin.resize(table.cos.size());
+  for (int pos = 0; pos < max_positions; ++pos)
+    for (std::size_t j = 0; j < inv_freq.size(); ++j) {
+      const double angle = double(pos) * inv_freq[j];
+      table.cos[std::size_t(pos) * inv_freq.size() + j] = T(std::cos(angle));
+      table.sin[std::size_t(pos) * inv_freq.size() + j] = T(std::sin(angle));
+    }
+  return table;
+}
+
+namespace {
+
+// Rotates pair (x_j, x_{j+half}) of one head vector by +angle (sign = 1) or -angle (sign = -1):
+// (x, y) -> (x cos - y sin, y cos + x sin), core/rope.hpp's convention.
+template <class T>
+void rotate_head(T* x, const T* cos, const T* sin, int pairs, T sign) {
+  for (int j = 0; j < pairs; ++j) {
+    const T a = x[j], b = x[j + pairs], s = sign * sin[j];
+    x[j] = a * cos[j] - b * s;
+    x[j + pairs] = b * cos[j] + a * s;
+  }
+}
+
+template <class T>
+void rotate_qk(T* qkv, const PackedBatch& b, const RopeTable<T>& table, int C, int heads, T sign) {
+  const int hd = C / heads;
+  for (int t = 0; t < b.n_tokens(); ++t) {
+    const std::size_t row = std::size_t(b.positions[std::size_t(t)]) * std::size_t(table.pairs);
+    T* q = qkv + std::size_t(t) * std::size_t(3 * C);
+    for (int h = 0; h < heads; ++h) {
+      rotate_head(q + h * hd, &table.cos[row], &table.sin[row], table.pairs, sign);
+      rotate_head(q + C + h * hd, &table.cos[row], &table.sin[row], table.pairs, sign);
+    }
+  }
+}
+
+// Scores to probabilities in place for one [L, L] block: add the bias, mask j > i, softmax each row.
+template <class T>
+void bias_mask_softmax(T* P, int L, int h, const AttentionBias<T>& bias) {
+  for (int i = 0; i < L; ++i) {
+    T* row = P + std::size_t(i) * std::size_t(L);
+    for (int j = 0; j <= i; ++j) {
+      if (bias.alibi_slopes) row[j] -= T(bias.alibi_slopes[h] * double(i - j));  // Press et al. 2022
+      if (bias.t5_table) row[j] += bias.t5_table[h * bias.t5_buckets + bias.t5_bucket[i - j]];
+    }
+    const T zmax = *std::max_element(row, row + i + 1);
+    T sum = 0;
+    for (int j = 0; j <= i; ++j) sum += (row[j] = std::exp(row[j] - zmax));
+    for (int j = 0; j <= i; ++j) row[j] /= sum;
+    std::fill(row + i + 1, row + L, T(0));
+  }
+}
+
+// Calls fn(L, first token, offset of the [L, L] probability block, head) for every sequence and head.
+template <class Fn>
+void for_each_sequence_head(const PackedBatch& b, int heads, Fn fn) {
+  const std::vector<int> off = attention_offsets(b, heads);
+  for (int s = 0; s < b.n_seqs(); ++s) {
+    const int L = b.seq_len[std::size_t(s)];
+    for (int h = 0; h < heads; ++h)
+      fn(L, std::size_t(b.seq_start[std::size_t(s)]), std::size_t(off[std::size_t(s)]) + std::size_t(h * L * L), h);
+  }
+}
+
+}  // namespace
+
+template <class T>
+void rope_forward(T* qkv, const PackedBatch& b, const RopeTable<T>& table, int C, int heads) {
+  rotate_qk(qkv, b, table, C, heads, T(1));
+}
+
+template <class T>
+void rope_backward(T* dqkv, const PackedBatch& b, const RopeTable<T>& table, int C, int heads) {
+  rotate_qk(dqkv, b, table, C, heads, T(-1));  // a rotation's transpose is its inverse
+}
+
+std::vector<int> attention_offsets(const PackedBatch& b, int heads) {
+  std::vector<int> off(std::size_t(b.n_seqs()) + 1, 0);
+  for (int s = 0; s < b.n_seqs(); ++s)
+    off[std::size_t(s) + 1] = off[std::size_t(s)] + heads * b.seq_len[std::size_t(s)] * b.seq_len[std::size_t(s)];
+  return off;
+}
+
+template <class T>
+void attention_forward(T* out, T* att, const T* qkv, const PackedBatch& b, const AttentionBias<T>& bias, int C,
+                       int heads) {
+  const int hd = C / heads;
+  const T scale = T(1) / std::sqrt(T(hd));
+  for_each_sequence_head(b, heads, [&](int L, std::size_t start, std::size_t att_offset, int h) {
+    const T* q = qkv + start * std::size_t(3 * C) + std::size_t(h * hd);
+    T* P = att + att_offset;
+    gemm(Op::none, Op::transpose, L, L, hd, scale, q, 3 * C, q + C, 3 * C, T(0), P, L);
+    bias_mask_softmax(P, L, h, bias);
+    gemm(Op::none, Op::none, L, hd, L, T(1), P, L, q + 2 * C, 3 * C, T(0), out + start * std::size_t(C) + h * hd, C);
+  });
+}
+
+template <class T>
+void attention_backward(T* dqkv, T* dt5_table, const T* dout, const T* qkv, const T* att, const PackedBatch& b,
+                      const AttentionBias<T>& bias, int C, int heads, T* scratch) {
+  const int hd = C / heads;
+  const T scale = T(1) / std::sqrt(T(hd));
+  for_each_sequence_head(b, heads, [&](int L, std::size_t start, std::size_t att_offset, int h) {
+    const std::size_t col = std::size_t(h * hd);
+    const T* q = qkv + start * std::size_t(3 * C) + col;
+    T* dq = dqkv + start * std::size_t(3 * C) + col;
+    const T* P = att + att_offset;
+    const T* dO = dout + start * std::size_t(C) + col;
+    T* dS = scratch;
+    gemm(Op::none, Op::transpose, L, L, hd, T(1), dO, C, q + 2 * C, 3 * C, T(0), dS, L);    // dP = dO V^T
+    gemm(Op::transpose, Op::none, L, hd, L, T(1), P, L, dO, C, T(1), dq + 2 * C, 3 * C);     // dV += P^T dO
+    for (int i = 0; i < L; ++i) {  // softmax backward: dS = P (dP - sum_k P dP)
+      const T* p = P + std::size_t(i) * std::size_t(L);
+      T* d = dS + std::size_t(i) * std::size_t(L);
+      T dot = 0;
+      for (int j = 0; j <= i; ++j) dot += p[j] * d[j];
+      for (int j = 0; j <= i; ++j) d[j] = p[j] * (d[j] - dot);
+      std::fill(d + i + 1, d + L, T(0));
+      if (dt5_table)
+        for (int j = 0; j <= i; ++j) dt5_table[h * bias.t5_buckets + bias.t5_bucket[i - j]] += d[j];
+    }
+    gemm(Op::none, Op::none, L, hd, L, scale, dS, L, q + C, 3 * C, T(1), dq, 3 * C);          // dQ += s dS K
+    gemm(Op::transpose, Op::none, L, hd, L, scale, dS, L, q, 3 * C, T(1), dq + C, 3 * C);     // dK += s dS^T Q
+  });
+}
+
+#define PEVIZ_INSTANTIATE_ATTENTION(T)                                                                        \
+  template RopeTable<T> make_rope_table<T>(int, double, int);                                                 \
+  template void rope_forward<T>(T*, const PackedBatch&, const RopeTable<T>&, int, int);                       \
+  template void rope_backward<T>(T*, const PackedBatch&, const RopeTable<T>&, int, int);                      \
+  template void attention_forward<T>(T*, T*, const T*, const PackedBatch&, const AttentionBias<T>&, int, int); \
+  template void attention_backward<T>(T*, T*, const T*, const T*, const T*, const PackedBatch&,               \
+                                      const AttentionBias<T>&, int, int, T*);
+PEVIZ_INSTANTIATE_ATTENTION(float)
+PEVIZ_INSTANTIATE_ATTENTION(double)
+
+}  // namespace peviz::train

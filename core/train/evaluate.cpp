@@ -1,0 +1,88 @@
+// Exact-match evaluation by length in one teacher-forced pass per sequence; greedy decode; attention maps.
+#include "core/train/evaluate.hpp"
+
+#include <algorithm>
+
+namespace peviz::train {
+
+namespace {
+
+int argmax_row(const Model<float>& m, int token) {
+  const float* row = m.act(Act::logits) + std::size_t(token) * std::size_t(m.config.vocab);
+  return int(std::max_element(row, row + m.config.vocab) - row);
+}
+
+// Packs as many sequences from `next` on as fit the model; returns the index after the last packed.
+std::size_t pack_from(const Model<float>& m, const std::vector<std::vector<int>>& seqs, std::size_t next, int n,
+                      PackedBatch& b) {
+  b.clear();
+  std::size_t att = 0;
+  const std::size_t L = std::size_t(sequence_length(n)), per_seq = std::size_t(m.config.heads) * L * L;
+  while (next < seqs.size() && std::size_t(b.n_tokens()) + L <= std::size_t(m.token_capacity) &&
+         att + per_seq <= m.att_capacity) {
+    b.append(seqs[next++], first_answer_target(n));
+    att += per_seq;
+  }
+  return next;
+}
+
+}  // namespace
+
+std::vector<LengthAccuracy> evaluate_lengths(Model<float>& m, Task task, const std::vector<int>& lengths, int samples,
+                                             std::uint64_t seed) {
+  std::vector<LengthAccuracy> out;
+  PackedBatch b;
+  for (int n : lengths) {
+    LengthAccuracy acc{n, std::nullopt};
+    if (m.config.pe != PositionEncoding::learned || sequence_length(n) <= m.config.learned_len) {
+      const std::vector<std::vector<int>> seqs = test_sequences(task, n, samples, seed);
+      int exact = 0;
+      for (std::size_t next = 0; next < seqs.size();) {
+        next = pack_from(m, seqs, next, n, b);
+        model_forward(m, b);
+        for (int s = 0; s < b.n_seqs(); ++s) {
+          bool all = true;
+          for (int t = b.seq_start[std::size_t(s)]; t < b.seq_start[std::size_t(s)] + b.seq_len[std::size_t(s)]; ++t)
+            all = all && (b.targets[std::size_t(t)] < 0 || argmax_row(m, t) == b.targets[std::size_t(t)]);
+          exact += all ? 1 : 0;
+        }
+      }
+      acc.exact_match = double(exact) / double(samples);
+    }
+    out.push_back(acc);
+  }
+  return out;
+}
+
+std::vector<int> greedy_answer(Model<float>& m, const std::vector<int>& sequence, int n) {
+  std::vector<int> prefix(sequence.begin(), sequence.begin() + first_answer_target(n) + 1);  // BOS x SEP
+  std::vector<int> answer;
+  PackedBatch b;
+  for (int k = 0; k <= n; ++k) {
+    b.clear();
+    b.append(prefix, int(prefix.size()));  // no targets: only the logits are read
+    model_forward(m, b);
+    const int next = argmax_row(m, b.n_tokens() - 1);
+    answer.push_back(next);
+    prefix.push_back(next);
+  }
+  return answer;
+}
+
+std::vector<std::vector<Matrix>> attention_maps(Model<float>& m, const std::vector<int>& sequence) {
+  PackedBatch b;
+  b.append(sequence, int(sequence.size()));
+  model_forward(m, b);
+  const std::size_t L = sequence.size();
+  std::vector<std::vector<Matrix>> maps(std::size_t(m.config.layers));
+  for (int l = 0; l < m.config.layers; ++l)
+    for (int h = 0; h < m.config.heads; ++h) {
+      Matrix a(L, L);
+      const float* src = m.act(Act::att) + std::size_t(l) * m.att_capacity + std::size_t(h) * L * L;
+      std::copy(src, src + L * L, a.data.begin());
+      maps[std::size_t(l)].push_back(std::move(a));
+    }
+  return maps;
+}
+
+}  // namespace peviz::train

@@ -1,0 +1,35 @@
+// Evaluating a trained model: exact match by length, a literal greedy decode, attention maps.
+#pragma once
+#include <optional>
+#include <vector>
+
+#include "core/matrix.hpp"
+#include "core/train/model.hpp"
+#include "core/train/tasks.hpp"
+
+namespace peviz::train {
+
+struct LengthAccuracy {
+  int n = 0;                           // symbols per sequence
+  std::optional<double> exact_match;   // fraction of test sequences answered exactly; nullopt = not defined
+};
+
+// Exact match of the whole answer (y1..yn EOS) under greedy decoding, per test length, on
+// test_sequences(task, n, samples, seed). One forward pass per sequence suffices: greedy decoding
+// answers exactly iff at every answer position the argmax under teacher forcing is the target (if
+// every earlier prediction was right, the greedy prefix IS the teacher-forced prefix; at the first
+// wrong argmax the greedy answer is wrong too). Test sequences are packed up to the model's
+// capacity. A length whose sequences are longer than a learned table (2n + 3 > learned_len) is not
+// defined (nullopt): no position is clamped or wrapped.
+std::vector<LengthAccuracy> evaluate_lengths(Model<float>& m, Task task, const std::vector<int>& lengths, int samples,
+                                             std::uint64_t seed);
+
+// The literal greedy decode, token by token from BOS x SEP, n + 1 tokens: the reference the one-pass
+// evaluation is tested against, and what a front end shows as "the model's answer".
+std::vector<int> greedy_answer(Model<float>& m, const std::vector<int>& sequence, int n);
+
+// Attention probabilities of every layer and head for one sequence: [layer][head] an L x L matrix,
+// row = query i, column = key j, zero above the diagonal. Uses m's buffers (capacity for L tokens).
+std::vector<std::vector<Matrix>> attention_maps(Model<float>& m, const std::vector<int>& sequence);
+
+}  // namespace peviz::train

@@ -1,0 +1,98 @@
+// The layers of the training engine: one forward and one backward function each (llm.c style).
+//
+// Shapes follow karpathy/llm.c train_gpt2.c: N tokens (all sequences of a packed batch), C channels,
+// weights of a linear layer are [OC, C] (out = inp W^T + b, as torch.nn.Linear). Backward functions
+// ACCUMULATE (+=) into every gradient they write, as in llm.c, so residual branches simply add up; the
+// caller zeroes the gradient buffers once per step. T is float (training) or double (gradient checks).
+#pragma once
+#include <vector>
+
+#include "core/train/packed_batch.hpp"
+
+namespace peviz::train {
+
+// out[t] = wte[tokens[t]] + (wpe ? wpe[positions[t]] : 0), C channels.
+template <class T>
+void embedding_forward(T* out, const PackedBatch& b, const T* wte, const T* wpe, int C);
+// dwte[tokens[t]] += dout[t]; dwpe[positions[t]] += dout[t] when dwpe is not null.
+template <class T>
+void embedding_backward(T* dwte, T* dwpe, const T* dout, const PackedBatch& b, int C);
+
+// LayerNorm over C channels (torch.nn.LayerNorm, eps 1e-5, biased variance); keeps mean and 1/std.
+template <class T>
+void layernorm_forward(T* out, T* mean, T* rstd, const T* inp, const T* w, const T* bias, int N, int C);
+template <class T>
+void layernorm_backward(T* dinp, T* dw, T* dbias, const T* dout, const T* inp, const T* w, const T* mean,
+                        const T* rstd, int N, int C);
+
+// out[N, OC] = inp[N, C] W[OC, C]^T + bias[OC] (OpenBLAS).
+template <class T>
+void matmul_forward(T* out, const T* inp, const T* w, const T* bias, int N, int C, int OC);
+template <class T>
+void matmul_backward(T* dinp, T* dw, T* dbias, const T* dout, const T* inp, const T* w, int N, int C, int OC);
+
+// Exact GELU: x * Phi(x) = 0.5 x (1 + erf(x / sqrt 2)) (Hendrycks & Gimpel 2016; torch GELU approximate='none').
+// The forward also stores the derivative Phi(x) + x phi(x) in `dgelu`, so the backward needs no erf.
+template <class T>
+void gelu_forward(T* out, T* dgelu, const T* inp, int n);
+template <class T>
+void gelu_backward(T* dinp, const T* dgelu, const T* dout, int n);
+
+// out = a + b.
+template <class T>
+void residual_forward(T* out, const T* a, const T* b, int n);
+template <class T>
+void residual_backward(T* da, T* db, const T* dout, int n);
+
+// cos and sin of position * inv_freq_j for positions 0..max_positions-1 and pairs j < head_dim/2.
+template <class T>
+struct RopeTable {
+  int pairs = 0;       // head_dim / 2
+  std::vector<T> cos;  // [position][pair]
+  std::vector<T> sin;
+};
+// inv_freq from core's rope_inv_freq (halves pairing, base), angles in double, rounded once to T.
+template <class T>
+RopeTable<T> make_rope_table(int head_dim, double base, int max_positions);
+
+// Rotates q and k of every head in place in a [N, 3C] qkv buffer (q = channels 0..C-1, k = C..2C-1),
+// halves pairing (channel j with j + head_dim/2, HF LLaMA rotate_half), token t at positions[t].
+template <class T>
+void rope_forward(T* qkv, const PackedBatch& b, const RopeTable<T>& table, int C, int heads);
+// The transpose of that rotation applied to the gradient of the rotated q and k, in place.
+template <class T>
+void rope_backward(T* dqkv, const PackedBatch& b, const RopeTable<T>& table, int C, int heads);
+
+// Additive attention bias before softmax: none, ALiBi -m_h (i - j), or a T5 scalar per head and bucket.
+template <class T>
+struct AttentionBias {
+  const double* alibi_slopes = nullptr;  // [heads], core's alibi_slopes
+  const T* t5_table = nullptr;           // [heads, buckets] learned scalars
+  const int* t5_bucket = nullptr;        // [distance i - j] -> bucket, core's causal buckets
+  int t5_buckets = 0;
+};
+
+// Offsets of each sequence's [heads, L, L] probability block in an attention buffer.
+std::vector<int> attention_offsets(const PackedBatch& b, int heads);
+
+// Block-causal multi-head attention on a packed batch. qkv is [N, 3C] (q, k, v, heads side by side,
+// head_dim = C / heads); att receives the softmax probabilities (zero above the diagonal) of every
+// sequence and head at attention_offsets; out is [N, C]. Scores are q.k / sqrt(head_dim) + bias.
+template <class T>
+void attention_forward(T* out, T* att, const T* qkv, const PackedBatch& b, const AttentionBias<T>& bias, int C,
+                       int heads);
+// Accumulates into dqkv (and dt5_table when T5 bias is used); scratch holds at least L*L values
+// for the longest sequence.
+template <class T>
+void attention_backward(T* dqkv, T* dt5_table, const T* dout, const T* qkv, const T* att, const PackedBatch& b,
+                        const AttentionBias<T>& bias, int C, int heads, T* scratch);
+
+// Softmax of [N, V] logits into probs; returns the mean cross-entropy over the tokens with a target
+// (0 when there are none), accumulated in double.
+template <class T>
+double crossentropy_forward(T* probs, const T* logits, const PackedBatch& b, int V);
+// dlogits = (probs - onehot(target)) / n_targets on targeted rows, 0 elsewhere (overwrites).
+template <class T>
+void crossentropy_backward(T* dlogits, const T* probs, const PackedBatch& b, int V);
+
+}  // namespace peviz::train

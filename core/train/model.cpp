@@ -1,0 +1,288 @@
+// The lab's transformer: buffer layouts, GPT-2 initialisation, forward and backward over a packed batch.
+#include "core/train/model.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "core/absolute_encodings.hpp"
+#include "core/alibi.hpp"
+#include "core/t5_buckets.hpp"
+
+namespace peviz::train {
+
+namespace {
+
+constexpr std::string_view kParamNames[kParamCount] = {
+    "wte", "wpe", "t5_bias", "ln1w", "ln1b", "qkvw", "qkvb", "attprojw", "attprojb", "ln2w",
+    "ln2b", "fcw", "fcb",    "fcprojw", "fcprojb", "lnfw", "lnfb", "headw", "headb"};
+
+constexpr std::string_view kEncodingNames[] = {"nope", "sinusoidal", "learned", "rope", "alibi", "t5"};
+
+// Values per token of each activation (att: values per layer, given separately), and whether it is per layer.
+struct ActShape {
+  std::size_t width;
+  bool per_layer;
+};
+ActShape act_shape(const ModelConfig& c, Act a) {
+  const std::size_t d = std::size_t(c.d_model);
+  switch (a) {
+    case Act::encoded: case Act::lnf: return {d, false};
+    case Act::lnf_mean: case Act::lnf_rstd: return {1, false};
+    case Act::logits: case Act::probs: return {std::size_t(c.vocab), false};
+    case Act::ln1_mean: case Act::ln1_rstd: case Act::ln2_mean: case Act::ln2_rstd: return {1, true};
+    case Act::qkv: return {3 * d, true};
+    case Act::fch: case Act::fch_gelu: case Act::fch_dgelu: return {4 * d, true};
+    case Act::att: return {0, true};
+    default: return {d, true};
+  }
+}
+
+// Offsets of every activation for `tokens` tokens and `att_per_layer` attention values per layer.
+std::array<std::size_t, kActCount + 1> act_offsets(const ModelConfig& c, std::size_t tokens, std::size_t att_per_layer) {
+  std::array<std::size_t, kActCount + 1> off{};
+  for (int a = 0; a < kActCount; ++a) {
+    const ActShape s = act_shape(c, Act(a));
+    const std::size_t layers = s.per_layer ? std::size_t(c.layers) : 1;
+    off[std::size_t(a) + 1] = off[std::size_t(a)] + layers * (Act(a) == Act::att ? att_per_layer : tokens * s.width);
+  }
+  return off;
+}
+
+// Activations whose gradient buffer is written (and so zeroed each step); statistics and the
+// attention probabilities have none, logits' gradient is overwritten.
+bool has_gradient(Act a) {
+  switch (a) {
+    case Act::att: case Act::ln1_mean: case Act::ln1_rstd: case Act::ln2_mean: case Act::ln2_rstd: case Act::lnf_mean:
+    case Act::lnf_rstd: case Act::fch_dgelu: case Act::logits: case Act::probs: return false;
+    default: return true;
+  }
+}
+
+std::uint64_t tensor_seed(std::uint64_t seed, Param p) { return seed ^ (0x9E3779B97F4A7C15ull * std::uint64_t(int(p) + 1)); }
+
+template <class T>
+void fill_normal(Model<T>& m, Param p, std::uint64_t seed, std::size_t cols) {
+  const std::size_t n = m.layout.size(p);
+  if (n == 0) return;
+  const Matrix r = learned_random_table(int(n / cols), int(cols), tensor_seed(seed, p));
+  std::copy(r.data.begin(), r.data.end(), m.param(p));
+}
+
+template <class T>
+void init_weights(Model<T>& m, std::uint64_t seed) {
+  const ModelConfig& c = m.config;
+  const std::size_t d = std::size_t(c.d_model);
+  for (Param p : {Param::wte, Param::wpe, Param::qkvw, Param::attprojw, Param::fcw, Param::headw}) fill_normal(m, p, seed, d);
+  fill_normal(m, Param::fcprojw, seed, 4 * d);
+  if (c.pe == PositionEncoding::t5) fill_normal(m, Param::t5_bias, seed, std::size_t(c.t5_buckets));
+  for (Param p : {Param::ln1w, Param::ln2w, Param::lnfw}) std::fill_n(m.param(p), m.layout.size(p), T(1));
+}
+
+template <class T>
+void init_position_tables(Model<T>& m) {
+  const ModelConfig& c = m.config;
+  if (c.pe == PositionEncoding::sinusoidal) {
+    EncodingParams p;  // core's interleaved table, base 10000 (Vaswani et al. 2017 §3.5)
+    p.d_model = c.d_model;
+    p.seq_len = c.max_positions;
+    const Matrix table = encode(p);
+    m.pe_table.assign(table.data.begin(), table.data.end());
+  }
+  if (c.pe == PositionEncoding::rope) m.rope = make_rope_table<T>(c.head_dim(), c.rope_base, c.max_positions);
+  if (c.pe == PositionEncoding::alibi) m.alibi_slopes = alibi_slopes(c.heads);
+  if (c.pe == PositionEncoding::t5)
+    for (int dist = 0; dist < c.max_positions; ++dist)  // key - query = -dist: the causal half
+      m.t5_bucket.push_back(t5_relative_position_bucket(-dist, false, c.t5_buckets, c.t5_max_distance));
+}
+
+template <class T>
+AttentionBias<T> attention_bias(const Model<T>& m) {
+  AttentionBias<T> bias;
+  if (m.config.pe == PositionEncoding::alibi) bias.alibi_slopes = m.alibi_slopes.data();
+  if (m.config.pe == PositionEncoding::t5) {
+    bias.t5_table = m.param(Param::t5_bias);
+    bias.t5_bucket = m.t5_bucket.data();
+    bias.t5_buckets = m.config.t5_buckets;
+  }
+  return bias;
+}
+
+template <class T>
+void check_fits(const Model<T>& m, const PackedBatch& b) {
+  if (b.n_tokens() > m.token_capacity) throw std::invalid_argument("packed batch exceeds the token capacity");
+  const std::vector<int> off = attention_offsets(b, m.config.heads);
+  if (std::size_t(off.back()) > m.att_capacity) throw std::invalid_argument("packed batch exceeds the attention capacity");
+  const int longest = b.n_seqs() ? *std::max_element(b.seq_len.begin(), b.seq_len.end()) : 0;
+  const int limit = m.config.pe == PositionEncoding::learned ? m.config.learned_len : m.config.max_positions;
+  if (longest > limit) throw std::invalid_argument("a sequence is longer than the position tables");
+}
+
+// Per-layer slice of an activation (or its gradient) for layer l.
+template <class T>
+T* layer_slice(T* base, const Model<T>& m, Act a, int l) {
+  const std::size_t width = act_shape(m.config, a).width;
+  const std::size_t per_layer = a == Act::att ? m.att_capacity : std::size_t(m.token_capacity) * width;
+  return base + std::size_t(l) * per_layer;
+}
+
+}  // namespace
+
+std::string_view to_string(PositionEncoding pe) { return kEncodingNames[int(pe)]; }
+
+bool parse_position_encoding(std::string_view s, PositionEncoding& out) {
+  for (PositionEncoding pe : kAllPositionEncodings)
+    if (to_string(pe) == s) {
+      out = pe;
+      return true;
+    }
+  return false;
+}
+
+std::string_view param_name(Param p) { return kParamNames[int(p)]; }
+
+std::vector<std::size_t> param_shape(const ModelConfig& c, Param p) {
+  const std::size_t L = std::size_t(c.layers), d = std::size_t(c.d_model), V = std::size_t(c.vocab);
+  switch (p) {
+    case Param::wte: case Param::headw: return {V, d};
+    case Param::wpe: return {c.pe == PositionEncoding::learned ? std::size_t(c.learned_len) : 0, d};
+    case Param::t5_bias: return {std::size_t(c.pe == PositionEncoding::t5 ? c.heads : 0), std::size_t(c.t5_buckets)};
+    case Param::qkvw: return {L, 3 * d, d};
+    case Param::qkvb: return {L, 3 * d};
+    case Param::attprojw: return {L, d, d};
+    case Param::fcw: return {L, 4 * d, d};
+    case Param::fcb: return {L, 4 * d};
+    case Param::fcprojw: return {L, d, 4 * d};
+    case Param::lnfw: case Param::lnfb: return {d};
+    case Param::headb: return {V};
+    default: return {L, d};  // ln1w ln1b attprojb ln2w ln2b fcprojb
+  }
+}
+
+ParamLayout param_layout(const ModelConfig& c) {
+  ParamLayout layout;
+  for (int p = 0; p < kParamCount; ++p) {
+    std::size_t n = 1;
+    for (std::size_t dim : param_shape(c, Param(p))) n *= dim;
+    layout.offset[std::size_t(p) + 1] = layout.offset[std::size_t(p)] + n;
+  }
+  return layout;
+}
+
+std::size_t parameter_count(const ModelConfig& c) { return param_layout(c).total(); }
+
+template <class T>
+Model<T> make_model(const ModelConfig& c, int token_capacity, std::size_t att_capacity, std::uint64_t seed) {
+  Model<T> m;
+  m.config = c;
+  m.layout = param_layout(c);
+  m.token_capacity = token_capacity;
+  m.att_capacity = att_capacity;
+  m.params.assign(m.layout.total(), T(0));
+  m.grads.assign(m.layout.total(), T(0));
+  m.act_offset = act_offsets(c, std::size_t(token_capacity), att_capacity);
+  m.grad_act_offset = act_offsets(c, std::size_t(token_capacity), 0);
+  m.acts.assign(m.act_offset.back(), T(0));
+  m.grad_acts.assign(m.grad_act_offset.back(), T(0));
+  m.scratch.assign(std::size_t(c.max_positions) * std::size_t(c.max_positions), T(0));
+  init_weights(m, seed);
+  init_position_tables(m);
+  return m;
+}
+
+template <class T>
+double model_forward(Model<T>& m, const PackedBatch& b) {
+  check_fits(m, b);
+  const ModelConfig& c = m.config;
+  const int n = b.n_tokens(), d = c.d_model;
+  const std::size_t pd = std::size_t(d);
+  const T* wpe = c.pe == PositionEncoding::learned ? m.param(Param::wpe)
+                 : c.pe == PositionEncoding::sinusoidal ? m.pe_table.data() : nullptr;
+  embedding_forward(m.act(Act::encoded), b, m.param(Param::wte), wpe, d);
+  const AttentionBias<T> bias = attention_bias(m);
+  const T* x = m.act(Act::encoded);
+  for (int l = 0; l < c.layers; ++l) {
+    auto A = [&](Act a) { return layer_slice(m.acts.data() + m.act_offset[int(a)], m, a, l); };
+    const std::size_t L = std::size_t(l);
+    layernorm_forward(A(Act::ln1), A(Act::ln1_mean), A(Act::ln1_rstd), x, m.param(Param::ln1w) + L * pd,
+                      m.param(Param::ln1b) + L * pd, n, d);
+    matmul_forward(A(Act::qkv), A(Act::ln1), m.param(Param::qkvw) + L * 3 * pd * pd, m.param(Param::qkvb) + L * 3 * pd, n,
+                   d, 3 * d);
+    if (c.pe == PositionEncoding::rope) rope_forward(A(Act::qkv), b, m.rope, d, c.heads);
+    attention_forward(A(Act::atty), A(Act::att), A(Act::qkv), b, bias, d, c.heads);
+    matmul_forward(A(Act::attproj), A(Act::atty), m.param(Param::attprojw) + L * pd * pd, m.param(Param::attprojb) + L * pd,
+                   n, d, d);
+    residual_forward(A(Act::residual2), x, A(Act::attproj), n * d);
+    layernorm_forward(A(Act::ln2), A(Act::ln2_mean), A(Act::ln2_rstd), A(Act::residual2), m.param(Param::ln2w) + L * pd,
+                      m.param(Param::ln2b) + L * pd, n, d);
+    matmul_forward(A(Act::fch), A(Act::ln2), m.param(Param::fcw) + L * 4 * pd * pd, m.param(Param::fcb) + L * 4 * pd, n, d,
+                   4 * d);
+    gelu_forward(A(Act::fch_gelu), A(Act::fch_dgelu), A(Act::fch), n * 4 * d);
+    matmul_forward(A(Act::fcproj), A(Act::fch_gelu), m.param(Param::fcprojw) + L * 4 * pd * pd,
+                   m.param(Param::fcprojb) + L * pd, n, 4 * d, d);
+    residual_forward(A(Act::residual3), A(Act::residual2), A(Act::fcproj), n * d);
+    x = A(Act::residual3);
+  }
+  layernorm_forward(m.act(Act::lnf), m.act(Act::lnf_mean), m.act(Act::lnf_rstd), x, m.param(Param::lnfw),
+                    m.param(Param::lnfb), n, d);
+  matmul_forward(m.act(Act::logits), m.act(Act::lnf), m.param(Param::headw), m.param(Param::headb), n, d, c.vocab);
+  m.last_loss = crossentropy_forward(m.act(Act::probs), m.act(Act::logits), b, c.vocab);
+  return m.last_loss;
+}
+
+template <class T>
+void model_backward(Model<T>& m, const PackedBatch& b) {
+  const ModelConfig& c = m.config;
+  const int n = b.n_tokens(), d = c.d_model;
+  const std::size_t pd = std::size_t(d);
+  std::fill(m.grads.begin(), m.grads.end(), T(0));
+  for (int a = 0; a < kActCount; ++a) {  // zero only the rows this batch uses
+    if (!has_gradient(Act(a))) continue;
+    const std::size_t width = act_shape(c, Act(a)).width;
+    for (int l = 0; l < (act_shape(c, Act(a)).per_layer ? c.layers : 1); ++l)
+      std::fill_n(layer_slice(m.grad_acts.data() + m.grad_act_offset[std::size_t(a)], m, Act(a), l), std::size_t(n) * width, T(0));
+  }
+  crossentropy_backward(m.grad_act(Act::logits), m.act(Act::probs), b, c.vocab);
+  matmul_backward(m.grad_act(Act::lnf), m.grad(Param::headw), m.grad(Param::headb), m.grad_act(Act::logits),
+                  m.act(Act::lnf), m.param(Param::headw), n, d, c.vocab);
+  auto A = [&](Act a, int l) { return layer_slice(m.acts.data() + m.act_offset[int(a)], m, a, l); };
+  auto G = [&](Act a, int l) { return layer_slice(m.grad_acts.data() + m.grad_act_offset[int(a)], m, a, l); };
+  const int last = c.layers - 1;
+  layernorm_backward(G(Act::residual3, last), m.grad(Param::lnfw), m.grad(Param::lnfb), m.grad_act(Act::lnf),
+                     A(Act::residual3, last), m.param(Param::lnfw), m.act(Act::lnf_mean), m.act(Act::lnf_rstd), n, d);
+  const AttentionBias<T> bias = attention_bias(m);
+  T* dt5 = c.pe == PositionEncoding::t5 ? m.grad(Param::t5_bias) : nullptr;
+  for (int l = last; l >= 0; --l) {
+    const std::size_t L = std::size_t(l);
+    const T* x = l == 0 ? m.act(Act::encoded) : A(Act::residual3, l - 1);
+    T* dx = l == 0 ? m.grad_act(Act::encoded) : G(Act::residual3, l - 1);
+    residual_backward(G(Act::residual2, l), G(Act::fcproj, l), G(Act::residual3, l), n * d);
+    matmul_backward(G(Act::fch_gelu, l), m.grad(Param::fcprojw) + L * 4 * pd * pd, m.grad(Param::fcprojb) + L * pd,
+                    G(Act::fcproj, l), A(Act::fch_gelu, l), m.param(Param::fcprojw) + L * 4 * pd * pd, n, 4 * d, d);
+    gelu_backward(G(Act::fch, l), A(Act::fch_dgelu, l), G(Act::fch_gelu, l), n * 4 * d);
+    matmul_backward(G(Act::ln2, l), m.grad(Param::fcw) + L * 4 * pd * pd, m.grad(Param::fcb) + L * 4 * pd, G(Act::fch, l),
+                    A(Act::ln2, l), m.param(Param::fcw) + L * 4 * pd * pd, n, d, 4 * d);
+    layernorm_backward(G(Act::residual2, l), m.grad(Param::ln2w) + L * pd, m.grad(Param::ln2b) + L * pd, G(Act::ln2, l),
+                       A(Act::residual2, l), m.param(Param::ln2w) + L * pd, A(Act::ln2_mean, l), A(Act::ln2_rstd, l), n, d);
+    residual_backward(dx, G(Act::attproj, l), G(Act::residual2, l), n * d);
+    matmul_backward(G(Act::atty, l), m.grad(Param::attprojw) + L * pd * pd, m.grad(Param::attprojb) + L * pd,
+                    G(Act::attproj, l), A(Act::atty, l), m.param(Param::attprojw) + L * pd * pd, n, d, d);
+    attention_backward(G(Act::qkv, l), dt5, G(Act::atty, l), A(Act::qkv, l), A(Act::att, l), b, bias, d, c.heads,
+                       m.scratch.data());
+    if (c.pe == PositionEncoding::rope) rope_backward(G(Act::qkv, l), b, m.rope, d, c.heads);
+    matmul_backward(G(Act::ln1, l), m.grad(Param::qkvw) + L * 3 * pd * pd, m.grad(Param::qkvb) + L * 3 * pd,
+                    G(Act::qkv, l), A(Act::ln1, l), m.param(Param::qkvw) + L * 3 * pd * pd, n, d, 3 * d);
+    layernorm_backward(dx, m.grad(Param::ln1w) + L * pd, m.grad(Param::ln1b) + L * pd, G(Act::ln1, l), x,
+                       m.param(Param::ln1w) + L * pd, A(Act::ln1_mean, l), A(Act::ln1_rstd, l), n, d);
+  }
+  embedding_backward(m.grad(Param::wte), c.pe == PositionEncoding::learned ? m.grad(Param::wpe) : nullptr,
+                     m.grad_act(Act::encoded), b, d);
+}
+
+template Model<float> make_model<float>(const ModelConfig&, int, std::size_t, std::uint64_t);
+template Model<double> make_model<double>(const ModelConfig&, int, std::size_t, std::uint64_t);
+template double model_forward<float>(Model<float>&, const PackedBatch&);
+template double model_forward<double>(Model<double>&, const PackedBatch&);
+template void model_backward<float>(Model<float>&, const PackedBatch&);
+template void model_backward<double>(Model<double>&, const PackedBatch&);
+
+}  // namespace peviz::train

@@ -1,0 +1,102 @@
+// One training run of the lab: settings, validation, stepping (from any one thread), thread-safe snapshots.
+//
+// Use from a front end (the Lab page or `peviz train`):
+//   TrainRun run(settings);                 // validates (ParamError), allocates every buffer once
+//   std::thread worker([&] { run.train(cancel); });   // steps, then evaluates; cancel stops early
+//   run.snapshot();                          // any thread, any time: step, loss curve, steps/s, ETA, accuracy
+//   run.attention_maps(n, index);            // any thread: probabilities for one test sequence of n symbols
+//   run.learned_table();                     // any thread: the learned position table (learned PE only)
+// A run is single-threaded (OpenBLAS on one thread), so its results are bit-identical whatever else
+// runs at the same time; several encodings train in parallel as several runs on several threads.
+#pragma once
+#include <atomic>
+#include <cstdint>
+#include <mutex>
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "core/matrix.hpp"
+#include "core/train/adamw.hpp"
+#include "core/train/evaluate.hpp"
+#include "core/train/model.hpp"
+#include "core/train/tasks.hpp"
+
+namespace peviz::train {
+
+// Defaults and ranges: core/limits.hpp, section "training".
+struct TrainSettings {
+  Task task = Task::copy;
+  PositionEncoding pe = PositionEncoding::rope;
+  int layers = 2;
+  int heads = 2;
+  int d_model = 64;          // head_dim = d_model / heads must be even
+  int batch = 32;            // sequences per step
+  int steps = 3000;
+  int train_max = 20;        // training n uniform in [1, train_max]
+  int test_max = 40;         // evaluation n = 5, 10, ..., test_max (at most 4 x train_max)
+  int test_samples = 200;    // test sequences per length
+  std::uint64_t seed = 0;    // initialisation, training batches and test sets
+  double rope_base = 10000;  // RoPE only
+  double lr = 1e-3;          // peak learning rate
+  int warmup = 100;          // linear warm-up steps, then cosine decay to 0 at the last step
+};
+
+// Throws ParamError naming the flag ("layers", "heads", "test-max", ...) and its rule.
+void validate(const TrainSettings& s);
+// The model a run builds: 13 tokens, learned table of 2 * train_max + 3 rows, tables for 2 * test_max + 3.
+ModelConfig model_config(const TrainSettings& s);
+
+struct TrainSnapshot {
+  int step = 0;                   // optimizer steps done
+  int steps = 0;                  // steps planned
+  std::vector<float> loss;        // training loss of every step done
+  double steps_per_s = 0;         // over the steps done so far (0 before the first)
+  double eta_s = 0;               // seconds left for the remaining steps at that rate
+  bool evaluated = false;         // accuracy is filled
+  bool cancelled = false;         // train() stopped early
+  std::vector<LengthAccuracy> accuracy;  // after training: exact match per test length
+};
+
+class TrainRun {
+ public:
+  explicit TrainRun(const TrainSettings& s);  // validates, allocates, initialises
+  TrainRun(const TrainSettings& s, const std::vector<float>& params, TrainSnapshot saved);  // run_io.hpp's load_run
+
+  const TrainSettings& settings() const { return settings_; }
+  std::size_t parameter_count() const { return model_.params.size(); }
+
+  // One optimizer step on the next training batch; returns false (and does nothing) once all
+  // steps are done. Call from one thread at a time.
+  bool step();
+  // Steps until done or `cancel` becomes true, then evaluates (also after a cancel).
+  void train(const std::atomic<bool>& cancel);
+  // Exact match per test length on the fixed test set. Call from the thread that steps.
+  void evaluate();
+
+  // Thread-safe.
+  TrainSnapshot snapshot() const;
+  // [layer][head] L x L attention probabilities for test sequence `index` of length n (n may exceed
+  // train_max); nullopt where not defined (learned table shorter than the sequence). Thread-safe:
+  // runs on a private copy of the current weights.
+  std::optional<std::vector<std::vector<Matrix>>> attention_maps(int n, int index) const;
+  // The trained position table [2 * train_max + 3, d_model] (empty unless pe is learned). Thread-safe.
+  Matrix learned_table() const;
+  // A copy of every parameter (buffer order of model.hpp's Param). Thread-safe.
+  std::vector<float> parameters() const;
+
+ private:
+  Model<float> private_copy(int tokens, std::size_t att) const;
+
+  TrainSettings settings_;
+  Model<float> model_;
+  AdamWState adam_;
+  std::mt19937_64 data_rng_;
+  PackedBatch batch_;
+  double seconds_ = 0;             // time spent in step()
+  mutable std::mutex mutex_;       // guards the fields below and model_.params while they change
+  TrainSnapshot progress_;
+};
+
+}  // namespace peviz::train

@@ -1,0 +1,206 @@
+// JSON / CSV of a run's results; saving and loading a run as .safetensors with its settings in __metadata__.
+#include "core/train/run_io.hpp"
+
+#include <cstring>
+#include <sstream>
+
+#include "core/atomic_file.hpp"
+#include "core/errors.hpp"
+#include "core/safetensors.hpp"
+
+namespace peviz::train {
+
+namespace {
+
+constexpr const char* kFormat = "peviz-train-run-1";
+
+nlohmann::json exact_match_json(const std::vector<LengthAccuracy>& acc) {
+  nlohmann::json j = nlohmann::json::object();
+  for (const LengthAccuracy& a : acc) j[std::to_string(a.n)] = a.exact_match ? nlohmann::json(*a.exact_match) : nullptr;
+  return j;
+}
+
+std::vector<LengthAccuracy> exact_match_from_json(const nlohmann::json& j) {
+  std::vector<LengthAccuracy> acc;
+  for (const auto& [key, value] : j.items())
+    acc.push_back({std::stoi(key), value.is_number() ? std::optional<double>(value.get<double>()) : std::nullopt});
+  std::sort(acc.begin(), acc.end(), [](const auto& a, const auto& b) { return a.n < b.n; });
+  return acc;
+}
+
+std::string field(const std::map<std::string, std::string>& m, const std::string& key, const std::string& param) {
+  const auto it = m.find(key);
+  if (it == m.end()) throw ParamError(param, "not a peviz training run: __metadata__ has no '" + key + "'");
+  return it->second;
+}
+
+long long integer_field(const std::map<std::string, std::string>& m, const std::string& key, const std::string& param) {
+  const std::string text = field(m, key, param);
+  std::size_t used = 0;
+  long long v = 0;
+  try {
+    v = std::stoll(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used == 0 || used != text.size()) throw ParamError(param, "__metadata__ '" + key + "' is not an integer: " + text);
+  return v;
+}
+
+double real_field(const std::map<std::string, std::string>& m, const std::string& key, const std::string& param) {
+  const std::string text = field(m, key, param);
+  std::size_t used = 0;
+  double v = 0;
+  try {
+    v = std::stod(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used == 0 || used != text.size()) throw ParamError(param, "__metadata__ '" + key + "' is not a number: " + text);
+  return v;
+}
+
+std::string shortest(double v) {
+  std::ostringstream os;
+  os.precision(17);
+  os << v;
+  return os.str();
+}
+
+}  // namespace
+
+nlohmann::ordered_json run_summary_json(const TrainRun& run) {
+  const TrainSnapshot s = run.snapshot();
+  const TrainSettings& t = run.settings();
+  nlohmann::ordered_json exact = nlohmann::ordered_json::object();  // lengths in increasing order
+  for (const LengthAccuracy& a : s.accuracy)
+    exact[std::to_string(a.n)] = a.exact_match ? nlohmann::ordered_json(*a.exact_match) : nullptr;
+  return {{"pe", to_string(t.pe)},
+          {"task", to_string(t.task)},
+          {"seed", t.seed},
+          {"params", run.parameter_count()},
+          {"steps", s.step},
+          {"steps_per_s", s.steps_per_s},
+          {"final_loss", s.loss.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(s.loss.back())},
+          {"exact_match", exact}};
+}
+
+nlohmann::ordered_json run_full_json(const TrainRun& run) {
+  nlohmann::ordered_json j = run_summary_json(run);
+  j["settings"] = settings_metadata(run.settings());
+  j["loss"] = run.snapshot().loss;
+  return j;
+}
+
+std::string loss_curve_csv(const TrainSnapshot& s) {
+  std::string out = "step,loss\n";
+  for (std::size_t i = 0; i < s.loss.size(); ++i) out += std::to_string(i + 1) + "," + shortest(s.loss[i]) + "\n";
+  return out;
+}
+
+std::string accuracy_csv(const TrainSnapshot& s) {
+  std::string out = "n,exact_match\n";
+  for (const LengthAccuracy& a : s.accuracy)
+    out += std::to_string(a.n) + "," + (a.exact_match ? shortest(*a.exact_match) : "") + "\n";
+  return out;
+}
+
+std::map<std::string, std::string> settings_metadata(const TrainSettings& s) {
+  return {{"format", kFormat},
+          {"task", std::string(to_string(s.task))},
+          {"pe", std::string(to_string(s.pe))},
+          {"layers", std::to_string(s.layers)},
+          {"heads", std::to_string(s.heads)},
+          {"d-model", std::to_string(s.d_model)},
+          {"batch", std::to_string(s.batch)},
+          {"steps", std::to_string(s.steps)},
+          {"train-max", std::to_string(s.train_max)},
+          {"test-max", std::to_string(s.test_max)},
+          {"test-samples", std::to_string(s.test_samples)},
+          {"seed", std::to_string(s.seed)},
+          {"base", shortest(s.rope_base)},
+          {"lr", shortest(s.lr)},
+          {"warmup", std::to_string(s.warmup)}};
+}
+
+TrainSettings settings_from_metadata(const std::map<std::string, std::string>& m, const std::string& param) {
+  if (field(m, "format", param) != kFormat) throw ParamError(param, "not a peviz training run (format " + m.at("format") + ")");
+  TrainSettings s;
+  if (!parse_task(field(m, "task", param), s.task)) throw ParamError(param, "unknown task " + m.at("task"));
+  if (!parse_position_encoding(field(m, "pe", param), s.pe)) throw ParamError(param, "unknown pe " + m.at("pe"));
+  auto clamp_int = [&](const char* key) {
+    const long long v = integer_field(m, key, param);
+    if (v < -(1LL << 30) || v > (1LL << 30)) throw ParamError(param, std::string("__metadata__ '") + key + "' is out of range");
+    return int(v);
+  };
+  s.layers = clamp_int("layers");
+  s.heads = clamp_int("heads");
+  s.d_model = clamp_int("d-model");
+  s.batch = clamp_int("batch");
+  s.steps = clamp_int("steps");
+  s.train_max = clamp_int("train-max");
+  s.test_max = clamp_int("test-max");
+  s.test_samples = clamp_int("test-samples");
+  s.warmup = clamp_int("warmup");
+  s.seed = std::uint64_t(integer_field(m, "seed", param));
+  s.rope_base = real_field(m, "base", param);
+  s.lr = real_field(m, "lr", param);
+  validate(s);
+  return s;
+}
+
+void save_run(const TrainRun& run, const std::string& path, const std::string& param) {
+  const std::vector<float> params = run.parameters();
+  const ModelConfig c = model_config(run.settings());
+  const ParamLayout layout = param_layout(c);
+  std::vector<SafetensorsF32> tensors;
+  for (int p = 0; p < kParamCount; ++p) {
+    if (layout.size(Param(p)) == 0) continue;  // wpe / t5_bias of other encodings
+    std::vector<std::uint64_t> shape;
+    for (std::size_t d : param_shape(c, Param(p))) shape.push_back(d);
+    tensors.push_back({std::string(param_name(Param(p))), shape,
+                       std::span<const float>(params.data() + layout.offset[std::size_t(p)], layout.size(Param(p)))});
+  }
+  std::map<std::string, std::string> meta = settings_metadata(run.settings());
+  const TrainSnapshot s = run.snapshot();
+  meta["loss"] = nlohmann::json(s.loss).dump();
+  meta["exact_match"] = exact_match_json(s.accuracy).dump();
+  meta["steps_per_s"] = shortest(s.steps_per_s);
+  meta["cancelled"] = s.cancelled ? "true" : "false";
+  write_safetensors(path, tensors, meta, param);
+}
+
+std::unique_ptr<TrainRun> load_run(const std::string& path, const std::string& param) {
+  const std::string bytes = read_file_bytes(path, param);
+  const SafetensorsIndex idx = parse_safetensors_index(bytes, bytes.size(), param);
+  const TrainSettings s = settings_from_metadata(idx.metadata, param);
+  const ModelConfig c = model_config(s);
+  const ParamLayout layout = param_layout(c);
+  std::vector<float> params(layout.total());
+  for (int p = 0; p < kParamCount; ++p) {
+    if (layout.size(Param(p)) == 0) continue;
+    const std::string name(param_name(Param(p)));
+    const auto it = std::find_if(idx.tensors.begin(), idx.tensors.end(), [&](const auto& t) { return t.name == name; });
+    std::vector<std::uint64_t> shape;
+    for (std::size_t d : param_shape(c, Param(p))) shape.push_back(d);
+    if (it == idx.tensors.end() || it->dtype != "F32" || it->shape != shape)
+      throw ParamError(param, "tensor '" + name + "' is missing or is not F32 of the shape the settings give");
+    std::memcpy(params.data() + layout.offset[std::size_t(p)], bytes.data() + idx.data_start + it->begin,
+                4 * layout.size(Param(p)));  // little-endian hosts only, as the reader of core/safetensors
+  }
+  const nlohmann::json loss = nlohmann::json::parse(field(idx.metadata, "loss", param), nullptr, false);
+  const nlohmann::json acc = nlohmann::json::parse(field(idx.metadata, "exact_match", param), nullptr, false);
+  if (!loss.is_array() || !acc.is_object()) throw ParamError(param, "__metadata__ 'loss' or 'exact_match' is malformed");
+  TrainSnapshot saved;
+  for (const auto& v : loss) saved.loss.push_back(v.is_number() ? v.get<float>() : NAN);
+  try {
+    saved.accuracy = exact_match_from_json(acc);
+  } catch (const std::exception&) {
+    throw ParamError(param, "__metadata__ 'exact_match' has a key that is not a length");
+  }
+  saved.steps_per_s = real_field(idx.metadata, "steps_per_s", param);
+  saved.cancelled = field(idx.metadata, "cancelled", param) == "true";
+  return std::make_unique<TrainRun>(s, params, std::move(saved));
+}
+
+}  // namespace peviz::train

@@ -1,0 +1,34 @@
+// A run's results as JSON and CSV, and the whole run (weights + settings + curves) as .safetensors.
+#pragma once
+#include <map>
+#include <memory>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "core/train/run.hpp"
+
+namespace peviz::train {
+
+// The `peviz train` line, keys in this order: {"pe", "task", "seed", "params", "steps", "steps_per_s", "final_loss",
+// "exact_match": {"5": 1.0, ..., "40": null}} (null = not defined).
+nlohmann::ordered_json run_summary_json(const TrainRun& run);
+// The summary plus "settings" and "loss" (every step's training loss).
+nlohmann::ordered_json run_full_json(const TrainRun& run);
+// "step,loss" then one row per step (1-based).
+std::string loss_curve_csv(const TrainSnapshot& s);
+// "n,exact_match" then one row per test length; an empty cell where not defined.
+std::string accuracy_csv(const TrainSnapshot& s);
+
+// Settings as safetensors "__metadata__" strings and back (the reverse validates; ParamError(param)).
+std::map<std::string, std::string> settings_metadata(const TrainSettings& s);
+TrainSettings settings_from_metadata(const std::map<std::string, std::string>& m, const std::string& param);
+
+// Every parameter tensor under its model.hpp name ("wte", "wpe" [2 * train_max + 3, d_model], ...),
+// the settings, "loss" and "exact_match" (JSON text) in __metadata__. Atomic; ParamError(param).
+void save_run(const TrainRun& run, const std::string& path, const std::string& param = "out");
+// A saved run, ready for snapshot(), attention_maps() and learned_table() (not for more steps: the
+// optimizer state is not saved). ParamError(param) on a file that is not a peviz run.
+std::unique_ptr<TrainRun> load_run(const std::string& path, const std::string& param = "from-safetensors");
+
+}  // namespace peviz::train

@@ -1,0 +1,32 @@
+// AdamW's first updates and the warm-up + cosine schedule in closed form.
+#include "core/train/adamw.hpp"
+
+#include <cmath>
+
+#include <catch2/catch.hpp>
+
+using namespace peviz::train;
+
+TEST_CASE("AdamW first step: decay then a step of lr against the gradient's sign", "[train][adamw]") {
+  std::vector<float> p = {1.0f, -2.0f, 0.5f};
+  const std::vector<float> g = {0.1f, -0.3f, 0.0f};
+  AdamWState s;
+  adamw_update(p, g, s, AdamWConfig{}, 1e-2);
+  // t = 1: m_hat = g, v_hat = g^2, so the step is lr * g / (|g| + eps).
+  CHECK(p[0] == Approx(1.0 * (1 - 1e-4) - 1e-2 * 0.1 / (0.1 + 1e-8)).epsilon(1e-6));
+  CHECK(p[1] == Approx(-2.0 * (1 - 1e-4) + 1e-2 * 0.3 / (0.3 + 1e-8)).epsilon(1e-6));
+  CHECK(p[2] == Approx(0.5 * (1 - 1e-4)).epsilon(1e-7));
+  // t = 2 with the same gradient: m_hat = g and v_hat = g^2 again.
+  adamw_update(p, g, s, AdamWConfig{}, 1e-2);
+  CHECK(s.t == 2);
+  CHECK(p[0] == Approx((1.0 * (1 - 1e-4) - 1e-2) * (1 - 1e-4) - 1e-2).epsilon(1e-5));
+}
+
+TEST_CASE("learning rate: linear warm-up, cosine to zero at the last step", "[train][adamw]") {
+  CHECK(learning_rate(0, 3000, 1e-3, 100) == Approx(1e-5));
+  CHECK(learning_rate(99, 3000, 1e-3, 100) == Approx(1e-3));
+  CHECK(learning_rate(100, 3000, 1e-3, 100) == Approx(1e-3));
+  CHECK(learning_rate(100 + 2899 / 2, 3000, 1e-3, 100) == Approx(0.5e-3).epsilon(1e-3));
+  CHECK(learning_rate(2999, 3000, 1e-3, 100) == Approx(0).margin(1e-15));
+  CHECK(learning_rate(0, 1, 1e-3, 0) == Approx(1e-3));
+}

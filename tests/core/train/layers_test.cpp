@@ -1,0 +1,185 @@
+// Each layer's backward against central finite differences in double; pointwise forwards against closed forms.
+#include "core/train/layers.hpp"
+
+#include <catch2/catch.hpp>
+
+#include "core/rope.hpp"
+#include "gradient_check.hpp"
+
+using namespace peviz::train;
+
+namespace {
+
+PackedBatch two_sequences() {
+  PackedBatch b;
+  b.append({1, 4, 2}, 0);
+  b.append({3, 0, 2, 5, 1}, 2);
+  return b;
+}
+
+}  // namespace
+
+TEST_CASE("matmul backward matches finite differences", "[train][layers]") {
+  const int N = 5, C = 4, OC = 3;
+  std::vector<double> inp = random_values(N * C, 1), w = random_values(OC * C, 2), bias = random_values(OC, 3);
+  const std::vector<double> R = random_values(N * OC, 4);
+  std::vector<double> out(N * OC);
+  auto loss = [&] {
+    matmul_forward(out.data(), inp.data(), w.data(), bias.data(), N, C, OC);
+    return weighted_sum(out, R);
+  };
+  std::vector<double> dinp(N * C, 0.0), dw(OC * C, 0.0), dbias(OC, 0.0);
+  matmul_backward(dinp.data(), dw.data(), dbias.data(), R.data(), inp.data(), w.data(), N, C, OC);
+  check_gradient(inp, dinp, loss);
+  check_gradient(w, dw, loss);
+  check_gradient(bias, dbias, loss);
+  loss();
+  CHECK(out[0] == Approx(inp[0] * w[0] + inp[1] * w[1] + inp[2] * w[2] + inp[3] * w[3] + bias[0]));
+}
+
+TEST_CASE("layernorm normalises and its backward matches finite differences", "[train][layers]") {
+  const int N = 4, C = 6;
+  std::vector<double> inp = random_values(N * C, 5, 2.0), w = random_values(C, 6), bias = random_values(C, 7);
+  const std::vector<double> R = random_values(N * C, 8);
+  std::vector<double> out(N * C), mean(N), rstd(N);
+  auto loss = [&] {
+    layernorm_forward(out.data(), mean.data(), rstd.data(), inp.data(), w.data(), bias.data(), N, C);
+    return weighted_sum(out, R);
+  };
+  loss();
+  std::vector<double> dinp(N * C, 0.0), dw(C, 0.0), dbias(C, 0.0);
+  layernorm_backward(dinp.data(), dw.data(), dbias.data(), R.data(), inp.data(), w.data(), mean.data(), rstd.data(), N, C);
+  check_gradient(inp, dinp, loss);
+  check_gradient(w, dw, loss);
+  check_gradient(bias, dbias, loss);
+  // With w = 1, b = 0 a row has mean 0 and biased variance 1 / (1 + eps / var).
+  std::vector<double> ones(C, 1.0), zeros(C, 0.0);
+  layernorm_forward(out.data(), mean.data(), rstd.data(), inp.data(), ones.data(), zeros.data(), N, C);
+  double m = 0, v = 0;
+  for (int c = 0; c < C; ++c) m += out[c] / C;
+  for (int c = 0; c < C; ++c) v += out[c] * out[c] / C;
+  CHECK(m == Approx(0).margin(1e-12));
+  CHECK(v == Approx(1).epsilon(1e-4));
+}
+
+TEST_CASE("exact GELU: closed form and backward", "[train][layers]") {
+  std::vector<double> inp = random_values(20, 9, 3.0), out(20), dgelu(20);
+  const std::vector<double> R = random_values(20, 10);
+  auto loss = [&] {
+    gelu_forward(out.data(), dgelu.data(), inp.data(), 20);
+    return weighted_sum(out, R);
+  };
+  loss();
+  std::vector<double> dinp(20, 0.0);
+  gelu_backward(dinp.data(), dgelu.data(), R.data(), 20);
+  check_gradient(inp, dinp, loss);
+  const double x = 1.0, y = 0;
+  gelu_forward(&inp[0], &dgelu[0], &x, 1);
+  CHECK(inp[0] == Approx(0.8413447460685429));  // Phi(1)
+  gelu_forward(&inp[0], &dgelu[0], &y, 1);
+  CHECK(inp[0] == 0.0);
+  CHECK(dgelu[0] == 0.5);  // Phi(0)
+}
+
+TEST_CASE("residual and embedding backward", "[train][layers]") {
+  std::vector<double> a = random_values(6, 11), b = random_values(6, 12), out(6);
+  const std::vector<double> R = random_values(6, 13);
+  auto loss = [&] {
+    residual_forward(out.data(), a.data(), b.data(), 6);
+    return weighted_sum(out, R);
+  };
+  std::vector<double> da(6, 0.0), db(6, 0.0);
+  residual_backward(da.data(), db.data(), R.data(), 6);
+  check_gradient(a, da, loss);
+  check_gradient(b, db, loss);
+
+  const PackedBatch batch = two_sequences();
+  const int C = 3, V = 6, P = 5;
+  std::vector<double> wte = random_values(V * C, 14), wpe = random_values(P * C, 15), emb(batch.n_tokens() * C);
+  const std::vector<double> Re = random_values(emb.size(), 16);
+  auto eloss = [&] {
+    embedding_forward(emb.data(), batch, wte.data(), wpe.data(), C);
+    return weighted_sum(emb, Re);
+  };
+  std::vector<double> dwte(wte.size(), 0.0), dwpe(wpe.size(), 0.0);
+  embedding_backward(dwte.data(), dwpe.data(), Re.data(), batch, C);
+  check_gradient(wte, dwte, eloss);
+  check_gradient(wpe, dwpe, eloss);
+  eloss();
+  CHECK(emb[3 * C + 1] == wte[3 * C + 1] + wpe[0 * C + 1]);  // token 3 starts sequence 2 at position 0
+}
+
+TEST_CASE("cross-entropy only on targets; backward matches finite differences", "[train][layers]") {
+  const PackedBatch b = two_sequences();  // targets: seq 1 tokens 0,1; seq 2 tokens 2,3 -> 4 targets
+  REQUIRE(b.n_targets == 4);
+  CHECK(b.targets == std::vector<int>{4, 2, -1, -1, -1, 5, 1, -1});
+  const int V = 6;
+  std::vector<double> logits = random_values(b.n_tokens() * V, 17, 2.0), probs(logits.size());
+  auto loss = [&] { return crossentropy_forward(probs.data(), logits.data(), b, V); };
+  loss();
+  std::vector<double> dlogits(logits.size());
+  crossentropy_backward(dlogits.data(), probs.data(), b, V);
+  check_gradient(logits, dlogits, loss);
+  std::vector<double> flat(b.n_tokens() * V, 0.0);
+  CHECK(crossentropy_forward(probs.data(), flat.data(), b, V) == Approx(std::log(6.0)));
+}
+
+TEST_CASE("RoPE rotation equals core's apply_rope and its backward is the transpose", "[train][layers]") {
+  const PackedBatch b = two_sequences();
+  const int C = 8, heads = 2, hd = 4;
+  const RopeTable<double> table = make_rope_table<double>(hd, 100.0, 5);
+  std::vector<double> qkv = random_values(b.n_tokens() * 3 * C, 18), rotated = qkv;
+  rope_forward(rotated.data(), b, table, C, heads);
+  // Token 4 sits at position 1 of sequence 2; its head-1 key must equal core's RoPE at position 1.
+  peviz::RopeParams p;
+  p.head_dim = hd;
+  p.base = 100.0;
+  const std::vector<double> inv = peviz::rope_inv_freq(p);
+  std::vector<float> key(hd), expect(hd);
+  for (int c = 0; c < hd; ++c) key[c] = float(qkv[4 * 3 * C + C + hd + c]);
+  peviz::apply_rope(p, inv, key, 1.0, expect);
+  for (int c = 0; c < hd; ++c) CHECK(rotated[4 * 3 * C + C + hd + c] == Approx(expect[c]).epsilon(1e-6));
+  // v is untouched
+  CHECK(rotated[4 * 3 * C + 2 * C] == qkv[4 * 3 * C + 2 * C]);
+  const std::vector<double> R = random_values(qkv.size(), 19);
+  auto loss = [&] {
+    std::vector<double> r = qkv;
+    rope_forward(r.data(), b, table, C, heads);
+    return weighted_sum(r, R);
+  };
+  std::vector<double> dqkv = R;
+  rope_backward(dqkv.data(), b, table, C, heads);
+  check_gradient(qkv, dqkv, loss);
+}
+
+TEST_CASE("attention backward matches finite differences (no bias, ALiBi, T5)", "[train][layers]") {
+  const PackedBatch b = two_sequences();
+  const int C = 8, heads = 2;
+  std::vector<double> qkv = random_values(b.n_tokens() * 3 * C, 20), out(b.n_tokens() * C);
+  const std::vector<double> R = random_values(out.size(), 21);
+  const std::vector<double> slopes = {0.5, 0.25};
+  std::vector<double> t5 = random_values(heads * 4, 22);
+  const std::vector<int> bucket = {0, 1, 2, 3, 3};
+  std::vector<double> att(attention_offsets(b, heads).back()), scratch(25);
+  for (int kind = 0; kind < 3; ++kind) {
+    AttentionBias<double> bias;
+    if (kind == 1) bias.alibi_slopes = slopes.data();
+    if (kind == 2) bias = {nullptr, t5.data(), bucket.data(), 4};
+    auto loss = [&] {
+      attention_forward(out.data(), att.data(), qkv.data(), b, bias, C, heads);
+      return weighted_sum(out, R);
+    };
+    loss();
+    std::vector<double> dqkv(qkv.size(), 0.0), dt5(t5.size(), 0.0);
+    attention_backward(dqkv.data(), kind == 2 ? dt5.data() : nullptr, R.data(), qkv.data(), att.data(), b, bias, C,
+                       heads, scratch.data());
+    check_gradient(qkv, dqkv, loss);
+    if (kind == 2) check_gradient(t5, dt5, loss);
+  }
+  // Block-causal: the first token of sequence 2 attends only to itself, so its output is its own v.
+  attention_forward(out.data(), att.data(), qkv.data(), b, AttentionBias<double>{}, C, heads);
+  for (int c = 0; c < C; ++c) CHECK(out[3 * C + c] == Approx(qkv[3 * 3 * C + 2 * C + c]));
+  // Each probability row sums to one over j <= i and is zero above the diagonal.
+  CHECK(att[9 * 2 + 5 * 0 + 0] == Approx(1.0));  // seq 2, head 0, row 0
+  CHECK(att[9 * 2 + 1] == 0.0);
+}
