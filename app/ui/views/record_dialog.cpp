@@ -78,7 +78,10 @@ void draw_record_dialog(AppState& s) {
   if (!r.active) return;
   const ImVec2 centre(0.5f * ImGui::GetIO().DisplaySize.x, 0.5f * ImGui::GetIO().DisplaySize.y);
   ImGui::SetNextWindowPos(centre, ImGuiCond_Always, ImVec2(0.5f, 0.5f));
-  ImGui::Begin("Recording", nullptr, ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings);
+  // NoFocusOnAppearing: a modal opened in the same frame (Ctrl+O while recording) would otherwise trip ImGui
+  // 1.86's assertion that a new window appearing behind a modal finds it (found by the monkey, seed 20261123).
+  ImGui::Begin("Recording", nullptr, ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings |
+                                         ImGuiWindowFlags_NoFocusOnAppearing);
   const int total = std::max(r.spec.frames, 1);
   ImGui::Text("Recording %s: frame %d of %d", kAnimatedParamNames[int(r.spec.param)], r.done, total);
   ImGui::ProgressBar(float(r.done) / float(total), ImVec2(ImGui::GetFontSize() * 20.0f, 0.0f));
