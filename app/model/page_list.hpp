@@ -4,7 +4,7 @@
 // `const PageModel <id>_page` with its update, export, caption and state JSON), its view file
 // app/ui/views/<id>_view.cpp (`void draw_<id>_view(AppState&)`), and its entry here: the include and
 // one PAGE line. The Page enum, AnalysisState's members, the model registry and the views' table are
-// all generated from this list (docs/architecture.md shows it with the lab page).
+// all generated from this list (docs/architecture.md).
 #pragma once
 #include "app/model/pages/alibi_page.hpp"
 #include "app/model/pages/basics_page.hpp"
