@@ -35,7 +35,11 @@ TEST_CASE("monkey runs: several seeds pass, one summary line, memory flat, nothi
     REQUIRE(std::regex_match(r.out, m, std::regex("monkey: (\\d+) events, (\\d+) pages, rss (\\d+) -> (\\d+) MiB\n")));
     CHECK(std::stol(m[1]) > 400);  // about one event a frame: moves, presses, releases, keys, characters
     CHECK(std::stoi(m[2]) >= 3);   // the page tabs are hit within 600 frames
+#ifndef __SANITIZE_ADDRESS__
+    // Memory flat within 20 MiB. Not under AddressSanitizer: its quarantine holds freed blocks on purpose,
+    // so the resident size grows by design there (about 280 MiB over 600 frames).
     CHECK(std::stoi(m[4]) <= std::stoi(m[3]) + 20);
+#endif
     CHECK(fs::is_empty(tmp));  // the sandbox (figures, exports, saved presets) is gone
     CHECK_FALSE(fs::exists(config + "/peviz/session.json"));  // a scripted run never saves the session
     CHECK_FALSE(fs::exists(config + "/peviz/presets"));       // presets saved from the menu went to the sandbox
