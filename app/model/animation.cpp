@@ -97,6 +97,27 @@ LessonFrame lesson_frame(int frame, int frames, int steps) {
   return f;
 }
 
+LessonSpan lesson_span(const AnimationSpec& a, int steps, const std::string& source) {
+  LessonSpan span{int(std::lround(a.from)), a.to == 0.0 ? steps : int(std::lround(a.to))};
+  if (span.first < 1 || span.last > steps || span.first > span.last)
+    throw ParamError("from", "--from and --to are steps 1.." + std::to_string(steps) + " of " + source +
+                                 " (from <= to), got " + std::to_string(span.first) + ".." + std::to_string(span.last));
+  if (a.frames < span.count())
+    throw ParamError("frames", "must be at least the number of steps shown (" + std::to_string(span.count()) + ")");
+  return span;
+}
+
+RgbaImage lesson_animation_frame(const std::vector<RgbaImage>& pictures, int frame, int frames) {
+  const LessonFrame lf = lesson_frame(frame, frames, int(pictures.size()));
+  const RgbaImage& a = pictures[std::size_t(lf.step)];
+  if (lf.mix <= 0.0) return a;
+  const RgbaImage& b = pictures[std::size_t(lf.next)];
+  RgbaImage out = a;
+  for (std::size_t i = 0; i < out.pixels.size(); ++i)
+    out.pixels[i] = std::uint8_t(std::lround((1.0 - lf.mix) * a.pixels[i] + lf.mix * b.pixels[i]));
+  return out;
+}
+
 FigureView default_animation_view(AnimatedParam p) {
   switch (p) {
     case AnimatedParam::position: return {FigureView::analysis_page, Page::rope_clocks};
@@ -117,7 +138,7 @@ AnimationSpec default_sweep(AnimatedParam p, int frames, int fps) {
     case AnimatedParam::d_model: return {p, 16.0, 512.0, frames, fps};
     case AnimatedParam::seq_len: return {p, 16.0, 1024.0, frames, fps};
     case AnimatedParam::factor: return {p, 1.0, 32.0, frames, fps};
-    case AnimatedParam::lesson: return {p, 1.0, 1.0, frames, fps};
+    case AnimatedParam::lesson: return {p, 1.0, 0.0, frames, fps};  // to 0: the last step
   }
   return {p, 0.0, 1.0, frames, fps};
 }

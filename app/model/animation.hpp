@@ -5,19 +5,22 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "app/model/figure_view.hpp"
+#include "core/png_file.hpp"
 
 namespace peviz::app {
 
 // position: the RoPE clocks' t; base: every page's base (sinusoidal, RoPE, precision, distance);
 // d-model and seq-len: the encoding's (and the pages that follow them); factor: context extension;
-// lesson: the steps of a lesson (--from / --to: the first and last step, 1-based), cross-faded.
+// lesson: the steps of a lesson (--from / --to: the first and last step, 1-based; `to` 0 = the last
+// step), cross-faded.
 enum class AnimatedParam { position, base, d_model, seq_len, factor, lesson };
 inline constexpr const char* kAnimatedParamNames[] = {"position", "base", "d-model", "seq-len", "factor", "lesson"};
-inline constexpr int kSweptParamCount = 5;  // the first five sweep a value (the window's dialog offers these)
+inline constexpr int kAnimatedParamCount = 6;  // the window's dialog and --record offer them all
 std::optional<AnimatedParam> parse_animated_param(std::string_view name);
 std::string animated_param_names();  // "position, base, d-model, seq-len, factor, lesson"
 
@@ -54,8 +57,21 @@ struct LessonFrame {
 inline constexpr double kLessonFadeShare = 0.25;
 LessonFrame lesson_frame(int frame, int frames, int steps);
 
+// The steps a lesson animation shows, 1-based: a.from to a.to (a.to 0 = the last step) of a lesson of
+// `steps` steps. Throws ParamError("from", ...) naming `source` outside 1..steps or when from > to, and
+// ParamError("frames", ...) with fewer frames than steps shown.
+struct LessonSpan {
+  int first = 1, last = 1;
+  int count() const { return last - first + 1; }
+};
+LessonSpan lesson_span(const AnimationSpec& a, int steps, const std::string& source);
+
+// Output frame `frame` of `frames` from the pictures of the steps shown: a step held, or (1 - mix) *
+// step + mix * next per byte (lesson_frame). All pictures have one size.
+RgbaImage lesson_animation_frame(const std::vector<RgbaImage>& pictures, int frame, int frames);
+
 // A sweep worth watching for `p` (position 0 to 64, base 100 to 500,000, d-model 16 to 512,
-// seq-len 16 to 1024, factor 1 to 32): the dialog's and --record's starting point.
+// seq-len 16 to 1024, factor 1 to 32, every step of a lesson): the dialog's and --record's starting point.
 AnimationSpec default_sweep(AnimatedParam p, int frames = 60, int fps = 30);
 
 // The partial state (for apply_state_json) that sets the parameter to `value` everywhere it appears.

@@ -102,8 +102,10 @@ struct RecordingSettings {
   int width = 960, height = 540; // frame size in screen units (pixels at the figure scale 1)
   bool dialog_requested = false; // open the dialog on the next frame
   bool start_requested = false;  // Start pressed: the frame loop sets up the writer
-  bool active = false;           // recording: frames [0, done) captured so far
+  std::string lesson;            // lesson: its file or name (empty: the first lesson listed)
+  bool active = false;           // recording: `done` of `total` units of work so far
   int done = 0;
+  int total = 0;                 // frames; for a lesson, its steps' captures plus the frames
   bool cancel_requested = false;
 };
 

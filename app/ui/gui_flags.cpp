@@ -51,7 +51,8 @@ void add_gui_flags(CLI::App& app, GuiOptions& o) {
   app.add_option("--lesson-step", o.lesson_step, "Start the lesson at this step (1-based)")->check(CLI::PositiveNumber);
   app.add_flag("--present", o.present, "Start in presentation mode (full screen, light theme, large text)");
   app.add_option("--record", o.record, "Start View > Record animation of this parameter (position, base, d-model, seq-len, "
-                                       "factor) with the dialog's defaults: a 60-frame GIF into --figure-dir");
+                                       "factor, lesson: the --lesson given, else the first) with the dialog's defaults: "
+                                       "a 60-frame GIF into --figure-dir");
   app.add_option("--monkey", o.monkey, "With --frames N: random input every frame from this seed, the state checked "
                                        "after each; one summary line, exit 1 on a failed check");
 }
@@ -84,11 +85,12 @@ bool apply_flag_overrides(const GuiOptions& o, AppState& s, WindowSize& size) {
   if (!o.figure_dir.empty()) s.figure.folder = o.figure_dir;
   if (!o.record.empty()) {
     const auto p = parse_animated_param(o.record);
-    if (!p || *p == AnimatedParam::lesson) {
-      std::fprintf(stderr, "peviz: --record: must be one of position, base, d-model, seq-len, factor, got %s\n", o.record.c_str());
+    if (!p) {
+      std::fprintf(stderr, "peviz: --record: must be one of %s, got %s\n", animated_param_names().c_str(), o.record.c_str());
       return false;
     }
     s.recording.spec = default_sweep(*p);
+    s.recording.lesson = o.lesson;
     s.recording.start_requested = true;
   }
   if (!o.save_figure.empty()) {

@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "app/model/figure_io.hpp"
+#include "app/model/lessons.hpp"
 #include "app/model/state_json.hpp"
 #include "app/ui/figure_capture.hpp"
 #include "core/errors.hpp"
@@ -15,10 +16,25 @@ namespace peviz::app {
 namespace {
 
 void stop(AppState& s, AnimationRecorder& rec) {
+  if (rec.saved_teach) s.teach = std::move(*rec.saved_teach);
   if (!rec.saved_state.is_null()) apply_state_json(rec.saved_state, s);  // saved from s: cannot fail
   rec = AnimationRecorder{};
   s.recording.active = false;
   s.recording.cancel_requested = false;
+}
+
+// A lesson recording: the lesson chosen (or the first listed), its steps checked, the tour started.
+void start_lesson_recording(AppState& s, AnimationRecorder& rec) {
+  RecordingSettings& r = s.recording;
+  const std::vector<std::string> files = list_lesson_files();
+  const std::string name = !r.lesson.empty() ? r.lesson : files.empty() ? std::string() : files.front();
+  const std::filesystem::path path = resolve_lesson(name);
+  if (path.empty()) throw ParamError("lesson", "no lesson file or name '" + name + "'");
+  Lesson lesson = load_lesson_file(path);
+  rec.span = lesson_span(r.spec, int(lesson.steps.size()), path.filename().string());
+  rec.saved_teach = s.teach;
+  start_lesson(s, std::move(lesson), rec.span.first - 1);
+  r.total = rec.span.count() + r.spec.frames;
 }
 
 void start(AppState& s, AnimationRecorder& rec) {
@@ -45,8 +61,26 @@ void start(AppState& s, AnimationRecorder& rec) {
   rec.path = (folder / (name.string() + "-" + kAnimatedParamNames[int(r.spec.param)] +
                         (format == AnimationFormat::gif ? ".gif" : ".mp4"))).string();
   rec.saved_state = state_to_json(s);
+  r.total = r.spec.frames;
+  if (r.spec.param == AnimatedParam::lesson) start_lesson_recording(s, rec);
   r.active = true;
   r.done = 0;
+}
+
+// One unit of work: the next frame of a sweep, or of a lesson the next step's picture, then the next
+// frame made from the pictures. Returns the frame to add, if this unit made one.
+std::optional<RgbaImage> next_frame(AppState& s, gfx::HeatmapRenderer& renderer, AnimationRecorder& rec, float ui_scale) {
+  const RecordingSettings& r = s.recording;
+  if (r.spec.param != AnimatedParam::lesson) {
+    apply_state_json(animation_patch(r.spec.param, animation_value(r.spec, r.done)), s);
+    return capture_figure(s, renderer, rec.options, ui_scale);
+  }
+  if (r.done < rec.span.count()) {
+    go_to_step(s, rec.span.first - 1 + r.done);
+    rec.pictures.push_back(capture_figure(s, renderer, rec.options, ui_scale));
+    return std::nullopt;
+  }
+  return lesson_animation_frame(rec.pictures, r.done - rec.span.count(), r.spec.frames);
 }
 
 }  // namespace
@@ -54,18 +88,20 @@ void start(AppState& s, AnimationRecorder& rec) {
 void step_recording(AppState& s, gfx::HeatmapRenderer& renderer, AnimationRecorder& rec, float ui_scale, double now) {
   RecordingSettings& r = s.recording;
   try {
-    if (std::exchange(r.start_requested, false) && !r.active) start(s, rec);
+    if (std::exchange(r.start_requested, false) && !r.active) {
+      start(s, rec);
+      return;  // the first capture comes with the next frame, so Cancel can be pressed before any
+    }
     if (!r.active) return;
     if (r.cancel_requested) {
       stop(s, rec);
       show_toast(s, "Recording cancelled", false, now);
       return;
     }
-    apply_state_json(animation_patch(r.spec.param, animation_value(r.spec, r.done)), s);
-    const RgbaImage frame = capture_figure(s, renderer, rec.options, ui_scale);
+    const std::optional<RgbaImage> frame = next_frame(s, renderer, rec, ui_scale);
     if (s.status_is_error) throw ParamError(kAnimatedParamNames[int(r.spec.param)], s.status);
-    rec.gif ? rec.gif->add_frame(frame) : rec.mp4->add_frame(frame);
-    if (++r.done < r.spec.frames) return;
+    if (frame) rec.gif ? rec.gif->add_frame(*frame) : rec.mp4->add_frame(*frame);
+    if (++r.done < r.total) return;
     rec.gif ? rec.gif->write(rec.path, "out") : rec.mp4->write(rec.path, "out");
     const std::string path = rec.path;
     stop(s, rec);

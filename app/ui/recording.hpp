@@ -2,6 +2,8 @@
 // (the progress bar moves, Cancel works), into the GIF or MP4 writer, the file path in a toast.
 #pragma once
 #include <memory>
+#include <optional>
+#include <vector>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -9,6 +11,7 @@
 #include "app/gfx/heatmap_renderer.hpp"
 #include "app/media/gif_file.hpp"
 #include "app/media/mp4_file.hpp"
+#include "app/model/animation.hpp"
 #include "app/model/app_state.hpp"
 #include "app/model/figure.hpp"
 
@@ -21,6 +24,11 @@ struct AnimationRecorder {
   nlohmann::json saved_state;  // the window's state before the sweep, put back at the end
   FigureOptions options;
   std::string path;
+  // A lesson: the steps shown, their pictures (one capture per window frame), then the frames made
+  // from them (one per window frame); the lesson tour the window had before, put back at the end.
+  LessonSpan span;
+  std::vector<RgbaImage> pictures;
+  std::optional<TeachState> saved_teach;
 };
 
 // Acts on s.recording: starts (start_requested), captures the next frame, finishes or cancels.

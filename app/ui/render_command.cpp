@@ -151,42 +151,25 @@ FigureFormat figure_format(const RenderOptions& o) {
   return f ? *f : ext.value_or(FigureFormat::png);
 }
 
-// (1 - mix) a + mix b, per byte.
-RgbaImage cross_fade(const RgbaImage& a, const RgbaImage& b, double mix) {
-  RgbaImage out = a;
-  for (std::size_t i = 0; i < out.pixels.size(); ++i)
-    out.pixels[i] = std::uint8_t(std::lround((1.0 - mix) * a.pixels[i] + mix * b.pixels[i]));
-  return out;
-}
-
 // --animate lesson: one capture per step (--from / --to: first and last step, 1-based; default all),
-// then the frames hold each step and cross-fade into the next (lesson_frame).
+// then the frames hold each step and cross-fade into the next (lesson_animation_frame).
 void add_lesson_frames(RenderOptions& o, AppState& s, gfx::HeatmapRenderer& renderer, const FigureOptions& fig,
                        const std::function<void(const RgbaImage&)>& add) {
   const std::filesystem::path path = resolve_lesson(o.lesson);
   if (o.lesson.empty() || path.empty()) throw ParamError("lesson", "--animate lesson needs --lesson NAME|FILE: none found for '" + o.lesson + "'");
   Lesson lesson = load_lesson_file(path);
-  const int steps = int(lesson.steps.size());
-  const int first = o.sub->count("--from") ? int(std::lround(o.animation.from)) : 1;
-  const int last = o.sub->count("--to") ? int(std::lround(o.animation.to)) : steps;
-  if (first < 1 || last > steps || first > last)
-    throw ParamError("from", "--from and --to are steps 1.." + std::to_string(steps) + " of " + path.filename().string() +
-                                 " (from <= to), got " + std::to_string(first) + ".." + std::to_string(last));
-  const int count = last - first + 1;
-  if (o.animation.frames < count)
-    throw ParamError("frames", "must be at least the number of steps shown (" + std::to_string(count) + ")");
-  start_lesson(s, std::move(lesson), first - 1);
+  AnimationSpec spec = o.animation;
+  if (!o.sub->count("--from")) spec.from = 1;
+  if (!o.sub->count("--to")) spec.to = 0;  // the last step
+  const LessonSpan span = lesson_span(spec, int(lesson.steps.size()), path.filename().string());
+  start_lesson(s, std::move(lesson), span.first - 1);
   std::vector<RgbaImage> pictures;
-  capture_animation(s, renderer, fig, 1.0f, count, [&](int i) { go_to_step(s, first - 1 + i); },
+  capture_animation(s, renderer, fig, 1.0f, span.count(), [&](int i) { go_to_step(s, span.first - 1 + i); },
                     [&](int, const RgbaImage& img) {
                       pictures.push_back(img);
                       return true;
                     });
-  for (int f = 0; f < o.animation.frames; ++f) {
-    const LessonFrame lf = lesson_frame(f, o.animation.frames, count);
-    add(lf.mix > 0 ? cross_fade(pictures[std::size_t(lf.step)], pictures[std::size_t(lf.next)], lf.mix)
-                   : pictures[std::size_t(lf.step)]);
-  }
+  for (int f = 0; f < o.animation.frames; ++f) add(lesson_animation_frame(pictures, f, o.animation.frames));
 }
 
 // The frames of --animate, captured offscreen like figures, into the GIF or MP4 writer.

@@ -89,3 +89,41 @@ TEST_CASE("a lesson animation holds each step, then cross-fades into the next in
   CHECK(lesson_frame(39, 40, 3).mix == 0.0);
   CHECK(lesson_frame(5, 10, 1).step == 0);
 }
+
+TEST_CASE("a lesson animation's steps: 1-based, to 0 is the last step, refused outside the lesson") {
+  const auto span = [](double from, double to, int frames = 60) {
+    return lesson_span(AnimationSpec{AnimatedParam::lesson, from, to, frames, 30}, 13, "tour.json");
+  };
+  CHECK(span(1, 0).first == 1);
+  CHECK(span(1, 0).last == 13);
+  CHECK(span(1, 0).count() == 13);
+  CHECK(span(2, 4).count() == 3);
+  CHECK(span(13, 13).count() == 1);
+  CHECK_THROWS_WITH(span(0, 3), Catch::Contains("steps 1..13 of tour.json"));
+  CHECK_THROWS_WITH(span(2, 14), Catch::Contains("got 2..14"));
+  CHECK_THROWS_AS(span(5, 4), ParamError);
+  CHECK_THROWS_WITH(span(1, 0, 12), Catch::Contains("at least the number of steps shown (13)"));
+  CHECK_NOTHROW(span(1, 0, 13));
+}
+
+TEST_CASE("a lesson animation's frames hold a step's picture, then blend it into the next per byte") {
+  const auto picture = [](std::uint8_t v) {
+    RgbaImage img;
+    img.width = 2;
+    img.height = 1;
+    img.pixels.assign(8, v);
+    return img;
+  };
+  const std::vector<RgbaImage> pictures = {picture(0), picture(200), picture(100)};
+  for (int f = 0; f < 40; ++f) {
+    const LessonFrame l = lesson_frame(f, 40, 3);
+    const double want = (1.0 - l.mix) * pictures[std::size_t(l.step)].pixels[0] + l.mix * pictures[std::size_t(l.next)].pixels[0];
+    const RgbaImage img = lesson_animation_frame(pictures, f, 40);
+    REQUIRE(img.pixels.size() == 8);
+    CHECK(img.pixels[0] == std::lround(want));
+    CHECK(img.pixels[7] == img.pixels[0]);
+  }
+  CHECK(lesson_animation_frame(pictures, 0, 40).pixels[0] == 0);    // held
+  CHECK(lesson_animation_frame(pictures, 12, 40).pixels[0] == 120);  // 0.6 of the way from 0 to 200
+  CHECK(lesson_animation_frame(pictures, 39, 40).pixels[0] == 100);  // the last step holds
+}

@@ -154,23 +154,43 @@ TEST_CASE("render --animate refuses what it cannot do with one line and exit 2")
   CHECK_FALSE(fs::exists(temp_path("a.mp4")));
 }
 
-TEST_CASE("View > Record animation (--record) writes a GIF of the sweep into the figure folder") {
-  const std::string dir = temp_path("record");
+// Runs the window with --record (flags `args`) into a fresh folder; the one GIF it wrote, read back.
+struct RecordedGif {
+  std::string name;
+  GifInfo info;
+};
+RecordedGif record_in_window(const std::string& folder, const std::string& args) {
+  const std::string dir = temp_path(folder);
   fs::remove_all(dir);
-  const RunResult r = run_gui("--reset --size 1000x700 --frames 75 --view rope-clocks --figure-dir " + dir + " --record position");
+  const RunResult r = run_gui("--reset --size 1000x700 --figure-dir " + dir + " " + args);
   INFO(r.err);
   REQUIRE(r.code == 0);
   std::vector<fs::path> gifs;
   for (const auto& e : fs::directory_iterator(dir))
     if (e.path().extension() == ".gif") gifs.push_back(e.path());
   REQUIRE(gifs.size() == 1);
-  CHECK(gifs[0].filename().string().find("rope-clocks") != std::string::npos);
-  const GifInfo info = read_gif(gifs[0].string());
-  CHECK(info.frames == 60);
-  CHECK(info.width == 960);
-  CHECK(info.height == 540);
-  CHECK(run_gui("--reset --frames 2 --record spin").code == 2);
+  const RecordedGif out{gifs[0].filename().string(), read_gif(gifs[0].string())};
   fs::remove_all(dir);
+  return out;
+}
+
+TEST_CASE("View > Record animation (--record) writes a GIF of the sweep into the figure folder") {
+  const RecordedGif gif = record_in_window("record", "--frames 75 --view rope-clocks --record position");
+  CHECK(gif.name.find("rope-clocks") != std::string::npos);
+  CHECK(gif.info.frames == 60);
+  CHECK(gif.info.width == 960);
+  CHECK(gif.info.height == 540);
+  CHECK(run_gui("--reset --frames 2 --record spin").code == 2);
+}
+
+TEST_CASE("View > Record animation of a lesson (--record lesson) captures its steps, then writes the cross-faded GIF") {
+  // 1 frame to start, 13 step captures, 60 frames made from them: 74 window frames.
+  const RecordedGif gif = record_in_window("record-lesson", "--frames 80 --lesson positional-encodings --record lesson");
+  CHECK(gif.name.find("lesson") != std::string::npos);
+  CHECK(gif.info.frames == 60);
+  CHECK(gif.info.width == 960);
+  CHECK(gif.info.height == 540);
+  CHECK(gif.info.total_delay == 200);  // 60 frames at 30 fps
 }
 
 TEST_CASE("render --animate lesson steps through a lesson with cross-fades") {
