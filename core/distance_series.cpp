@@ -45,30 +45,14 @@ EncodingParams sinusoid_part(const DistanceSeriesParams& p) {
   return enc;
 }
 
-T5BucketParams t5_part(const DistanceSeriesParams& p) {
-  T5BucketParams t5;
-  t5.query_len = t5.key_len = p.seq_len;
-  t5.num_buckets = p.num_buckets;
-  t5.max_distance = p.max_distance;
-  t5.bidirectional = !p.causal;
-  return t5;
-}
-
-ShawParams shaw_part(const DistanceSeriesParams& p) {
-  ShawParams shaw;
-  shaw.query_len = shaw.key_len = p.seq_len;
-  shaw.max_relative = p.max_relative;
-  return shaw;
-}
-
 }  // namespace
 
 void validate(const DistanceSeriesParams& p) {
   validate(sinusoid_part(p));  // seq-len, d-model, base
   validate(p.rope, p.rope_scaling);
   validate_alibi_heads(p.heads);
-  validate_shape(t5_part(p));
-  validate_shape(shaw_part(p));
+  validate_shape(square_t5_params(p.seq_len, p.num_buckets, p.max_distance, p.causal));
+  validate_shape(square_shaw_params(p.seq_len, p.max_relative));
 }
 
 DistanceSeriesPlan plan_distance_series(const DistanceSeriesParams& p) {

@@ -9,6 +9,13 @@
 
 namespace peviz {
 
+ShawParams square_shaw_params(int seq_len, int max_relative) {
+  ShawParams shaw;
+  shaw.query_len = shaw.key_len = seq_len;
+  shaw.max_relative = max_relative;
+  return shaw;
+}
+
 void validate_shape(const ShawParams& p) {
   check_length(p.key_len, "key-len");
   check_length(p.query_len, "seq-len");

@@ -24,6 +24,8 @@ struct ShawParams {
 // matrix against memory_budget ("max-memory"), validate_shape does not.
 void validate(const ShawParams& p);
 void validate_shape(const ShawParams& p);
+// Square L x L params (the T5/Shaw page and the distance chart).
+ShawParams square_shaw_params(int seq_len, int max_relative);
 
 // clip(r, -k, k), the one rule shared by the matrix and the distance series.
 int shaw_clip(long long relative_position, int max_relative);

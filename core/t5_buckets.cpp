@@ -14,6 +14,15 @@ int t5_min_buckets(bool bidirectional) { return bidirectional ? 4 : 2; }
 
 int t5_exact_range(int num_buckets, bool bidirectional) { return (bidirectional ? num_buckets / 2 : num_buckets) / 2; }
 
+T5BucketParams square_t5_params(int seq_len, int num_buckets, int max_distance, bool causal) {
+  T5BucketParams t5;
+  t5.query_len = t5.key_len = seq_len;
+  t5.num_buckets = num_buckets;
+  t5.max_distance = max_distance;
+  t5.bidirectional = !causal;
+  return t5;
+}
+
 void validate_shape(const T5BucketParams& p) {
   check_length(p.query_len, "seq-len");
   check_length(p.key_len, "key-len");

@@ -25,6 +25,8 @@ struct T5BucketParams {
 // checks the in-memory matrix against memory_budget ("max-memory"), validate_shape does not.
 void validate(const T5BucketParams& p);
 void validate_shape(const T5BucketParams& p);
+// Square L x L params (the T5/Shaw page and the distance chart): bidirectional = !causal.
+T5BucketParams square_t5_params(int seq_len, int num_buckets, int max_distance, bool causal);
 // The bounds that depend on the other knobs: at least 2 buckets (causal) or 4 (bidirectional), and
 // max_distance above the exact range, max_exact = (buckets after the sign split) / 2 (see below).
 int t5_min_buckets(bool bidirectional);

@@ -44,3 +44,10 @@ TEST_CASE("invalid Shaw parameters name their flag") {
   CHECK(shaw_clip(-100, 3) == -3);
   CHECK(shaw_clip(2, 3) == 2);
 }
+
+TEST_CASE("square Shaw params: L x L with clip k") {
+  const ShawParams p = square_shaw_params(40, 7);
+  CHECK(p.query_len == 40);
+  CHECK(p.key_len == 40);
+  CHECK(p.max_relative == 7);
+}

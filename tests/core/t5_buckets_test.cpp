@@ -118,3 +118,13 @@ TEST_CASE("the dependent bounds are the ones validate applies") {
   p.num_buckets = t5_min_buckets(true) - 1;
   CHECK_THROWS_AS(validate(p), ParamError);
 }
+
+TEST_CASE("square T5 params: L x L, causal is not bidirectional") {
+  const T5BucketParams p = square_t5_params(50, 16, 64, true);
+  CHECK(p.query_len == 50);
+  CHECK(p.key_len == 50);
+  CHECK(p.num_buckets == 16);
+  CHECK(p.max_distance == 64);
+  CHECK_FALSE(p.bidirectional);
+  CHECK(square_t5_params(50, 16, 64, false).bidirectional);
+}

@@ -16,21 +16,8 @@ Matrix from_ints(const NdArray& a) {
   return m;
 }
 
-T5BucketParams t5_params(const T5ShawOptions& o) {
-  T5BucketParams t5;
-  t5.query_len = t5.key_len = o.seq_len;
-  t5.num_buckets = o.num_buckets;
-  t5.max_distance = o.max_distance;
-  t5.bidirectional = !o.causal;
-  return t5;
-}
-
-ShawParams shaw_params(const T5ShawOptions& o) {
-  ShawParams shaw;
-  shaw.query_len = shaw.key_len = o.seq_len;
-  shaw.max_relative = o.max_relative;
-  return shaw;
-}
+T5BucketParams t5_params(const T5ShawOptions& o) { return square_t5_params(o.seq_len, o.num_buckets, o.max_distance, o.causal); }
+ShawParams shaw_params(const T5ShawOptions& o) { return square_shaw_params(o.seq_len, o.max_relative); }
 
 void update(AppState& s) {
   T5ShawOptions& o = s.analysis.t5_shaw;
