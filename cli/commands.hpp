@@ -10,6 +10,8 @@ namespace peviz::cli {
 // relative family (export_relative.cpp) register their subcommands under `export_cmd`.
 void register_absolute_exports(CLI::App& export_cmd);
 void register_relative_exports(CLI::App& export_cmd);
+// `peviz export binary-analogy` (export_binary_analogy.cpp), registered by register_absolute_exports.
+void register_binary_analogy(CLI::App& export_cmd);
 // `peviz export rope-bounds` (export_rope_bounds.cpp), registered by register_relative_exports.
 void register_rope_bounds(CLI::App& export_cmd);
 

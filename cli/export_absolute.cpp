@@ -1,4 +1,4 @@
-// `peviz export encoding|similarity|frequencies|criteria`: the absolute encodings and their analyses.
+// `peviz export encoding|similarity|frequencies|criteria|binary-analogy`: the absolute encodings and their analyses.
 #include <cmath>
 #include <limits>
 #include <memory>
@@ -112,6 +112,8 @@ void register_absolute_exports(CLI::App& export_cmd) {
     }
     write_file_atomically(crit->out.out, [&](std::ostream& os) { os << text; }, "out");
   });
+
+  register_binary_analogy(export_cmd);
 }
 
 }  // namespace peviz::cli

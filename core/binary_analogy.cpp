@@ -5,6 +5,8 @@
 #include <cmath>
 #include <numbers>
 
+#include "core/limits.hpp"
+
 namespace peviz {
 
 int bits_for(int positions) {
@@ -15,8 +17,8 @@ int bits_for(int positions) {
 
 void compute_binary_analogy(int positions, const std::vector<double>& model_frequencies, double morph,
                             BinaryAnalogy& out) {
-  positions = std::clamp(positions, 1, 4096);
-  morph = std::clamp(morph, 0.0, 1.0);
+  check_int(limits::binary_positions, positions);
+  check_real(limits::binary_morph, morph);
   out.positions = positions;
   out.bits = bits_for(positions);
   const int K = out.bits;

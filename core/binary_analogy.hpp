@@ -28,7 +28,8 @@ struct BinaryAnalogy {
 // Bits needed to count to positions-1 (at least 1).
 int bits_for(int positions);
 
-// Fills `out` for t < positions (1..4096) and the model's pair frequencies (any length).
+// Fills `out` for t < positions and the model's pair frequencies (any length). Throws ParamError
+// ("positions" | "morph") outside limits::binary_positions / binary_morph.
 void compute_binary_analogy(int positions, const std::vector<double>& model_frequencies,
                             double morph, BinaryAnalogy& out);
 

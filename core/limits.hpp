@@ -73,8 +73,10 @@ inline constexpr Limit max_relative{"max-relative", 0, 65536, 16, Scale::logarit
 inline constexpr Limit shift_position{"position", 0, 65536, 10, Scale::linear, 0, 8192};
 inline constexpr Limit criteria_length{"length", 2, 8192, 64, Scale::logarithmic};
 inline constexpr Limit ui_zoom{"ui-zoom", 0.5, 3, 1};
-inline constexpr Limit binary_positions{"binary-positions", 2, 256, 16, Scale::logarithmic};
 inline constexpr Limit compare_offset{"compare-offset", -512, 512, 64};
+// ---- the binary analogy (core/binary_analogy: export binary-analogy and the window's view) ----
+inline constexpr Limit binary_positions{"positions", 2, 256, 16, Scale::logarithmic};
+inline constexpr Limit binary_morph{"morph", 0, 1, 0};
 // ---- streamed exports (core/array_stream, core/parallel) ----
 // Largest file one export may write, in bytes (--max-output; the free space of the target folder is
 // checked as well). 1 byte .. 1 PiB, default 64 GiB.

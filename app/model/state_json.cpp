@@ -79,7 +79,7 @@ void apply_view(const json& v, AppState& s) {
   check_range("similarity_colormap", s.similarity_view.colormap_choice, 0, plot::kColormapCount);
   read_limited(v, "binary_positions", limits::binary_positions, s.binary_view.positions);
   read(v, "binary_morph", s.binary_view.morph);
-  check_range("binary_morph", s.binary_view.morph, 0, 1);
+  check_range("binary_morph", s.binary_view.morph, limits::binary_morph.min, limits::binary_morph.max);
 }
 
 // Every page's options object, through its registry entry (all or nothing is apply_state_json's job).

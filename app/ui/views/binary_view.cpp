@@ -138,7 +138,8 @@ void draw_binary_view(AppState& s) {
   hint("How many positions (rows) the table counts through.");
   next_on_line(ImGui::GetFontSize() * 8.0f, "morph to base");
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8.0f);
-  if (ImGui::SliderFloat("morph to base", &s.binary_view.morph, 0.0f, 1.0f, "%.2f", ImGuiSliderFlags_AlwaysClamp))
+  if (ImGui::SliderFloat("morph to base", &s.binary_view.morph, float(limits::binary_morph.min), float(limits::binary_morph.max), "%.2f",
+                         ImGuiSliderFlags_AlwaysClamp))
     s.dirty.binary = true;
   hint("0: frequencies pi/2^k, exactly the bits' periods 2^(k+1). 1: the chosen base and d_model's "
        "frequencies for pair k. In between, each frequency slides geometrically.");
