@@ -1,6 +1,7 @@
 // Search path for shaders, fonts, presets and lessons.
 #include "app/model/data_files.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <system_error>
 
@@ -39,6 +40,16 @@ fs::path find_in_data_dirs(const std::string& relative, bool want_dir) {
 fs::path find_data_file(const std::string& relative) { return find_in_data_dirs(relative, false); }
 
 fs::path find_data_dir(const std::string& relative) { return find_in_data_dirs(relative, true); }
+
+std::vector<fs::path> json_files_in(const fs::path& dir) {
+  std::vector<fs::path> files;
+  std::error_code ec;
+  if (dir.empty() || !fs::is_directory(dir, ec)) return files;
+  for (const auto& e : fs::directory_iterator(dir, ec))
+    if (e.path().extension() == ".json") files.push_back(e.path());
+  std::sort(files.begin(), files.end());
+  return files;
+}
 
 std::string describe_search(const std::string& relative) {
   // Appended piece by piece: GCC 12 warns (-Wrestrict, a known false positive) on "..." + string.

@@ -18,6 +18,10 @@ std::filesystem::path find_data_file(const std::string& relative);
 // The first existing folder <dir>/<relative> over data_dirs() (e.g. "assets/presets"); empty when none.
 std::filesystem::path find_data_dir(const std::string& relative);
 
+// The .json files directly in `dir`, sorted by path (presets and lessons); none when `dir` is empty
+// or not a folder.
+std::vector<std::filesystem::path> json_files_in(const std::filesystem::path& dir);
+
 // "<relative> (searched: a, b, c)" for error messages.
 std::string describe_search(const std::string& relative);
 

@@ -36,16 +36,6 @@ std::string string_key(const json& o, const char* key, const std::string& source
   return v;
 }
 
-void add_json_files(const fs::path& dir, std::vector<std::string>& out) {
-  std::error_code ec;
-  if (dir.empty() || !fs::is_directory(dir, ec)) return;
-  std::vector<std::string> files;
-  for (const auto& e : fs::directory_iterator(dir, ec))
-    if (e.path().extension() == ".json") files.push_back(e.path().string());
-  std::sort(files.begin(), files.end());
-  out.insert(out.end(), files.begin(), files.end());
-}
-
 }  // namespace
 
 Lesson parse_lesson(const json& j, const std::string& source) {
@@ -100,8 +90,8 @@ fs::path user_lessons_dir() {
 
 std::vector<std::string> list_lesson_files() {
   std::vector<std::string> out;
-  add_json_files(find_data_dir("assets/lessons"), out);
-  add_json_files(user_lessons_dir(), out);
+  for (const fs::path& dir : {find_data_dir("assets/lessons"), user_lessons_dir()})
+    for (const fs::path& file : json_files_in(dir)) out.push_back(file.string());
   return out;
 }
 

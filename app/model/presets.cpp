@@ -26,16 +26,6 @@ std::string lower(std::string_view s) {
   return out;
 }
 
-std::vector<fs::path> json_files(const fs::path& dir) {
-  std::vector<fs::path> files;
-  std::error_code ec;
-  if (dir.empty() || !fs::is_directory(dir, ec)) return files;
-  for (const auto& e : fs::directory_iterator(dir, ec))
-    if (e.path().extension() == ".json") files.push_back(e.path());
-  std::sort(files.begin(), files.end());
-  return files;
-}
-
 }  // namespace
 
 fs::path user_presets_dir() {
@@ -80,8 +70,8 @@ PresetEntry read_preset_file(const fs::path& path, bool user) {
 
 std::vector<PresetEntry> list_presets(const fs::path& shipped_dir, const fs::path& user_dir) {
   std::vector<PresetEntry> out;
-  for (const fs::path& f : json_files(shipped_dir)) out.push_back(read_preset_file(f, false));
-  for (const fs::path& f : json_files(user_dir)) out.push_back(read_preset_file(f, true));
+  for (const fs::path& f : json_files_in(shipped_dir)) out.push_back(read_preset_file(f, false));
+  for (const fs::path& f : json_files_in(user_dir)) out.push_back(read_preset_file(f, true));
   return out;
 }
 
