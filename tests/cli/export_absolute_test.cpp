@@ -1,5 +1,6 @@
 // Tests for `peviz export encoding|similarity|frequencies|criteria` through the real binary.
 #include <catch2/catch.hpp>
+#include "tests/temp_path.hpp"
 
 #include <cmath>
 #include <cstdio>
@@ -28,7 +29,7 @@ TEST_CASE("encoding CSV has one row per position and known values") {
 }
 
 TEST_CASE("NPY output round-trips bit-exactly and integers are int32") {
-  const std::string path = (fs::temp_directory_path() / "peviz-enc.npy").string();
+  const std::string path = unique_temp_path("enc.npy");
   REQUIRE(run_peviz("export encoding --d-model 6 --seq-len 5 --layout halves --format npy --out " + path).code == 0);
   peviz::NdArray a = peviz::parse_npy(slurp(path));
   REQUIRE(a.shape == std::vector<std::size_t>{5, 6});
@@ -44,7 +45,7 @@ TEST_CASE("NPY output round-trips bit-exactly and integers are int32") {
 }
 
 TEST_CASE("CSV floats round-trip float32 exactly") {
-  const std::string npy = (fs::temp_directory_path() / "peviz-rt.npy").string();
+  const std::string npy = unique_temp_path("rt.npy");
   REQUIRE(run_peviz("export encoding --encoding learned --d-model 8 --seq-len 16 --seed 3 --format npy --out " + npy).code == 0);
   const peviz::NdArray a = peviz::parse_npy(slurp(npy));
   const RunResult csv = run_peviz("export encoding --encoding learned --d-model 8 --seq-len 16 --seed 3");
@@ -79,7 +80,7 @@ TEST_CASE("learned positions past max-len are an error, a --from-npy table is us
   CHECK(r.code == 2);
   CHECK(r.err.find("--seq-len") != std::string::npos);
 
-  const std::string npy = (fs::temp_directory_path() / "peviz-table.npy").string();
+  const std::string npy = unique_temp_path("table.npy");
   REQUIRE(run_peviz("export encoding --d-model 3 --seq-len 5 --format npy --out " + npy).code == 0);
   r = run_peviz("export encoding --encoding learned --from-npy " + npy + " --seq-len 5 --format json");
   REQUIRE(r.code == 0);
@@ -168,7 +169,7 @@ TEST_CASE("every invalid input exits 2 with one line naming the flag") {
 }
 
 TEST_CASE("a malformed .npy is refused and no partial output file is left") {
-  const fs::path dir = fs::temp_directory_path() / "peviz-bad-npy";
+  const fs::path dir = fs::path(unique_temp_path("bad-npy"));
   fs::create_directories(dir);
   const std::string bad = (dir / "bad.npy").string();
   {

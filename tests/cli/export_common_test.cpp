@@ -1,5 +1,6 @@
 // Tests for the shared encoding flags: a learned table from --from-safetensors --tensor, and its errors.
 #include <catch2/catch.hpp>
+#include "tests/temp_path.hpp"
 
 #include <bit>
 #include <filesystem>
@@ -29,7 +30,7 @@ std::string write_checkpoint(const std::string& name) {
       {"transformer.wte.bias", {{"dtype", "F32"}, {"shape", {4}}, {"data_offsets", {12, 28}}}},
   };
   const std::string text = h.dump();
-  const std::string path = (fs::temp_directory_path() / name).string();
+  const std::string path = unique_temp_path(name);
   std::ofstream os(path, std::ios::binary);
   os << le(text.size(), 8) << text << wpe << wte;
   return path;

@@ -1,5 +1,6 @@
 // Tests for `peviz export rope-*|alibi-*|t5-buckets|shaw|distance-series` through the real binary.
 #include <catch2/catch.hpp>
+#include "tests/temp_path.hpp"
 
 #include <cmath>
 #include <filesystem>
@@ -107,10 +108,11 @@ TEST_CASE("alibi-slopes and alibi-bias: shape, stacking, masked cells") {
   r = run_peviz("export alibi-bias --heads 2 --seq-len 3 --bidirectional");
   REQUIRE(r.code == 0);
   CHECK(csv_cells(r.out)[0] == std::vector<std::string>{"0", "-0.0625", "-0.125"});
-  const std::string path = (fs::temp_directory_path() / "peviz-alibi.npy").string();
+  const std::string path = unique_temp_path("alibi.npy");
   REQUIRE(run_peviz("export alibi-bias --heads 3 --seq-len 4 --format npy --out " + path).code == 0);
   const peviz::NdArray a = peviz::parse_npy(slurp(path));
   CHECK(a.shape == std::vector<std::size_t>{3, 4, 4});
+  REQUIRE(a.f32.size() > 1);
   CHECK(std::isnan(a.f32[1]));
   CHECK(a.f32[(2 * 4 + 3) * 4 + 0] == Approx(-3 * 0.25));  // head 2 of 3 heads: slope 2^-2 from the 4-head set
   fs::remove(path);

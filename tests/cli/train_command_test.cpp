@@ -2,6 +2,7 @@
 #include <cstdio>
 
 #include <catch2/catch.hpp>
+#include "tests/temp_path.hpp"
 #include <nlohmann/json.hpp>
 
 #include "run_peviz.hpp"
@@ -31,7 +32,7 @@ TEST_CASE("peviz train prints one JSON object per encoding, null where not defin
 }
 
 TEST_CASE("peviz train --out saves a run whose learned table the encoding export reads") {
-  const std::string path = "/tmp/peviz-train-cli-test.safetensors";
+  const std::string path = unique_temp_path("train-cli.safetensors");
   REQUIRE(run_peviz(kSmall + "--pe learned --out " + path).code == 0);
   const RunResult r = run_peviz("export encoding --encoding learned --from-safetensors " + path +
                                 " --tensor wpe --seq-len 11 --format json");

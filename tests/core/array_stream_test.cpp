@@ -143,6 +143,7 @@ TEST_CASE("streamed distance series equals the in-memory series, one row per dis
     const DistanceSeries s = distance_series(p);
     const NdArray table = series_table(s);
     REQUIRE(table.shape == std::vector<std::size_t>{79, s.names.size() + 1});
+    REQUIRE(table.f32.size() > 0);
     CHECK(table.f32[0] == -39.0f);             // row 0 is r = -(L-1)
     CHECK(table.f32[39 * table.shape[1]] == 0.0f);  // row L-1 is r = 0
     check_same(table, distance_series_rows(plan_distance_series(p)));

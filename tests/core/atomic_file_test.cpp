@@ -1,5 +1,6 @@
 // Tests for core/atomic_file: all-or-nothing writes and bounded reads.
 #include <catch2/catch.hpp>
+#include "tests/temp_path.hpp"
 
 #include <filesystem>
 #include <fstream>
@@ -14,7 +15,7 @@ namespace fs = std::filesystem;
 using namespace peviz;
 
 TEST_CASE("a failed fill leaves neither the target nor a temporary file") {
-  const fs::path dir = fs::temp_directory_path() / "peviz-atomic-test";
+  const fs::path dir = fs::path(unique_temp_path("atomic"));
   fs::remove_all(dir);
   fs::create_directories(dir);
   const std::string target = (dir / "x.csv").string();
@@ -40,7 +41,7 @@ TEST_CASE("a device target is written in place, never replaced") {
 }
 
 TEST_CASE("a result over --max-output or over the free space is refused naming both sizes") {
-  const fs::path dir = fs::temp_directory_path() / "peviz-size-test";
+  const fs::path dir = fs::path(unique_temp_path("size"));
   fs::create_directories(dir);
   const std::string target = (dir / "x.npy").string();
   try {
@@ -72,7 +73,7 @@ TEST_CASE("a result over --max-output or over the free space is refused naming b
 }
 
 TEST_CASE("SIGINT during a guarded write removes the temporary file and is reported once") {
-  const fs::path dir = fs::temp_directory_path() / "peviz-signal-test";
+  const fs::path dir = fs::path(unique_temp_path("signal"));
   fs::remove_all(dir);
   fs::create_directories(dir);
   const std::string target = (dir / "x.csv").string();

@@ -50,6 +50,7 @@ TEST_CASE("five scalings in order, linear stretches every wavelength by the fact
 TEST_CASE("real models: the pair counts quoted in the README") {
   // Llama-2: from pair 46 on (wavelength 4712) no pair completes a turn in 4096 tokens.
   const ContextExtension l2 = compare_context_extensions(preset("Llama-2").params);
+  REQUIRE(l2.rows.size() > 0);
   CHECK(l2.rows[0].pairs_beyond_original == 64 - 46);
   CHECK(l2.rows[0].wavelength[46] == Approx(4712).margin(1));
   // Llama 3.1: 35 pairs turn inside 8192; after llama3 x8, 39 turn inside 131072.
@@ -57,10 +58,12 @@ TEST_CASE("real models: the pair counts quoted in the README") {
   CHECK(l3.model_scaling == RopeScaling::llama3);
   const ContextExtension c3 = compare_context_extensions(l3.params);
   CHECK(c3.target_len == 131072.0);
+  REQUIRE(c3.rows.size() > 4);
   CHECK(c3.rows[0].pairs_beyond_original == 64 - 35);
   CHECK(c3.rows[4].pairs_beyond_target == 64 - 39);
   const ContextExtension qw = compare_context_extensions(preset("Qwen2").params);
   CHECK(qw.target_len == 131072.0);
+  REQUIRE(qw.rows.size() > 3);
   CHECK(qw.rows[3].scaled.factor == 4.0);
 }
 

@@ -34,6 +34,7 @@ TEST_CASE("distance series: one row per method, r from -(L-1) to L-1") {
   CHECK(s.values.at(0, zero - 10) == s.values.at(0, zero + 10));
   CHECK(s.values.at(1, zero) == Approx(64.0));  // RoPE: 2 * 32 pairs
   const std::vector<double> slopes = alibi_slopes(4);
+  REQUIRE(slopes.size() > 3);
   CHECK(s.values.at(2, zero - 7) == Approx(-7 * slopes[0]));
   CHECK(s.values.at(5, zero + 7) == Approx(-7 * slopes[3]));
   CHECK(s.values.at(6, zero - 16) == 10.0f);       // T5 bidirectional, r = -16

@@ -70,6 +70,7 @@ TEST_CASE("yarn matches HF test_yarn_rope_numerically") {
   const ScaledRope r = rope_scaled_inv_freq(RopeParams{}, s);
   check_close(r.inv_freq, kHfYarnInvFreq);
   // The ramp runs from floor(16.1) = 16 to ceil(40.2) = 41.
+  REQUIRE(r.yarn_ramp.size() > 41);
   CHECK(r.yarn_ramp[16] == 0.0);
   CHECK(r.yarn_ramp[17] == Approx(1.0 / 25.0));
   CHECK(r.yarn_ramp[41] == 1.0);
@@ -99,6 +100,7 @@ TEST_CASE("yarn: large beta_fast interpolates all but the first pair; factor fro
   RopeScalingParams s = scaling(RopeScaling::yarn, 10.0);
   s.beta_fast = 1000;
   const ScaledRope r = rope_scaled_inv_freq(RopeParams{}, s);
+  REQUIRE(r.inv_freq.size() > 0);
   CHECK(r.inv_freq[0] == Approx(kHfDefaultInvFreq[0]).epsilon(6e-5));
   for (std::size_t j = 1; j < 64; ++j) CHECK(r.inv_freq[j] < kHfDefaultInvFreq[j] * (1 + 6e-5));
   for (std::size_t j = 44; j < 64; ++j) CHECK(r.inv_freq[j] == Approx(kHfDefaultInvFreq[j] / 10).epsilon(6e-5));
@@ -115,6 +117,7 @@ TEST_CASE("yarn: large beta_fast interpolates all but the first pair; factor fro
   t.truncate = false;
   const ScaledRope u = rope_scaled_inv_freq(RopeParams{}, t);
   const double low = yarn_correction_dim(32, 128, 10000, 2048), high = yarn_correction_dim(1, 128, 10000, 2048);
+  REQUIRE(u.yarn_ramp.size() > 17);
   CHECK(u.yarn_ramp[17] == Approx((17 - low) / (high - low)));
   CHECK(u.yarn_ramp[16] == 0.0);  // 16 < low = 16.1
 }

@@ -46,6 +46,7 @@ TEST_CASE("pairings: halves rotates j with j + R/2, interleaved 2j with 2j+1") {
   x[1] = 1.0f;  // channel 1
   const double t = 3.0;
   apply_rope(p, inv, x, t, out);  // halves: pair 1 = channels (1, 5)
+  REQUIRE(out.size() > 5);
   CHECK(out[1] == Approx(std::cos(t * 0.1)));
   CHECK(out[5] == Approx(std::sin(t * 0.1)));
   CHECK(out[0] == 0.0f);

@@ -1,5 +1,6 @@
 // Tests for the safetensors reader: good files in every float dtype and a set of corrupt ones.
 #include <catch2/catch.hpp>
+#include "tests/temp_path.hpp"
 
 #include <bit>
 #include <cmath>
@@ -82,6 +83,7 @@ TEST_CASE("F16, BF16 and F64 tables convert exactly") {
   // F16: 1, -2, 65504 (largest), 2^-24 (smallest subnormal), 0x3555 = 1365/4096 * 2^-1 ... exact value below.
   const std::string f16 = make_file({{"t", "F16", {1, 5}, u16s({0x3C00, 0xC000, 0x7BFF, 0x0001, 0x3555})}});
   const Matrix a = parse_safetensors_matrix(f16, "t");
+  REQUIRE(a.data.size() > 4);
   CHECK(a.data[0] == 1.0f);
   CHECK(a.data[1] == -2.0f);
   CHECK(a.data[2] == 65504.0f);
@@ -100,7 +102,7 @@ TEST_CASE("F16, BF16 and F64 tables convert exactly") {
 }
 
 TEST_CASE("reading from a path reads the same table and only the header for the index") {
-  const auto path = std::filesystem::temp_directory_path() / "peviz-st-test.safetensors";
+  const auto path = std::filesystem::path(unique_temp_path("st.safetensors"));
   const TensorSpec pad{"aaa", "U8", {3}, "xyz"};  // a tensor before the table shifts its offset
   {
     std::ofstream os(path, std::ios::binary);

@@ -109,8 +109,10 @@ TEST_CASE("Toeplitz description: d = 7 interleaved by hand, and no L x L budget"
   for (int k = 0; k < 3; ++k) expected += std::cos(7.0 * std::pow(100.0, -2.0 * k / 7));
   CHECK(dot.at(4, 11) == Approx(expected).margin(1e-12));
   CHECK(dot.at(11, 4) == dot.at(4, 11));
+  REQUIRE(dot.offsets.size() > 0);
   CHECK(dot.offsets[0] == 3.0);
   const ToeplitzSimilarity cos = sinusoidal_similarity_toeplitz(p, Metric::cosine);
+  REQUIRE(cos.norms.size() > 11);
   CHECK(cos.norms[0] == Approx(std::sqrt(3.0)));  // p = 0: three cos channels at 1, every sin at 0
   CHECK(cos.at(9, 9) == Approx(1.0).epsilon(1e-12));
   CHECK(cos.at(4, 11) == Approx(expected / (cos.norms[4] * cos.norms[11])).epsilon(1e-12));

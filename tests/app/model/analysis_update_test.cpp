@@ -1,6 +1,7 @@
 // Tests for app/analysis_update: each page's cached results against closed forms, loading learned
 // tables (good and corrupt files), the status line, the clock animation and the heads grid.
 #include <catch2/catch.hpp>
+#include "tests/temp_path.hpp"
 
 #include <bit>
 #include <cmath>
@@ -39,7 +40,7 @@ std::string write_safetensors(const std::string& file, const std::string& name, 
     for (int c = 0; c < cols; ++c) data += le(std::bit_cast<std::uint32_t>(float(r) + float(c) / 100.0f), 4);
   const nlohmann::json h = {{"bias", {{"dtype", "F32"}, {"shape", {1}}, {"data_offsets", {0, 4}}}},
                             {name, {{"dtype", "F32"}, {"shape", {rows, cols}}, {"data_offsets", {4, data.size()}}}}};
-  const std::string path = (fs::temp_directory_path() / file).string();
+  const std::string path = unique_temp_path(file);
   std::ofstream(path, std::ios::binary) << le(h.dump().size(), 8) << h.dump() << data;
   return path;
 }
@@ -54,6 +55,7 @@ TEST_CASE("RoPE clocks: angles are t * theta mod 2 pi, pairs follow the pairing,
   REQUIRE(o.angles.size() == 32);
   CHECK(o.angles[0] == Approx(10.0 - 2 * std::numbers::pi));
   CHECK(o.angles[1] == Approx(10.0 * std::pow(10000.0, -2.0 / 64.0) - 2 * std::numbers::pi));
+  REQUIRE(o.channel_b.size() > 3);
   CHECK(o.channel_b[3] == 3 + 32);  // halves
   s.analysis.rope_clocks.rope.pairing = RopePairing::interleaved;
   s.analysis.rope_clocks.animate = true;
@@ -83,9 +85,11 @@ TEST_CASE("RoPE decay: every curve starts at 1 and matches the README figures") 
   AppState s;
   show(s, Page::rope_decay);
   const RopeDecayOptions& o = s.analysis.rope_decay;
+  REQUIRE(o.score.size() > 2);
   CHECK(o.score[0][0] == 1.0f);
   CHECK(o.score[0][10] * 128 == Approx(85.6).margin(0.05));   // RoFormer score, base 10000
   CHECK(o.score[0][1000] * 128 == Approx(20.4).margin(0.05));
+  REQUIRE(o.bound.size() > 0);
   CHECK(o.bound[0][10] * 32.5 == Approx(18.0).margin(0.05));
   CHECK(o.score[2][1000] > o.score[0][1000]);  // a larger base decays more slowly at r = 1000
 }
@@ -93,11 +97,14 @@ TEST_CASE("RoPE decay: every curve starts at 1 and matches the README figures") 
 TEST_CASE("context extension, ALiBi grid, T5/Shaw and the distance chart") {
   AppState s;
   show(s, Page::context_extension);
+  REQUIRE(s.analysis.context_extension.result.rows.size() > 4);
   CHECK(s.analysis.context_extension.result.rows[4].pairs_beyond_target == 25);  // Llama-3.1 preset
+  REQUIRE(s.analysis.context_extension.log10_wavelength.size() > 0);
   CHECK(s.analysis.context_extension.log10_wavelength[0][0] == Approx(std::log10(2 * std::numbers::pi)));
 
   show(s, Page::alibi);
   const AlibiOptions& a = s.analysis.alibi;
+  REQUIRE(a.slopes.size() > 0);
   CHECK(a.slopes[0] == 0.5);
   CHECK(a.grid_cols == 3);
   REQUIRE(a.grid.rows == 3 * 64 + 2);
@@ -110,6 +117,7 @@ TEST_CASE("context extension, ALiBi grid, T5/Shaw and the distance chart") {
   const T5ShawOptions& t = s.analysis.t5_shaw;
   CHECK(t.buckets.at(0, 8) == 16 + 8);  // bidirectional, r = 8: past the exact range of 8
   CHECK(t.shaw.at(0, 63) == 8.0f);
+  REQUIRE(t.bucket_of_distance.size() > 63);
   CHECK(t.bucket_of_distance[63] == 0.0f);  // r = 0
   CHECK(t.buckets_image.colormap == plot::Colormap::categorical);
 
@@ -117,6 +125,7 @@ TEST_CASE("context extension, ALiBi grid, T5/Shaw and the distance chart") {
   const DistanceChartOptions& d = s.analysis.distance_chart;
   REQUIRE(d.series.names.size() == 2 + 8 + 2);
   CHECK(d.normalised.at(0, 127) == Approx(1.0f));  // sinusoidal at r = 0
+  REQUIRE(d.shown.size() > 3);
   CHECK(d.shown[0]);
   CHECK_FALSE(d.shown[3]);  // alibi_h1 off by default
 }
@@ -133,11 +142,13 @@ TEST_CASE("linear shift: the identity holds to float32 rounding; criteria cover 
 
   show(s, Page::criteria);
   const CriteriaOptions& c = s.analysis.criteria;
+  REQUIRE(c.reports.size() > 4);
   CHECK(c.reports[0].unique);
   CHECK(c.reports[0].bounded);
   CHECK_FALSE(c.reports[3].consistent);  // t/(L-1): the offset's meaning changes with L
   CHECK_FALSE(c.reports[4].bounded);     // integer t grows without bound
   CHECK(c.reports[4].growth == Approx(4.0).margin(0.05));
+  REQUIRE(c.normalized_a.size() > 63);
   CHECK(c.normalized_a[63] == 1.0f);
 
   s.params.encoding = Encoding::binary;  // a sidebar change re-marks the dependent pages
@@ -153,6 +164,7 @@ TEST_CASE("precision: fp16 has no phase past 65504, the marks sit at 2^p") {
   REQUIRE(o.error[2].size() == 161);
   CHECK(std::isnan(o.error[2][8 * 17]));       // t = 2^17 overflows fp16
   CHECK(o.error[0][8 * 16] < 0.002);           // fp32 at 65536
+  REQUIRE(o.indistinguishable.size() > 1);
   CHECK(o.indistinguishable[1] == 256.0);
 }
 

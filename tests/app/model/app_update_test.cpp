@@ -103,6 +103,7 @@ TEST_CASE("channel wavelengths: 2 pi / w for sinusoids, 2^(c+1) for bits") {
   AppState s;
   s.params.d_model = 8;
   update_app_state(s);
+  REQUIRE(s.channel_wavelength.size() > 3);
   CHECK(s.channel_wavelength[0] == Approx(2 * M_PI));
   CHECK(s.channel_wavelength[1] == Approx(2 * M_PI));
   CHECK(s.channel_wavelength[2] == Approx(2 * M_PI / std::pow(10000.0, -2.0 / 8)));

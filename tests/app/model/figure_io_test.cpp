@@ -45,6 +45,7 @@ TEST_CASE("the data behind the basic views has their shapes and values") {
   CHECK(enc.f32[std::size_t(3) * 16] == Approx(std::sin(3.0)));  // pe[3, 0] = sin(3)
   const NdArray sim = view_data(s, {FigureView::similarity});
   REQUIRE(sim.shape == std::vector<std::size_t>{40, 40});
+  REQUIRE(sim.f32.size() > 0);
   CHECK(sim.f32[0] == Approx(1.0));               // cosine of a position with itself
   CHECK(sim.f32[5 * 40 + 9] == Approx(sim.f32[10 * 40 + 14]).margin(1e-6));  // Toeplitz: offset 4 both
   const NdArray waves = view_data(s, {FigureView::waves});

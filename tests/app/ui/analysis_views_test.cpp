@@ -14,6 +14,7 @@
 #include "app/ui/views/analysis_views.hpp"
 #include "tests/app/ui/imgui_headless.hpp"
 #include "tests/app/ui/run_gui.hpp"
+#include "tests/temp_path.hpp"
 
 using namespace peviz;
 using namespace peviz::app;
@@ -48,7 +49,7 @@ std::string write_table(const std::string& file) {
       data.append(reinterpret_cast<const char*>(&v), 4);  // little-endian host (x86-64, aarch64)
     }
   const nlohmann::json h = {{"wpe.weight", {{"dtype", "F32"}, {"shape", {200, 48}}, {"data_offsets", {0, data.size()}}}}};
-  const std::string path = (fs::temp_directory_path() / file).string();
+  const std::string path = unique_temp_path(file);
   const std::uint64_t n = h.dump().size();
   std::ofstream os(path, std::ios::binary);
   os.write(reinterpret_cast<const char*>(&n), 8);  // little-endian host (x86-64, aarch64)
@@ -127,7 +128,7 @@ TEST_CASE("each page renders in the real window (Xvfb) with non-blank content") 
   for (int i = 1; i < kPageCount; ++i) {
     const std::string name = page_name(Page(i));
     INFO(name);
-    const std::string png = "/tmp/peviz-page-" + name + ".png", json = "/tmp/peviz-page-" + name + ".json";
+    const std::string png = unique_temp_path("page-" + name + ".png"), json = unique_temp_path("page-" + name + ".json");
     std::remove(png.c_str());
     const RunResult r = run_gui("--frames 5 --reset --size 1600x900 --view " + name + " --screenshot " + png +
                                 " --regions " + json + (name == "learned" ? " --open " + table : ""));

@@ -13,6 +13,7 @@ TEST_CASE("AdamW first step: decay then a step of lr against the gradient's sign
   AdamWState s;
   adamw_update(p, g, s, AdamWConfig{}, 1e-2);
   // t = 1: m_hat = g, v_hat = g^2, so the step is lr * g / (|g| + eps).
+  REQUIRE(p.size() > 2);
   CHECK(p[0] == Approx(1.0 * (1 - 1e-4) - 1e-2 * 0.1 / (0.1 + 1e-8)).epsilon(1e-6));
   CHECK(p[1] == Approx(-2.0 * (1 - 1e-4) + 1e-2 * 0.3 / (0.3 + 1e-8)).epsilon(1e-6));
   CHECK(p[2] == Approx(0.5 * (1 - 1e-4)).epsilon(1e-7));

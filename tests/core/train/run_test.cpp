@@ -8,6 +8,7 @@
 #include <thread>
 
 #include <catch2/catch.hpp>
+#include "tests/temp_path.hpp"
 
 #include "core/safetensors.hpp"
 #include "core/train/run_io.hpp"
@@ -91,7 +92,7 @@ TEST_CASE("settings are validated against the limits table", "[train][run]") {
 TEST_CASE("a run saved as .safetensors loads back bit for bit", "[train][run]") {
   TrainRun run(quick(PositionEncoding::learned, 4));
   run.train(std::atomic<bool>{false});
-  const std::string path = (std::filesystem::temp_directory_path() / "peviz_run_test.safetensors").string();
+  const std::string path = unique_temp_path("run.safetensors");
   save_run(run, path);
   const auto loaded = load_run(path);
   CHECK(same_bits(loaded->parameters(), run.parameters()));

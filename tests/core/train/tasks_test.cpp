@@ -41,5 +41,6 @@ TEST_CASE("test sets depend only on (task, n, seed)", "[train][tasks]") {
   const auto a = test_sequences(Task::copy, 10, 200, 1), b = test_sequences(Task::copy, 10, 200, 1);
   CHECK(a == b);
   CHECK(a != test_sequences(Task::copy, 10, 200, 2));
+  REQUIRE(a.size() > 0);
   CHECK(a[0].size() == 23u);
 }
