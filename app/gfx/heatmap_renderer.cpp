@@ -23,6 +23,16 @@ GLuint make_texture(GLint internal_format, int w, int h, GLenum format, GLenum t
   return tex;
 }
 
+// New storage of side x side for both textures (same names: the image's ImTextureID and the
+// framebuffer's attachment stay valid); the old storage is freed by the driver.
+void resize_target(HeatmapTarget& t, int side) {
+  glBindTexture(GL_TEXTURE_2D, t.values_texture);
+  glTexImage2D(GL_TEXTURE_2D, 0, GL_R32F, side, side, 0, GL_RED, GL_FLOAT, nullptr);
+  glBindTexture(GL_TEXTURE_2D, t.color_texture);
+  glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, side, side, 0, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
+  t.side = side;
+}
+
 }  // namespace
 
 HeatmapRenderer create_heatmap_renderer() {
@@ -49,15 +59,16 @@ HeatmapRenderer create_heatmap_renderer() {
 void attach(HeatmapRenderer& r, plot::HeatmapImage& image) {
   HeatmapTarget t;
   t.image = &image;
-  const int side = kHeatmapTextureSide;
+  const int side = plot::kMinHeatmapTextureSide;  // re-sized at the first render
   t.values_texture = make_texture(GL_R32F, side, side, GL_RED, GL_FLOAT);
   t.color_texture = make_texture(GL_RGBA8, side, side, GL_RGBA, GL_UNSIGNED_BYTE);
+  t.side = side;
   glGenFramebuffers(1, &t.framebuffer);
   glBindFramebuffer(GL_FRAMEBUFFER, t.framebuffer);
   glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, t.color_texture, 0);
   glBindFramebuffer(GL_FRAMEBUFFER, 0);
   image.texture = reinterpret_cast<void*>(std::uintptr_t(t.color_texture));
-  image.texture_side = side;
+  image.max_side = kHeatmapTextureSide;
   r.targets.push_back(std::move(t));
 }
 
@@ -75,17 +86,20 @@ void render_heatmaps(HeatmapRenderer& r, bool data_changing) {
     if (!img.drawn || !plot::has_values(img.values)) continue;
     img.drawn = false;
     const plot::HeatmapWindow& w = img.window;
-    const bool changed = t.version != img.version || t.values != img.values || !(t.window == w);
+    const int side = plot::heatmap_texture_side(w.width, w.height, kHeatmapTextureSide);
+    const bool resized = side != t.side;
+    if (resized) resize_target(t, side);
+    const bool changed = resized || t.version != img.version || t.values != img.values || !(t.window == w);
     const bool resample = changed || (t.coarse && !data_changing);
     const bool recolor = resample || t.vmin != img.vmin || t.vmax != img.vmax || t.colormap != img.colormap;
     if (!recolor) continue;
     if (resample) {
       t.coarse = data_changing;
-      plot::sample_heatmap_window(img.values, w, data_changing ? kHeatmapDragSamples : kHeatmapMaxSamples, t.staging);
+      plot::sample_heatmap_window(img.values, w, data_changing ? kHeatmapDragSamples : kHeatmapMaxSamples, r.staging);
       glBindTexture(GL_TEXTURE_2D, t.values_texture);
       glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
       glPixelStorei(GL_UNPACK_ROW_LENGTH, 0);
-      glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, w.width, w.height, GL_RED, GL_FLOAT, t.staging.data());
+      glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, w.width, w.height, GL_RED, GL_FLOAT, r.staging.data());
     }
     if (!bound) {
       glUseProgram(r.program);
@@ -130,7 +144,7 @@ void destroy(HeatmapRenderer& r) {
     glDeleteTextures(1, &t.color_texture);
     if (t.image) {
       t.image->texture = nullptr;
-      t.image->texture_side = 0;
+      t.image->max_side = 0;
     }
   }
   r.targets.clear();

@@ -41,6 +41,17 @@ struct HeatmapWindow {
   bool operator==(const HeatmapWindow&) const = default;
 };
 
+// The side of the square texture an image of width x height pixels is rendered into: the power of two at
+// least max(width, height) and kMinHeatmapTextureSide, at most max_side. The draw code (texture
+// coordinates) and the GL layer (allocation) both call it, so they agree within a frame; memory follows
+// the size on screen rather than staying at the largest side ever drawn.
+inline constexpr int kMinHeatmapTextureSide = 64;
+inline int heatmap_texture_side(int width, int height, int max_side) {
+  int side = kMinHeatmapTextureSide;
+  while (side < width || side < height) side *= 2;
+  return side < max_side ? side : max_side;
+}
+
 struct HeatmapImage {
   // --- set by the update step ---
   HeatmapValues values;            // rows x cols, NaN = missing (drawn in kMissingRGB); null: none
@@ -54,7 +65,8 @@ struct HeatmapImage {
   float screen_min[2] = {0, 0}, screen_max[2] = {0, 0};  // where the image went (pixels)
   // --- set by the GL layer once (gfx::HeatmapRenderer::attach) ---
   void* texture = nullptr;  // ImTextureID of the rendered RGBA image
-  int texture_side = 0;     // the texture is texture_side^2; the image fills its top-left corner
+  int max_side = 0;         // the largest image side rendered (0: no GL layer); the texture is
+                            // heatmap_texture_side(window)^2 and the image fills its top-left corner
 };
 
 }  // namespace peviz::plot

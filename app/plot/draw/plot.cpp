@@ -444,9 +444,9 @@ void plot_heatmap(HeatmapImage& img, const char* value_label) {
   w.y_bottom = pixel_to_data(g_plot.ymap, max.y) / ch;
   w.width = int(max.x - min.x);
   w.height = int(max.y - min.y);
-  if (img.texture_side > 0) {  // the GL layer caps the image at its texture size
-    w.width = std::min(w.width, img.texture_side);
-    w.height = std::min(w.height, img.texture_side);
+  if (img.max_side > 0) {  // the GL layer caps the image at its largest texture
+    w.width = std::min(w.width, img.max_side);
+    w.height = std::min(w.height, img.max_side);
   }
   img.window = w;
   img.drawn = w.width > 0 && w.height > 0;
@@ -455,9 +455,10 @@ void plot_heatmap(HeatmapImage& img, const char* value_label) {
   img.screen_max[0] = max.x;
   img.screen_max[1] = max.y;
   HeatmapRect picture{{min.x, min.y}, {max.x, max.y}, img.values, w, img.colormap, img.vmin, img.vmax, nullptr, nullptr, {1, 1}};
-  if (img.texture && img.texture_side > 0) {
+  if (img.texture && img.max_side > 0) {
     picture.texture = img.texture;
-    picture.uv_max = {float(w.width) / img.texture_side, float(w.height) / img.texture_side};
+    const float side = float(heatmap_texture_side(w.width, w.height, img.max_side));
+    picture.uv_max = {float(w.width) / side, float(w.height) / side};
   } else {
     ImGui::GetWindowDrawList()->AddRectFilled(min, max, style_color(ImGuiCol_FrameBgHovered));  // no GL (headless)
   }

@@ -1,9 +1,11 @@
 // Tests for app/plot/heatmap_sampling: one value per pixel, box filter, NaN outside, Toeplitz sources.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
+#include "app/plot/heatmap_image.hpp"
 #include "app/plot/heatmap_sampling.hpp"
 
 using namespace peviz;
@@ -30,6 +32,7 @@ TEST_CASE("a flipped window (row 0 at the bottom) reverses the rows") {
   HeatmapWindow w{0, 2, 3, 0, 2, 3};
   std::vector<float> out;
   sample_heatmap_window(m, w, 1, out);
+  REQUIRE(out.size() > 4);
   CHECK(out[0] == m.at(2, 0));
   CHECK(out[4] == m.at(0, 0));
 }
@@ -39,6 +42,7 @@ TEST_CASE("zoomed in, several pixels show the same cell") {
   HeatmapWindow w{0, 2, 0, 2, 8, 8};
   std::vector<float> out;
   sample_heatmap_window(m, w, 3, out);
+  REQUIRE(out.size() > 4);
   CHECK(out[0] == m.at(0, 0));
   CHECK(out[3] == m.at(0, 0));
   CHECK(out[4] == m.at(0, 1));
@@ -61,6 +65,7 @@ TEST_CASE("pixels outside the matrix and missing cells are NaN") {
   HeatmapWindow w{-1, 3, 0, 1, 4, 1};
   std::vector<float> out;
   sample_heatmap_window(m, w, 1, out);
+  REQUIRE(out.size() > 3);
   CHECK(std::isnan(out[0]));
   CHECK(out[1] == 1.0f);
   CHECK(std::isnan(out[2]));
@@ -108,5 +113,22 @@ TEST_CASE("a Toeplitz similarity resamples to the same pixels as its materialise
   }
   std::vector<float> untouched(4, 7.0f);
   sample_heatmap_window(HeatmapValues(static_cast<const Matrix*>(nullptr)), HeatmapWindow{0, 1, 0, 1, 2, 2}, 1, untouched);
+  REQUIRE(untouched.size() > 0);
   CHECK(untouched[0] == 7.0f);  // no source: nothing sampled
+}
+
+TEST_CASE("heatmap textures: the power of two that holds the image, at least 64, at most the cap") {
+  CHECK(heatmap_texture_side(0, 0, 2048) == 64);
+  CHECK(heatmap_texture_side(64, 10, 2048) == 64);
+  CHECK(heatmap_texture_side(65, 10, 2048) == 128);
+  CHECK(heatmap_texture_side(300, 700, 2048) == 1024);
+  CHECK(heatmap_texture_side(1024, 1024, 2048) == 1024);
+  CHECK(heatmap_texture_side(2000, 5, 2048) == 2048);
+  CHECK(heatmap_texture_side(2048, 2048, 2048) == 2048);
+  for (int w = 1; w <= 2048; w += 37)
+    for (int h = 1; h <= 2048; h += 41) {
+      const int side = heatmap_texture_side(w, h, 2048);
+      CHECK((side >= w && side >= h));
+      CHECK((side == 64 || side / 2 < std::max(w, h)));  // the smallest that holds it
+    }
 }
