@@ -1,12 +1,9 @@
-// Pointwise and linear layers of the training engine: embedding, LayerNorm, matmul, GELU, residual,
-// softmax cross-entropy (forward and backward each; attention and RoPE are in attention.cpp).
+// Pointwise and linear layers of the training engine: embedding, LayerNorm, matmul, residual, softmax
+// cross-entropy (forward and backward each; attention and RoPE are in attention.cpp, GELU in gelu.cpp).
 #include "core/train/layers.hpp"
 
 #include <algorithm>
-#include <bit>
 #include <cmath>
-#include <cstdint>
-#include <type_traits>
 
 #include "core/train/gemm.hpp"
 
@@ -96,77 +93,6 @@ void matmul_backward(T* dinp, T* dw, T* dbias, const T* dout, const T* inp, cons
   }
 }
 
-namespace {
-
-// e^x in float by Cephes expf (S. L. Moshier, cephes/single/expf.c): x = k ln 2 + r with |r| <= ln(2)/2
-// (ln 2 split in two constants so k ln 2 is exact), e^r by its degree-7 polynomial, 2^k written into the
-// exponent bits. Straight-line arithmetic, so a loop over it vectorises. Valid for x <= 88; returns 0
-// below -87 (under float's smallest normal the GELU needs no more).
-inline float exp_float(float x) {
-  const float xc = x < -87.0f ? -87.0f : x > 88.0f ? 88.0f : x;
-  const float k = (xc * 1.44269504088896341f + 12582912.0f) - 12582912.0f;  // nearest integer (1.5 * 2^23 trick)
-  const float r = (xc - k * 0.693359375f) - k * -2.12194440e-4f;
-  float p = 1.9875691500e-4f;
-  p = p * r + 1.3981999507e-3f;
-  p = p * r + 8.3334519073e-3f;
-  p = p * r + 4.1665795894e-2f;
-  p = p * r + 1.6666665459e-1f;
-  p = p * r + 5.0000001201e-1f;
-  p = p * r * r + r + 1.0f;
-  const float two_k = std::bit_cast<float>((std::int32_t(k) + 127) << 23);
-  return x < -87.0f ? 0.0f : p * two_k;
-}
-
-// Phi(x) = 0.5 erfc(-x / sqrt 2) with erfc(z) = t exp(-z^2 + P(t)), t = 1 / (1 + z/2), z >= 0: the
-// Chebyshev fit of Press et al., Numerical Recipes in C (2nd ed.) §6.2 "erfcc", fractional error below
-// 1.2e-7 for every z >= 0, so Phi keeps its relative precision in the left tail. tests/core/train/
-// layers_test.cpp measures the whole GELU against double's std::erf.
-inline float normal_cdf_float(float x) {
-  const float z = std::fabs(x) * 0.70710678118654752440f;
-  const float t = 1.0f / (1.0f + 0.5f * z);
-  float p = 0.17087277f;
-  p = p * t - 0.82215223f;
-  p = p * t + 1.48851587f;
-  p = p * t - 1.13520398f;
-  p = p * t + 0.27886807f;
-  p = p * t - 0.18628806f;
-  p = p * t + 0.09678418f;
-  p = p * t + 0.37409196f;
-  p = p * t + 1.00002368f;
-  p = p * t - 1.26551223f;
-  const float tail = 0.5f * t * exp_float(p - z * z);  // Phi(-|x|)
-  return x < 0.0f ? tail : 1.0f - tail;
-}
-
-}  // namespace
-
-template <class T>
-void gelu_forward(T* out, T* dgelu, const T* inp, int n) {
-  // d/dx x Phi(x) = Phi(x) + x phi(x), phi the standard normal density.
-  const T inv_sqrt_2pi = T(0.39894228040143267794);
-  if constexpr (std::is_same_v<T, float>) {  // training: the vectorised float path above
-#pragma omp simd
-    for (int i = 0; i < n; ++i) {
-      const float x = inp[i], cdf = normal_cdf_float(x);
-      out[i] = x * cdf;
-      dgelu[i] = cdf + x * (inv_sqrt_2pi * exp_float(-0.5f * x * x));
-    }
-  } else {  // gradient checks: the C library's erf and exp as the reference
-    const T inv_sqrt2 = T(0.70710678118654752440);
-    for (int i = 0; i < n; ++i) {
-      const T x = inp[i];
-      const T cdf = T(0.5) * (T(1) + std::erf(x * inv_sqrt2));
-      out[i] = x * cdf;
-      dgelu[i] = cdf + x * (inv_sqrt_2pi * std::exp(T(-0.5) * x * x));  // x * (c * e): fixed association, fixed bits
-    }
-  }
-}
-
-template <class T>
-void gelu_backward(T* dinp, const T* dgelu, const T* dout, int n) {
-  for (int i = 0; i < n; ++i) dinp[i] += dgelu[i] * dout[i];
-}
-
 template <class T>
 void residual_forward(T* out, const T* a, const T* b, int n) {
   for (int i = 0; i < n; ++i) out[i] = a[i] + b[i];
@@ -218,8 +144,6 @@ void crossentropy_backward(T* dlogits, const T* probs, const PackedBatch& b, int
   template void layernorm_backward<T>(T*, T*, T*, const T*, const T*, const T*, const T*, const T*, int, int); \
   template void matmul_forward<T>(T*, const T*, const T*, const T*, int, int, int);                         \
   template void matmul_backward<T>(T*, T*, T*, const T*, const T*, const T*, int, int, int);                \
-  template void gelu_forward<T>(T*, T*, const T*, int);                                                     \
-  template void gelu_backward<T>(T*, const T*, const T*, int);                                              \
   template void residual_forward<T>(T*, const T*, const T*, int);                                           \
   template void residual_backward<T>(T*, T*, const T*, int);                                                \
   template double crossentropy_forward<T>(T*, const T*, const PackedBatch&, int);                           \
