@@ -101,11 +101,13 @@ class Model(nn.Module):
         if pe == "t5":
             self.t5 = nn.Parameter(torch.randn(heads, 32) * 0.02)
             self.register_buffer("bucket", t5_bucket(dist.long().clamp(min=0)))
-        for m in self.modules():
+        for m in self.modules():  # GPT-2: N(0, 0.02^2) weights, zero biases (as core/train/model.cpp)
             if isinstance(m, (nn.Linear, nn.Embedding)):
                 nn.init.normal_(m.weight, 0, 0.02)
                 if getattr(m, "bias", None) is not None:
                     nn.init.zeros_(m.bias)
+        if pe == "sinusoidal":  # token embedding at the sinusoid's RMS, sqrt(1/2) (model.cpp token_embedding_std)
+            nn.init.normal_(self.wte.weight, 0, math.sqrt(0.5))
 
     def forward(self, tokens, lengths):
         B, T = tokens.shape

@@ -31,6 +31,13 @@ def run(peviz, task, seed, threads, raw_dir, extra):
         return {r["pe"]: r for r in map(json.loads, f)}
 
 
+TRAIN_MAX = 20  # the default train_max the table is run with
+
+
+def lowest_in_range(run):
+    return min(v for n, v in run["exact_match"].items() if int(n) <= TRAIN_MAX)
+
+
 def cell(values):
     return " / ".join("n/d" if v is None else f"{v:.2f}" for v in values)
 
@@ -45,6 +52,13 @@ def table(task, by_seed):
         cells = [cell([r["exact_match"][str(n)] for r in runs]) for n in lengths]
         loss = " / ".join(f"{r['final_loss']:.4f}" for r in runs)
         lines.append(f"| {pe} | " + " | ".join(cells) + f" | {loss} |")
+    lines.append("")
+    lines.append(f"lowest exact match over the tested n <= {TRAIN_MAX} (seeds {' / '.join(str(s) for s in ARGS.seeds)}): " +
+                 "; ".join(f"{pe} " + " / ".join(f"{lowest_in_range(r[pe]):.3f}" for r in by_seed) for pe in ENCODINGS))
+    beyond = [f"{pe} seed {s} n={n}: {v}" for pe in ENCODINGS for s, runs in zip(ARGS.seeds, by_seed)
+              for n, v in runs[pe]["exact_match"].items() if int(n) > TRAIN_MAX and v is not None and v > 0.05]
+    lines.append("")
+    lines.append(f"scores above 0.05 beyond n = {TRAIN_MAX}: " + ("; ".join(beyond) if beyond else "none"))
     speeds = [r["steps_per_s"] for runs in by_seed for r in runs.values()]
     lines.append("")
     lines.append(f"steps/s per run (one thread each, {ARGS.threads} runs in parallel): "

@@ -1,5 +1,5 @@
-// Pointwise and linear layers of the training engine: embedding, LayerNorm, matmul, GELU, residual,
-// softmax cross-entropy (forward and backward each; attention and RoPE are in attention.cpp).
+// Pointwise and linear layers of the training engine: embedding, LayerNorm, matmul, residual, softmax
+// cross-entropy (forward and backward each; attention and RoPE are in attention.cpp, GELU in gelu.cpp).
 #include "core/train/layers.hpp"
 
 #include <algorithm>
@@ -94,23 +94,6 @@ void matmul_backward(T* dinp, T* dw, T* dbias, const T* dout, const T* inp, cons
 }
 
 template <class T>
-void gelu_forward(T* out, T* dgelu, const T* inp, int n) {
-  // d/dx x Phi(x) = Phi(x) + x phi(x), phi the standard normal density.
-  const T inv_sqrt2 = T(0.70710678118654752440), inv_sqrt_2pi = T(0.39894228040143267794);
-  for (int i = 0; i < n; ++i) {
-    const T x = inp[i];
-    const T cdf = T(0.5) * (T(1) + std::erf(x * inv_sqrt2));
-    out[i] = x * cdf;
-    dgelu[i] = cdf + x * (inv_sqrt_2pi * std::exp(T(-0.5) * x * x));  // x * (c * e): fixed association, fixed bits
-  }
-}
-
-template <class T>
-void gelu_backward(T* dinp, const T* dgelu, const T* dout, int n) {
-  for (int i = 0; i < n; ++i) dinp[i] += dgelu[i] * dout[i];
-}
-
-template <class T>
 void residual_forward(T* out, const T* a, const T* b, int n) {
   for (int i = 0; i < n; ++i) out[i] = a[i] + b[i];
 }
@@ -161,8 +144,6 @@ void crossentropy_backward(T* dlogits, const T* probs, const PackedBatch& b, int
   template void layernorm_backward<T>(T*, T*, T*, const T*, const T*, const T*, const T*, const T*, int, int); \
   template void matmul_forward<T>(T*, const T*, const T*, const T*, int, int, int);                         \
   template void matmul_backward<T>(T*, T*, T*, const T*, const T*, const T*, int, int, int);                \
-  template void gelu_forward<T>(T*, T*, const T*, int);                                                     \
-  template void gelu_backward<T>(T*, const T*, const T*, int);                                              \
   template void residual_forward<T>(T*, const T*, const T*, int);                                           \
   template void residual_backward<T>(T*, T*, const T*, int);                                                \
   template double crossentropy_forward<T>(T*, const T*, const PackedBatch&, int);                           \

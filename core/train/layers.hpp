@@ -33,6 +33,8 @@ void matmul_backward(T* dinp, T* dw, T* dbias, const T* dout, const T* inp, cons
 
 // Exact GELU: x * Phi(x) = 0.5 x (1 + erf(x / sqrt 2)) (Hendrycks & Gimpel 2016; torch GELU approximate='none').
 // The forward also stores the derivative Phi(x) + x phi(x) in `dgelu`, so the backward needs no erf.
+// float (training): a vectorised erfc and exp (layers.cpp), within 5e-7 of double's std::erf on [-10, 10];
+// double (gradient checks): std::erf and std::exp.
 template <class T>
 void gelu_forward(T* out, T* dgelu, const T* inp, int n);
 template <class T>

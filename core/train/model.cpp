@@ -2,6 +2,7 @@
 #include "core/train/model.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 #include "core/absolute_encodings.hpp"
@@ -60,19 +61,30 @@ bool has_gradient(Act a) {
 
 std::uint64_t tensor_seed(std::uint64_t seed, Param p) { return seed ^ (0x9E3779B97F4A7C15ull * std::uint64_t(int(p) + 1)); }
 
+// Token embedding scale: the RMS of the position signal added to it, so that neither drowns the other
+// at the first LayerNorm. GPT-2 draws wte and its learned wpe both N(0, 0.02^2) (HF GPT2Config
+// initializer_range); Vaswani et al. 2017 §3.4 multiply the embeddings by sqrt(d_model) (tensor2tensor
+// draws them N(0, 1/d_model)), unit-scale entries beside a sinusoid whose entries have RMS sqrt(1/2)
+// (sin^2 + cos^2 = 1 per pair). With 0.02 beside the sinusoid the token identity is a 3% ripple on the
+// position signal and the model barely trains (docs/lab.md). No added table: GPT-2's 0.02.
+double token_embedding_std(PositionEncoding pe) { return pe == PositionEncoding::sinusoidal ? std::sqrt(0.5) : 0.02; }
+
+// N(0, stddev^2) from core's learned_random_table generator (which draws N(0, 0.02^2)), scaled.
 template <class T>
-void fill_normal(Model<T>& m, Param p, std::uint64_t seed, std::size_t cols) {
+void fill_normal(Model<T>& m, Param p, std::uint64_t seed, std::size_t cols, double stddev = 0.02) {
   const std::size_t n = m.layout.size(p);
   if (n == 0) return;
   const Matrix r = learned_random_table(int(n / cols), int(cols), tensor_seed(seed, p));
-  std::copy(r.data.begin(), r.data.end(), m.param(p));
+  const double scale = stddev / 0.02;
+  std::transform(r.data.begin(), r.data.end(), m.param(p), [&](float v) { return T(double(v) * scale); });
 }
 
 template <class T>
 void init_weights(Model<T>& m, std::uint64_t seed) {
   const ModelConfig& c = m.config;
   const std::size_t d = std::size_t(c.d_model);
-  for (Param p : {Param::wte, Param::wpe, Param::qkvw, Param::attprojw, Param::fcw, Param::headw}) fill_normal(m, p, seed, d);
+  fill_normal(m, Param::wte, seed, d, token_embedding_std(c.pe));
+  for (Param p : {Param::wpe, Param::qkvw, Param::attprojw, Param::fcw, Param::headw}) fill_normal(m, p, seed, d);
   fill_normal(m, Param::fcprojw, seed, 4 * d);
   if (c.pe == PositionEncoding::t5) fill_normal(m, Param::t5_bias, seed, std::size_t(c.t5_buckets));
   for (Param p : {Param::ln1w, Param::ln2w, Param::lnfw}) std::fill_n(m.param(p), m.layout.size(p), T(1));

@@ -91,7 +91,9 @@ struct Model {
 
 // Allocates every buffer and initialises the weights GPT-2 style from `seed`: weights N(0, 0.02^2)
 // (core's learned_random_table generator), biases 0, LayerNorm weights 1; the learned position table
-// is core's learned_random_table(learned_len, d_model) itself; T5 scalars N(0, 0.02^2).
+// is core's learned_random_table(learned_len, d_model) itself; T5 scalars N(0, 0.02^2). The token
+// embedding is N(0, 0.02^2) too, except beside the sinusoidal table: N(0, 1/2), the table's own RMS
+// (Vaswani et al. 2017 §3.4; see token_embedding_std in model.cpp).
 template <class T>
 Model<T> make_model(const ModelConfig& c, int token_capacity, std::size_t att_capacity, std::uint64_t seed);
 

@@ -62,25 +62,6 @@ TEST_CASE("layernorm normalises and its backward matches finite differences", "[
   CHECK(v == Approx(1).epsilon(1e-4));
 }
 
-TEST_CASE("exact GELU: closed form and backward", "[train][layers]") {
-  std::vector<double> inp = random_values(20, 9, 3.0), out(20), dgelu(20);
-  const std::vector<double> R = random_values(20, 10);
-  auto loss = [&] {
-    gelu_forward(out.data(), dgelu.data(), inp.data(), 20);
-    return weighted_sum(out, R);
-  };
-  loss();
-  std::vector<double> dinp(20, 0.0);
-  gelu_backward(dinp.data(), dgelu.data(), R.data(), 20);
-  check_gradient(inp, dinp, loss);
-  const double x = 1.0, y = 0;
-  gelu_forward(&inp[0], &dgelu[0], &x, 1);
-  CHECK(inp[0] == Approx(0.8413447460685429));  // Phi(1)
-  gelu_forward(&inp[0], &dgelu[0], &y, 1);
-  CHECK(inp[0] == 0.0);
-  CHECK(dgelu[0] == 0.5);  // Phi(0)
-}
-
 TEST_CASE("residual and embedding backward", "[train][layers]") {
   std::vector<double> a = random_values(6, 11), b = random_values(6, 12), out(6);
   const std::vector<double> R = random_values(6, 13);

@@ -1,7 +1,9 @@
 // The whole model's gradient, for each of the six position encodings, against finite differences in double.
 #include "core/train/model.hpp"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
+#include <cmath>
 
 #include "gradient_check.hpp"
 
@@ -82,4 +84,26 @@ TEST_CASE("learned table has no rows beyond learned_len", "[train][model]") {
   const PackedBatch b = tiny_batch();  // a 9-token sequence
   Model<float> m = make_model<float>(c, b.n_tokens(), std::size_t(attention_offsets(b, c.heads).back()), 1);
   CHECK_THROWS_AS(model_forward(m, b), std::invalid_argument);
+}
+
+TEST_CASE("token embedding at the scale of the position signal added to it", "[train][model]") {
+  ModelConfig c;  // defaults: 13 x 64 token embedding
+  auto wte = [&](PositionEncoding pe) {
+    c.pe = pe;
+    Model<float> m = make_model<float>(c, 1, 1, 5);
+    return std::vector<float>(m.param(Param::wte), m.param(Param::wte) + m.layout.size(Param::wte));
+  };
+  auto rms = [](const std::vector<float>& v) {
+    double s = 0;
+    for (float x : v) s += double(x) * x;
+    return std::sqrt(s / double(v.size()));
+  };
+  const std::vector<float> gpt2 = wte(PositionEncoding::rope), sinusoid = wte(PositionEncoding::sinusoidal);
+  CHECK(rms(gpt2) == Approx(0.02).epsilon(0.1));               // 832 draws: within 10%
+  CHECK(rms(sinusoid) == Approx(std::sqrt(0.5)).epsilon(0.1));  // the sinusoidal table's own RMS
+  CHECK(wte(PositionEncoding::learned) == gpt2);               // GPT-2: 0.02 beside the N(0, 0.02^2) table
+  double worst = 0;  // the same draws, scaled
+  for (std::size_t i = 0; i < gpt2.size(); ++i)
+    worst = std::max(worst, std::abs(sinusoid[i] - gpt2[i] * std::sqrt(0.5) / 0.02) / std::abs(sinusoid[i]));
+  CHECK(worst < 1e-6);
 }

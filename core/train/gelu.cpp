@@ -1,0 +1,115 @@
+// Exact GELU forward and backward (float: vectorised kernel on three instruction sets; double: std::erf).
+#include "core/train/gelu.hpp"
+
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <type_traits>
+
+#include "core/train/layers.hpp"
+
+namespace peviz::train {
+
+namespace {
+
+// e^x in float by Cephes expf (S. L. Moshier, cephes/single/expf.c): x = k ln 2 + r with |r| <= ln(2)/2
+// (ln 2 split in two constants so k ln 2 is exact), e^r by its degree-7 polynomial, 2^k written into the
+// exponent bits. Straight-line arithmetic, so a loop over it vectorises. Valid for x <= 88; returns 0
+// below -87 (under float's smallest normal the GELU needs no more).
+[[gnu::always_inline]] inline float exp_float(float x) {
+  const float xc = x < -87.0f ? -87.0f : x > 88.0f ? 88.0f : x;
+  const float k = (xc * 1.44269504088896341f + 12582912.0f) - 12582912.0f;  // nearest integer (1.5 * 2^23 trick)
+  const float r = (xc - k * 0.693359375f) - k * -2.12194440e-4f;
+  float p = 1.9875691500e-4f;
+  p = p * r + 1.3981999507e-3f;
+  p = p * r + 8.3334519073e-3f;
+  p = p * r + 4.1665795894e-2f;
+  p = p * r + 1.6666665459e-1f;
+  p = p * r + 5.0000001201e-1f;
+  p = p * r * r + r + 1.0f;
+  const float two_k = std::bit_cast<float>((std::int32_t(k) + 127) << 23);
+  return x < -87.0f ? 0.0f : p * two_k;
+}
+
+// Phi(x) = 0.5 erfc(-x / sqrt 2) with erfc(z) = t exp(-z^2 + P(t)), t = 1 / (1 + z/2), z >= 0: the
+// Chebyshev fit of Press et al., Numerical Recipes in C (2nd ed.) §6.2 "erfcc", fractional error below
+// 1.2e-7 for every z >= 0, so Phi keeps its relative precision in the left tail (never 1 - something).
+[[gnu::always_inline]] inline float normal_cdf_float(float x) {
+  const float z = std::fabs(x) * 0.70710678118654752440f;
+  const float t = 1.0f / (1.0f + 0.5f * z);
+  float p = 0.17087277f;
+  p = p * t - 0.82215223f;
+  p = p * t + 1.48851587f;
+  p = p * t - 1.13520398f;
+  p = p * t + 0.27886807f;
+  p = p * t - 0.18628806f;
+  p = p * t + 0.09678418f;
+  p = p * t + 0.37409196f;
+  p = p * t + 1.00002368f;
+  p = p * t - 1.26551223f;
+  const float tail = 0.5f * t * exp_float(p - z * z);  // Phi(-|x|)
+  return x < 0.0f ? tail : 1.0f - tail;
+}
+
+// d/dx x Phi(x) = Phi(x) + x phi(x), phi the standard normal density.
+[[gnu::always_inline]] inline void gelu_float_body(float* __restrict out, float* __restrict dgelu,
+                                                   const float* __restrict inp, int n) {
+  constexpr float inv_sqrt_2pi = 0.39894228040143267794f;
+  for (int i = 0; i < n; ++i) {
+    const float x = inp[i], cdf = normal_cdf_float(x);
+    out[i] = x * cdf;
+    dgelu[i] = cdf + x * (inv_sqrt_2pi * exp_float(-0.5f * x * x));
+  }
+}
+
+// As core/simd_kernels.cpp: GCC keeps 256-bit vectors on some AVX-512 tunings unless told.
+#if defined(__clang__)
+#define PEVIZ_GELU_AVX512 gnu::target("avx512f,avx512vl,avx512bw,avx512dq")
+#else
+#define PEVIZ_GELU_AVX512 gnu::target("avx512f,avx512vl,avx512bw,avx512dq,prefer-vector-width=512")
+#endif
+
+[[PEVIZ_GELU_AVX512]] void gelu_avx512(float* out, float* dgelu, const float* inp, int n) {
+  gelu_float_body(out, dgelu, inp, n);
+}
+[[gnu::target("avx2")]] void gelu_avx2(float* out, float* dgelu, const float* inp, int n) {
+  gelu_float_body(out, dgelu, inp, n);
+}
+void gelu_baseline(float* out, float* dgelu, const float* inp, int n) { gelu_float_body(out, dgelu, inp, n); }
+
+}  // namespace
+
+void gelu_forward_float(SimdPath path, float* out, float* dgelu, const float* inp, int n) {
+  switch (path) {
+    case SimdPath::avx512: gelu_avx512(out, dgelu, inp, n); break;
+    case SimdPath::avx2: gelu_avx2(out, dgelu, inp, n); break;
+    default: gelu_baseline(out, dgelu, inp, n); break;
+  }
+}
+
+template <class T>
+void gelu_forward(T* out, T* dgelu, const T* inp, int n) {
+  if constexpr (std::is_same_v<T, float>) {  // training
+    gelu_forward_float(best_simd_path(), out, dgelu, inp, n);
+  } else {  // gradient checks: the C library's erf and exp as the reference
+    const T inv_sqrt2 = T(0.70710678118654752440), inv_sqrt_2pi = T(0.39894228040143267794);
+    for (int i = 0; i < n; ++i) {
+      const T x = inp[i];
+      const T cdf = T(0.5) * (T(1) + std::erf(x * inv_sqrt2));
+      out[i] = x * cdf;
+      dgelu[i] = cdf + x * (inv_sqrt_2pi * std::exp(T(-0.5) * x * x));
+    }
+  }
+}
+
+template <class T>
+void gelu_backward(T* dinp, const T* dgelu, const T* dout, int n) {
+  for (int i = 0; i < n; ++i) dinp[i] += dgelu[i] * dout[i];
+}
+
+template void gelu_forward<float>(float*, float*, const float*, int);
+template void gelu_forward<double>(double*, double*, const double*, int);
+template void gelu_backward<float>(float*, const float*, const float*, int);
+template void gelu_backward<double>(double*, const double*, const double*, int);
+
+}  // namespace peviz::train
