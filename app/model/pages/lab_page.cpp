@@ -192,7 +192,7 @@ const train::TrainRun* run_of(const LabOptions& o, PositionEncoding pe, std::siz
 }
 
 // The attention maps of test sequence 0 of length attention_length under the chosen encoding's run, tiled
-// [layer rows] x [head columns], positions above the diagonal (masked keys) NaN.
+// [layer rows] x [head columns] (masked keys above the diagonal have probability 0).
 void refresh_attention(LabOptions& o) {
   const PositionEncoding pe = train::kAllPositionEncodings[std::size_t(o.attention_pe)];
   const train::TrainRun* run = run_of(o, pe);
@@ -216,7 +216,7 @@ void refresh_attention(LabOptions& o) {
   for (const auto& layer : *maps)
     for (const Matrix& head : layer) {
       for (std::size_t i = 0; i < L; ++i)
-        for (std::size_t j = 0; j < L; ++j) stacked.at(tile * L + i, j) = j > i ? kNaN : head.at(i, j);
+        std::copy_n(head.row(i), L, stacked.row(tile * L + i));
       ++tile;
     }
   o.attention_layers = int(maps->size());

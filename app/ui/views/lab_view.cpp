@@ -150,7 +150,7 @@ void loss_plot(const LabOptions& o, ImVec2 size) {
 void accuracy_plot(AppState& s, const LabOptions& o, ImVec2 size) {
   if (!plot::begin_plot("##lab_accuracy", size)) return;
   const double last = o.lengths.empty() ? double(o.test_max) : double(o.lengths.back());
-  plot::setup_axes("symbols per sequence n", "exact match", {0.0, last + 2.0}, {-0.05, 1.1}, plot::axis_integer);
+  plot::setup_axes("symbols per sequence n", "exact match", {0.0, 1.15 * last + 2.0}, {-0.05, 1.1}, plot::axis_integer);
   plot::plot_vline(o.runs_train_max > 0 ? o.runs_train_max : o.train_max, ImGui::GetColorU32(ImGuiCol_Text, 0.5f), 1.0f);
   plot::plot_text(o.runs_train_max > 0 ? o.runs_train_max : o.train_max, 1.06, "train max",
                   ImGui::GetColorU32(ImGuiCol_Text, 0.7f));
@@ -192,8 +192,11 @@ void attention_panel(AppState& s, LabOptions& o, float height) {
     ImGui::Dummy(ImVec2(1.0f, std::max(height - ImGui::GetFrameHeightWithSpacing(), 1.0f)));
     return;
   }
+  // Square cells: as wide as the tiles need at this height (plus the axis and the colourbar), at most the width.
+  const float h = std::max(height - ImGui::GetFrameHeightWithSpacing(), 10.0f), em = ImGui::GetFontSize();
+  const float w = h * float(o.attention.cols) / float(std::max<std::size_t>(o.attention.rows, 1)) + 9.0f * em;
   heatmap_panel(o.attention_image, "##lab_attention_maps", "key j", "query i", "attention probability",
-                ImVec2(0, std::max(height - ImGui::GetFrameHeightWithSpacing(), 10.0f)));
+                ImVec2(std::min(w, ImGui::GetContentRegionAvail().x), h));
 }
 
 }  // namespace

@@ -117,7 +117,7 @@ TEST_CASE("before any run the Lab exports its test lengths with no accuracy") {
     for (std::size_t c = 1; c < 7; ++c) CHECK(std::isnan(data.f32[r * 7 + c]));
 }
 
-TEST_CASE("the Lab's attention maps: one tile per layer and head, masked above the diagonal, not defined past a learned table") {
+TEST_CASE("the Lab's attention maps: one tile per layer and head, causal, not defined past a learned table") {
   AppState s;
   tiny(s.analysis.lab, 5);
   LabOptions& o = s.analysis.lab;
@@ -133,7 +133,9 @@ TEST_CASE("the Lab's attention maps: one tile per layer and head, masked above t
   double row_sum = 0.0;
   for (int j = 0; j < 23; ++j) row_sum += o.attention.at(22, std::size_t(24 + j));  // head 2, last query
   CHECK(row_sum == Approx(1.0).epsilon(1e-5));
-  CHECK(std::isnan(o.attention.at(0, 1)));  // key after the query: masked
+  CHECK(o.attention.at(0, 1) == 0.0f);  // key after the query: masked
+  CHECK(o.attention.at(0, 0) == 1.0f);  // the first query sees only itself
+  CHECK(std::isnan(o.attention.at(0, 23)));  // the gutter between the tiles
   o.attention_pe = 2;  // learned: 23 tokens > 13 rows
   s.analysis.mark(Page::lab);
   update_app_state(s);
