@@ -195,10 +195,12 @@ const train::TrainRun* run_of(const LabOptions& o, PositionEncoding pe, std::siz
 // [layer rows] x [head columns] (masked keys above the diagonal have probability 0).
 void refresh_attention(LabOptions& o) {
   const PositionEncoding pe = train::kAllPositionEncodings[std::size_t(o.attention_pe)];
-  const train::TrainRun* run = run_of(o, pe);
+  std::size_t index = o.views.size();
+  const train::TrainRun* run = run_of(o, pe, &index);
   o.attention_defined = false;
   if (!run) {
-    o.attention_note = "no run of " + std::string(train::to_string(pe)) + " yet: tick it and press Train";
+    o.attention_note = index < o.views.size() ? std::string(train::to_string(pe)) + " is queued: its maps show once it starts"
+                                              : "no run of " + std::string(train::to_string(pe)) + " yet: tick it and press Train";
     return;
   }
   const TrainSettings& t = run->settings();

@@ -114,8 +114,8 @@ void progress_lines(const LabOptions& o) {
   }
   for (const LabRunView& v : o.views) {
     const int k = encoding_index(v.pe);
-    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(encoding_color(k)), "%-10s", encoding_name(k));
-    ImGui::SameLine();
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(encoding_color(k)), "%s", encoding_name(k));
+    ImGui::SameLine(ImGui::GetCursorPosX() + 6.0f * ImGui::GetFontSize());
     const float fraction = v.snapshot.steps > 0 ? float(v.snapshot.step) / float(v.snapshot.steps) : 0.0f;
     ImGui::ProgressBar(fraction, ImVec2(ImGui::GetFontSize() * 8.0f, 0.0f), "");
     ImGui::SameLine();

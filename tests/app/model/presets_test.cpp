@@ -68,8 +68,8 @@ TEST_CASE("shipped presets set the models' values") {
     const LabOptions& o = s.analysis.lab;
     CHECK(s.analysis.page == Page::lab);
     CHECK(o.compare == std::array<bool, kLabEncodings>{true, true, true, true, true, true});
-    CHECK(o.d_model == 32);
-    CHECK(o.steps == 400);
+    CHECK(o.d_model == 64);
+    CHECK(o.steps == 2000);
     CHECK(o.train_max == 10);
     CHECK(o.test_max == 20);
   }
