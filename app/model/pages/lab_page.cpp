@@ -6,6 +6,12 @@
 #include <limits>
 #include <utility>
 
+#ifdef __linux__
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
+
 #include "app/model/analysis_update.hpp"
 #include "app/model/app_state.hpp"
 #include "app/model/figure.hpp"
@@ -21,6 +27,8 @@ using train::PositionEncoding;
 using train::TrainSettings;
 
 // ---- the background runs ----------------------------------------------------------------------
+
+constexpr int kWorkerNice = 10;  // training threads' nice value
 
 LabRuns::LabRuns(std::vector<TrainSettings> runs, int workers)
     : settings_(std::move(runs)), slots_(std::make_unique<Slot[]>(settings_.size())) {
@@ -50,6 +58,11 @@ void LabRuns::join_ended() {
 // A worker: takes the next queued run until none is left or Stop; each run steps until done or cancelled,
 // then evaluates (skipped when the owner is going away).
 void LabRuns::work() {
+#ifdef __linux__
+  // Below the frame loop: with one run per core, the window's thread would otherwise queue behind them
+  // (Linux gives each thread its own nice value; the results do not depend on it).
+  setpriority(PRIO_PROCESS, id_t(::syscall(SYS_gettid)), kWorkerNice);
+#endif
   for (std::size_t i = next_++; i < settings_.size() && !cancel_.load(); i = next_++) {
     Slot& slot = slots_[i];
     try {
@@ -345,7 +358,7 @@ void heatmaps(AnalysisState& a, std::vector<plot::HeatmapImage*>& out) { out.pus
 }  // namespace
 
 extern const PageModel lab_page{.name = "lab", .title = "Lab", .json_key = "lab", .update = update,
-                                .advance = advance, .busy = busy, .export_data = export_data, .caption = caption,
+                                .advance = advance, .busy = busy, .busy_frame_s = 0.1, .export_data = export_data, .caption = caption,
                                 .read_json = read_json, .write_json = write_json, .heatmaps = heatmaps};
 
 void use_trained_table(AppState& s) {
