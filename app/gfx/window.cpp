@@ -74,6 +74,7 @@ void close_window(GLFWwindow* window) {
 namespace peviz::gfx {
 
 void poll_events(bool wait) { wait ? glfwWaitEvents() : glfwPollEvents(); }
+void wait_events_timeout(double seconds) { glfwWaitEventsTimeout(seconds); }
 bool should_close(GLFWwindow* window) { return glfwWindowShouldClose(window); }
 void request_close(GLFWwindow* window, bool close) { glfwSetWindowShouldClose(window, close ? GLFW_TRUE : GLFW_FALSE); }
 void set_vsync(bool on) { glfwSwapInterval(on ? 1 : 0); }

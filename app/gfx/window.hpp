@@ -27,6 +27,8 @@ struct WindowBox {
 
 // Waits for the next event (idle) or only takes the pending ones (busy).
 void poll_events(bool wait);
+// Waits for the next event or `seconds`, whichever comes first (a page that changes slowly on its own).
+void wait_events_timeout(double seconds);
 bool should_close(GLFWwindow* window);
 void request_close(GLFWwindow* window, bool close);
 void set_vsync(bool on);

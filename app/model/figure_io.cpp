@@ -145,6 +145,14 @@ void handle_file_requests(AppState& s, double now_seconds, long long unix_second
       show_toast(s, "Data not saved: " + e.rule, true, now_seconds);
     }
   }
+  if (std::exchange(s.analysis.lab.save_requested, false)) {
+    try {
+      const std::vector<std::string> paths = save_lab_runs(s, figure_folder(s).string(), unix_seconds);
+      show_toast(s, "Lab runs saved: " + std::to_string(paths.size()) + " files, " + paths.back(), false, now_seconds);
+    } catch (const ParamError& e) {
+      show_toast(s, "Lab runs not saved: " + e.rule, true, now_seconds);
+    }
+  }
 }
 
 }  // namespace peviz::app

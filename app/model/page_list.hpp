@@ -10,6 +10,7 @@
 #include "app/model/pages/basics_page.hpp"
 #include "app/model/pages/context_extension_page.hpp"
 #include "app/model/pages/criteria_page.hpp"
+#include "app/model/pages/lab_page.hpp"
 #include "app/model/pages/distance_chart_page.hpp"
 #include "app/model/pages/learned_page.hpp"
 #include "app/model/pages/linear_shift_page.hpp"
@@ -30,4 +31,5 @@
   PAGE(linear_shift, LinearShiftOptions)            \
   PAGE(criteria, CriteriaOptions)                   \
   PAGE(learned, LearnedOptions)                     \
-  PAGE(precision, PrecisionOptions)
+  PAGE(precision, PrecisionOptions)                 \
+  PAGE(lab, LabOptions)

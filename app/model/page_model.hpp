@@ -25,8 +25,10 @@ struct PageModel {
   void (*update)(AppState&) = nullptr;
   // Per frame, before the update: animation (marks the page dirty when it moves); nullptr = none.
   void (*advance)(AppState&, double dt) = nullptr;
-  // True while the page wants frames without input (an animation).
+  // True while the page wants frames without input (an animation, background work).
   bool (*busy)(const AppState&) = nullptr;
+  // While busy: at most one frame per this many seconds without input (0 = every frame, for animations).
+  double busy_frame_s = 0.0;
   // File > Export data: the numbers behind the page (columns are documented in its file).
   NdArray (*export_data)(const AppState&) = nullptr;
   // The figure caption; nullptr = the sidebar's encoding (absolute_caption).

@@ -40,7 +40,7 @@ void add_gui_flags(CLI::App& app, GuiOptions& o) {
   add_window_flag(app, "--base", o.base, limits::base, "Initial sinusoid base");
   app.add_option("--theme", o.theme, "dark or light");
   app.add_option("--view", o.view, "Initial page: basics, rope-clocks, rope-decay, context-extension, alibi, t5-shaw, "
-                                   "distance, linear-shift, criteria, learned, precision");
+                                   "distance, linear-shift, criteria, learned, precision, lab");
   app.add_option("--open", o.open, "Open a figure saved by peviz (PNG, SVG or PDF; restores its parameters), or a .npy / "
                                    ".safetensors file as the learned table");
   app.add_option("--figure-dir", o.figure_dir, "Folder F12 saves figures into (default ~/Pictures/peviz)");
@@ -53,6 +53,8 @@ void add_gui_flags(CLI::App& app, GuiOptions& o) {
   app.add_option("--record", o.record, "Start View > Record animation of this parameter (position, base, d-model, seq-len, "
                                        "factor, lesson: the --lesson given, else the first) with the dialog's defaults: "
                                        "a 60-frame GIF into --figure-dir");
+  app.add_flag("--train", o.train, "Press the Lab page's Train at start (its settings from the session or --preset; "
+                                   "the runs start when the Lab page is shown, e.g. with --view lab)");
   app.add_option("--monkey", o.monkey, "With --frames N: random input every frame from this seed, the state checked "
                                        "after each; one summary line, exit 1 on a failed check");
 }
@@ -154,6 +156,10 @@ bool apply_teach_flags(const GuiOptions& o, AppState& s) {
     }
   }
   if (o.present) set_presenting(s, true);
+  if (o.train) {
+    s.analysis.lab.train_requested = true;
+    s.analysis.mark(Page::lab);
+  }
   return true;
 }
 

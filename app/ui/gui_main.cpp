@@ -15,6 +15,7 @@
 #include "app/gfx/shader.hpp"
 #include "app/gfx/window.hpp"
 #include "app/model/analysis_update.hpp"
+#include "app/model/page_model.hpp"
 #include "app/model/app_update.hpp"
 #include "app/model/figure.hpp"
 #include "app/model/figure_io.hpp"
@@ -62,9 +63,14 @@ double process_cpu_ms() {
 
 // Events: poll while anything moves, else sleep until an event; follow presentation mode's full screen.
 void process_events(GLFWwindow* window, const GuiOptions& o, AppState& s, FrameLoop& loop) {
-  const bool busy = o.frames > 0 || loop.settle > 0 || ImGui::IsAnyItemActive() || s.dirty.any() ||
-                    s.fonts_dirty || analysis_busy(s);
-  gfx::poll_events(!busy);
+  // A page busy on its own gets every frame (an animation) or one per PageModel::busy_frame_s (the Lab's
+  // training: its progress moves, and the cores stay with the background work between frames).
+  const double page_period = page_model(s.analysis.page).busy_frame_s;
+  const bool page_busy = analysis_busy(s);
+  const bool busy = o.frames > 0 || loop.settle > 0 || ImGui::IsAnyItemActive() || s.dirty.any() || s.fonts_dirty ||
+                    (page_busy && page_period <= 0.0);
+  if (!busy && page_busy) gfx::wait_events_timeout(page_period);
+  else gfx::poll_events(!busy);
   loop.settle = busy ? std::max(loop.settle - 1, 0) : 2;
   if (const std::string dropped = gfx::take_dropped_path(); !dropped.empty()) s.open_request = dropped;
   if (s.teach.presenting != loop.full_screen) {

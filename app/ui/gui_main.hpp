@@ -29,6 +29,7 @@ struct GuiOptions {
   std::string lesson;          // --lesson PATH|NAME: start a lesson tour
   int lesson_step = 1;         // --lesson-step K: start it at step K (1-based)
   bool present = false;        // --present: start in presentation mode
+  bool train = false;          // --train: press the Lab page's Train at start
   std::string record;          // --record PARAM: start View > Record animation (GIF, the dialog's defaults)
   std::optional<std::uint64_t> monkey;  // --monkey SEED: random input every frame, state checked (with --frames)
 };

@@ -331,6 +331,10 @@ void feed_monkey_input(Monkey& m, AppState& s, int frame) {
 void after_monkey_draw(Monkey& m, AppState& s, int frame) {
   s.figure.folder = (fs::path(m.sandbox) / "figures").string();  // a typed folder never leaves the sandbox
   s.quit_requested = false;                                      // File > Quit, Ctrl+Q: the run goes on
+  // Lab > Train: background runs would make later frames depend on the machine's speed (the trace test
+  // replays input aimed at last frame's layout) and hold tens of MiB each (the memory check). The monkey
+  // still presses everything else on the page (Stop, the table button, File > Export lab runs: refused).
+  s.analysis.lab.train_requested = false;
   if (!touring(m, frame)) m.visited[std::size_t(s.analysis.page)] = true;
   if (frame == (touring(m, 0) ? kTourFrames - 1 : 0)) m.rss_start_mib = resident_mib();
   if (frame == m.frames - 1) m.rss_end_mib = resident_mib();

@@ -61,6 +61,11 @@ void draw_file_menu(AppState& s) {
     ImGui::EndMenu();
   }
   hint("The numbers behind a view, in peviz export's CSV / NPY formats, saved into the figure folder.");
+  if (s.analysis.page == Page::lab) {
+    if (ImGui::MenuItem("Export lab runs")) s.analysis.lab.save_requested = true;
+    hint("Every finished Lab run into the figure folder: weights as .safetensors (settings in __metadata__; "
+         "Learned tables opens its position table), the loss curve and accuracy as CSV, all runs as one JSON.");
+  }
   ImGui::Separator();
   if (ImGui::MenuItem("Quit", "Ctrl+Q")) s.quit_requested = true;
   ImGui::EndMenu();

@@ -158,3 +158,16 @@ TEST_CASE("an SVG figure reopens to the state and view that made it; a corrupt o
   CHECK(t.params.d_model == 128);
   fs::remove_all(dir);
 }
+
+TEST_CASE("File > Export lab runs: with no finished run the toast says so and nothing is written") {
+  AppState s;
+  const fs::path dir = temp_dir("lab");
+  s.figure.folder = dir.string();
+  s.analysis.lab.save_requested = true;
+  handle_file_requests(s, 10.0, 1234);
+  CHECK_FALSE(s.analysis.lab.save_requested);
+  CHECK(s.toast.is_error);
+  CHECK(s.toast.text == "Lab runs not saved: no finished lab run to save: press Train and wait for a run to end");
+  CHECK((!fs::exists(dir) || fs::is_empty(dir)));
+  fs::remove_all(dir);
+}

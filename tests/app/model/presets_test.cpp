@@ -64,6 +64,17 @@ TEST_CASE("shipped presets set the models' values") {
   const auto all = list_presets(kShipped, {});
   {
     AppState s;
+    REQUIRE(apply_preset(shipped(all, "lab-quick"), s));
+    const LabOptions& o = s.analysis.lab;
+    CHECK(s.analysis.page == Page::lab);
+    CHECK(o.compare == std::array<bool, kLabEncodings>{true, true, true, true, true, true});
+    CHECK(o.d_model == 64);
+    CHECK(o.steps == 2000);
+    CHECK(o.train_max == 10);
+    CHECK(o.test_max == 20);
+  }
+  {
+    AppState s;
     REQUIRE(apply_preset(shipped(all, "MPT-7B"), s));
     CHECK(s.analysis.alibi.heads == 32);
     CHECK(s.analysis.page == Page::alibi);

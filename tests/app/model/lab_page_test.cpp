@@ -1,0 +1,328 @@
+// The Lab page's model: background runs equal direct core runs, Stop and teardown, state JSON, the trained
+// table on Basics, and saved runs that load again.
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+
+#include "app/model/analysis_update.hpp"
+#include "app/model/app_update.hpp"
+#include "app/model/page_model.hpp"
+#include "app/model/state_json.hpp"
+#include "core/errors.hpp"
+#include "core/train/run_io.hpp"
+
+using namespace peviz;
+using namespace peviz::app;
+namespace fs = std::filesystem;
+using train::PositionEncoding;
+
+namespace {
+
+// A model small enough to train in a fraction of a second: rope and learned, 1 layer, d_model 16.
+void tiny(LabOptions& o, int steps) {
+  o.compare.fill(false);
+  o.compare[3] = true;  // rope
+  o.compare[2] = true;  // learned
+  o.layers = 1;
+  o.heads = 2;
+  o.d_model = 16;
+  o.batch = 4;
+  o.steps = steps;
+  o.train_max = 5;
+  o.test_max = 10;
+  o.seed = 7;
+}
+
+// Runs update steps (as the frame loop does) until every run has ended and been read.
+void wait_for_runs(AppState& s) {
+  for (int i = 0; i < 60000 && lab_training(s.analysis.lab); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    update_app_state(s);
+  }
+  update_app_state(s);  // reads the final snapshots
+}
+
+// Presses Train on the shown Lab page and waits for the runs.
+void train_through_page(AppState& s) {
+  s.analysis.page = Page::lab;
+  s.analysis.lab.train_requested = true;
+  s.analysis.mark(Page::lab);
+  update_app_state(s);
+  wait_for_runs(s);
+}
+
+}  // namespace
+
+TEST_CASE("a run started through the Lab page equals a direct core run: loss curve and accuracy per length") {
+  AppState s;
+  tiny(s.analysis.lab, 30);
+  train_through_page(s);
+  const LabOptions& o = s.analysis.lab;
+  REQUIRE_FALSE(lab_training(o));
+  REQUIRE(o.views.size() == 2);
+  CHECK(o.lengths == std::vector<int>{5, 10});
+  const std::vector<train::TrainSettings> settings = lab_settings(o);
+  REQUIRE(settings.size() == 2);
+  for (std::size_t i = 0; i < 2; ++i) {
+    const LabRunView& v = o.views[i];
+    INFO(train::to_string(v.pe));
+    CHECK(v.state == LabRunState::done);
+    CHECK(v.pe == settings[i].pe);
+    train::TrainRun direct(settings[i]);
+    const std::atomic<bool> cancel{false};
+    direct.train(cancel);
+    const train::TrainSnapshot d = direct.snapshot();
+    REQUIRE(v.snapshot.loss.size() == 30);
+    CHECK(v.snapshot.loss == d.loss);  // bit-identical: a run is deterministic whatever runs beside it
+    REQUIRE(v.snapshot.accuracy.size() == 2);
+    for (std::size_t k = 0; k < 2; ++k) {
+      CHECK(v.snapshot.accuracy[k].n == o.lengths[k]);
+      CHECK(v.snapshot.accuracy[k].exact_match == d.accuracy[k].exact_match);
+    }
+    CHECK(v.log_loss.size() == 30);  // 30 steps: buckets of one step
+    CHECK(v.log_loss[0] == Approx(std::log10(d.loss[0])));
+  }
+  // learned (2 x 5 + 3 = 13 rows): n = 5 (13 tokens) is defined, n = 10 (23 tokens) is not.
+  CHECK(o.views[0].pe == PositionEncoding::learned);
+  CHECK(o.views[0].snapshot.accuracy[0].exact_match.has_value());
+  CHECK_FALSE(o.views[0].snapshot.accuracy[1].exact_match.has_value());
+  CHECK(std::isnan(o.views[0].exact_match[1]));
+  CHECK(o.views[1].snapshot.accuracy[1].exact_match.has_value());
+
+  // Export: n, then nope .. t5 (NaN where not defined or not trained).
+  const NdArray data = page_model(Page::lab).export_data(s);
+  REQUIRE(data.shape == std::vector<std::size_t>{2, 7});
+  CHECK(data.f32[0] == 5.0f);
+  CHECK(data.f32[7] == 10.0f);
+  CHECK(std::isnan(data.f32[1]));                          // nope: not trained
+  CHECK(data.f32[3] == float(*o.views[0].snapshot.accuracy[0].exact_match));  // learned at 5
+  CHECK(std::isnan(data.f32[7 + 3]));                      // learned at 10: not defined
+  CHECK(data.f32[7 + 4] == float(*o.views[1].snapshot.accuracy[1].exact_match));  // rope at 10
+}
+
+TEST_CASE("before any run the Lab exports its test lengths with no accuracy") {
+  AppState s;
+  s.analysis.lab.test_max = 22;
+  const NdArray data = page_model(Page::lab).export_data(s);
+  REQUIRE(data.shape == std::vector<std::size_t>{5, 7});
+  CHECK(data.f32[0] == 5.0f);
+  CHECK(data.f32[4 * 7] == 22.0f);  // 5, 10, 15, 20, then test_max itself
+  for (std::size_t r = 0; r < 5; ++r)
+    for (std::size_t c = 1; c < 7; ++c) CHECK(std::isnan(data.f32[r * 7 + c]));
+}
+
+TEST_CASE("the Lab's attention maps: one tile per layer and head, causal, not defined past a learned table") {
+  AppState s;
+  tiny(s.analysis.lab, 5);
+  LabOptions& o = s.analysis.lab;
+  o.attention_pe = 3;  // rope
+  o.attention_length = 10;  // past train_max 5
+  train_through_page(s);
+  REQUIRE(o.attention_defined);
+  CHECK(o.attention_tokens == 23);
+  CHECK(o.attention_layers == 1);
+  CHECK(o.attention_heads == 2);
+  CHECK(o.attention.rows == 23);
+  CHECK(o.attention.cols == 2 * 23 + 1);  // two tiles and a gutter
+  double row_sum = 0.0;
+  for (int j = 0; j < 23; ++j) row_sum += o.attention.at(22, std::size_t(24 + j));  // head 2, last query
+  CHECK(row_sum == Approx(1.0).epsilon(1e-5));
+  CHECK(o.attention.at(0, 1) == 0.0f);  // key after the query: masked
+  CHECK(o.attention.at(0, 0) == 1.0f);  // the first query sees only itself
+  CHECK(std::isnan(o.attention.at(0, 23)));  // the gutter between the tiles
+  o.attention_pe = 2;  // learned: 23 tokens > 13 rows
+  s.analysis.mark(Page::lab);
+  update_app_state(s);
+  CHECK_FALSE(o.attention_defined);
+  CHECK(o.attention_note.find("not defined") == 0);
+  o.attention_length = 5;
+  s.analysis.mark(Page::lab);
+  update_app_state(s);
+  CHECK(o.attention_defined);
+  CHECK(o.attention_tokens == 13);
+}
+
+TEST_CASE("Stop ends the runs early and evaluates them; closing the window while training joins at once") {
+  AppState s;
+  tiny(s.analysis.lab, 100000);
+  s.analysis.page = Page::lab;
+  LabOptions& o = s.analysis.lab;
+  o.train_requested = true;
+  s.analysis.mark(Page::lab);
+  update_app_state(s);
+  REQUIRE(lab_training(o));
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  o.stop_requested = true;
+  s.analysis.mark(Page::lab);
+  update_app_state(s);
+  wait_for_runs(s);
+  REQUIRE(o.views.size() == 2);
+  for (const LabRunView& v : o.views) {
+    CHECK(v.state == LabRunState::done);
+    CHECK(v.snapshot.step < 100000);
+    CHECK(v.snapshot.evaluated);
+  }
+  const auto start = std::chrono::steady_clock::now();
+  {
+    auto leaving = std::make_unique<AppState>();
+    tiny(leaving->analysis.lab, 100000);
+    leaving->analysis.page = Page::lab;
+    leaving->analysis.lab.train_requested = true;
+    leaving->analysis.mark(Page::lab);
+    update_app_state(*leaving);
+    REQUIRE(lab_training(leaving->analysis.lab));
+  }  // the destructor cancels (without evaluating) and joins
+  CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(5));
+}
+
+TEST_CASE("Train refuses settings core refuses, naming the parameter; the status line shows it") {
+  AppState s;
+  s.analysis.page = Page::lab;
+  LabOptions& o = s.analysis.lab;
+  o.compare.fill(false);
+  o.train_requested = true;
+  s.analysis.mark(Page::lab);
+  update_app_state(s);
+  CHECK_FALSE(o.runs);
+  CHECK(s.status == "Not applied: pe: choose at least one encoding to train");
+  o.compare[0] = true;
+  o.d_model = 20;
+  o.heads = 4;  // head dimension 5: odd
+  CHECK_THROWS_WITH(lab_settings(o), Catch::StartsWith("heads: "));
+}
+
+TEST_CASE("the Lab's options round-trip through the state JSON; bad values are refused by name") {
+  AppState a;
+  LabOptions& o = a.analysis.lab;
+  o.task = train::Task::sort;
+  o.compare = {false, true, false, true, true, false};
+  o.layers = 3;
+  o.heads = 4;
+  o.d_model = 48;
+  o.batch = 8;
+  o.steps = 300;
+  o.train_max = 10;
+  o.test_max = 35;
+  o.seed = 12345678901ull;
+  o.rope_base = 500.0;
+  o.attention_pe = 4;
+  o.attention_length = 30;
+  const nlohmann::json j = state_to_json(a);
+  CHECK(j["lab"]["encodings"] == nlohmann::json({"sinusoidal", "rope", "alibi"}));
+  CHECK(j["lab"]["attention_pe"] == "alibi");
+  AppState b;
+  apply_state_json(j, b);
+  CHECK(state_to_json(b) == j);
+  const LabOptions& r = b.analysis.lab;
+  CHECK(r.task == train::Task::sort);
+  CHECK(r.compare == o.compare);
+  CHECK(r.seed == 12345678901ull);
+  CHECK(r.test_max == 35);
+  CHECK(r.attention_pe == 4);
+
+  const char* bad[][2] = {
+      {R"({"lab": {"task": "add"}})", "task: "},
+      {R"({"lab": {"encodings": ["fourier"]}})", "encodings: "},
+      {R"({"lab": {"encodings": "rope"}})", "encodings: "},
+      {R"({"lab": {"layers": 5}})", "layers: "},
+      {R"({"lab": {"heads": 3}})", "heads: "},  // d_model 64 / 3
+      {R"({"lab": {"d_model": 8}})", "d-model: "},
+      {R"({"lab": {"train_max": 5, "test_max": 21}})", "test-max: "},
+      {R"({"lab": {"steps": 0}})", "steps: "},
+      {R"({"lab": {"rope_base": 1.0}})", "base: "},
+      {R"({"lab": {"attention_pe": "cope"}})", "attention_pe: "},
+      {R"({"lab": {"batch": 256, "d_model": 256, "layers": 4, "train_max": 40, "test_max": 160}})", "batch: "},
+  };
+  for (const auto& [text, key] : bad) {
+    INFO(text);
+    AppState c;
+    CHECK_THROWS_WITH(apply_state_json(nlohmann::json::parse(text), c), Catch::StartsWith(key));
+    CHECK(c.analysis.lab.layers == 2);
+  }
+}
+
+TEST_CASE("a learned run's trained table reaches the Basics encoding, and a saved run loads again") {
+  AppState s;
+  tiny(s.analysis.lab, 20);
+  train_through_page(s);
+  LabOptions& o = s.analysis.lab;
+  const train::TrainRun* learned = o.runs->run(0);
+  REQUIRE(learned);
+  REQUIRE(learned->settings().pe == PositionEncoding::learned);
+  const Matrix table = learned->learned_table();
+  REQUIRE(table.rows == 13);
+  REQUIRE(table.cols == 16);
+
+  o.use_table_requested = true;
+  s.analysis.mark(Page::lab);
+  update_app_state(s);
+  update_app_state(s);  // the Basics page recomputes its encoding from the new table
+  CHECK(s.analysis.page == Page::basics);
+  CHECK(s.computed.encoding == Encoding::learned);
+  REQUIRE(s.encoding.rows == 13);
+  REQUIRE(s.encoding.cols == 16);
+  CHECK(s.encoding.data == table.data);  // the trained weights themselves, not a random table
+
+  const fs::path dir = fs::temp_directory_path() / ("peviz-lab-test-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  const std::vector<std::string> paths = save_lab_runs(s, dir.string(), 1234);
+  REQUIRE(paths.size() == 7);  // two runs x (weights, loss, accuracy), and one JSON
+  for (const std::string& p : paths) CHECK(fs::exists(p));
+  const std::string weights = (dir / "peviz-lab-copy-1234-learned.safetensors").string();
+  const std::unique_ptr<train::TrainRun> back = train::load_run(weights);
+  CHECK(back->settings().pe == PositionEncoding::learned);
+  CHECK(back->snapshot().loss == learned->snapshot().loss);
+  CHECK(back->parameters() == learned->parameters());
+  AppState t;
+  load_learned_table(t, weights, "wpe");  // the learned-table loader reads the trained table too
+  CHECK(t.params.learned_table->data == table.data);
+  std::ifstream loss(dir / "peviz-lab-copy-1234-learned-loss.csv");
+  std::string header;
+  std::getline(loss, header);
+  CHECK(header == "step,loss");
+  const nlohmann::json all = nlohmann::json::parse(std::ifstream(dir / "peviz-lab-copy-1234.json"));
+  CHECK(all.size() == 2);
+  CHECK(all[0]["pe"] == "learned");
+
+  std::ofstream(dir / "a-file") << "x";
+  CHECK_THROWS_AS(save_lab_runs(s, (dir / "a-file" / "sub").string(), 1), ParamError);
+  fs::remove_all(dir);
+  AppState fresh;
+  CHECK_THROWS_WITH(save_lab_runs(fresh, dir.string(), 1), Catch::Contains("no finished lab run"));
+}
+
+TEST_CASE("moved sliders are brought back to settings core accepts") {
+  LabOptions o;
+  o.heads = 3;
+  o.d_model = 64;
+  o.train_max = 20;
+  o.test_max = 100;
+  keep_lab_inputs_valid(o);
+  CHECK(o.d_model == 66);  // nearest multiple of 2 x 3
+  CHECK(o.test_max == 80);
+  CHECK(o.batch == 32);
+  o.heads = 8;
+  o.d_model = 250;
+  keep_lab_inputs_valid(o);
+  CHECK(o.d_model == 256);
+  o.heads = 2;
+  o.d_model = 16;
+  o.layers = 4;
+  o.batch = 256;
+  o.train_max = 40;
+  o.test_max = 160;
+  o.d_model = 256;
+  CHECK_THROWS_WITH(lab_settings(o), Catch::StartsWith("batch: the run would need"));
+  keep_lab_inputs_valid(o);
+  CHECK(o.batch < 256);
+  CHECK(o.batch >= 64);  // halved only as far as needed: 64 fits, 128 does not
+  CHECK_NOTHROW(lab_settings(o));
+  o.batch *= 2;
+  CHECK_THROWS(lab_settings(o));
+}
