@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 #include "core/absolute_encodings.hpp"
 
@@ -53,25 +54,97 @@ constexpr std::size_t kLanes = 16;
   for (; i < count; ++i) dot1_body(a, rows + i * stride, n, out + i);
 }
 
-// Stores row t from the current (s, c) of every frequency, in the plan's channel order.
-[[gnu::always_inline]] inline void store_sinusoid_row(const SinusoidPlan& plan, const double* __restrict s,
-                                                      const double* __restrict c, float* __restrict row) {
-  const std::size_t n = plan.w.size(), pairs = plan.pairs, d = std::size_t(plan.d_model);
-  if (plan.layout == Layout::interleaved) {
-    for (std::size_t i = 0; i < pairs; ++i) {
-      row[2 * i] = float(s[i]);
-      row[2 * i + 1] = float(c[i]);
+// Eight frequencies at a time as GCC vector types: each target lowers them to its own registers
+// (one zmm, two ymm or four xmm per double vector), lane by lane the same IEEE operations.
+typedef double v8d __attribute__((vector_size(64)));
+typedef float v8f __attribute__((vector_size(32)));
+typedef float v16f __attribute__((vector_size(64)));
+constexpr std::size_t kGroup = 8;
+
+// Rows [t, t + rows) of frequencies [i, i + 8 G): store (s, c) as floats in the plan's channel order,
+// then rotate by w: s' = s cos w + c sin w, c' = c cos w - s sin w. The state stays in registers for
+// the whole run of rows; the G groups of 8 are independent chains, so one group's multiply-add latency
+// hides behind the others' (one group alone waits on its own previous row).
+template <std::size_t G>
+[[gnu::always_inline]] inline void rotate_groups(double* __restrict s, double* __restrict c,
+                                                 const double* __restrict cw, const double* __restrict sw,
+                                                 std::size_t i, float* __restrict row, std::size_t rows,
+                                                 std::size_t d, std::size_t n, bool interleaved) {
+  v8d vs[G], vc[G], vcw[G], vsw[G];
+  for (std::size_t g = 0; g < G; ++g) {
+    std::memcpy(&vs[g], s + i + kGroup * g, sizeof(v8d));
+    std::memcpy(&vc[g], c + i + kGroup * g, sizeof(v8d));
+    std::memcpy(&vcw[g], cw + i + kGroup * g, sizeof(v8d));
+    std::memcpy(&vsw[g], sw + i + kGroup * g, sizeof(v8d));
+  }
+  for (std::size_t r = 0; r < rows; ++r, row += d)
+    for (std::size_t g = 0; g < G; ++g) {
+      const std::size_t k = i + kGroup * g;
+      const v8f fs = __builtin_convertvector(vs[g], v8f);
+      const v8f fc = __builtin_convertvector(vc[g], v8f);
+      if (interleaved) {
+        const v16f both = __builtin_shufflevector(fs, fc, 0, 8, 1, 9, 2, 10, 3, 11, 4, 12, 5, 13, 6, 14, 7, 15);
+        std::memcpy(row + 2 * k, &both, sizeof both);
+      } else {
+        std::memcpy(row + k, &fs, sizeof fs);
+        std::memcpy(row + n + k, &fc, sizeof fc);
+      }
+      const v8d ns = vs[g] * vcw[g] + vc[g] * vsw[g];
+      const v8d nc = vc[g] * vcw[g] - vs[g] * vsw[g];
+      vs[g] = ns;
+      vc[g] = nc;
     }
-    if (n > pairs) row[2 * pairs] = float(s[pairs]);  // odd d: the unpaired sin channel
-  } else {
-    for (std::size_t i = 0; i < n; ++i) row[i] = float(s[i]);
-    for (std::size_t i = 0; i < n; ++i) row[n + i] = float(c[i]);
-    if (d > 2 * n) row[2 * n] = 0.0f;  // odd d: final zero column
+  for (std::size_t g = 0; g < G; ++g) {
+    std::memcpy(s + i + kGroup * g, &vs[g], sizeof(v8d));
+    std::memcpy(c + i + kGroup * g, &vc[g], sizeof(v8d));
+  }
+}
+
+// The same for one frequency i (the last pairs mod 8, and odd d's unpaired sin channel).
+[[gnu::always_inline]] inline void rotate_one(double* __restrict s, double* __restrict c, double cw, double sw,
+                                              std::size_t i, float* __restrict row, std::size_t rows,
+                                              std::size_t d, std::size_t n, std::size_t pairs, bool interleaved) {
+  for (std::size_t r = 0; r < rows; ++r, row += d) {
+    if (interleaved) {
+      row[2 * i] = float(s[i]);
+      if (i < pairs) row[2 * i + 1] = float(c[i]);  // odd d: the unpaired sin channel has no cos
+    } else {
+      row[i] = float(s[i]);
+      row[n + i] = float(c[i]);
+    }
+    const double ns = s[i] * cw + c[i] * sw;
+    const double nc = c[i] * cw - s[i] * sw;
+    s[i] = ns;
+    c[i] = nc;
+  }
+}
+
+// Rows of the table that follow from the current (s, c): `rows` rows into out, the state rotated
+// past them. Runs of kRowRun rows per group of frequencies keep the state in registers.
+constexpr std::size_t kRowRun = 16;
+[[gnu::always_inline]] inline void store_rows(const SinusoidPlan& plan, double* __restrict s, double* __restrict c,
+                                              std::size_t rows, float* __restrict out) {
+  const std::size_t n = plan.w.size(), pairs = plan.pairs, d = std::size_t(plan.d_model);
+  const bool interleaved = plan.layout == Layout::interleaved;
+  const std::size_t body = pairs - pairs % kGroup;  // groups of whole (sin, cos) pairs
+  for (std::size_t r0 = 0; r0 < rows; r0 += kRowRun) {
+    const std::size_t run = std::min(kRowRun, rows - r0);
+    float* row = out + r0 * d;
+    const double* cw = plan.cos_w.data();
+    const double* sw = plan.sin_w.data();
+    std::size_t i = 0;  // four groups at a time while they last (AVX-512: 16 of its 32 registers of state)
+    for (; i + 4 * kGroup <= body; i += 4 * kGroup) rotate_groups<4>(s, c, cw, sw, i, row, run, d, n, interleaved);
+    for (; i < body; i += kGroup) rotate_groups<1>(s, c, cw, sw, i, row, run, d, n, interleaved);
+    for (; i < n; ++i)  // i == body here
+      rotate_one(s, c, plan.cos_w[i], plan.sin_w[i], i, row, run, d, n, pairs, interleaved);
+    if (!interleaved && d > 2 * n)  // odd d: final zero column
+      for (std::size_t r = 0; r < run; ++r) row[r * d + 2 * n] = 0.0f;
   }
 }
 
 // sin(t w_i), cos(t w_i) by rotating (c, s) one step of angle w_i per position, in double; each
 // block of kSinusoidRestart positions starts from exact sin/cos, so the rotation error stays ~1e-13.
+// Rows before `first` in the block are rotated through without being stored.
 [[gnu::always_inline]] inline void sinusoid_rows_body(const SinusoidPlan& plan, std::size_t first, std::size_t count,
                                                       float* out) {
   const std::size_t n = plan.w.size(), d = std::size_t(plan.d_model);
@@ -83,20 +156,17 @@ constexpr std::size_t kLanes = 16;
   const std::size_t end = first + count;
   std::size_t t = first - first % kSinusoidRestart;
   while (t < end) {
-    for (std::size_t i = 0; i < n; ++i) {
-      s[i] = std::sin(double(t) * plan.w[i]);
-      c[i] = std::cos(double(t) * plan.w[i]);
-    }
+    for (std::size_t i = 0; i < n; ++i) ::sincos(double(t) * plan.w[i], s + i, c + i);  // glibc: one call for both
     const std::size_t block_end = std::min(end, t + kSinusoidRestart);
-    for (; t < block_end; ++t) {
-      if (t >= first) store_sinusoid_row(plan, s, c, out + (t - first) * d);
+    for (; t < std::min(first, block_end); ++t)
       for (std::size_t i = 0; i < n; ++i) {
         const double ns = s[i] * cw[i] + c[i] * sw[i];
         const double nc = c[i] * cw[i] - s[i] * sw[i];
         s[i] = ns;
         c[i] = nc;
       }
-    }
+    store_rows(plan, s, c, block_end - t, out + (t - first) * d);
+    t = block_end;
   }
 }
 

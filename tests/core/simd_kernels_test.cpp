@@ -63,7 +63,7 @@ TEST_CASE("dot_rows: AVX-512, AVX2 and baseline agree to the bit, and with a dou
 
 TEST_CASE("sinusoid_rows: every path gives the same bits, from any first row, close to sin and cos") {
   for (Layout layout : {Layout::interleaved, Layout::halves})
-    for (int d : {1, 7, 64, 130}) {
+    for (int d : {1, 7, 64, 80, 111, 130}) {  // groups of 32 and of 8 frequencies, single ones, odd d
       const SinusoidPlan plan = make_sinusoid_plan(d, 10000.0, layout);
       const std::size_t L = 1300;  // three restart blocks, the last one partial
       std::vector<float> whole(L * std::size_t(d));
@@ -84,6 +84,53 @@ TEST_CASE("sinusoid_rows: every path gives the same bits, from any first row, cl
           CHECK(whole[t * std::size_t(d)] == Approx(std::sin(double(t))).margin(1e-6));
           CHECK(whole[t * std::size_t(d) + 1] == Approx(std::cos(double(t))).margin(1e-6));
         }
+      }
+    }
+}
+
+namespace {
+// The recurrence the kernel computes, written plainly one row and one frequency at a time: exact
+// sin/cos at each multiple of kSinusoidRestart, then (s, c) rotated by (cos w, sin w) in double.
+std::vector<float> plain_rotation_table(const SinusoidPlan& plan, std::size_t L) {
+  const std::size_t n = plan.w.size(), d = std::size_t(plan.d_model);
+  std::vector<float> out(L * d, 0.0f);
+  std::vector<double> s(n), c(n);
+  for (std::size_t t = 0; t < L; ++t) {
+    if (t % kSinusoidRestart == 0)
+      for (std::size_t i = 0; i < n; ++i) {
+        s[i] = std::sin(double(t) * plan.w[i]);
+        c[i] = std::cos(double(t) * plan.w[i]);
+      }
+    for (std::size_t i = 0; i < n; ++i) {
+      const bool paired = i < plan.pairs;
+      if (plan.layout == Layout::interleaved) {
+        out[t * d + 2 * i] = float(s[i]);
+        if (paired) out[t * d + 2 * i + 1] = float(c[i]);
+      } else {
+        out[t * d + i] = float(s[i]);
+        out[t * d + n + i] = float(c[i]);
+      }
+      const double ns = s[i] * plan.cos_w[i] + c[i] * plan.sin_w[i];
+      const double nc = c[i] * plan.cos_w[i] - s[i] * plan.sin_w[i];
+      s[i] = ns;
+      c[i] = nc;
+    }
+  }
+  return out;
+}
+}  // namespace
+
+TEST_CASE("sinusoid_rows: the vector kernel has the bits of the plain per-row rotation") {
+  for (Layout layout : {Layout::interleaved, Layout::halves})
+    for (int d : {2, 9, 16, 48, 80, 111, 1024}) {
+      const SinusoidPlan plan = make_sinusoid_plan(d, 10000.0, layout);
+      const std::size_t L = 1100;  // restarts at 512 and 1024; runs of 16 rows end mid-block at 1100
+      const std::vector<float> plain = plain_rotation_table(plan, L);
+      for (SimdPath path : supported_paths()) {
+        INFO("d = " << d << ", layout " << to_string(layout) << ", path " << to_string(path));
+        std::vector<float> out(plain.size());
+        sinusoid_rows(path, plan, 0, L, out.data());
+        CHECK(same_bits(out, plain));
       }
     }
 }
