@@ -23,14 +23,14 @@ GLuint make_texture(GLint internal_format, int w, int h, GLenum format, GLenum t
   return tex;
 }
 
-// New storage of side x side for both textures (same names: the image's ImTextureID and the
-// framebuffer's attachment stay valid); the old storage is freed by the driver.
-void resize_target(HeatmapTarget& t, int side) {
+// New storage for both textures (same names: the image's ImTextureID and the framebuffer's
+// attachment stay valid); the old storage is freed by the driver.
+void resize_target(HeatmapTarget& t, plot::TextureSize size) {
   glBindTexture(GL_TEXTURE_2D, t.values_texture);
-  glTexImage2D(GL_TEXTURE_2D, 0, GL_R32F, side, side, 0, GL_RED, GL_FLOAT, nullptr);
+  glTexImage2D(GL_TEXTURE_2D, 0, GL_R32F, size.width, size.height, 0, GL_RED, GL_FLOAT, nullptr);
   glBindTexture(GL_TEXTURE_2D, t.color_texture);
-  glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, side, side, 0, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
-  t.side = side;
+  glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, size.width, size.height, 0, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
+  t.size = size;
 }
 
 }  // namespace
@@ -59,17 +59,20 @@ HeatmapRenderer create_heatmap_renderer() {
 void attach(HeatmapRenderer& r, plot::HeatmapImage& image) {
   HeatmapTarget t;
   t.image = &image;
-  const int side = plot::kMinHeatmapTextureSide;  // re-sized at the first render
-  t.values_texture = make_texture(GL_R32F, side, side, GL_RED, GL_FLOAT);
-  t.color_texture = make_texture(GL_RGBA8, side, side, GL_RGBA, GL_UNSIGNED_BYTE);
-  t.side = side;
+  t.size = plot::heatmap_texture_size(0, 0);  // the smallest; re-sized at the first render
+  t.values_texture = make_texture(GL_R32F, t.size.width, t.size.height, GL_RED, GL_FLOAT);
+  t.color_texture = make_texture(GL_RGBA8, t.size.width, t.size.height, GL_RGBA, GL_UNSIGNED_BYTE);
   glGenFramebuffers(1, &t.framebuffer);
   glBindFramebuffer(GL_FRAMEBUFFER, t.framebuffer);
   glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, t.color_texture, 0);
   glBindFramebuffer(GL_FRAMEBUFFER, 0);
-  image.texture = reinterpret_cast<void*>(std::uintptr_t(t.color_texture));
-  image.max_side = kHeatmapTextureSide;
   r.targets.push_back(std::move(t));
+}
+
+void* texture_of(const HeatmapRenderer& r, const plot::HeatmapImage& image) {
+  for (const HeatmapTarget& t : r.targets)
+    if (t.image == &image) return reinterpret_cast<void*>(std::uintptr_t(t.color_texture));
+  return nullptr;
 }
 
 bool heatmaps_need_refining(const HeatmapRenderer& r) {
@@ -86,9 +89,9 @@ void render_heatmaps(HeatmapRenderer& r, bool data_changing) {
     if (!img.drawn || !plot::has_values(img.values)) continue;
     img.drawn = false;
     const plot::HeatmapWindow& w = img.window;
-    const int side = plot::heatmap_texture_side(w.width, w.height, kHeatmapTextureSide);
-    const bool resized = side != t.side;
-    if (resized) resize_target(t, side);
+    const plot::TextureSize size = plot::heatmap_texture_size(w.width, w.height);
+    const bool resized = !(size == t.size);
+    if (resized) resize_target(t, size);
     const bool changed = resized || t.version != img.version || t.values != img.values || !(t.window == w);
     const bool resample = changed || (t.coarse && !data_changing);
     const bool recolor = resample || t.vmin != img.vmin || t.vmax != img.vmax || t.colormap != img.colormap;
@@ -142,10 +145,6 @@ void destroy(HeatmapRenderer& r) {
     glDeleteFramebuffers(1, &t.framebuffer);
     glDeleteTextures(1, &t.values_texture);
     glDeleteTextures(1, &t.color_texture);
-    if (t.image) {
-      t.image->texture = nullptr;
-      t.image->max_side = 0;
-    }
   }
   r.targets.clear();
   glDeleteTextures(1, &r.colormap_texture);

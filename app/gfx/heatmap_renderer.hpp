@@ -9,8 +9,6 @@
 
 namespace peviz::gfx {
 
-// Largest image side rendered (pixels); a bigger plot stretches the image.
-inline constexpr int kHeatmapTextureSide = 2048;
 // Box-filter samples per pixel and axis when a pixel covers many cells. While the data changes
 // every frame (a slider being dragged) one sample per pixel is taken, and the image is refined
 // with the full filter on the first frame the data holds still.
@@ -19,10 +17,10 @@ inline constexpr int kHeatmapDragSamples = 1;
 
 struct HeatmapTarget {
   plot::HeatmapImage* image = nullptr;
-  GLuint values_texture = 0;  // R32F, side x side, updated with glTexSubImage2D
-  GLuint color_texture = 0;   // RGBA8, side x side, the FBO's attachment, drawn by ImGui
+  GLuint values_texture = 0;  // R32F, size.width x size.height, updated with glTexSubImage2D
+  GLuint color_texture = 0;   // RGBA8, the same size, the FBO's attachment, drawn by ImGui
   GLuint framebuffer = 0;
-  int side = 0;                // allocated texture side (plot::heatmap_texture_side of the last window)
+  plot::TextureSize size;     // allocated (plot::heatmap_texture_size of the last window)
   // What the current texture contents were made from (skip work when unchanged).
   std::uint64_t version = ~0ull;
   plot::HeatmapValues values;
@@ -38,15 +36,18 @@ struct HeatmapRenderer {
   GLuint vertex_array = 0;
   GLint loc_values = -1, loc_colormaps = -1, loc_colormap = -1, loc_range = -1, loc_missing = -1;
   std::vector<HeatmapTarget> targets;
-  std::vector<float> staging;  // sampled values, reused by every target (at most kHeatmapTextureSide^2)
+  std::vector<float> staging;  // sampled values, reused by every target (at most kMaxHeatmapImageSide^2)
   double last_upload_ms = 0.0;  // sampling + upload + render time of the last render_heatmaps
 };
 
 // Loads shaders/heatmap.{vert,frag}.glsl and uploads the colormaps. Throws ShaderError.
 HeatmapRenderer create_heatmap_renderer();
-// Gives `image` a render target; sets image.texture / max_side. The textures get their storage at the
-// first render, sized to the image on screen, and are re-sized when it changes. `image` must outlive r.
+// Gives `image` a render target. The textures get their storage at the first render, sized to the
+// image on screen, and are re-sized when it changes. `image` must outlive r.
 void attach(HeatmapRenderer& r, plot::HeatmapImage& image);
+// The rendered picture of an attached image, as ImGui draws it (null: not attached). For
+// plot::set_heatmap_texture_source.
+void* texture_of(const HeatmapRenderer& r, const plot::HeatmapImage& image);
 // For every attached image drawn this frame: resample + upload when its data or window changed
 // (coarsely when `data_changing`: the data changed this frame), or to refine a coarse image;
 // re-render when anything changed. Call after the views drew and before ImGui's render.

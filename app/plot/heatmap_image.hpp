@@ -41,15 +41,26 @@ struct HeatmapWindow {
   bool operator==(const HeatmapWindow&) const = default;
 };
 
-// The side of the square texture an image of width x height pixels is rendered into: the power of two at
-// least max(width, height) and kMinHeatmapTextureSide, at most max_side. The draw code (texture
-// coordinates) and the GL layer (allocation) both call it, so they agree within a frame; memory follows
-// the size on screen rather than staying at the largest side ever drawn.
-inline constexpr int kMinHeatmapTextureSide = 64;
-inline int heatmap_texture_side(int width, int height, int max_side) {
-  int side = kMinHeatmapTextureSide;
-  while (side < width || side < height) side *= 2;
-  return side < max_side ? side : max_side;
+// The largest image side rendered (pixels); a bigger plot stretches its image.
+inline constexpr int kMaxHeatmapImageSide = 2048;
+
+// The texture an image of width x height pixels is rendered into: each side rounded up to a multiple
+// of kHeatmapTextureStep (so dragging a splitter re-allocates every 128 pixels, not every pixel), at
+// most kMaxHeatmapImageSide. The draw code (texture coordinates) and the GL layer (allocation) both
+// call it, so they agree within a frame; memory follows the image on screen (a wide, short image gets
+// a wide, short texture), not the largest size ever drawn.
+inline constexpr int kHeatmapTextureStep = 128;
+struct TextureSize {
+  int width = 0, height = 0;
+  bool operator==(const TextureSize&) const = default;
+};
+inline int heatmap_texture_extent(int pixels) {
+  const int steps = pixels <= kHeatmapTextureStep ? 1 : (pixels + kHeatmapTextureStep - 1) / kHeatmapTextureStep;
+  const int extent = steps * kHeatmapTextureStep;
+  return extent < kMaxHeatmapImageSide ? extent : kMaxHeatmapImageSide;
+}
+inline TextureSize heatmap_texture_size(int width, int height) {
+  return {heatmap_texture_extent(width), heatmap_texture_extent(height)};
 }
 
 struct HeatmapImage {
@@ -63,10 +74,8 @@ struct HeatmapImage {
   HeatmapWindow window;
   bool drawn = false;  // cleared by the GL layer after rendering
   float screen_min[2] = {0, 0}, screen_max[2] = {0, 0};  // where the image went (pixels)
-  // --- set by the GL layer once (gfx::HeatmapRenderer::attach) ---
-  void* texture = nullptr;  // ImTextureID of the rendered RGBA image
-  int max_side = 0;         // the largest image side rendered (0: no GL layer); the texture is
-                            // heatmap_texture_side(window)^2 and the image fills its top-left corner
+  // The picture itself is the GL layer's (gfx::HeatmapRenderer): the draw code asks it for the texture
+  // through plot::set_heatmap_texture_source, so no GL handle lives in the model.
 };
 
 }  // namespace peviz::plot

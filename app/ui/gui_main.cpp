@@ -11,6 +11,7 @@
 #include <imgui.h>
 
 #include "app/gfx/heatmap_renderer.hpp"
+#include "app/ui/heatmap_pictures.hpp"
 #include "app/gfx/screenshot.hpp"
 #include "app/gfx/shader.hpp"
 #include "app/gfx/window.hpp"
@@ -207,9 +208,7 @@ bool start_renderer(AppState& s, gfx::HeatmapRenderer& renderer) {
     std::fprintf(stderr, "peviz: %s\n", e.what());
     return false;
   }
-  gfx::attach(renderer, s.encoding_image);
-  gfx::attach(renderer, s.similarity_image);
-  for (plot::HeatmapImage* img : analysis_images(s.analysis)) gfx::attach(renderer, *img);
+  attach_heatmaps(s, renderer);
   return true;
 }
 
@@ -256,7 +255,7 @@ int run_gui(const GuiOptions& o) {
     remove_monkey_sandbox(*loop.monkey);
   }
   if (o.frames == 0 && loop.exit_code == 0) save_session_on_exit(window, s, loop);  // scripted runs never do
-  if (renderer.program) gfx::destroy(renderer);
+  release_heatmaps(renderer);
   close_window(window);
   return loop.exit_code;
 }

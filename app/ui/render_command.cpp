@@ -19,6 +19,7 @@
 #include "app/model/figure.hpp"
 #include "app/model/figure_io.hpp"
 #include "app/ui/figure_capture.hpp"
+#include "app/ui/heatmap_pictures.hpp"
 #include "app/gfx/heatmap_renderer.hpp"
 #include "app/gfx/shader.hpp"
 #include "app/model/state_json.hpp"
@@ -274,9 +275,7 @@ void run_render(RenderOptions& o) {
     try {
       renderer = gfx::create_heatmap_renderer();
       failure = load_fonts(1.0f);  // a missing font is fatal, as in the window
-      gfx::attach(renderer, s.encoding_image);
-      gfx::attach(renderer, s.similarity_image);
-      for (plot::HeatmapImage* img : analysis_images(s.analysis)) gfx::attach(renderer, *img);
+      attach_heatmaps(s, renderer);
       if (!o.animate.empty() && failure.empty()) {
         fig.view = views[0];
         write_animation(o, s, renderer, fig);
@@ -296,7 +295,7 @@ void run_render(RenderOptions& o) {
       failure = "--" + e.param + ": " + e.rule;
       usage_error = true;
     }
-    if (renderer.program) gfx::destroy(renderer);
+    release_heatmaps(renderer);
   }
   close_window(window);
   if (!failure.empty()) {

@@ -53,6 +53,7 @@ struct CurrentPlot {
   ImVector<ImVec2> points;  // polyline scratch, reused
 };
 CurrentPlot g_plot;
+HeatmapTextureSource g_texture_source;  // the GL layer's pictures (none: headless)
 
 // Tableau 10, then two more so a 12-series chart (the distance chart) repeats no colour.
 constexpr int kPaletteSize = 12;
@@ -422,6 +423,8 @@ void plot_line(const char* label, const float* values, int count, double x0, dou
   flush();
 }
 
+void set_heatmap_texture_source(HeatmapTextureSource source) { g_texture_source = std::move(source); }
+
 void plot_heatmap(HeatmapImage& img, const char* value_label) {
   IM_ASSERT(g_plot.ready);
   g_plot.heatmap = &img;
@@ -444,10 +447,8 @@ void plot_heatmap(HeatmapImage& img, const char* value_label) {
   w.y_bottom = pixel_to_data(g_plot.ymap, max.y) / ch;
   w.width = int(max.x - min.x);
   w.height = int(max.y - min.y);
-  if (img.max_side > 0) {  // the GL layer caps the image at its largest texture
-    w.width = std::min(w.width, img.max_side);
-    w.height = std::min(w.height, img.max_side);
-  }
+  w.width = std::min(w.width, kMaxHeatmapImageSide);  // a bigger plot stretches the image
+  w.height = std::min(w.height, kMaxHeatmapImageSide);
   img.window = w;
   img.drawn = w.width > 0 && w.height > 0;
   img.screen_min[0] = min.x;
@@ -455,10 +456,10 @@ void plot_heatmap(HeatmapImage& img, const char* value_label) {
   img.screen_max[0] = max.x;
   img.screen_max[1] = max.y;
   HeatmapRect picture{{min.x, min.y}, {max.x, max.y}, img.values, w, img.colormap, img.vmin, img.vmax, nullptr, nullptr, {1, 1}};
-  if (img.texture && img.max_side > 0) {
-    picture.texture = img.texture;
-    const float side = float(heatmap_texture_side(w.width, w.height, img.max_side));
-    picture.uv_max = {float(w.width) / side, float(w.height) / side};
+  if (ImTextureID texture = g_texture_source ? g_texture_source(img) : nullptr) {
+    picture.texture = texture;
+    const TextureSize size = heatmap_texture_size(w.width, w.height);  // what the GL layer allocates
+    picture.uv_max = {float(w.width) / float(size.width), float(w.height) / float(size.height)};
   } else {
     ImGui::GetWindowDrawList()->AddRectFilled(min, max, style_color(ImGuiCol_FrameBgHovered));  // no GL (headless)
   }

@@ -11,6 +11,8 @@
 // Zoom/pan state is kept per plot id in ImGui's window storage, so it lives and dies with the
 // ImGui context. Plots do not nest. No GL here: heatmaps arrive as a texture (HeatmapImage).
 #pragma once
+#include <functional>
+
 #include <imgui.h>
 
 #include "app/plot/colormap.hpp"
@@ -50,8 +52,13 @@ AxisRange current_y_range();
 // left out of the legend.
 void plot_line(const char* label, const float* values, int count, double x0 = 0.0, double dx = 1.0,
                int stride = 1, ImU32 color = 0, float thickness = 2.0f, double y_offset = 0.0);
+// Where heatmap pictures come from: the GL layer's texture for an image, which shows its window in the
+// top-left heatmap_texture_size(window) corner (the window registers gfx::texture_of here). Without
+// a source, or for an image it does not know, a heatmap is a flat rectangle (headless tests).
+using HeatmapTextureSource = std::function<ImTextureID(const HeatmapImage&)>;
+void set_heatmap_texture_source(HeatmapTextureSource source);
 // A heatmap of img.values over cells [0, cols) x [0, rows): x = column, y = row. Records the
-// visible window in `img` for the GL layer and draws img.texture. value_label names the values
+// visible window in `img` for the GL layer and draws its picture. value_label names the values
 // in the hover read-out.
 void plot_heatmap(HeatmapImage& img, const char* value_label);
 // Marker lines and a text label in data coordinates.

@@ -117,18 +117,18 @@ TEST_CASE("a Toeplitz similarity resamples to the same pixels as its materialise
   CHECK(untouched[0] == 7.0f);  // no source: nothing sampled
 }
 
-TEST_CASE("heatmap textures: the power of two that holds the image, at least 64, at most the cap") {
-  CHECK(heatmap_texture_side(0, 0, 2048) == 64);
-  CHECK(heatmap_texture_side(64, 10, 2048) == 64);
-  CHECK(heatmap_texture_side(65, 10, 2048) == 128);
-  CHECK(heatmap_texture_side(300, 700, 2048) == 1024);
-  CHECK(heatmap_texture_side(1024, 1024, 2048) == 1024);
-  CHECK(heatmap_texture_side(2000, 5, 2048) == 2048);
-  CHECK(heatmap_texture_side(2048, 2048, 2048) == 2048);
-  for (int w = 1; w <= 2048; w += 37)
-    for (int h = 1; h <= 2048; h += 41) {
-      const int side = heatmap_texture_side(w, h, 2048);
-      CHECK((side >= w && side >= h));
-      CHECK((side == 64 || side / 2 < std::max(w, h)));  // the smallest that holds it
+TEST_CASE("heatmap textures: each side rounded up to a multiple of 128, at most the largest image side") {
+  CHECK(heatmap_texture_size(0, 0) == TextureSize{128, 128});
+  CHECK(heatmap_texture_size(128, 1) == TextureSize{128, 128});
+  CHECK(heatmap_texture_size(129, 300) == TextureSize{256, 384});
+  CHECK(heatmap_texture_size(1500, 200) == TextureSize{1536, 256});  // wide and short: no square
+  CHECK(heatmap_texture_size(2000, 2047) == TextureSize{2048, 2048});
+  CHECK(heatmap_texture_size(2048, 5000) == TextureSize{2048, 2048});  // the plot layer caps images first
+  for (int w = 1; w <= kMaxHeatmapImageSide; w += 37)
+    for (int h = 1; h <= kMaxHeatmapImageSide; h += 41) {
+      const TextureSize t = heatmap_texture_size(w, h);
+      CHECK((t.width >= w && t.height >= h));                                    // it holds the image
+      CHECK((t.width % kHeatmapTextureStep == 0 && t.height % kHeatmapTextureStep == 0));
+      CHECK((t.width - w < kHeatmapTextureStep && t.height - h < kHeatmapTextureStep));  // the smallest such
     }
 }
