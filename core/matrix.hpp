@@ -13,17 +13,18 @@ struct Matrix {
   Matrix() = default;
   Matrix(std::size_t r, std::size_t c, float fill = 0.0f) : rows(r), cols(c), data(r * c, fill) {}
 
-  // Buffers above this many floats (4 MiB) give memory back when reshaped to under a quarter of it.
+  // Buffers above this many floats (4 MiB) give memory back when reshaped to under half of it.
   static constexpr std::size_t kShrinkFloor = std::size_t(1) << 20;
 
   // Resize reusing the buffer (no allocation while a drag changes the size a little), except that a
-  // big buffer reshaped to under a quarter of its capacity is shrunk: without it, a window that once
-  // showed L = 8192 x d_model = 4096 kept those 128 MiB for good (found by peviz --monkey's RSS check).
+  // big buffer reshaped to under half its capacity is shrunk: without it, a window that once showed
+  // L = 8192 x d_model = 4096 kept those 128 MiB for good (found by peviz --monkey's RSS check). At a
+  // quarter, a table dragged back to its starting size still held up to four times its bytes.
   void reshape(std::size_t r, std::size_t c) {
     rows = r;
     cols = c;
     data.resize(r * c);
-    if (data.capacity() > kShrinkFloor && data.size() < data.capacity() / 4) data.shrink_to_fit();
+    if (data.capacity() > kShrinkFloor && data.size() < data.capacity() / 2) data.shrink_to_fit();
   }
   float& at(std::size_t r, std::size_t c) { return data[r * cols + c]; }
   float at(std::size_t r, std::size_t c) const { return data[r * cols + c]; }

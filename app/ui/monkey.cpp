@@ -32,7 +32,10 @@ namespace fs = std::filesystem;
 
 // Frames at each end of a run spent visiting every page with no input, so that the memory at the start
 // and at the end is measured with the same caches filled (the end restores the starting state first).
-constexpr int kTourFrames = kPageCount + 4;
+// Two frames a page: a page chosen during a frame is computed by the next frame's update step and drawn
+// then, so with one frame a page the start was measured before any page's data or picture existed.
+constexpr int kTourFramesPerPage = 2;
+constexpr int kTourFrames = kTourFramesPerPage * kPageCount + 4;
 
 bool touring(const Monkey& m, int frame) {
   if (m.frames < 4 * kTourFrames) return false;
@@ -319,7 +322,7 @@ bool start_monkey(Monkey& m, std::uint64_t seed, int frames, AppState& s) {
 void feed_monkey_input(Monkey& m, AppState& s, int frame) {
   if (frame == m.frames - kTourFrames && touring(m, frame)) restore_start(m, s);
   if (touring(m, frame)) {
-    s.analysis.page = Page(frame % kPageCount);
+    s.analysis.page = Page(frame / kTourFramesPerPage % kPageCount);
     write_io(m, at(ImVec2(0.0f, 0.0f)));
     return;
   }

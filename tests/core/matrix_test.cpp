@@ -17,9 +17,13 @@ TEST_CASE("reshape keeps the buffer while the size changes a little") {
   CHECK(m.data.data() == before);
 }
 
-TEST_CASE("reshape gives a big buffer back when the new size is under a quarter of it") {
+TEST_CASE("reshape gives a big buffer back when the new size is under half of it") {
   Matrix m(8192, 4096);
   REQUIRE(m.data.capacity() >= 8192u * 4096u);
+  m.reshape(8192, 2100);  // just over half: kept
+  CHECK(m.data.capacity() >= 8192u * 4096u);
+  m.reshape(8192, 2000);  // just under half: given back
+  CHECK(m.data.capacity() < 8192u * 4096u / 2);
   m.reshape(128, 128);
   CHECK(m.data.size() == 128u * 128u);
   CHECK(m.data.capacity() < 8192u * 4096u / 4);
