@@ -75,6 +75,17 @@ TEST_CASE("shipped presets set the models' values") {
   }
   {
     AppState s;
+    REQUIRE(apply_preset(shipped(all, "lab-t5-larger"), s));
+    const LabOptions& o = s.analysis.lab;
+    CHECK(o.compare == std::array<bool, kLabEncodings>{true, false, false, true, false, true});  // NoPE, RoPE, T5
+    CHECK(o.layers == 4);
+    CHECK(o.heads == 4);
+    CHECK(o.d_model == 128);
+    CHECK(o.attention_pe == 5);  // T5's maps
+    CHECK(o.attention_length == 25);
+  }
+  {
+    AppState s;
     REQUIRE(apply_preset(shipped(all, "MPT-7B"), s));
     CHECK(s.analysis.alibi.heads == 32);
     CHECK(s.analysis.page == Page::alibi);
