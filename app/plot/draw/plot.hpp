@@ -9,7 +9,8 @@
 // Mouse: wheel zooms (over an axis: that axis only), drag pans (over an axis: that axis only),
 // double-click resets to the default ranges, hovering shows a crosshair and the exact values.
 // Zoom/pan state is kept per plot id in ImGui's window storage, so it lives and dies with the
-// ImGui context. Plots do not nest. No GL here: heatmaps arrive as a texture (HeatmapImage).
+// ImGui context. Plots do not nest. No GL here: a heatmap's picture is a texture the GL layer hands over
+// (set_heatmap_texture_source).
 #pragma once
 #include <functional>
 
