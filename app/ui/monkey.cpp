@@ -2,6 +2,7 @@
 // last frame, writes them into ImGui's IO, and checks the state after every frame.
 #include "app/ui/monkey.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -17,6 +18,7 @@
 
 #include "app/gfx/window.hpp"
 #include "app/model/analysis_update.hpp"
+#include "app/model/figure.hpp"
 #include "app/model/lessons.hpp"
 #include "app/model/page_model.hpp"
 #include "app/model/presentation.hpp"
@@ -34,6 +36,9 @@ namespace fs = std::filesystem;
 // and at the end is measured with the same caches filled (the end restores the starting state first).
 // Two frames a page: a page chosen during a frame is computed by the next frame's update step and drawn
 // then, so with one frame a page the start was measured before any page's data or picture existed.
+// The second frame of each page also saves a figure of it (saved after the frame, like F12), so the
+// start is measured after the figure path has run too: the first capture fills caches that stay for the
+// life of the process (the GL driver's shader variants for the offscreen target, cairo's and fontconfig's).
 constexpr int kTourFramesPerPage = 2;
 constexpr int kTourFrames = kTourFramesPerPage * kPageCount + 4;
 
@@ -282,6 +287,17 @@ void restore_start(Monkey& m, AppState& s) {
   if (s.teach.lesson_active) stop_lesson(s);
   set_presenting(s, false);
   apply_state_json(m.start_state, s);
+  s.figure = m.start_figure;
+}
+
+// The tour's figure of `page`: the whole window for the first page, else the page's own view; PNG, SVG
+// and PDF in turn, so each format's writer has run once.
+void request_tour_figure(AppState& s, Page page) {
+  const std::vector<FigureView> views = single_figure_views();
+  const auto it = std::find(views.begin(), views.end(), FigureView{FigureView::analysis_page, page});
+  s.figure.view_choice = it == views.end() ? 0 : int(it - views.begin()) + 1;
+  s.figure.format_choice = int(page) % 3;
+  s.figure.save_requested = true;
 }
 
 }  // namespace
@@ -316,13 +332,19 @@ bool start_monkey(Monkey& m, std::uint64_t seed, int frames, AppState& s) {
   setenv("XDG_CONFIG_HOME", (fs::path(dir) / "config").c_str(), 1);
   s.figure.folder = (fs::path(dir) / "figures").string();
   m.start_state = state_to_json(s);
+  m.start_figure = s.figure;
   return true;
 }
 
 void feed_monkey_input(Monkey& m, AppState& s, int frame) {
   if (frame == m.frames - kTourFrames && touring(m, frame)) restore_start(m, s);
+  if (frame == kTourFrames && touring(m, 0)) s.figure = m.start_figure;  // the tour's figure choices go
   if (touring(m, frame)) {
-    s.analysis.page = Page(frame / kTourFramesPerPage % kPageCount);
+    const int step = frame < kTourFrames ? frame : frame - (m.frames - kTourFrames);
+    s.analysis.page = Page(step / kTourFramesPerPage % kPageCount);
+    // Not in the last frames of a tour: the memory is measured before that frame's figure would be saved.
+    if (step % kTourFramesPerPage == 1 && step < kTourFramesPerPage * kPageCount)
+      request_tour_figure(s, s.analysis.page);
     write_io(m, at(ImVec2(0.0f, 0.0f)));
     return;
   }

@@ -47,6 +47,7 @@ struct Monkey {
   std::array<bool, kPageCount> visited{};
   std::string sandbox;          // temp folder: figures, exports and the config folder (presets) go here
   nlohmann::json start_state;   // restored before the memory is measured at the end
+  FigureSettings start_figure;  // likewise (not part of the state JSON); also after the start tour's figures
   double rss_start_mib = 0.0, rss_end_mib = 0.0;
 };
 

@@ -1,11 +1,14 @@
 // peviz --frames N --monkey SEED: random input over every page under Xvfb, state checked every frame.
 #include <cstdlib>
+#include <functional>
+#include <set>
 #include <filesystem>
 #include <regex>
 
 #include <catch2/catch.hpp>
 
 #include "app/model/app_update.hpp"
+#include "app/model/figure.hpp"
 #include "app/ui/monkey.hpp"
 #include "app/ui/shortcuts.hpp"
 #include "tests/app/ui/imgui_headless.hpp"
@@ -57,7 +60,9 @@ struct MonkeyTrace {
   long long events = 0;
 };
 
-MonkeyTrace headless_monkey(std::uint64_t seed, int frames) {
+// `after_input(frame, state)` runs after the monkey wrote each frame's input, before the frame is drawn.
+MonkeyTrace headless_monkey(std::uint64_t seed, int frames,
+                            const std::function<void(int, AppState&)>& after_input = nullptr) {
   const char* xdg = std::getenv("XDG_CONFIG_HOME");
   const std::string saved_xdg = xdg ? xdg : "";
   MonkeyTrace trace;
@@ -71,6 +76,7 @@ MonkeyTrace headless_monkey(std::uint64_t seed, int frames) {
       INFO("seed " << seed);
       REQUIRE(check_monkey_state(s, f) == "");
       feed_monkey_input(m, s, f);
+      if (after_input) after_input(f, s);
       const ImGuiIO& io = ImGui::GetIO();
       std::string keys;
       for (int k = 0; k < int(std::size(io.KeysDown)); ++k)
@@ -114,4 +120,33 @@ TEST_CASE("monkey: the input is a function of the seed, and it reaches most page
   INFO("pages " << a.pages << ", " << c.pages);
   CHECK(a.pages >= 8);
   CHECK(c.pages >= 8);
+}
+
+TEST_CASE("monkey: the starting tour saves a figure of every page, in every format, then puts the settings back") {
+  // No figure is saved headless: the request is recorded and cleared, as the window's capture step would.
+  std::vector<int> requested_frames;
+  std::set<int> views, formats;
+  FigureSettings before, after;
+  const int tour_pages = 2 * kPageCount;  // two frames a page, the figure asked for on the second
+  headless_monkey(3, 1000, [&](int frame, AppState& s) {
+    if (frame == 0) before = s.figure;
+    if (frame == tour_pages + 4) after = s.figure;  // the first frame of random input
+    if (frame >= tour_pages || !std::exchange(s.figure.save_requested, false)) return;
+    requested_frames.push_back(frame);
+    views.insert(s.figure.view_choice);
+    formats.insert(s.figure.format_choice);
+    const std::vector<FigureView> all = single_figure_views();
+    const FigureView view = s.figure.view_choice == 0 ? FigureView{} : all.at(std::size_t(s.figure.view_choice - 1));
+    INFO("frame " << frame);
+    CHECK(s.analysis.page == Page(frame / 2));
+    CHECK(view == (frame / 2 == 0 ? FigureView{} : FigureView{FigureView::analysis_page, Page(frame / 2)}));
+  });
+  REQUIRE(requested_frames.size() == std::size_t(kPageCount));
+  CHECK(requested_frames.front() == 1);
+  CHECK(views.size() == std::size_t(kPageCount));  // the whole window, then each analysis page's view
+  CHECK(formats == std::set<int>{0, 1, 2});          // PNG, SVG and PDF
+  CHECK(after.view_choice == before.view_choice);
+  CHECK(after.format_choice == before.format_choice);
+  CHECK(after.scale == before.scale);
+  CHECK_FALSE(after.save_requested);
 }
