@@ -10,6 +10,7 @@
 
 #include "cli/commands.hpp"
 #include "core/absolute_encodings.hpp"
+#include "core/errors.hpp"
 #include "core/parallel.hpp"
 #include "core/simd_kernels.hpp"
 #include "core/similarity.hpp"
@@ -82,6 +83,7 @@ void register_bench(CLI::App& app) {
     bool json = false;
     int reps = 21;
     int threads = 0;
+    std::string simd;  // empty: the widest the CPU has
   };
   auto o = std::make_shared<Options>();
   CLI::App* sub = app.add_subcommand(
@@ -92,7 +94,16 @@ void register_bench(CLI::App& app) {
   sub->add_option("--reps", o->reps, "Timed repetitions per size (after one warm-up)")
       ->check(CLI::Range(1, 1000))
       ->capture_default_str();
-  sub->callback([o] { run_bench(o->json, o->reps, resolve_threads(o->threads)); });
+  sub->add_option("--simd", o->simd, "Time this kernel path instead of the widest the CPU has: avx512, avx2, baseline")
+      ->check(CLI::IsMember({"avx512", "avx2", "baseline"}));
+  sub->callback([o] {
+    if (!o->simd.empty()) {
+      const SimdPath path = *parse_simd_path(o->simd);
+      if (!simd_path_supported(path)) throw ParamError("simd", "this CPU cannot run the " + o->simd + " kernels");
+      cap_simd_path(path);
+    }
+    run_bench(o->json, o->reps, resolve_threads(o->threads));
+  });
 }
 
 }  // namespace peviz::cli

@@ -6,6 +6,7 @@
 // (__builtin_cpu_supports); tests call every path explicitly and compare bits.
 #pragma once
 #include <cstddef>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -16,8 +17,12 @@ namespace peviz {
 enum class SimdPath { baseline, avx2, avx512 };
 
 std::string_view to_string(SimdPath path);
+std::optional<SimdPath> parse_simd_path(std::string_view name);  // "avx512", "avx2", "baseline"
 bool simd_path_supported(SimdPath path);  // the CPU can run it
-SimdPath best_simd_path();                // the widest supported path (cached)
+SimdPath best_simd_path();                // the widest supported path, at most the cap below
+// From now on best_simd_path() is at most `widest` (process-wide; `peviz bench --simd` times a narrower
+// path on a wider CPU). Every path gives the same bits, so the cap changes only the speed.
+void cap_simd_path(SimdPath widest);
 
 // dot(a, b) over n floats in one fixed order: 16 running sums s_j over k = j (mod 16) for the first
 // 16 * floor(n / 16) elements, the tree s_j += s_{j+8}, += s_{j+4}, += s_{j+2}, += s_{j+1}, then the

@@ -1,4 +1,5 @@
 // Tests for `peviz export encoding|similarity|frequencies|criteria` through the real binary.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include "tests/temp_path.hpp"
 
@@ -207,6 +208,17 @@ TEST_CASE("bench --json reports every size for table and similarity") {
   CHECK(j["threads"].get<int>() >= 1);
   CHECK((j["simd"] == "avx512" || j["simd"] == "avx2" || j["simd"] == "baseline"));
   CHECK(nlohmann::json::parse(run_peviz("bench --json --reps 1 --threads 1").out)["threads"] == 1);
+}
+
+TEST_CASE("bench --simd times the path asked for, and refuses a name it does not know") {
+  const RunResult r = run_peviz("bench --json --reps 1 --simd baseline");
+  REQUIRE(r.code == 0);
+  CHECK(nlohmann::json::parse(r.out)["simd"] == "baseline");
+  const RunResult bad = run_peviz("bench --simd sse9");
+  CHECK(bad.code != 0);
+  CHECK(bad.out.empty());
+  CHECK(bad.err.find("sse9") != std::string::npos);
+  CHECK(std::count(bad.err.begin(), bad.err.end(), '\n') == 1);
 }
 
 TEST_CASE("--max-memory bounds what is held in memory (a learned table), not what is streamed") {

@@ -30,6 +30,19 @@ TEST_CASE("the paths this machine has are the ones the dispatcher may pick") {
   CHECK(supported_paths().back() == best_simd_path());
 }
 
+TEST_CASE("cap_simd_path narrows the dispatcher's pick and gives it back; names parse both ways") {
+  const SimdPath widest = supported_paths().back();
+  cap_simd_path(SimdPath::baseline);
+  CHECK(best_simd_path() == SimdPath::baseline);
+  cap_simd_path(SimdPath::avx2);
+  CHECK(best_simd_path() == (widest == SimdPath::baseline ? SimdPath::baseline : SimdPath::avx2));
+  cap_simd_path(SimdPath::avx512);
+  CHECK(best_simd_path() == widest);
+  for (SimdPath p : {SimdPath::baseline, SimdPath::avx2, SimdPath::avx512}) CHECK(parse_simd_path(to_string(p)) == p);
+  CHECK_FALSE(parse_simd_path("sse9").has_value());
+  CHECK_FALSE(parse_simd_path("").has_value());
+}
+
 TEST_CASE("dot_rows: AVX-512, AVX2 and baseline agree to the bit, and with a double reference") {
   std::mt19937 rng(7);
   std::normal_distribution<float> normal(0.0f, 1.0f);
