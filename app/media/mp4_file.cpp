@@ -5,13 +5,7 @@
 #include <cstring>
 #include <ostream>
 
-extern "C" {
-#include <libavcodec/avcodec.h>
-#include <libavformat/avformat.h>
-#include <libavutil/opt.h>
-#include <libswscale/swscale.h>
-}
-
+#include "app/media/ffmpeg_api.hpp"
 #include "core/atomic_file.hpp"
 #include "core/errors.hpp"
 
@@ -20,8 +14,9 @@ namespace peviz::media {
 namespace {
 
 std::string av_message(int err) {
+  const FfmpegApi& ff = ffmpeg();
   char buf[AV_ERROR_MAX_STRING_SIZE] = {};
-  av_strerror(err, buf, sizeof buf);
+  ff.av_strerror(err, buf, sizeof buf);
   return buf;
 }
 
@@ -51,13 +46,15 @@ std::int64_t memory_seek(void* opaque, std::int64_t offset, int whence) {
 }
 
 const AVCodec* find_h264() {
-  if (const AVCodec* c = avcodec_find_encoder_by_name("libx264")) return c;
-  return avcodec_find_encoder(AV_CODEC_ID_H264);
+  const FfmpegApi& ff = ffmpeg();
+  if (const AVCodec* c = ff.avcodec_find_encoder_by_name("libx264")) return c;
+  return ff.avcodec_find_encoder(AV_CODEC_ID_H264);
 }
 
 }  // namespace
 
 struct Mp4Writer::Codec {
+  const FfmpegApi& ff = ffmpeg();  // first: loads FFmpeg, or throws before anything is allocated
   int width = 0, height = 0, frames = 0;
   MemoryFile file;
   AVFormatContext* format = nullptr;
@@ -69,13 +66,13 @@ struct Mp4Writer::Codec {
   AVPacket* packet = nullptr;
 
   ~Codec() {
-    av_packet_free(&packet);
-    av_frame_free(&frame);
-    sws_freeContext(sws);
-    avcodec_free_context(&encoder);
-    if (io) av_freep(&io->buffer);
-    avio_context_free(&io);
-    avformat_free_context(format);
+    ff.av_packet_free(&packet);
+    ff.av_frame_free(&frame);
+    ff.sws_freeContext(sws);
+    ff.avcodec_free_context(&encoder);
+    if (io) ff.av_freep(&io->buffer);
+    ff.avio_context_free(&io);
+    ff.avformat_free_context(format);
   }
 
   void fail(const std::string& what, int err, const std::string& param = "out") const {
@@ -84,23 +81,27 @@ struct Mp4Writer::Codec {
 
   // Sends `f` (null: flush) and muxes every packet the encoder gives back.
   void encode(AVFrame* f) {
-    int err = avcodec_send_frame(encoder, f);
+    int err = ff.avcodec_send_frame(encoder, f);
     if (err < 0) fail("the H.264 encoder refused a frame", err);
     for (;;) {
-      err = avcodec_receive_packet(encoder, packet);
+      err = ff.avcodec_receive_packet(encoder, packet);
       if (err == AVERROR(EAGAIN) || err == AVERROR_EOF) return;
       if (err < 0) fail("the H.264 encoder failed", err);
-      av_packet_rescale_ts(packet, encoder->time_base, stream->time_base);
+      ff.av_packet_rescale_ts(packet, encoder->time_base, stream->time_base);
       packet->stream_index = stream->index;
-      err = av_interleaved_write_frame(format, packet);  // takes the packet's data
+      err = ff.av_interleaved_write_frame(format, packet);  // takes the packet's data
       if (err < 0) fail("the MP4 muxer failed", err);
     }
   }
 };
 
 std::string h264_encoder_name() {
-  const AVCodec* c = find_h264();
-  return c ? c->name : "";
+  try {
+    const AVCodec* c = find_h264();
+    return c ? c->name : "";
+  } catch (const ParamError&) {  // FFmpeg cannot be loaded
+    return "";
+  }
 }
 
 Mp4Writer::Mp4Writer(int width, int height, int fps) : c_(std::make_unique<Codec>()) {
@@ -110,22 +111,23 @@ Mp4Writer::Mp4Writer(int width, int height, int fps) : c_(std::make_unique<Codec
   }
   if (fps < 1 || fps > kMaxMp4Fps) throw ParamError("fps", "an MP4 plays 1 to " + std::to_string(kMaxMp4Fps) + " frames per second, got " + std::to_string(fps));
   Codec& c = *c_;
+  const FfmpegApi& ff = c.ff;
   c.width = width;
   c.height = height;
-  av_log_set_level(AV_LOG_ERROR);  // no x264 banner on stderr
+  ff.av_log_set_level(AV_LOG_ERROR);  // no x264 banner on stderr
   const AVCodec* codec = find_h264();
   if (!codec) c.fail("this libavcodec has no H.264 encoder", 0);
-  int err = avformat_alloc_output_context2(&c.format, nullptr, "mp4", nullptr);
+  int err = ff.avformat_alloc_output_context2(&c.format, nullptr, "mp4", nullptr);
   if (err < 0) c.fail("libavformat has no MP4 muxer", err);
   const int io_size = 1 << 16;
-  auto* io_buffer = static_cast<unsigned char*>(av_malloc(io_size));
-  c.io = avio_alloc_context(io_buffer, io_size, 1, &c.file, nullptr, memory_write, memory_seek);
+  auto* io_buffer = static_cast<unsigned char*>(ff.av_malloc(io_size));
+  c.io = ff.avio_alloc_context(io_buffer, io_size, 1, &c.file, nullptr, memory_write, memory_seek);
   if (!c.io) {
-    av_free(io_buffer);
+    ff.av_free(io_buffer);
     c.fail("out of memory", 0);
   }
   c.format->pb = c.io;
-  c.encoder = avcodec_alloc_context3(codec);
+  c.encoder = ff.avcodec_alloc_context3(codec);
   AVCodecContext* e = c.encoder;
   e->width = width;
   e->height = height;
@@ -139,32 +141,32 @@ Mp4Writer::Mp4Writer(int width, int height, int fps) : c_(std::make_unique<Codec
   e->color_range = AVCOL_RANGE_MPEG;
   if (c.format->oformat->flags & AVFMT_GLOBALHEADER) e->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
   // CRF 18 is "visually lossless" in x264's documentation; veryfast keeps a 720p frame near 10 ms.
-  av_opt_set(e->priv_data, "preset", "veryfast", 0);
-  av_opt_set(e->priv_data, "crf", "18", 0);
-  err = avcodec_open2(e, codec, nullptr);
+  ff.av_opt_set(e->priv_data, "preset", "veryfast", 0);
+  ff.av_opt_set(e->priv_data, "crf", "18", 0);
+  err = ff.avcodec_open2(e, codec, nullptr);
   if (err < 0) c.fail(std::string("could not open the H.264 encoder ") + codec->name, err);
-  c.stream = avformat_new_stream(c.format, nullptr);
+  c.stream = ff.avformat_new_stream(c.format, nullptr);
   if (!c.stream) c.fail("out of memory", 0);
   c.stream->time_base = e->time_base;
   c.stream->avg_frame_rate = e->framerate;
-  avcodec_parameters_from_context(c.stream->codecpar, e);
-  err = avformat_write_header(c.format, nullptr);
+  ff.avcodec_parameters_from_context(c.stream->codecpar, e);
+  err = ff.avformat_write_header(c.format, nullptr);
   if (err < 0) c.fail("could not start the MP4", err);
-  c.sws = sws_getContext(width, height, AV_PIX_FMT_RGBA, width, height, AV_PIX_FMT_YUV420P,
+  c.sws = ff.sws_getContext(width, height, AV_PIX_FMT_RGBA, width, height, AV_PIX_FMT_YUV420P,
                          SWS_BICUBIC | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INP, nullptr, nullptr, nullptr);
   if (!c.sws) c.fail("libswscale cannot convert RGBA to yuv420p", 0);
   // Full-range RGB in, limited-range BT.709 YUV out (what players assume for HD video).
-  sws_setColorspaceDetails(c.sws, sws_getCoefficients(SWS_CS_ITU709), 1, sws_getCoefficients(SWS_CS_ITU709), 0, 0,
+  ff.sws_setColorspaceDetails(c.sws, ff.sws_getCoefficients(SWS_CS_ITU709), 1, ff.sws_getCoefficients(SWS_CS_ITU709), 0, 0,
                            1 << 16, 1 << 16);
-  c.frame = av_frame_alloc();
-  c.packet = av_packet_alloc();
+  c.frame = ff.av_frame_alloc();
+  c.packet = ff.av_packet_alloc();
   if (!c.frame || !c.packet) c.fail("out of memory", 0);
   c.frame->format = AV_PIX_FMT_YUV420P;
   c.frame->width = width;
   c.frame->height = height;
   c.frame->color_range = AVCOL_RANGE_MPEG;
   c.frame->colorspace = AVCOL_SPC_BT709;
-  err = av_frame_get_buffer(c.frame, 0);
+  err = ff.av_frame_get_buffer(c.frame, 0);
   if (err < 0) c.fail("out of memory", err);
 }
 
@@ -174,26 +176,28 @@ int Mp4Writer::frame_count() const { return c_->frames; }
 
 void Mp4Writer::add_frame(const RgbaImage& image) {
   Codec& c = *c_;
+  const FfmpegApi& ff = c.ff;
   if (image.width != c.width || image.height != c.height || image.pixels.size() != std::size_t(c.width) * std::size_t(c.height) * 4)
     throw ParamError("frames", "frame " + std::to_string(c.frames) + " is " + std::to_string(image.width) + " x " +
                                    std::to_string(image.height) + ", the MP4 is " + std::to_string(c.width) + " x " + std::to_string(c.height));
-  const int err = av_frame_make_writable(c.frame);  // the encoder may still hold the last one
+  const int err = ff.av_frame_make_writable(c.frame);  // the encoder may still hold the last one
   if (err < 0) c.fail("out of memory", err);
   const std::uint8_t* src[1] = {image.pixels.data()};
   const int stride[1] = {4 * c.width};
-  sws_scale(c.sws, src, stride, 0, c.height, c.frame->data, c.frame->linesize);
+  ff.sws_scale(c.sws, src, stride, 0, c.height, c.frame->data, c.frame->linesize);
   c.frame->pts = c.frames++;
   c.encode(c.frame);
 }
 
 void Mp4Writer::write(const std::string& path, const std::string& param) {
   Codec& c = *c_;
+  const FfmpegApi& ff = c.ff;
   try {
     if (c.frames == 0) c.fail("an MP4 needs at least one frame", 0, "frames");
     c.encode(nullptr);
-    const int err = av_write_trailer(c.format);
+    const int err = ff.av_write_trailer(c.format);
     if (err < 0) c.fail("could not finish the MP4", err);
-    avio_flush(c.io);
+    ff.avio_flush(c.io);
   } catch (const ParamError& e) {
     throw ParamError(param, e.rule);
   }

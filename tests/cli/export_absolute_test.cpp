@@ -196,6 +196,14 @@ TEST_CASE("export never needs a display") {
   CHECK(r.out.find("export") != std::string::npos);
 }
 
+TEST_CASE("peviz does not link FFmpeg: the MP4 writer loads it, so an export starts small") {
+  const RunResult r = run_shell(std::string("readelf -d ") + PEVIZ_BINARY);
+  REQUIRE(r.code == 0);
+  REQUIRE(r.out.find("(NEEDED)") != std::string::npos);
+  CHECK(r.out.find("libavcodec") == std::string::npos);
+  CHECK(r.out.find("libavformat") == std::string::npos);
+}
+
 TEST_CASE("bench --json reports every size for table and similarity") {
   const RunResult r = run_peviz("bench --json --reps 1");
   REQUIRE(r.code == 0);

@@ -19,6 +19,12 @@ for dep in libc6 libstdc++6 libgl1 fonts-dejavu-core; do
 done
 # The GUI links GLFW and GL: dpkg-shlibdeps must have found them.
 grep -q "libglfw3" <<<"$DEPENDS" || fail "Depends lacks libglfw3"
+# FFmpeg is loaded at run time (dlopen) for MP4s: named by hand, with its sonames' versions.
+if "$BUILD_DIR/peviz" --help | grep -qE "^ +render"; then
+  for dep in libavcodec libavformat libavutil libswscale; do
+    grep -qE "$dep[0-9]+" <<<"$DEPENDS" || fail "Depends lacks $dep"
+  done
+fi
 
 CONTENTS="$(dpkg-deb --contents "$DEB")"
 for path in ./usr/bin/peviz ./usr/share/applications/peviz.desktop ./usr/share/icons/hicolor/scalable/apps/peviz.svg \
