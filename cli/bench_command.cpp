@@ -95,7 +95,9 @@ void register_bench(CLI::App& app) {
       ->check(CLI::Range(1, 1000))
       ->capture_default_str();
   sub->add_option("--simd", o->simd, "Time this kernel path instead of the widest the CPU has: avx512, avx2, baseline")
-      ->check(CLI::IsMember({"avx512", "avx2", "baseline"}));
+      ->check([](const std::string& name) {
+        return parse_simd_path(name) ? std::string() : "must be avx512, avx2 or baseline, got " + name;
+      });
   sub->callback([o] {
     if (!o->simd.empty()) {
       const SimdPath path = *parse_simd_path(o->simd);
