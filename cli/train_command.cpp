@@ -11,9 +11,12 @@
 #include <thread>
 
 #include "cli/commands.hpp"
+#include "core/atomic_file.hpp"
 #include "core/errors.hpp"
 #include "core/limits.hpp"
 #include "core/train/run.hpp"
+#include "core/train/experiment.hpp"
+#include "core/train/run_queue.hpp"
 #include "core/train/run_io.hpp"
 
 namespace peviz::cli {
@@ -28,8 +31,9 @@ struct TrainCommand {
   TrainSettings settings;
   std::string task = "copy";
   std::string pe = "all";
+  std::string seeds;  // "" = --seed alone; "0,1,2" a list; "3" a count from --seed
   int threads = int(limits::train_threads.fallback);
-  std::string out;  // run.safetensors; with several encodings "-<pe>" goes before the extension
+  std::string out;  // run.safetensors; several runs: a set named by train::experiment_file_names
 };
 
 std::vector<PositionEncoding> parse_encodings(const std::string& text) {
@@ -46,67 +50,90 @@ std::vector<PositionEncoding> parse_encodings(const std::string& text) {
   return list;
 }
 
-std::string output_path(const std::string& out, PositionEncoding pe, bool several) {
-  if (!several) return out;
-  const std::size_t slash = out.find_last_of('/'), dot = out.find_last_of('.');
-  const std::size_t at = (dot != std::string::npos && (slash == std::string::npos || dot > slash)) ? dot : out.size();
-  return out.substr(0, at) + "-" + std::string(train::to_string(pe)) + out.substr(at);
+// --seeds: a comma list of seeds, or a count N meaning --seed, --seed + 1, ..., --seed + N - 1.
+std::vector<std::uint64_t> parse_seeds(const std::string& text, std::uint64_t first) {
+  if (text.empty()) return {first};
+  std::vector<std::uint64_t> seeds;
+  std::stringstream ss(text);
+  for (std::string item; std::getline(ss, item, ',');) {
+    std::size_t used = 0;
+    unsigned long long v = 0;
+    try {
+      v = item.empty() || item[0] == '-' ? 0 : std::stoull(item, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used == 0 || used != item.size())
+      throw ParamError("seeds", "must be a count or a comma list of non-negative integers, got '" + text + "'");
+    if (std::find(seeds.begin(), seeds.end(), v) == seeds.end()) seeds.push_back(v);
+  }
+  if (text.find(',') == std::string::npos) {  // a count
+    const int count = check_int(limits::train_seeds, (long long)std::min<unsigned long long>(seeds[0], 1ULL << 40));
+    seeds.clear();
+    for (int k = 0; k < count; ++k) seeds.push_back(first + std::uint64_t(k));
+  }
+  check_int(limits::train_seeds, (long long)seeds.size());
+  return seeds;
 }
 
-// One line on stderr: every run's step count and the slowest ETA, redrawn in place.
-void draw_progress(const std::vector<std::unique_ptr<TrainRun>>& runs) {
+// One line on stderr: every started run's progress and the slowest ETA, redrawn in place.
+void draw_progress(const train::RunQueue& q) {
+  std::size_t done = 0;
   std::string line;
   double eta = 0;
-  for (const auto& run : runs) {
-    const train::TrainSnapshot s = run->snapshot();
-    line += std::string(train::to_string(run->settings().pe)) + " " + std::to_string(s.step * 100 / s.steps) + "%  ";
+  for (std::size_t i = 0; i < q.size(); ++i) {
+    if (q.state(i) == train::RunState::done || q.state(i) == train::RunState::failed) ++done;
+    if (q.state(i) != train::RunState::running) continue;
+    const train::TrainSnapshot s = q.run(i)->snapshot();
+    line += std::string(train::to_string(q.settings(i).pe)) + " seed " + std::to_string(q.settings(i).seed) + " " +
+            std::to_string(s.step * 100 / std::max(1, s.steps)) + "%  ";
     eta = std::max(eta, s.eta_s);
   }
-  std::fprintf(stderr, "\r%s ~%.0f s left ", line.c_str(), eta);
+  std::fprintf(stderr, "\r%zu of %zu done  %s~%.0f s left   ", done, q.size(), line.c_str(), eta);
   std::fflush(stderr);
 }
+
+bool finished(train::RunState s) { return s == train::RunState::done || s == train::RunState::failed; }
 
 void run_train(TrainCommand& c) {
   if (!train::parse_task(c.task, c.settings.task))
     throw ParamError("task", "must be copy, reverse or sort, got '" + c.task + "'");
   const std::vector<PositionEncoding> encodings = parse_encodings(c.pe);
+  const std::vector<std::uint64_t> seeds = parse_seeds(c.seeds, c.settings.seed);
   check_int(limits::train_threads, c.threads);
-  std::vector<std::unique_ptr<TrainRun>> runs;
-  for (PositionEncoding pe : encodings) {
-    TrainSettings s = c.settings;
-    s.pe = pe;
-    runs.push_back(std::make_unique<TrainRun>(s));  // validates before any training starts
-  }
+  const std::vector<TrainSettings> settings = train::experiment_settings(c.settings, encodings, seeds);
+  for (const TrainSettings& s : settings) train::validate(s);  // before any training starts
   if (!c.out.empty()) {  // refuse a missing folder now, not after minutes of training
     const std::filesystem::path dir = std::filesystem::absolute(c.out).parent_path();
     if (!std::filesystem::is_directory(dir))
       throw ParamError("out", "cannot write " + c.out + ": " + dir.string() + " is not a folder");
   }
-  std::atomic<std::size_t> next{0};
-  std::atomic<bool> cancel{false};
-  std::vector<std::thread> workers;
-  const int n_workers = std::min<int>(c.threads, int(runs.size()));
-  for (int w = 0; w < n_workers; ++w)
-    workers.emplace_back([&] {
-      for (std::size_t i; (i = next.fetch_add(1)) < runs.size();) runs[i]->train(cancel);
-    });
-  std::atomic<bool> done{false};
-  std::thread progress;
-  if (isatty(STDERR_FILENO))
-    progress = std::thread([&] {
-      while (!done.load()) {
-        draw_progress(runs);
-        std::this_thread::sleep_for(std::chrono::milliseconds(250));
-      }
-      std::fprintf(stderr, "\n");
-    });
-  for (std::thread& w : workers) w.join();
-  done = true;
-  if (progress.joinable()) progress.join();
-  for (const auto& run : runs) {
-    if (!c.out.empty()) train::save_run(*run, output_path(c.out, run->settings().pe, runs.size() > 1));
-    std::printf("%s\n", train::run_summary_json(*run).dump().c_str());
+  InterruptGuard interrupts;  // Ctrl+C stops the runs; nothing is written
+  train::RunQueue queue(settings, c.threads);
+  const bool tty = isatty(STDERR_FILENO);
+  std::size_t printed = 0;
+  for (;;) {  // print each run's line as soon as it and every run before it have ended
+    if (tty) draw_progress(queue);
+    for (; printed < queue.size() && finished(queue.state(printed)); ++printed) {
+      if (tty) std::fprintf(stderr, "\r\033[K");
+      if (queue.state(printed) == train::RunState::failed) throw std::runtime_error(queue.error(printed));
+      std::printf("%s\n", train::run_summary_json(*queue.run(printed)).dump().c_str());
+      std::fflush(stdout);
+    }
+    if (printed == queue.size()) break;
+    try {
+      throw_if_interrupted();
+    } catch (const Interrupted&) {
+      queue.stop();
+      throw;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(tty ? 250 : 20));
   }
+  queue.wait();
+  if (c.out.empty()) return;
+  std::vector<const train::TrainRun*> runs;
+  for (std::size_t i = 0; i < queue.size(); ++i) runs.push_back(queue.run(i));
+  train::save_experiment(runs, c.out);
 }
 
 }  // namespace
@@ -119,13 +146,15 @@ void register_train(CLI::App& app) {
   sub->add_option("--task", c->task, "copy | reverse | sort")->capture_default_str();
   sub->add_option("--pe", c->pe, "nope | sinusoidal | learned | rope | alibi | t5, a comma list, or all")
       ->capture_default_str();
-  sub->add_option("--steps", s.steps, "Optimizer steps, 1..100000")->capture_default_str();
+  sub->add_option("--steps", s.steps, "Optimizer steps, " + range_text(limits::train_steps))->capture_default_str();
   sub->add_option("--seed", s.seed, "Seed of the weights, training batches and test sets")->capture_default_str();
-  sub->add_option("--layers", s.layers, "Transformer blocks, 1..4")->capture_default_str();
-  sub->add_option("--heads", s.heads, "Attention heads, 1..8 (d-model / heads even)")->capture_default_str();
-  sub->add_option("--d-model", s.d_model, "Model width, 16..256")->capture_default_str();
-  sub->add_option("--batch", s.batch, "Sequences per step, 1..256")->capture_default_str();
-  sub->add_option("--train-max", s.train_max, "Training n uniform in [1, train-max], 1..40")->capture_default_str();
+  sub->add_option("--seeds", c->seeds, "Several seeds per encoding: a comma list (0,1,2), or a count N (--seed .. "
+                                       "--seed + N - 1); one JSON line per encoding and seed");
+  sub->add_option("--layers", s.layers, "Transformer blocks, " + range_text(limits::train_layers))->capture_default_str();
+  sub->add_option("--heads", s.heads, "Attention heads, " + range_text(limits::train_heads) + " (d-model / heads even)")->capture_default_str();
+  sub->add_option("--d-model", s.d_model, "Model width, " + range_text(limits::train_d_model))->capture_default_str();
+  sub->add_option("--batch", s.batch, "Sequences per step, " + range_text(limits::train_batch))->capture_default_str();
+  sub->add_option("--train-max", s.train_max, "Training n uniform in [1, train-max], train-max in " + range_text(limits::train_max))->capture_default_str();
   sub->add_option("--test-max", s.test_max, "Test n = 5, 10, ..., test-max (<= 4 x train-max)")->capture_default_str();
   sub->add_option("--test-samples", s.test_samples, "Test sequences per length")->capture_default_str();
   sub->add_option("--base", s.rope_base, "RoPE base")->capture_default_str();
@@ -133,7 +162,8 @@ void register_train(CLI::App& app) {
   sub->add_option("--warmup", s.warmup, "Linear warm-up steps before the cosine decay")->capture_default_str();
   sub->add_option("--threads", c->threads, "Encodings trained in parallel (each run on one thread)")
       ->capture_default_str();
-  sub->add_option("--out", c->out, "Save each run as .safetensors (several encodings: PATH-<pe>.safetensors)");
+  sub->add_option("--out", c->out, "Save the run as PATH (.safetensors); several runs: PATH-<pe>[-seed<S>].safetensors, their loss and "
+                                  "accuracy CSVs, and PATH.json listing them (File > Open reopens either)");
   sub->callback([c] { run_train(*c); });
 }
 

@@ -87,7 +87,7 @@ inline constexpr Limit threads{"threads", 0, 256, 0};
 inline constexpr Limit animation_frames{"frames", 1, 3600, 60};
 inline constexpr Limit animation_fps{"fps", 1, 120, 30};  // MP4; a GIF plays at most 50 (media::kMaxGifFps)
 // ---- training (core/train); the RoPE base of a run uses `base` above ----
-inline constexpr Limit train_layers{"layers", 1, 4, 2};
+inline constexpr Limit train_layers{"layers", 1, 8, 2};
 inline constexpr Limit train_heads{"heads", 1, 8, 2};
 inline constexpr Limit train_d_model{"d-model", 16, 256, 64, Scale::logarithmic};  // d-model / heads even
 inline constexpr Limit train_batch{"batch", 1, 256, 32, Scale::logarithmic};
@@ -97,7 +97,8 @@ inline constexpr Limit test_max{"test-max", 1, 160, 40};   // also at most 4 x t
 inline constexpr Limit test_samples{"test-samples", 1, 10000, 200, Scale::logarithmic};  // sequences per length
 inline constexpr Limit learning_rate{"lr", 1e-6, 1, 1e-3, Scale::logarithmic};
 inline constexpr Limit warmup{"warmup", 0, 100000, 100, Scale::logarithmic};
-inline constexpr Limit train_threads{"threads", 1, 64, 1};  // runs in parallel, one encoding per thread
+inline constexpr Limit train_threads{"threads", 1, 64, 1};  // runs in parallel, one run per thread
+inline constexpr Limit train_seeds{"seeds", 1, 64, 1};      // seeds per encoding (a count; --seeds also takes a list)
 // ---- RoPE extrapolation bounds (core/rope_bounds); head-dim and base as in core/rope ----
 inline constexpr Limit bounds_context_len{"context-len", 1, 1 << 20, 4096, Scale::logarithmic};
 }  // namespace limits

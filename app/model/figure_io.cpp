@@ -12,6 +12,7 @@
 #include "core/atomic_file.hpp"
 #include "core/errors.hpp"
 #include "core/png_file.hpp"
+#include "core/train/experiment.hpp"
 
 namespace peviz::app {
 
@@ -131,6 +132,13 @@ void handle_file_requests(AppState& s, double now_seconds, long long unix_second
         show_toast(s, "Opened the parameters of " + path, false, now_seconds);
       } catch (const ParamError& e) {
         show_toast(s, std::string("Cannot open ") + path + ": " + e.rule, true, now_seconds);
+      }
+    } else if (train::is_lab_file(path)) {
+      try {
+        open_lab_experiment(s, path);
+        show_toast(s, "Opened the lab runs of " + path, false, now_seconds);
+      } catch (const ParamError& e) {
+        show_toast(s, "Cannot open " + path + ": " + e.rule, true, now_seconds);
       }
     } else {
       s.analysis.learned.pending_drop = path;  // the learned-table loader reports its own errors

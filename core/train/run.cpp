@@ -2,6 +2,7 @@
 #include "core/train/run.hpp"
 
 #include <chrono>
+#include <cmath>
 
 #include "core/errors.hpp"
 #include "core/limits.hpp"
@@ -89,10 +90,15 @@ TrainRun::TrainRun(const TrainSettings& s, const std::vector<float>& params, Tra
 
 bool TrainRun::step() {
   const int step = progress_.step;  // only this thread writes it
-  if (step >= settings_.steps) return false;
+  if (step >= settings_.steps || progress_.diverged_at > 0) return false;
   const auto t0 = std::chrono::steady_clock::now();
   training_batch(settings_.task, settings_.batch, settings_.train_max, data_rng_, batch_);
   const double loss = model_forward(model_, batch_);
+  if (!std::isfinite(loss)) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    progress_.diverged_at = step + 1;
+    return false;
+  }
   model_backward(model_, batch_);
   const double lr = learning_rate(step, settings_.steps, settings_.lr, settings_.warmup);
   {
@@ -111,9 +117,14 @@ bool TrainRun::step() {
 void TrainRun::train(const std::atomic<bool>& cancel) {
   while (!cancel.load(std::memory_order_relaxed) && step()) {
   }
+  finish(cancel.load());
+}
+
+void TrainRun::finish(bool cancelled) {
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    progress_.cancelled = progress_.step < settings_.steps;
+    progress_.cancelled = cancelled && progress_.step < settings_.steps && progress_.diverged_at == 0;
+    if (progress_.diverged_at > 0) return;
   }
   evaluate();
 }
@@ -136,6 +147,20 @@ Model<float> TrainRun::private_copy(int tokens, std::size_t att) const {
   std::lock_guard<std::mutex> lock(mutex_);
   m.params = model_.params;
   return m;
+}
+
+std::vector<int> TrainRun::test_sequence(int n, int index) const {
+  check_int(Limit{"length", 1, double(std::max(settings_.train_max, settings_.test_max)), 0}, n);
+  check_int(Limit{"index", 0, double(settings_.test_samples - 1), 0}, index);
+  return test_sequences(settings_.task, n, index + 1, settings_.seed)[std::size_t(index)];
+}
+
+std::vector<int> TrainRun::greedy_answer(int n, int index) const {
+  const std::vector<int> seq = test_sequence(n, index);
+  const int L = sequence_length(n);
+  if (settings_.pe == PositionEncoding::learned && L > model_.config.learned_len) return {};
+  Model<float> m = private_copy(L, std::size_t(settings_.heads) * std::size_t(L) * std::size_t(L));
+  return train::greedy_answer(m, seq, n);
 }
 
 std::optional<std::vector<std::vector<Matrix>>> TrainRun::attention_maps(int n, int index) const {

@@ -56,6 +56,7 @@ struct TrainSnapshot {
   double eta_s = 0;               // seconds left for the remaining steps at that rate
   bool evaluated = false;         // accuracy is filled
   bool cancelled = false;         // train() stopped early
+  int diverged_at = 0;            // 0, or the step (1-based) whose loss was not finite: training stopped there
   std::vector<LengthAccuracy> accuracy;  // after training: exact match per test length
 };
 
@@ -68,10 +69,14 @@ class TrainRun {
   std::size_t parameter_count() const { return model_.params.size(); }
 
   // One optimizer step on the next training batch; returns false (and does nothing) once all
-  // steps are done. Call from one thread at a time.
+  // steps are done or the run has diverged. A loss that is not finite (NaN, inf) stops the run at that
+  // step without updating the weights: snapshot().diverged_at names it. Call from one thread at a time.
   bool step();
-  // Steps until done or `cancel` becomes true, then evaluates (also after a cancel).
+  // Steps until done, diverged or `cancel` becomes true, then finish(cancel).
   void train(const std::atomic<bool>& cancel);
+  // After the last step: records whether training was cancelled early, then evaluates unless the run
+  // diverged (its weights are not finite, so no accuracy is reported). Call from the thread that steps.
+  void finish(bool cancelled);
   // Exact match per test length on the fixed test set. Call from the thread that steps.
   void evaluate();
 
@@ -81,6 +86,10 @@ class TrainRun {
   // train_max); nullopt where not defined (learned table shorter than the sequence). Thread-safe:
   // runs on a private copy of the current weights.
   std::optional<std::vector<std::vector<Matrix>>> attention_maps(int n, int index) const;
+  // The test sequence `index` of length n (BOS x SEP y EOS) and the model's greedy answer to it (n + 1
+  // tokens: y1..yn EOS as decoded); the answer is empty where not defined (as attention_maps). Thread-safe.
+  std::vector<int> test_sequence(int n, int index) const;
+  std::vector<int> greedy_answer(int n, int index) const;
   // The trained position table [2 * train_max + 3, d_model] (empty unless pe is learned). Thread-safe.
   Matrix learned_table() const;
   // A copy of every parameter (buffer order of model.hpp's Param). Thread-safe.

@@ -75,14 +75,17 @@ nlohmann::ordered_json run_summary_json(const TrainRun& run) {
   nlohmann::ordered_json exact = nlohmann::ordered_json::object();  // lengths in increasing order
   for (const LengthAccuracy& a : s.accuracy)
     exact[std::to_string(a.n)] = a.exact_match ? nlohmann::ordered_json(*a.exact_match) : nullptr;
-  return {{"pe", to_string(t.pe)},
+  nlohmann::ordered_json j = {{"pe", to_string(t.pe)},
           {"task", to_string(t.task)},
           {"seed", t.seed},
+          {"train_max", t.train_max},
           {"params", run.parameter_count()},
           {"steps", s.step},
           {"steps_per_s", s.steps_per_s},
           {"final_loss", s.loss.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(s.loss.back())},
           {"exact_match", exact}};
+  if (s.diverged_at > 0) j["diverged_at"] = s.diverged_at;
+  return j;
 }
 
 nlohmann::ordered_json run_full_json(const TrainRun& run) {
@@ -124,7 +127,10 @@ std::map<std::string, std::string> settings_metadata(const TrainSettings& s) {
 }
 
 TrainSettings settings_from_metadata(const std::map<std::string, std::string>& m, const std::string& param) {
-  if (field(m, "format", param) != kFormat) throw ParamError(param, "not a peviz training run (format " + m.at("format") + ")");
+  const std::string format = field(m, "format", param);
+  if (format != kFormat && format.rfind("peviz-train-run", 0) == 0)
+    throw ParamError(param, "written by another version of peviz (format " + format + ", this one reads " + kFormat + ")");
+  if (format != kFormat) throw ParamError(param, "not a peviz training run (format " + format + ")");
   TrainSettings s;
   if (!parse_task(field(m, "task", param), s.task)) throw ParamError(param, "unknown task " + m.at("task"));
   if (!parse_position_encoding(field(m, "pe", param), s.pe)) throw ParamError(param, "unknown pe " + m.at("pe"));
@@ -167,11 +173,15 @@ void save_run(const TrainRun& run, const std::string& path, const std::string& p
   meta["exact_match"] = exact_match_json(s.accuracy).dump();
   meta["steps_per_s"] = shortest(s.steps_per_s);
   meta["cancelled"] = s.cancelled ? "true" : "false";
+  meta["diverged_at"] = std::to_string(s.diverged_at);
   write_safetensors(path, tensors, meta, param);
 }
 
 std::unique_ptr<TrainRun> load_run(const std::string& path, const std::string& param) {
-  const std::string bytes = read_file_bytes(path, param);
+  return run_from_bytes(read_file_bytes(path, param), param);
+}
+
+std::unique_ptr<TrainRun> run_from_bytes(std::string_view bytes, const std::string& param) {
   const SafetensorsIndex idx = parse_safetensors_index(bytes, bytes.size(), param);
   const TrainSettings s = settings_from_metadata(idx.metadata, param);
   const ModelConfig c = model_config(s);
@@ -200,6 +210,11 @@ std::unique_ptr<TrainRun> load_run(const std::string& path, const std::string& p
   }
   saved.steps_per_s = real_field(idx.metadata, "steps_per_s", param);
   saved.cancelled = field(idx.metadata, "cancelled", param) == "true";
+  if (idx.metadata.count("diverged_at")) {
+    const long long at = integer_field(idx.metadata, "diverged_at", param);
+    if (at < 0 || at > s.steps) throw ParamError(param, "__metadata__ 'diverged_at' is out of range");
+    saved.diverged_at = int(at);
+  }
   return std::make_unique<TrainRun>(s, params, std::move(saved));
 }
 

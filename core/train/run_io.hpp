@@ -3,6 +3,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
@@ -10,7 +11,7 @@
 
 namespace peviz::train {
 
-// The `peviz train` line, keys in this order: {"pe", "task", "seed", "params", "steps", "steps_per_s", "final_loss",
+// The `peviz train` line, keys in this order: {"pe", "task", "seed", "train_max", "params", "steps", "steps_per_s", "final_loss",
 // "exact_match": {"5": 1.0, ..., "40": null}} (null = not defined).
 nlohmann::ordered_json run_summary_json(const TrainRun& run);
 // The summary plus "settings" and "loss" (every step's training loss).
@@ -30,5 +31,7 @@ void save_run(const TrainRun& run, const std::string& path, const std::string& p
 // A saved run, ready for snapshot(), attention_maps() and learned_table() (not for more steps: the
 // optimizer state is not saved). ParamError(param) on a file that is not a peviz run.
 std::unique_ptr<TrainRun> load_run(const std::string& path, const std::string& param = "from-safetensors");
+// The same from the file's bytes (the fuzz target's entry).
+std::unique_ptr<TrainRun> run_from_bytes(std::string_view bytes, const std::string& param = "from-safetensors");
 
 }  // namespace peviz::train

@@ -70,20 +70,6 @@ NdArray sinusoid_similarity(int d, int L, Metric metric, Encoding e = Encoding::
   return NdArray::from_matrix(m);
 }
 
-// Runs peviz in the background with stderr to `err`; returns its pid.
-pid_t spawn_peviz(const std::vector<std::string>& args, const std::string& err) {
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 2, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  std::vector<char*> argv{const_cast<char*>(PEVIZ_BINARY)};
-  for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-  argv.push_back(nullptr);
-  pid_t pid = 0;
-  REQUIRE(posix_spawn(&pid, PEVIZ_BINARY, &actions, nullptr, argv.data(), environ) == 0);
-  posix_spawn_file_actions_destroy(&actions);
-  return pid;
-}
-
 }  // namespace
 
 TEST_CASE("every streamed export has the bytes of core's in-memory result, on 1 and 3 threads") {
@@ -146,6 +132,7 @@ TEST_CASE("SIGINT or SIGTERM in the middle of a large export: no file, no tempor
                                    "8192", "--d-model", "1024", "--format", "npy", "--quiet", "--out",
                                    (dir / "big.npy").string()},
                                   err);
+    REQUIRE(pid > 0);
     // Wait until the temporary file has data, so the signal lands mid-write.
     bool writing = false;
     for (int i = 0; i < 200 && !writing; ++i) {

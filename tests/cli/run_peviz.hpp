@@ -1,6 +1,9 @@
 // Test helper: runs the real peviz binary with arguments and captures exit code, stdout and stderr.
 #pragma once
 #include <cstdlib>
+#include <fcntl.h>
+#include <spawn.h>
+#include <vector>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -42,3 +45,18 @@ inline int count_lines(const std::string& s) {
   for (char c : s) n += c == '\n';
   return n;
 }
+
+// Runs peviz in the background with stderr to `err`; returns its pid.
+inline pid_t spawn_peviz(const std::vector<std::string>& args, const std::string& err) {
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 2, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  std::vector<char*> argv{const_cast<char*>(PEVIZ_BINARY)};
+  for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  pid_t pid = 0;
+  if (posix_spawn(&pid, PEVIZ_BINARY, &actions, nullptr, argv.data(), environ) != 0) pid = -1;
+  posix_spawn_file_actions_destroy(&actions);
+  return pid;
+}
+

@@ -1,5 +1,9 @@
 // `peviz train` and `peviz export rope-bounds` run as the real binary: output lines, saved runs, refusals.
+#include <chrono>
+#include <csignal>
 #include <cstdio>
+#include <filesystem>
+#include <thread>
 
 #include <catch2/catch.hpp>
 #include "tests/temp_path.hpp"
@@ -70,4 +74,60 @@ TEST_CASE("peviz export rope-bounds: Liu et al.'s worked example") {
   const RunResult bad = run_peviz("export rope-bounds --head-dim 128 --base 10000 --context-len 0");
   CHECK(bad.code == 2);
   CHECK(bad.err == "peviz: --context-len: must be an integer in [1, 1048576], got 0\n");
+}
+
+TEST_CASE("peviz train --seeds prints one line per encoding and seed, seed-major, and --out writes the set") {
+  const std::string dir = unique_temp_path("train-seeds");
+  std::filesystem::create_directories(dir);
+  const RunResult r = run_peviz(kSmall + "--pe rope,t5 --seeds 2 --seed 5 --threads 2 --out " + dir + "/exp.safetensors");
+  REQUIRE(r.code == 0);
+  REQUIRE(count_lines(r.out) == 4);
+  std::istringstream lines(r.out);
+  std::vector<nlohmann::json> rows;
+  for (std::string line; std::getline(lines, line);) rows.push_back(nlohmann::json::parse(line));
+  CHECK(rows[0]["pe"] == "rope");
+  CHECK(rows[0]["seed"] == 5);
+  CHECK(rows[1]["pe"] == "t5");
+  CHECK(rows[1]["seed"] == 5);
+  CHECK(rows[3]["seed"] == 6);
+  CHECK(rows[0]["train_max"] == 4);
+  CHECK(rows[0]["final_loss"] != rows[2]["final_loss"]);  // another seed, another run
+  const nlohmann::json manifest = nlohmann::json::parse(std::ifstream(dir + "/exp.json"));
+  REQUIRE(manifest["runs"].size() == 4);
+  CHECK(manifest["runs"][3]["file"] == "exp-t5-seed6.safetensors");
+  CHECK(manifest["runs"][3]["exact_match"] == rows[3]["exact_match"]);
+  CHECK(std::filesystem::exists(dir + "/exp-rope-seed5-loss.csv"));
+  // A list of seeds: exactly those, in that order.
+  const RunResult listed = run_peviz(kSmall + "--pe nope --seeds 9,3");
+  REQUIRE(count_lines(listed.out) == 2);
+  CHECK(nlohmann::json::parse(listed.out.substr(0, listed.out.find('\n')))["seed"] == 9);
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("peviz train refuses bad seeds with one line") {
+  const RunResult zero = run_peviz(kSmall + "--seeds 0");
+  CHECK(zero.code == 2);
+  CHECK(zero.err == "peviz: --seeds: must be an integer in [1, 64], got 0\n");
+  const RunResult junk = run_peviz(kSmall + "--seeds 1,x");
+  CHECK(junk.code == 2);
+  CHECK(junk.err == "peviz: --seeds: must be a count or a comma list of non-negative integers, got '1,x'\n");
+}
+
+TEST_CASE("Ctrl+C while peviz train --out trains: one line, exit 130, no file") {
+  const std::string dir = unique_temp_path("train-sigint");
+  std::filesystem::create_directories(dir);
+  const std::string err = dir + ".err";
+  const pid_t pid = spawn_peviz({"train", "--steps", "100000", "--d-model", "16", "--pe", "rope,t5", "--seeds", "2",
+                                 "--out", dir + "/exp.safetensors"}, err);
+  REQUIRE(pid > 0);
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));  // training, long before the first run ends
+  ::kill(pid, SIGINT);
+  int status = 0;
+  REQUIRE(::waitpid(pid, &status, 0) == pid);
+  REQUIRE(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 130);
+  CHECK(slurp(err) == "peviz: interrupted by SIGINT; no output file was written\n");
+  CHECK(std::filesystem::is_empty(dir));
+  std::filesystem::remove_all(dir);
+  std::filesystem::remove(err);
 }

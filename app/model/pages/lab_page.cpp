@@ -6,12 +6,6 @@
 #include <limits>
 #include <utility>
 
-#ifdef __linux__
-#include <sys/resource.h>
-#include <sys/syscall.h>
-#include <unistd.h>
-#endif
-
 #include "app/model/analysis_update.hpp"
 #include "app/model/app_state.hpp"
 #include "app/model/figure.hpp"
@@ -19,6 +13,7 @@
 #include "app/model/page_model.hpp"
 #include "core/atomic_file.hpp"
 #include "core/errors.hpp"
+#include "core/train/experiment.hpp"
 #include "core/train/run_io.hpp"
 
 namespace peviz::app {
@@ -26,59 +21,7 @@ namespace peviz::app {
 using train::PositionEncoding;
 using train::TrainSettings;
 
-// ---- the background runs ----------------------------------------------------------------------
-
-constexpr int kWorkerNice = 10;  // training threads' nice value
-
-LabRuns::LabRuns(std::vector<TrainSettings> runs, int workers)
-    : settings_(std::move(runs)), slots_(std::make_unique<Slot[]>(settings_.size())) {
-  const int n = std::clamp(workers, 1, std::max(1, int(settings_.size())));
-  live_workers_.store(n);
-  for (int i = 0; i < n; ++i) workers_.emplace_back([this] { work(); });
-}
-
-LabRuns::~LabRuns() {
-  abandon_.store(true);
-  cancel_.store(true);
-  join_ended();
-}
-
-const train::TrainRun* LabRuns::run(std::size_t i) const {
-  return state(i) == LabRunState::queued ? nullptr : slots_[i].run.get();
-}
-
-std::string LabRuns::error(std::size_t i) const { return state(i) == LabRunState::failed ? slots_[i].error : ""; }
-
-// Joins the workers not joined yet (after they have ended, or after cancel: waits for their current step).
-void LabRuns::join_ended() {
-  for (std::thread& t : workers_)
-    if (t.joinable()) t.join();
-}
-
-// A worker: takes the next queued run until none is left or Stop; each run steps until done or cancelled,
-// then evaluates (skipped when the owner is going away).
-void LabRuns::work() {
-#ifdef __linux__
-  // Below the frame loop: with one run per core, the window's thread would otherwise queue behind them
-  // (Linux gives each thread its own nice value; the results do not depend on it).
-  setpriority(PRIO_PROCESS, id_t(::syscall(SYS_gettid)), kWorkerNice);
-#endif
-  for (std::size_t i = next_++; i < settings_.size() && !cancel_.load(); i = next_++) {
-    Slot& slot = slots_[i];
-    try {
-      slot.run = std::make_unique<train::TrainRun>(settings_[i]);
-      slot.state.store(LabRunState::running, std::memory_order_release);
-      while (!cancel_.load(std::memory_order_relaxed) && slot.run->step()) {
-      }
-      if (!abandon_.load()) slot.run->evaluate();
-      slot.state.store(LabRunState::done, std::memory_order_release);
-    } catch (const std::exception& e) {  // ParamError, bad_alloc: the run fails, the window goes on
-      slot.error = e.what();
-      slot.state.store(LabRunState::failed, std::memory_order_release);
-    }
-  }
-  live_workers_.fetch_sub(1, std::memory_order_release);
-}
+constexpr int kWorkerNice = 10;  // training threads' nice value: below the frame loop (results do not depend on it)
 
 // ---- settings ----------------------------------------------------------------------------------
 
@@ -88,27 +31,25 @@ constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
 constexpr int kMaxCurvePoints = 1000;  // loss curves are drawn as means over buckets of steps
 
 TrainSettings settings_for(const LabOptions& o, PositionEncoding pe) {
-  TrainSettings t;
-  t.task = o.task;
+  TrainSettings t = o.settings;
   t.pe = pe;
-  t.layers = o.layers;
-  t.heads = o.heads;
-  t.d_model = o.d_model;
-  t.batch = o.batch;
-  t.steps = o.steps;
-  t.train_max = o.train_max;
-  t.test_max = o.test_max;
-  t.seed = o.seed;
-  t.rope_base = o.rope_base;
   return t;
+}
+
+std::vector<std::uint64_t> seed_list(const LabOptions& o) {
+  std::vector<std::uint64_t> seeds;
+  for (int k = 0; k < o.seeds; ++k) seeds.push_back(o.settings.seed + std::uint64_t(k));
+  return seeds;
 }
 
 // The inputs through core's validation of a run (ranges, head dimension, test-max rule, memory), the
 // RoPE base through the window's range, and the attention choices.
 void check_inputs(const LabOptions& o) {
   train::validate(settings_for(o, PositionEncoding::rope));
-  check_window_real(limits::base, o.rope_base);
+  check_window_real(limits::base, o.settings.rope_base);
+  check_int(limits::train_seeds, o.seeds);
   check_int(Limit{"attention-length", 1, limits::test_max.max, 20}, o.attention_length);
+  check_int(Limit{"attention-sample", 0, double(o.settings.test_samples - 1), 0}, o.attention_sample);
   check_int(Limit{"attention-pe", 0, double(kLabEncodings - 1), 3}, o.attention_pe);
 }
 
@@ -116,24 +57,25 @@ void check_inputs(const LabOptions& o) {
 
 std::vector<TrainSettings> lab_settings(const LabOptions& o) {
   check_inputs(o);
-  std::vector<TrainSettings> out;
+  std::vector<PositionEncoding> chosen;
   for (int k = 0; k < kLabEncodings; ++k)
-    if (o.compare[std::size_t(k)]) out.push_back(settings_for(o, train::kAllPositionEncodings[std::size_t(k)]));
-  return out;
+    if (o.compare[std::size_t(k)]) chosen.push_back(train::kAllPositionEncodings[std::size_t(k)]);
+  return train::experiment_settings(o.settings, chosen, seed_list(o));
 }
 
 void keep_lab_inputs_valid(LabOptions& o) {
-  const int m = 2 * o.heads;
+  TrainSettings& t = o.settings;
+  const int m = 2 * t.heads;
   const int lo = (int(limits::train_d_model.min) + m - 1) / m * m, hi = int(limits::train_d_model.max) / m * m;
-  o.d_model = std::clamp((o.d_model + m / 2) / m * m, lo, hi);
-  o.test_max = std::min(o.test_max, 4 * o.train_max);
+  t.d_model = std::clamp((t.d_model + m / 2) / m * m, lo, hi);
+  t.test_max = std::min(t.test_max, 4 * t.train_max);
   for (;;) {
     try {
       train::validate(settings_for(o, PositionEncoding::rope));
       return;
     } catch (const ParamError& e) {
-      if (e.param != "batch" || o.batch <= 1) return;  // another rule: the status line says which
-      o.batch /= 2;
+      if (e.param != "batch" || t.batch <= 1) return;  // another rule: the status line says which
+      t.batch /= 2;
     }
   }
 }
@@ -149,11 +91,13 @@ void start_runs(LabOptions& o) {
   if (settings.empty()) throw ParamError("pe", "choose at least one encoding to train");
   const int cores = std::max(1, int(std::thread::hardware_concurrency()));
   o.views.clear();
-  o.lengths = train::test_lengths(o.test_max);
-  o.runs_train_max = o.train_max;
+  o.series.clear();
+  o.lengths = train::test_lengths(o.settings.test_max);
+  o.runs_train_max = o.settings.train_max;
   o.runs.reset();  // the previous runs have ended: their destructor joins at once
+  o.opened_from.clear();
   ++o.generation;
-  o.runs = std::make_shared<LabRuns>(std::move(settings), cores);
+  o.runs = std::make_shared<train::RunQueue>(std::move(settings), cores, kWorkerNice);
 }
 
 // log10 of the mean training loss over buckets of `bucket` steps (the last bucket may be partial).
@@ -171,13 +115,14 @@ std::vector<float> bucketed_log_loss(const std::vector<float>& loss, int bucket)
 // Copies each run's snapshot (a finished run's only once) into what the view draws.
 void refresh_views(LabOptions& o) {
   if (!o.runs) return;
-  const LabRuns& runs = *o.runs;
+  const train::RunQueue& runs = *o.runs;
   o.views.resize(runs.size());
   for (std::size_t i = 0; i < runs.size(); ++i) {
     LabRunView& v = o.views[i];
-    const LabRunState state = runs.state(i);
-    if (v.state == state && (state == LabRunState::done || state == LabRunState::failed)) continue;
+    const train::RunState state = runs.state(i);
+    if (v.state == state && (state == train::RunState::done || state == train::RunState::failed)) continue;
     v.pe = runs.settings(i).pe;
+    v.seed = runs.settings(i).seed;
     v.state = state;
     v.error = runs.error(i);
     const train::TrainRun* run = runs.run(i);
@@ -193,7 +138,42 @@ void refresh_views(LabOptions& o) {
   }
 }
 
-// The run of encoding `pe` in the current runs (nullptr when it is not among them or has not started).
+// One series per encoding among the runs: the mean of its seeds' loss curves, and the mean, minimum and
+// maximum exact match per length over its evaluated seeds (a length not defined for any is NaN).
+void refresh_series(LabOptions& o) {
+  o.series.clear();
+  for (PositionEncoding pe : train::kAllPositionEncodings) {
+    LabSeries sr;
+    sr.pe = pe;
+    std::vector<double> loss_sum, acc_sum(o.lengths.size(), 0.0);
+    std::vector<int> loss_count, acc_count(o.lengths.size(), 0);
+    sr.lo.assign(o.lengths.size(), kNaN);
+    sr.hi.assign(o.lengths.size(), kNaN);
+    for (const LabRunView& v : o.views) {
+      if (v.pe != pe) continue;
+      ++sr.runs;
+      if (v.log_loss.size() > loss_sum.size()) loss_sum.resize(v.log_loss.size(), 0.0), loss_count.resize(v.log_loss.size(), 0);
+      for (std::size_t b = 0; b < v.log_loss.size(); ++b) loss_sum[b] += v.log_loss[b], ++loss_count[b];
+      if (!v.snapshot.evaluated || v.snapshot.diverged_at > 0) continue;
+      ++sr.evaluated;
+      for (std::size_t k = 0; k < v.exact_match.size() && k < o.lengths.size(); ++k) {
+        const float x = v.exact_match[k];
+        if (std::isnan(x)) continue;
+        acc_sum[k] += x, ++acc_count[k];
+        sr.lo[k] = std::isnan(sr.lo[k]) ? x : std::min(sr.lo[k], x);
+        sr.hi[k] = std::isnan(sr.hi[k]) ? x : std::max(sr.hi[k], x);
+      }
+    }
+    if (sr.runs == 0) continue;
+    for (std::size_t b = 0; b < loss_sum.size(); ++b) sr.mean_log_loss.push_back(float(loss_sum[b] / loss_count[b]));
+    for (std::size_t k = 0; k < o.lengths.size(); ++k)
+      sr.mean.push_back(acc_count[k] > 0 ? float(acc_sum[k] / acc_count[k]) : kNaN);
+    o.series.push_back(std::move(sr));
+  }
+}
+
+// The first run of encoding `pe` in the current runs, i.e. its first seed (nullptr when it is not among
+// them or has not started).
 const train::TrainRun* run_of(const LabOptions& o, PositionEncoding pe, std::size_t* index = nullptr) {
   if (!o.runs) return nullptr;
   for (std::size_t i = 0; i < o.runs->size(); ++i)
@@ -204,13 +184,23 @@ const train::TrainRun* run_of(const LabOptions& o, PositionEncoding pe, std::siz
   return nullptr;
 }
 
-// The attention maps of test sequence 0 of length attention_length under the chosen encoding's run, tiled
-// [layer rows] x [head columns] (masked keys above the diagonal have probability 0).
+// The query that predicts answer token k (y1 .. yn, then EOS) of a sequence of n symbols is token n + 1 + k.
+int first_wrong_query(const std::vector<int>& sequence, const std::vector<int>& answer, int n) {
+  for (int k = 0; k < int(answer.size()); ++k)
+    if (answer[std::size_t(k)] != sequence[std::size_t(n + 2 + k)]) return n + 1 + k;
+  return -1;
+}
+
+// The attention maps of the chosen test sequence under the chosen encoding's run (its first seed), tiled
+// [layer rows] x [head columns] (masked keys above the diagonal have probability 0), with the tokens and
+// the query of the first wrong answer token.
 void refresh_attention(LabOptions& o) {
   const PositionEncoding pe = train::kAllPositionEncodings[std::size_t(o.attention_pe)];
   std::size_t index = o.views.size();
   const train::TrainRun* run = run_of(o, pe, &index);
   o.attention_defined = false;
+  o.attention_wrong = -1;
+  o.attention_tokens_ids.clear();
   if (!run) {
     o.attention_note = index < o.views.size() ? std::string(train::to_string(pe)) + " is queued: its maps show once it starts"
                                               : "no run of " + std::string(train::to_string(pe)) + " yet: tick it and press Train";
@@ -218,7 +208,8 @@ void refresh_attention(LabOptions& o) {
   }
   const TrainSettings& t = run->settings();
   const int n = std::min(o.attention_length, std::max(t.train_max, t.test_max));
-  const auto maps = run->attention_maps(n, 0);
+  const int sample = std::min(o.attention_sample, t.test_samples - 1);
+  const auto maps = run->attention_maps(n, sample);
   if (!maps) {
     o.attention_note = "not defined: a sequence of n = " + std::to_string(n) + " has " +
                        std::to_string(train::sequence_length(n)) + " tokens, the learned table only " +
@@ -237,6 +228,11 @@ void refresh_attention(LabOptions& o) {
   o.attention_layers = int(maps->size());
   o.attention_heads = int((*maps)[0].size());
   o.attention_tokens = int(L);
+  o.attention_tokens_ids = run->test_sequence(n, sample);
+  o.attention_wrong = first_wrong_query(o.attention_tokens_ids, run->greedy_answer(n, sample), n);
+  const std::size_t query = std::size_t(o.attention_wrong >= 0 ? o.attention_wrong : int(L) - 1);
+  o.attention_query_rows = Matrix(tile, L);
+  for (std::size_t t = 0; t < tile; ++t) std::copy_n(stacked.row(t * L + query), L, o.attention_query_rows.row(t));
   o.attention = tile_heads(stacked, int(tile), int(L), o.attention_heads);
   set_heatmap(o.attention_image, o.attention, plot::Colormap::viridis, 0.0, 1.0);
   o.attention_defined = true;
@@ -247,7 +243,7 @@ void refresh_attention(LabOptions& o) {
 // trains, its step in fiftieths of the run (the maps follow training without a forward pass every frame).
 std::string attention_key(const LabOptions& o) {
   std::string key = std::to_string(o.generation) + " " + std::to_string(o.attention_pe) + " " +
-                    std::to_string(o.attention_length);
+                    std::to_string(o.attention_length) + " " + std::to_string(o.attention_sample);
   std::size_t i = 0;
   if (!run_of(o, train::kAllPositionEncodings[std::size_t(o.attention_pe)], &i) || i >= o.views.size()) return key;
   const LabRunView& v = o.views[i];
@@ -260,8 +256,9 @@ void update(AppState& s) {
   if (std::exchange(o.stop_requested, false) && o.runs) o.runs->stop();
   if (std::exchange(o.train_requested, false)) start_runs(o);
   if (std::exchange(o.use_table_requested, false)) use_trained_table(s);
-  if (o.runs && o.runs->ended()) o.runs->join_ended();
+  if (o.runs && o.runs->ended()) o.runs->wait();
   refresh_views(o);
+  refresh_series(o);
   if (std::string key = attention_key(o); key != o.attention_key) {
     o.attention_key = std::move(key);
     refresh_attention(o);
@@ -279,18 +276,18 @@ void advance(AppState& s, double) {
 
 bool busy(const AppState& s) { return lab_training(s.analysis.lab); }
 
-// Columns: n, then the exact match of nope, sinusoidal, learned, rope, alibi, t5 at that length
-// (kAllPositionEncodings order; NaN = not defined, not trained or not evaluated yet). Before any run: the
+// Columns: n, then the exact match of nope, sinusoidal, learned, rope, alibi, t5 at that length, the mean over
+// the seeds (kAllPositionEncodings order; NaN = not defined, not trained or not evaluated yet). Before any run: the
 // test lengths of the current settings, all NaN.
 NdArray export_data(const AppState& s) {
   const LabOptions& o = s.analysis.lab;
-  const std::vector<int> lengths = o.lengths.empty() ? train::test_lengths(o.test_max) : o.lengths;
+  const std::vector<int> lengths = o.lengths.empty() ? train::test_lengths(o.settings.test_max) : o.lengths;
   std::vector<std::vector<float>> cols(1 + kLabEncodings, std::vector<float>(lengths.size(), kNaN));
   for (std::size_t k = 0; k < lengths.size(); ++k) cols[0][k] = float(lengths[k]);
-  for (const LabRunView& v : o.views) {
-    const auto at = std::find(train::kAllPositionEncodings.begin(), train::kAllPositionEncodings.end(), v.pe);
+  for (const LabSeries& sr : o.series) {
+    const auto at = std::find(train::kAllPositionEncodings.begin(), train::kAllPositionEncodings.end(), sr.pe);
     const std::size_t c = 1 + std::size_t(at - train::kAllPositionEncodings.begin());
-    for (std::size_t k = 0; k < v.exact_match.size() && k < lengths.size(); ++k) cols[c][k] = v.exact_match[k];
+    for (std::size_t k = 0; k < sr.mean.size() && k < lengths.size(); ++k) cols[c][k] = sr.mean[k];
   }
   return data_columns(cols);
 }
@@ -298,18 +295,20 @@ NdArray export_data(const AppState& s) {
 std::string caption(const AppState& s) {
   const LabOptions& o = s.analysis.lab;
   const std::string dot = kCaptionDot;
-  return "Lab" + dot + std::string(train::to_string(o.task)) + dot + std::to_string(o.layers) + " layers x " +
-         std::to_string(o.heads) + " heads, d_model " + std::to_string(o.d_model) + dot + "batch " +
-         std::to_string(o.batch) + ", " + std::to_string(o.steps) + " steps" + dot + "train n <= " +
-         std::to_string(o.train_max) + ", test to " + std::to_string(o.test_max) + dot + "seed " +
-         std::to_string(o.seed);
+  const TrainSettings& t = o.settings;
+  const std::string seeds = o.seeds > 1 ? "seeds " + std::to_string(t.seed) + "-" + std::to_string(t.seed + std::uint64_t(o.seeds) - 1)
+                                        : "seed " + std::to_string(t.seed);
+  return "Lab" + dot + std::string(train::to_string(t.task)) + dot + std::to_string(t.layers) + " layers x " +
+         std::to_string(t.heads) + " heads, d_model " + std::to_string(t.d_model) + dot + "batch " +
+         std::to_string(t.batch) + ", " + std::to_string(t.steps) + " steps" + dot + "train n <= " +
+         std::to_string(t.train_max) + ", test to " + std::to_string(t.test_max) + dot + seeds;
 }
 
 void read_json(const nlohmann::json& j, AnalysisState& a) {
   LabOptions& o = a.lab;
-  std::string task(train::to_string(o.task)), attention_pe(train::to_string(train::kAllPositionEncodings[std::size_t(o.attention_pe)]));
+  std::string task(train::to_string(o.settings.task)), attention_pe(train::to_string(train::kAllPositionEncodings[std::size_t(o.attention_pe)]));
   read(j, "task", task);
-  if (!train::parse_task(task, o.task)) throw ParamError("task", "must be copy, reverse or sort, got " + task);
+  if (!train::parse_task(task, o.settings.task)) throw ParamError("task", "must be copy, reverse or sort, got " + task);
   if (j.contains("encodings")) {
     const nlohmann::json& e = j.at("encodings");
     if (!e.is_array()) throw ParamError("encodings", "must be an array of encoding names");
@@ -322,22 +321,24 @@ void read_json(const nlohmann::json& j, AnalysisState& a) {
       o.compare[std::size_t(at - train::kAllPositionEncodings.begin())] = true;
     }
   }
-  read(j, "layers", o.layers);
-  read(j, "heads", o.heads);
-  read(j, "d_model", o.d_model);
-  read(j, "batch", o.batch);
-  read(j, "steps", o.steps);
-  read(j, "train_max", o.train_max);
-  read(j, "test_max", o.test_max);
-  read(j, "seed", o.seed);
-  read(j, "rope_base", o.rope_base);
+  read(j, "layers", o.settings.layers);
+  read(j, "heads", o.settings.heads);
+  read(j, "d_model", o.settings.d_model);
+  read(j, "batch", o.settings.batch);
+  read(j, "steps", o.settings.steps);
+  read(j, "train_max", o.settings.train_max);
+  read(j, "test_max", o.settings.test_max);
+  read(j, "seed", o.settings.seed);
+  read(j, "rope_base", o.settings.rope_base);
   read(j, "attention_pe", attention_pe);
   PositionEncoding pe;
   if (!train::parse_position_encoding(attention_pe, pe))
     throw ParamError("attention_pe", "must be nope, sinusoidal, learned, rope, alibi or t5, got " + attention_pe);
   o.attention_pe = int(std::find(train::kAllPositionEncodings.begin(), train::kAllPositionEncodings.end(), pe) -
                        train::kAllPositionEncodings.begin());
+  read(j, "seeds", o.seeds);
   read(j, "attention_length", o.attention_length);
+  read(j, "attention_sample", o.attention_sample);
   check_inputs(o);
 }
 
@@ -346,9 +347,11 @@ nlohmann::json write_json(const AnalysisState& a) {
   nlohmann::json encodings = nlohmann::json::array();
   for (int k = 0; k < kLabEncodings; ++k)
     if (o.compare[std::size_t(k)]) encodings.push_back(std::string(train::to_string(train::kAllPositionEncodings[std::size_t(k)])));
-  return {{"task", std::string(train::to_string(o.task))}, {"encodings", encodings}, {"layers", o.layers},
-          {"heads", o.heads}, {"d_model", o.d_model}, {"batch", o.batch}, {"steps", o.steps},
-          {"train_max", o.train_max}, {"test_max", o.test_max}, {"seed", o.seed}, {"rope_base", o.rope_base},
+  const TrainSettings& t = o.settings;
+  return {{"task", std::string(train::to_string(t.task))}, {"encodings", encodings}, {"layers", t.layers},
+          {"heads", t.heads}, {"d_model", t.d_model}, {"batch", t.batch}, {"steps", t.steps},
+          {"train_max", t.train_max}, {"test_max", t.test_max}, {"seed", t.seed}, {"seeds", o.seeds},
+          {"rope_base", t.rope_base}, {"attention_sample", o.attention_sample},
           {"attention_pe", std::string(train::to_string(train::kAllPositionEncodings[std::size_t(o.attention_pe)]))},
           {"attention_length", o.attention_length}};
 }
@@ -384,27 +387,42 @@ void use_trained_table(AppState& s) {
 std::vector<std::string> save_lab_runs(const AppState& s, const std::string& folder, long long unix_seconds) {
   const LabOptions& o = s.analysis.lab;
   namespace fs = std::filesystem;
+  std::vector<const train::TrainRun*> finished;
+  for (std::size_t i = 0; o.runs && i < o.runs->size(); ++i)
+    if (o.runs->state(i) == train::RunState::done && o.runs->run(i)) finished.push_back(o.runs->run(i));
+  if (finished.empty()) throw ParamError("out", "no finished lab run to save: press Train and wait for a run to end");
   std::error_code ec;
   fs::create_directories(folder, ec);
-  const std::string stem = (fs::path(folder) / ("peviz-lab-" + std::string(train::to_string(o.task)) + "-" +
-                                                std::to_string(unix_seconds))).string();
-  std::vector<std::string> paths;
-  nlohmann::ordered_json all = nlohmann::ordered_json::array();
-  for (std::size_t i = 0; o.runs && i < o.runs->size(); ++i) {
-    const train::TrainRun* run = o.runs->run(i);
-    if (!run || o.runs->state(i) != LabRunState::done) continue;
-    const std::string base = stem + "-" + std::string(train::to_string(run->settings().pe));
-    const train::TrainSnapshot snap = run->snapshot();
-    train::save_run(*run, base + ".safetensors", "out");
-    write_file_atomically(base + "-loss.csv", [&](std::ostream& out) { out << train::loss_curve_csv(snap); });
-    write_file_atomically(base + "-accuracy.csv", [&](std::ostream& out) { out << train::accuracy_csv(snap); });
-    paths.insert(paths.end(), {base + ".safetensors", base + "-loss.csv", base + "-accuracy.csv"});
-    all.push_back(train::run_full_json(*run));
+  const std::string task(train::to_string(finished[0]->settings().task));
+  return train::save_experiment(finished, (fs::path(folder) / ("peviz-lab-" + task + "-" + std::to_string(unix_seconds) +
+                                                               ".safetensors")).string());
+}
+
+void open_lab_experiment(AppState& s, const std::string& path) {
+  if (lab_training(s.analysis.lab)) throw ParamError("open", "runs are still going: press Stop first");
+  std::vector<std::unique_ptr<train::TrainRun>> runs = train::open_experiment(path);
+  LabOptions& o = s.analysis.lab;
+  const TrainSettings& t = runs[0]->settings();
+  o.settings = t;
+  o.compare.fill(false);
+  std::uint64_t lowest = t.seed, highest = t.seed;
+  for (const auto& r : runs) {
+    const auto at = std::find(train::kAllPositionEncodings.begin(), train::kAllPositionEncodings.end(), r->settings().pe);
+    o.compare[std::size_t(at - train::kAllPositionEncodings.begin())] = true;
+    lowest = std::min(lowest, r->settings().seed), highest = std::max(highest, r->settings().seed);
   }
-  if (all.empty()) throw ParamError("out", "no finished lab run to save: press Train and wait for a run to end");
-  write_file_atomically(stem + ".json", [&](std::ostream& out) { out << all.dump(2) << "\n"; });
-  paths.push_back(stem + ".json");
-  return paths;
+  o.settings.seed = lowest;
+  o.seeds = int(std::min<std::uint64_t>(highest - lowest + 1, std::uint64_t(limits::train_seeds.max)));
+  o.views.clear();
+  o.series.clear();
+  o.lengths = train::test_lengths(t.test_max);
+  o.runs_train_max = t.train_max;
+  o.runs = std::make_shared<train::RunQueue>(std::move(runs));
+  o.opened_from = path;
+  o.error.clear();
+  ++o.generation;
+  s.analysis.page = Page::lab;
+  s.analysis.mark(Page::lab);
 }
 
 }  // namespace peviz::app

@@ -79,6 +79,15 @@ void canvas_circle_filled(ImVec2 center, float radius, ImU32 color) {
   if (g_rec.list) record(Circle{pt(center), radius, color, true, 1.0f});
 }
 
+void canvas_convex_filled(const ImVec2* points, int count, ImU32 color) {
+  if (count < 3) return;
+  dl()->AddConvexPolyFilled(points, count, color);
+  if (!g_rec.list) return;
+  FilledPolygon p{{}, color};
+  for (int i = 0; i < count; ++i) p.points.push_back(pt(points[i]));
+  record(std::move(p));
+}
+
 void canvas_circle(ImVec2 center, float radius, ImU32 color, int segments, float thickness) {
   dl()->AddCircle(center, radius, color, segments, thickness);
   if (g_rec.list) record(Circle{pt(center), radius, color, false, thickness});

@@ -21,6 +21,8 @@ void canvas_rect(ImVec2 min, ImVec2 max, ImU32 color, float rounding = 0.0f, flo
 // Colours at the corners, blended across (ImDrawList::AddRectFilledMultiColor).
 void canvas_rect_gradient(ImVec2 min, ImVec2 max, ImU32 top_left, ImU32 top_right, ImU32 bottom_right, ImU32 bottom_left);
 void canvas_circle_filled(ImVec2 center, float radius, ImU32 color);
+// A filled convex polygon, points in order (ImDrawList::AddConvexPolyFilled).
+void canvas_convex_filled(const ImVec2* points, int count, ImU32 color);
 void canvas_circle(ImVec2 center, float radius, ImU32 color, int segments = 0, float thickness = 1.0f);
 // Text with its line box's top-left corner at `top_left`, in the current font (ImDrawList::AddText);
 // `end` as ImGui's (null: to the terminating zero). Lines split at '\n'.

@@ -25,12 +25,13 @@ int encoding_index(train::PositionEncoding pe) {
 ImU32 encoding_color(int k) { return plot::series_color(k); }
 
 void settings_controls(AppState& s, LabOptions& o, bool training) {
+  train::TrainSettings& t = o.settings;
   ImGui::BeginDisabled(training);
   const char* tasks[] = {"copy", "reverse", "sort"};
-  int task = int(o.task);
+  int task = int(t.task);
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.0f);
   if (ImGui::Combo("task", &task, tasks, 3)) {
-    o.task = train::Task(task);
+    t.task = train::Task(task);
     s.analysis.mark(kPage);
   }
   hint("BOS x1..xn SEP y1..yn EOS over 10 symbols; y = x (copy), reversed, or sorted. Loss and accuracy on y and EOS.");
@@ -38,25 +39,28 @@ void settings_controls(AppState& s, LabOptions& o, bool training) {
   std::vector<const char*> names;
   for (int k = 0; k < kLabEncodings; ++k) names.push_back(encoding_name(k));
   if (series_toggles("##lab_pe", names, o.compare.data())) s.analysis.mark(kPage);
-  page_slider(s, kPage, "layers", o.layers, limits::train_layers);
+  page_slider(s, kPage, "layers", t.layers, limits::train_layers);
   ImGui::SameLine();
-  page_slider(s, kPage, "heads##lab", o.heads, limits::train_heads);
+  page_slider(s, kPage, "heads##lab", t.heads, limits::train_heads);
   ImGui::SameLine();
-  page_slider(s, kPage, "d_model##lab", o.d_model, limits::train_d_model);
+  page_slider(s, kPage, "d_model##lab", t.d_model, limits::train_d_model);
   ImGui::SameLine();
-  page_slider(s, kPage, "batch", o.batch, limits::train_batch);
-  page_slider(s, kPage, "steps", o.steps, limits::train_steps);
+  page_slider(s, kPage, "batch", t.batch, limits::train_batch);
+  page_slider(s, kPage, "steps", t.steps, limits::train_steps);
   ImGui::SameLine();
-  page_slider(s, kPage, "train max n", o.train_max, limits::train_max);
+  page_slider(s, kPage, "train max n", t.train_max, limits::train_max);
   hint("Training sequences have n uniform in [1, train max]; the learned table has 2 x train max + 3 rows.");
   ImGui::SameLine();
-  page_slider(s, kPage, "test max n", o.test_max, limits::test_max);
+  page_slider(s, kPage, "test max n", t.test_max, limits::test_max);
   hint("Exact match is measured at n = 5, 10, ..., test max (at most 4 x train max), 200 sequences each.");
   ImGui::SameLine();
-  page_slider(s, kPage, "RoPE base##lab", o.rope_base, limits::base);
+  page_slider(s, kPage, "RoPE base##lab", t.rope_base, limits::base);
   ImGui::SameLine();
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.0f);
-  if (ImGui::InputScalar("seed##lab", ImGuiDataType_U64, &o.seed)) s.analysis.mark(kPage);
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 5.0f);
+  if (ImGui::InputScalar("seed##lab", ImGuiDataType_U64, &t.seed)) s.analysis.mark(kPage);
+  ImGui::SameLine();
+  page_slider(s, kPage, "seeds", o.seeds, limits::train_seeds);
+  hint("Runs per encoding, seeds seed, seed + 1, ...: the charts draw each encoding's mean with its min-max band.");
   ImGui::EndDisabled();
   keep_lab_inputs_valid(o);
 }
@@ -90,14 +94,18 @@ std::string run_status(const LabRunView& v) {
   const train::TrainSnapshot& p = v.snapshot;
   char text[160];
   switch (v.state) {
-    case LabRunState::queued: return "queued";
-    case LabRunState::failed: return "failed: " + v.error;
-    case LabRunState::running:
+    case train::RunState::queued: return "queued";
+    case train::RunState::failed: return "failed: " + v.error;
+    case train::RunState::running:
       if (p.step >= p.steps) return "evaluating";
       std::snprintf(text, sizeof text, "step %d / %d, %.1f steps/s, %.0f s left", p.step, p.steps, p.steps_per_s,
                     p.eta_s);
       return text;
-    case LabRunState::done:
+    case train::RunState::done:
+      if (p.diverged_at > 0) {
+        std::snprintf(text, sizeof text, "diverged at step %d (loss NaN): lower the learning rate", p.diverged_at);
+        return text;
+      }
       std::snprintf(text, sizeof text, "done: %d / %d steps%s, %.1f steps/s, final loss %.4f", p.step, p.steps,
                     p.step < p.steps ? " (stopped)" : "", p.steps_per_s, p.loss.empty() ? NAN : p.loss.back());
       return text;
@@ -108,13 +116,15 @@ std::string run_status(const LabRunView& v) {
 // One line per run of the table below the buttons: its colour, name and progress.
 void progress_lines(const LabOptions& o) {
   if (o.views.empty()) {
-    ImGui::TextDisabled("No runs yet. Small settings (d_model 32, 300 steps) finish in seconds; the defaults in about "
-                        "a minute per encoding.");
+    ImGui::TextDisabled("No runs yet: press Train, or File > Open a saved experiment. Small settings (d_model 32, 300 "
+                        "steps) finish in seconds.");
     return;
   }
+  if (!o.opened_from.empty()) ImGui::TextDisabled("Opened from %s (trained earlier; nothing retrains)", o.opened_from.c_str());
   for (const LabRunView& v : o.views) {
     const int k = encoding_index(v.pe);
-    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(encoding_color(k)), "%s", encoding_name(k));
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(encoding_color(k)), "%s seed %llu", encoding_name(k),
+                       (unsigned long long)v.seed);
     ImGui::SameLine(ImGui::GetCursorPosX() + 6.0f * ImGui::GetFontSize());
     const float fraction = v.snapshot.steps > 0 ? float(v.snapshot.step) / float(v.snapshot.steps) : 0.0f;
     ImGui::ProgressBar(fraction, ImVec2(ImGui::GetFontSize() * 8.0f, 0.0f), "");
@@ -123,6 +133,7 @@ void progress_lines(const LabOptions& o) {
   }
 }
 
+// Training loss: one thin line per run, and each encoding's mean over its seeds (thick) when it has several.
 void loss_plot(const LabOptions& o, ImVec2 size) {
   if (!plot::begin_plot("##lab_loss", size)) return;
   double lo = 0.0, hi = 0.0, steps = 1.0;
@@ -130,44 +141,103 @@ void loss_plot(const LabOptions& o, ImVec2 size) {
   for (const LabRunView& v : o.views) {
     steps = std::max(steps, double(v.snapshot.steps));
     for (float x : v.log_loss) {
+      if (!std::isfinite(x)) continue;
       lo = any ? std::min(lo, double(x)) : x, hi = any ? std::max(hi, double(x)) : x;
       any = true;
     }
   }
   if (!any) lo = -3.0, hi = 0.5;
   plot::setup_axes("step", "training loss (log10)", {0.0, steps}, {lo - 0.1, hi + 0.1}, plot::axis_integer);
-  for (const LabRunView& v : o.views) {
-    const int k = encoding_index(v.pe);
-    const double w = v.loss_bucket;
-    plot::plot_line(encoding_name(k), v.log_loss.data(), int(v.log_loss.size()), 0.5 * (w + 1.0), w, 1, encoding_color(k),
-                    1.5f);
+  for (const LabSeries& sr : o.series) {
+    const int k = encoding_index(sr.pe);
+    const std::string hidden = "##" + std::string(encoding_name(k));
+    for (const LabRunView& v : o.views) {
+      if (v.pe != sr.pe) continue;
+      const double w = v.loss_bucket;
+      plot::plot_line(sr.runs > 1 ? hidden.c_str() : encoding_name(k), v.log_loss.data(), int(v.log_loss.size()),
+                      0.5 * (w + 1.0), w, 1, sr.runs > 1 ? (encoding_color(k) & 0x80FFFFFFu) : encoding_color(k),
+                      sr.runs > 1 ? 1.0f : 1.5f);
+    }
+    if (sr.runs > 1 && !o.views.empty()) {
+      const double w = o.views[0].loss_bucket;
+      plot::plot_line(encoding_name(k), sr.mean_log_loss.data(), int(sr.mean_log_loss.size()), 0.5 * (w + 1.0), w, 1,
+                      encoding_color(k), 2.0f);
+    }
   }
   plot::end_plot();
 }
 
-// Exact match against n: one line per run, a vertical line at train_max, "not defined" where the learned
-// table has no rows for the sequence.
+// Exact match against n: each encoding's mean over its seeds with the min-max band, a vertical line at
+// train_max, "not defined" where the learned table has no rows for the sequence.
 void accuracy_plot(AppState& s, const LabOptions& o, ImVec2 size) {
   if (!plot::begin_plot("##lab_accuracy", size)) return;
-  const double last = o.lengths.empty() ? double(o.test_max) : double(o.lengths.back());
+  const int train_max = o.runs_train_max > 0 ? o.runs_train_max : o.settings.train_max;
+  const double last = o.lengths.empty() ? double(o.settings.test_max) : double(o.lengths.back());
   plot::setup_axes("symbols per sequence n", "exact match", {0.0, 1.15 * last + 2.0}, {-0.05, 1.1}, plot::axis_integer);
-  plot::plot_vline(o.runs_train_max > 0 ? o.runs_train_max : o.train_max, ImGui::GetColorU32(ImGuiCol_Text, 0.5f), 1.0f);
-  plot::plot_text(o.runs_train_max > 0 ? o.runs_train_max : o.train_max, 1.06, "train max",
-                  ImGui::GetColorU32(ImGuiCol_Text, 0.7f));
-  for (const LabRunView& v : o.views) {
-    if (!v.snapshot.evaluated) continue;
-    const int k = encoding_index(v.pe);
+  plot::plot_vline(train_max, ImGui::GetColorU32(ImGuiCol_Text, 0.5f), 1.0f);
+  plot::plot_text(train_max, 1.06, "train max", ImGui::GetColorU32(ImGuiCol_Text, 0.7f));
+  const std::vector<float> xs(o.lengths.begin(), o.lengths.end());  // the band is drawn at once
+  for (const LabSeries& sr : o.series) {
+    if (sr.evaluated == 0) continue;
+    const int k = encoding_index(sr.pe);
+    if (sr.evaluated > 1) plot::plot_band(xs.data(), sr.lo.data(), sr.hi.data(), int(xs.size()), encoding_color(k) & 0x40FFFFFFu);
     const std::size_t regular = o.lengths.size() > 1 && o.lengths.back() % 5 != 0 ? o.lengths.size() - 1 : o.lengths.size();
-    plot::plot_line(encoding_name(k), v.exact_match.data(), int(regular), o.lengths.empty() ? 5.0 : o.lengths[0], 5.0, 1,
+    plot::plot_line(encoding_name(k), sr.mean.data(), int(regular), o.lengths.empty() ? 5.0 : o.lengths[0], 5.0, 1,
                     encoding_color(k), 2.0f);
     if (regular < o.lengths.size())  // the last length is test_max itself, not a multiple of 5
-      plot::plot_line(("##" + std::string(encoding_name(k))).c_str(), v.exact_match.data() + regular - 1, 2,
+      plot::plot_line(("##" + std::string(encoding_name(k))).c_str(), sr.mean.data() + regular - 1, 2,
                       o.lengths[regular - 1], o.lengths[regular] - o.lengths[regular - 1], 1, encoding_color(k), 2.0f);
-    for (std::size_t i = 0; i < o.lengths.size() && i < v.exact_match.size(); ++i)
-      if (std::isnan(v.exact_match[i])) plot::plot_text(o.lengths[i], 0.02 + 0.06 * k, "not defined", encoding_color(k));
+    for (std::size_t i = 0; i < o.lengths.size() && i < sr.mean.size(); ++i)
+      if (std::isnan(sr.mean[i]) && o.lengths[i] > train_max)
+        plot::plot_text(o.lengths[i], 0.02 + 0.06 * k, "not defined", encoding_color(k));
   }
   plot::end_plot();
   record_page_region(s);
+}
+
+// "BOS", "x3", "SEP", "y3", "EOS": what token i of a sequence of n symbols is.
+std::string token_role(int i, int n) {
+  if (i == 0) return "BOS";
+  if (i == n + 1) return "SEP";
+  if (i > 2 * n + 1) return "EOS";
+  char text[16];
+  std::snprintf(text, sizeof text, "%c%d", i <= n ? 'x' : 'y', i <= n ? i : i - n - 1);
+  return text;
+}
+
+// The test sequence as text, the answer positions coloured right (green) or, from the first wrong one, red.
+void sequence_line(const LabOptions& o, int n) {
+  ImGui::TextDisabled("sequence:");
+  for (int i = 0; i < int(o.attention_tokens_ids.size()); ++i) {
+    const int id = o.attention_tokens_ids[std::size_t(i)];
+    const std::string text = id == train::kBos ? "BOS" : id == train::kSep ? "SEP" : id == train::kEos ? "EOS" : std::to_string(id);
+    ImGui::SameLine(0.0f, ImGui::GetFontSize() * 0.3f);
+    const bool answer = i >= n + 2;
+    const bool wrong = o.attention_wrong >= 0 && i == o.attention_wrong + 1;
+    const ImVec4 color = wrong ? ImVec4(1.0f, 0.35f, 0.35f, 1.0f) : answer ? ImVec4(0.5f, 0.85f, 0.5f, 1.0f)
+                                                                          : ImGui::GetStyleColorVec4(ImGuiCol_Text);
+    ImGui::TextColored(color, wrong ? "[%s]" : "%s", text.c_str());
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("token %d: %s", i, token_role(i, n).c_str());
+  }
+}
+
+// The attention row of the query that produced the first wrong answer token (or of the last query when all
+// are right), one line per layer and head, against the key position, the keys labelled by role.
+void wrong_query_plot(const LabOptions& o, int n, ImVec2 size) {
+  if (!plot::begin_plot("##lab_wrong_row", size)) return;
+  const int L = o.attention_tokens, query = o.attention_wrong >= 0 ? o.attention_wrong : L - 1;
+  const std::string title = "attention of query " + std::to_string(query) + " (" + token_role(query, n) + ")";
+  plot::setup_axes("key j", title.c_str(), {-0.5, L - 0.5}, {-0.05, 1.1}, plot::axis_integer);
+  for (int l = 0; l < o.attention_layers; ++l)
+    for (int h = 0; h < o.attention_heads; ++h) {
+      const int line = l * o.attention_heads + h;
+      const std::string name = "layer " + std::to_string(l + 1) + " head " + std::to_string(h + 1);
+      plot::plot_line(name.c_str(), o.attention_query_rows.row(std::size_t(line)), query + 1, 0.0, 1.0, 1,
+                      plot::series_color(line), 1.5f);
+    }
+  for (int j : {0, 1, n, n + 1, query})
+    if (j >= 0 && j < L) plot::plot_text(j, 1.04, token_role(j, n).c_str(), ImGui::GetColorU32(ImGuiCol_Text, 0.7f));
+  plot::end_plot();
 }
 
 void attention_panel(AppState& s, LabOptions& o, float height) {
@@ -181,22 +251,34 @@ void attention_panel(AppState& s, LabOptions& o, float height) {
     ImGui::EndCombo();
   }
   ImGui::SameLine();
-  page_slider(s, kPage, "length n##lab_attention", o.attention_length, 1, std::max(o.train_max, o.test_max));
+  const train::TrainSettings& t = o.settings;
+  page_slider(s, kPage, "length n##lab_attention", o.attention_length, 1, std::max(t.train_max, t.test_max));
   hint("Lengths past train max show what the model attends to on sequences longer than any it was trained on.");
   ImGui::SameLine();
-  if (o.attention_defined)
-    ImGui::TextDisabled("test sequence 0, %d tokens: tile rows = layers 1..%d, tile columns = heads 1..%d; row = query, "
-                        "column = key", o.attention_tokens, o.attention_layers, o.attention_heads);
+  page_slider(s, kPage, "test sequence##lab_attention", o.attention_sample, 0, t.test_samples - 1);
+  hint("Which of the test sequences of this length (the same ones the exact match is measured on).");
   if (!o.attention_defined) {
     ImGui::TextColored(ImVec4(0.95f, 0.6f, 0.3f, 1.0f), "%s", o.attention_note.c_str());
-    ImGui::Dummy(ImVec2(1.0f, std::max(height - ImGui::GetFrameHeightWithSpacing(), 1.0f)));
+    ImGui::Dummy(ImVec2(1.0f, std::max(height - 2.0f * ImGui::GetFrameHeightWithSpacing(), 1.0f)));
     return;
   }
-  // Square cells: as wide as the tiles need at this height (plus the axis and the colourbar), at most the width.
-  const float h = std::max(height - ImGui::GetFrameHeightWithSpacing(), 10.0f), em = ImGui::GetFontSize();
+  const int n = (o.attention_tokens - 3) / 2;
+  sequence_line(o, n);
+  if (o.attention_wrong >= 0)
+    ImGui::TextColored(ImVec4(1.0f, 0.35f, 0.35f, 1.0f), "first wrong answer token: %s, predicted at query %d (%s); "
+                       "its attention row is plotted on the right", token_role(o.attention_wrong + 1, n).c_str(),
+                       o.attention_wrong, token_role(o.attention_wrong, n).c_str());
+  else
+    ImGui::TextDisabled("answered exactly; on the right, the last query's attention row. Tiles: rows = layers 1..%d, "
+                        "columns = heads 1..%d; row = query, column = key", o.attention_layers, o.attention_heads);
+  // Square cells: as wide as the tiles need at this height (plus the axis and the colourbar), at most 60% of the width.
+  const float h = std::max(ImGui::GetContentRegionAvail().y, 10.0f), em = ImGui::GetFontSize();
+  const float avail = ImGui::GetContentRegionAvail().x;
   const float w = h * float(o.attention.cols) / float(std::max<std::size_t>(o.attention.rows, 1)) + 9.0f * em;
-  heatmap_panel(o.attention_image, "##lab_attention_maps", "key j", "query i", "attention probability",
-                ImVec2(std::min(w, ImGui::GetContentRegionAvail().x), h));
+  const float tiles_w = std::min(w, 0.6f * avail);
+  heatmap_panel(o.attention_image, "##lab_attention_maps", "key j", "query i", "attention probability", ImVec2(tiles_w, h));
+  ImGui::SameLine();
+  wrong_query_plot(o, n, ImVec2(avail - tiles_w - ImGui::GetStyle().ItemSpacing.x, h));
 }
 
 }  // namespace

@@ -15,6 +15,7 @@
 #include "app/model/page_model.hpp"
 #include "app/model/state_json.hpp"
 #include "core/errors.hpp"
+#include "core/train/experiment.hpp"
 #include "core/train/run_io.hpp"
 
 using namespace peviz;
@@ -29,14 +30,14 @@ void tiny(LabOptions& o, int steps) {
   o.compare.fill(false);
   o.compare[3] = true;  // rope
   o.compare[2] = true;  // learned
-  o.layers = 1;
-  o.heads = 2;
-  o.d_model = 16;
-  o.batch = 4;
-  o.steps = steps;
-  o.train_max = 5;
-  o.test_max = 10;
-  o.seed = 7;
+  o.settings.layers = 1;
+  o.settings.heads = 2;
+  o.settings.d_model = 16;
+  o.settings.batch = 4;
+  o.settings.steps = steps;
+  o.settings.train_max = 5;
+  o.settings.test_max = 10;
+  o.settings.seed = 7;
 }
 
 // Runs update steps (as the frame loop does) until every run has ended and been read.
@@ -72,7 +73,7 @@ TEST_CASE("a run started through the Lab page equals a direct core run: loss cur
   for (std::size_t i = 0; i < 2; ++i) {
     const LabRunView& v = o.views[i];
     INFO(train::to_string(v.pe));
-    CHECK(v.state == LabRunState::done);
+    CHECK(v.state == train::RunState::done);
     CHECK(v.pe == settings[i].pe);
     train::TrainRun direct(settings[i]);
     const std::atomic<bool> cancel{false};
@@ -108,7 +109,7 @@ TEST_CASE("a run started through the Lab page equals a direct core run: loss cur
 
 TEST_CASE("before any run the Lab exports its test lengths with no accuracy") {
   AppState s;
-  s.analysis.lab.test_max = 22;
+  s.analysis.lab.settings.test_max = 22;
   const NdArray data = page_model(Page::lab).export_data(s);
   REQUIRE(data.shape == std::vector<std::size_t>{5, 7});
   CHECK(data.f32[0] == 5.0f);
@@ -164,7 +165,7 @@ TEST_CASE("Stop ends the runs early and evaluates them; closing the window while
   wait_for_runs(s);
   REQUIRE(o.views.size() == 2);
   for (const LabRunView& v : o.views) {
-    CHECK(v.state == LabRunState::done);
+    CHECK(v.state == train::RunState::done);
     CHECK(v.snapshot.step < 100000);
     CHECK(v.snapshot.evaluated);
   }
@@ -192,25 +193,25 @@ TEST_CASE("Train refuses settings core refuses, naming the parameter; the status
   CHECK_FALSE(o.runs);
   CHECK(s.status == "Not applied: pe: choose at least one encoding to train");
   o.compare[0] = true;
-  o.d_model = 20;
-  o.heads = 4;  // head dimension 5: odd
+  o.settings.d_model = 20;
+  o.settings.heads = 4;  // head dimension 5: odd
   CHECK_THROWS_WITH(lab_settings(o), Catch::StartsWith("heads: "));
 }
 
 TEST_CASE("the Lab's options round-trip through the state JSON; bad values are refused by name") {
   AppState a;
   LabOptions& o = a.analysis.lab;
-  o.task = train::Task::sort;
+  o.settings.task = train::Task::sort;
   o.compare = {false, true, false, true, true, false};
-  o.layers = 3;
-  o.heads = 4;
-  o.d_model = 48;
-  o.batch = 8;
-  o.steps = 300;
-  o.train_max = 10;
-  o.test_max = 35;
-  o.seed = 12345678901ull;
-  o.rope_base = 500.0;
+  o.settings.layers = 3;
+  o.settings.heads = 4;
+  o.settings.d_model = 48;
+  o.settings.batch = 8;
+  o.settings.steps = 300;
+  o.settings.train_max = 10;
+  o.settings.test_max = 35;
+  o.settings.seed = 12345678901ull;
+  o.settings.rope_base = 500.0;
   o.attention_pe = 4;
   o.attention_length = 30;
   const nlohmann::json j = state_to_json(a);
@@ -220,17 +221,17 @@ TEST_CASE("the Lab's options round-trip through the state JSON; bad values are r
   apply_state_json(j, b);
   CHECK(state_to_json(b) == j);
   const LabOptions& r = b.analysis.lab;
-  CHECK(r.task == train::Task::sort);
+  CHECK(r.settings.task == train::Task::sort);
   CHECK(r.compare == o.compare);
-  CHECK(r.seed == 12345678901ull);
-  CHECK(r.test_max == 35);
+  CHECK(r.settings.seed == 12345678901ull);
+  CHECK(r.settings.test_max == 35);
   CHECK(r.attention_pe == 4);
 
   const char* bad[][2] = {
       {R"({"lab": {"task": "add"}})", "task: "},
       {R"({"lab": {"encodings": ["fourier"]}})", "encodings: "},
       {R"({"lab": {"encodings": "rope"}})", "encodings: "},
-      {R"({"lab": {"layers": 5}})", "layers: "},
+      {R"({"lab": {"layers": 9}})", "layers: "},
       {R"({"lab": {"heads": 3}})", "heads: "},  // d_model 64 / 3
       {R"({"lab": {"d_model": 8}})", "d-model: "},
       {R"({"lab": {"train_max": 5, "test_max": 21}})", "test-max: "},
@@ -243,7 +244,7 @@ TEST_CASE("the Lab's options round-trip through the state JSON; bad values are r
     INFO(text);
     AppState c;
     CHECK_THROWS_WITH(apply_state_json(nlohmann::json::parse(text), c), Catch::StartsWith(key));
-    CHECK(c.analysis.lab.layers == 2);
+    CHECK(c.analysis.lab.settings.layers == int(limits::train_layers.fallback));
   }
 }
 
@@ -287,8 +288,10 @@ TEST_CASE("a learned run's trained table reaches the Basics encoding, and a save
   std::getline(loss, header);
   CHECK(header == "step,loss");
   const nlohmann::json all = nlohmann::json::parse(std::ifstream(dir / "peviz-lab-copy-1234.json"));
-  CHECK(all.size() == 2);
-  CHECK(all[0]["pe"] == "learned");
+  CHECK(all["format"] == train::kExperimentFormat);
+  REQUIRE(all["runs"].size() == 2);
+  CHECK(all["runs"][0]["pe"] == "learned");
+  CHECK(all["runs"][0]["file"] == "peviz-lab-copy-1234-learned.safetensors");
 
   std::ofstream(dir / "a-file") << "x";
   CHECK_THROWS_AS(save_lab_runs(s, (dir / "a-file" / "sub").string(), 1), ParamError);
@@ -299,30 +302,30 @@ TEST_CASE("a learned run's trained table reaches the Basics encoding, and a save
 
 TEST_CASE("moved sliders are brought back to settings core accepts") {
   LabOptions o;
-  o.heads = 3;
-  o.d_model = 64;
-  o.train_max = 20;
-  o.test_max = 100;
+  o.settings.heads = 3;
+  o.settings.d_model = 64;
+  o.settings.train_max = 20;
+  o.settings.test_max = 100;
   keep_lab_inputs_valid(o);
-  CHECK(o.d_model == 66);  // nearest multiple of 2 x 3
-  CHECK(o.test_max == 80);
-  CHECK(o.batch == 32);
-  o.heads = 8;
-  o.d_model = 250;
+  CHECK(o.settings.d_model == 66);  // nearest multiple of 2 x 3
+  CHECK(o.settings.test_max == 80);
+  CHECK(o.settings.batch == 32);
+  o.settings.heads = 8;
+  o.settings.d_model = 250;
   keep_lab_inputs_valid(o);
-  CHECK(o.d_model == 256);
-  o.heads = 2;
-  o.d_model = 16;
-  o.layers = 4;
-  o.batch = 256;
-  o.train_max = 40;
-  o.test_max = 160;
-  o.d_model = 256;
+  CHECK(o.settings.d_model == 256);
+  o.settings.heads = 2;
+  o.settings.d_model = 16;
+  o.settings.layers = 4;
+  o.settings.batch = 256;
+  o.settings.train_max = 40;
+  o.settings.test_max = 160;
+  o.settings.d_model = 256;
   CHECK_THROWS_WITH(lab_settings(o), Catch::StartsWith("batch: the run would need"));
   keep_lab_inputs_valid(o);
-  CHECK(o.batch < 256);
-  CHECK(o.batch >= 64);  // halved only as far as needed: 64 fits, 128 does not
+  CHECK(o.settings.batch < 256);
+  CHECK(o.settings.batch >= 64);  // halved only as far as needed: 64 fits, 128 does not
   CHECK_NOTHROW(lab_settings(o));
-  o.batch *= 2;
+  o.settings.batch *= 2;
   CHECK_THROWS(lab_settings(o));
 }

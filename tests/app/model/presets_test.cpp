@@ -68,19 +68,19 @@ TEST_CASE("shipped presets set the models' values") {
     const LabOptions& o = s.analysis.lab;
     CHECK(s.analysis.page == Page::lab);
     CHECK(o.compare == std::array<bool, kLabEncodings>{true, true, true, true, true, true});
-    CHECK(o.d_model == 64);
-    CHECK(o.steps == 2000);
-    CHECK(o.train_max == 10);
-    CHECK(o.test_max == 20);
+    CHECK(o.settings.d_model == 64);
+    CHECK(o.settings.steps == 2000);
+    CHECK(o.settings.train_max == 10);
+    CHECK(o.settings.test_max == 20);
   }
   {
     AppState s;
     REQUIRE(apply_preset(shipped(all, "lab-t5-larger"), s));
     const LabOptions& o = s.analysis.lab;
     CHECK(o.compare == std::array<bool, kLabEncodings>{true, false, false, true, false, true});  // NoPE, RoPE, T5
-    CHECK(o.layers == 4);
-    CHECK(o.heads == 4);
-    CHECK(o.d_model == 128);
+    CHECK(o.settings.layers == 4);
+    CHECK(o.settings.heads == 4);
+    CHECK(o.settings.d_model == 128);
     CHECK(o.attention_pe == 5);  // T5's maps
     CHECK(o.attention_length == 25);
   }

@@ -1,0 +1,73 @@
+// Worker threads over a queue of training runs; reopened runs as a finished queue.
+#include "core/train/run_queue.hpp"
+
+#include <algorithm>
+
+#ifdef __linux__
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
+
+namespace peviz::train {
+
+RunQueue::RunQueue(std::vector<TrainSettings> runs, int workers, int worker_nice)
+    : settings_(std::move(runs)), slots_(std::make_unique<Slot[]>(settings_.size())) {
+  for (const TrainSettings& s : settings_) validate(s);
+  const int n = std::clamp(workers, 1, std::max(1, int(settings_.size())));
+  live_workers_.store(n);
+  for (int i = 0; i < n; ++i) workers_.emplace_back([this, worker_nice] { work(worker_nice); });
+}
+
+RunQueue::RunQueue(std::vector<std::unique_ptr<TrainRun>> finished) : slots_(std::make_unique<Slot[]>(finished.size())) {
+  for (std::size_t i = 0; i < finished.size(); ++i) {
+    settings_.push_back(finished[i]->settings());
+    slots_[i].run = std::move(finished[i]);
+    slots_[i].state.store(RunState::done);
+  }
+  next_.store(settings_.size());
+}
+
+RunQueue::~RunQueue() {
+  abandon_.store(true);
+  cancel_.store(true);
+  wait();
+}
+
+const TrainRun* RunQueue::run(std::size_t i) const {
+  return state(i) == RunState::queued ? nullptr : slots_[i].run.get();
+}
+
+std::string RunQueue::error(std::size_t i) const { return state(i) == RunState::failed ? slots_[i].error : ""; }
+
+void RunQueue::wait() {
+  for (std::thread& t : workers_)
+    if (t.joinable()) t.join();
+}
+
+// A worker: takes the next queued run until none is left or stop(); each run steps until done, diverged or
+// cancelled, then evaluates (skipped when the owner is going away).
+void RunQueue::work(int nice) {
+#ifdef __linux__
+  if (nice != 0) setpriority(PRIO_PROCESS, id_t(::syscall(SYS_gettid)), nice);  // per thread on Linux
+#else
+  (void)nice;
+#endif
+  for (std::size_t i = next_++; i < settings_.size() && !cancel_.load(); i = next_++) {
+    Slot& slot = slots_[i];
+    try {
+      slot.run = std::make_unique<TrainRun>(settings_[i]);
+      slot.state.store(RunState::running, std::memory_order_release);
+      while (!cancel_.load(std::memory_order_relaxed) && slot.run->step()) {
+      }
+      if (!abandon_.load()) slot.run->finish(cancel_.load());
+      slot.state.store(RunState::done, std::memory_order_release);
+    } catch (const std::exception& e) {  // ParamError, bad_alloc: the run fails, the others go on
+      slot.error = e.what();
+      slot.state.store(RunState::failed, std::memory_order_release);
+    }
+  }
+  live_workers_.fetch_sub(1, std::memory_order_release);
+}
+
+}  // namespace peviz::train

@@ -1,0 +1,64 @@
+// The one way to train several lab runs: a queue of TrainRuns trained by worker threads, or reopened finished runs.
+//
+// Use (the Lab page and `peviz train` alike):
+//   RunQueue q(settings, workers);   // validates every entry (ParamError), starts `workers` threads
+//   q.state(i), q.run(i)->snapshot() // any thread, any time
+//   q.stop();                        // running runs stop after their step and evaluate; queued ones never start
+//   q.wait();                        // joins the workers
+// Runs start in the order given; a worker takes the next queued run when its own ends. Each run is
+// single-threaded, so its results are the same bits whatever the number of workers. The destructor
+// abandons: it cancels without evaluating and joins (closing the window mid-run).
+#pragma once
+#include <atomic>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "core/train/run.hpp"
+
+namespace peviz::train {
+
+enum class RunState { queued, running, done, failed };
+
+class RunQueue {
+ public:
+  // One run per settings entry (all validated first), `workers` >= 1 threads at `worker_nice` (Linux: the
+  // threads' nice value, so that a window's frame loop is not queued behind them; 0 leaves it).
+  RunQueue(std::vector<TrainSettings> runs, int workers, int worker_nice = 0);
+  // Finished runs (e.g. reopened from files): every state is done, no thread starts.
+  explicit RunQueue(std::vector<std::unique_ptr<TrainRun>> finished);
+  ~RunQueue();
+  RunQueue(const RunQueue&) = delete;
+  RunQueue& operator=(const RunQueue&) = delete;
+
+  std::size_t size() const { return settings_.size(); }
+  const TrainSettings& settings(std::size_t i) const { return settings_[i]; }
+  RunState state(std::size_t i) const { return slots_[i].state.load(std::memory_order_acquire); }
+  // The run once it has started (running, done, or failed after its start); nullptr before. Its const members
+  // (snapshot, attention_maps, learned_table, parameters) are thread-safe.
+  const TrainRun* run(std::size_t i) const;
+  std::string error(std::size_t i) const;  // why a run failed (state failed), else ""
+  void stop() { cancel_.store(true, std::memory_order_relaxed); }
+  bool stopping() const { return cancel_.load(std::memory_order_relaxed); }
+  // True once every worker has ended (then wait() returns at once).
+  bool ended() const { return live_workers_.load(std::memory_order_acquire) == 0; }
+  void wait();
+
+ private:
+  struct Slot {
+    std::atomic<RunState> state{RunState::queued};
+    std::unique_ptr<TrainRun> run;  // written by its worker before state leaves queued
+    std::string error;              // written before state becomes failed
+  };
+  void work(int nice);
+
+  std::vector<TrainSettings> settings_;
+  std::unique_ptr<Slot[]> slots_;
+  std::atomic<std::size_t> next_{0};
+  std::atomic<bool> cancel_{false}, abandon_{false};
+  std::atomic<int> live_workers_{0};
+  std::vector<std::thread> workers_;
+};
+
+}  // namespace peviz::train

@@ -1,0 +1,159 @@
+// Saving an experiment as a set of files and reopening it: names, round trip of every value, refusals.
+#include "core/train/experiment.hpp"
+
+#include <filesystem>
+#include <fstream>
+
+#include <catch2/catch.hpp>
+#include "tiny_run.hpp"
+#include <nlohmann/json.hpp>
+#include "tests/temp_path.hpp"
+
+#include "core/safetensors.hpp"
+#include "core/train/run_io.hpp"
+#include "../param_error.hpp"
+
+using namespace peviz::train;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::vector<std::unique_ptr<TrainRun>> trained(const std::vector<TrainSettings>& settings) {
+  std::vector<std::unique_ptr<TrainRun>> runs;
+  for (const TrainSettings& s : settings) {
+    runs.push_back(std::make_unique<TrainRun>(s));
+    runs.back()->train(std::atomic<bool>{false});
+  }
+  return runs;
+}
+
+std::vector<const TrainRun*> pointers(const std::vector<std::unique_ptr<TrainRun>>& runs) {
+  std::vector<const TrainRun*> out;
+  for (const auto& r : runs) out.push_back(r.get());
+  return out;
+}
+
+struct TempDir {
+  fs::path path = unique_temp_path("experiment");
+  TempDir() { fs::create_directories(path); }
+  ~TempDir() { fs::remove_all(path); }
+};
+
+}  // namespace
+
+TEST_CASE("file names: one run keeps the path; encodings and seeds get suffixes", "[train][experiment]") {
+  const TrainSettings r = tiny_run(PositionEncoding::rope, 0);
+  CHECK(experiment_file_names({r}, "d/run.safetensors") == std::vector<std::string>{"d/run.safetensors"});
+  const auto two_pe = experiment_settings(r, {PositionEncoding::rope, PositionEncoding::t5}, {0});
+  CHECK(experiment_file_names(two_pe, "d/x.safetensors") ==
+        std::vector<std::string>{"d/x-rope.safetensors", "d/x-t5.safetensors"});
+  const auto seeds = experiment_settings(r, {PositionEncoding::rope, PositionEncoding::t5}, {0, 1});
+  CHECK(experiment_file_names(seeds, "d/x.safetensors")[3] == "d/x-t5-seed1.safetensors");
+  const auto one_pe = experiment_settings(r, {PositionEncoding::nope}, {2, 3});
+  CHECK(experiment_file_names(one_pe, "d/x")[1] == "d/x-seed3.safetensors");
+}
+
+TEST_CASE("an experiment reopens with the same settings, curves, accuracies and attention values", "[train][experiment]") {
+  TempDir dir;
+  const auto runs = trained(experiment_settings(tiny_run(PositionEncoding::rope, 0),
+                                                {PositionEncoding::learned, PositionEncoding::alibi}, {7, 8}));
+  const std::string out = (dir.path / "exp.safetensors").string();
+  const std::vector<std::string> written = save_experiment(pointers(runs), out);
+  CHECK(written.size() == 4 * 3 + 1);
+  for (const std::string& p : written) CHECK(fs::exists(p));
+  const std::string manifest = (dir.path / "exp.json").string();
+  CHECK(written.back() == manifest);
+  CHECK(is_lab_file(manifest));
+  CHECK(is_lab_file((dir.path / "exp-alibi-seed8.safetensors").string()));
+
+  const auto back = open_experiment(manifest);
+  REQUIRE(back.size() == 4);
+  for (std::size_t i = 0; i < 4; ++i) {
+    INFO(i);
+    CHECK(back[i]->settings().pe == runs[i]->settings().pe);
+    CHECK(back[i]->settings().seed == runs[i]->settings().seed);
+    CHECK(run_summary_json(*back[i]) == run_summary_json(*runs[i]));  // accuracies, loss, steps/s
+    CHECK(back[i]->snapshot().loss == runs[i]->snapshot().loss);
+    const auto a = back[i]->attention_maps(6, 2), b = runs[i]->attention_maps(6, 2);
+    REQUIRE(a.has_value() == b.has_value());
+    if (a) CHECK((*a)[0][1].data == (*b)[0][1].data);
+    CHECK(back[i]->greedy_answer(3, 1) == runs[i]->greedy_answer(3, 1));
+  }
+  const auto single = open_experiment((dir.path / "exp-learned-seed8.safetensors").string());
+  REQUIRE(single.size() == 1);
+  CHECK(single[0]->parameters() == runs[2]->parameters());
+}
+
+TEST_CASE("wrong files are refused with one line naming what does not match", "[train][experiment]") {
+  TempDir dir;
+  const auto runs = trained({tiny_run(PositionEncoding::rope, 0), tiny_run(PositionEncoding::t5, 0)});
+  const std::string out = (dir.path / "e.safetensors").string();
+  save_experiment(pointers(runs), out);
+  auto refusal = [](const std::string& path) { return param_error_of([&] { open_experiment(path); }); };
+  auto write = [&](const std::string& name, const std::string& text) {
+    const std::string p = (dir.path / name).string();
+    std::ofstream(p, std::ios::binary) << text;
+    return p;
+  };
+  CHECK(refusal(write("other.json", R"({"format": "peviz-lab-experiment-9", "runs": []})")) ==
+        "open: " + (dir.path / "other.json").string() +
+            " was written by another version of peviz (format \"peviz-lab-experiment-9\", this one reads "
+            "peviz-lab-experiment-1)");
+  CHECK(refusal(write("empty.json", R"({"format": "peviz-lab-experiment-1", "runs": []})")).find("lists no runs") !=
+        std::string::npos);
+  CHECK(refusal(write("escape.json", R"({"format": "peviz-lab-experiment-1", "runs": [{"file": "../x.safetensors"}]})"))
+            .find("must sit beside the manifest") != std::string::npos);
+  CHECK_FALSE(is_lab_file(write("garbage.json", "{not json")));
+  CHECK(refusal((dir.path / "garbage.json").string()).find("no \"format\"") != std::string::npos);
+
+  // A run file cut short, or another safetensors file (a plain table), or a run from a future version.
+  const std::string rope = (dir.path / "e-rope.safetensors").string();
+  std::string bytes;
+  {
+    std::ifstream is(rope, std::ios::binary);
+    bytes.assign(std::istreambuf_iterator<char>(is), {});
+  }
+  CHECK(refusal(write("cut.safetensors", bytes.substr(0, bytes.size() - 100))).rfind("open: cut.safetensors: ", 0) == 0);
+  const std::vector<float> table(6, 0.5f);
+  peviz::write_safetensors((dir.path / "table.safetensors").string(), {{"wpe", {2, 3}, table}}, {});
+  CHECK_FALSE(is_lab_file((dir.path / "table.safetensors").string()));
+  CHECK(refusal((dir.path / "table.safetensors").string()) ==
+        "open: table.safetensors: not a peviz training run: __metadata__ has no 'format'");
+  std::map<std::string, std::string> future = settings_metadata(runs[0]->settings());
+  future["format"] = "peviz-train-run-2";
+  peviz::write_safetensors((dir.path / "future.safetensors").string(), {{"wte", {2, 3}, table}}, future);
+  CHECK(refusal((dir.path / "future.safetensors").string()) ==
+        "open: future.safetensors: written by another version of peviz (format peviz-train-run-2, this one reads "
+        "peviz-train-run-1)");
+  // The right metadata over weights of another shape.
+  std::map<std::string, std::string> meta = settings_metadata(runs[0]->settings());
+  meta["loss"] = "[]";
+  meta["exact_match"] = "{}";
+  meta["steps_per_s"] = "1";
+  meta["cancelled"] = "false";
+  peviz::write_safetensors((dir.path / "shape.safetensors").string(), {{"wte", {2, 3}, table}}, meta);
+  CHECK(refusal((dir.path / "shape.safetensors").string()).find("tensor 'wte' is missing or is not F32 of the shape") !=
+        std::string::npos);
+  // Two runs of different models in one manifest.
+  TrainSettings wider = tiny_run(PositionEncoding::nope, 0);
+  wider.d_model = 32;
+  const auto other = trained({wider});
+  save_run(*other[0], (dir.path / "wide.safetensors").string());
+  nlohmann::json mixed = {{"format", kExperimentFormat},
+                          {"runs", {{{"file", "e-rope.safetensors"}}, {{"file", "wide.safetensors"}}}}};
+  CHECK(refusal(write("mixed.json", mixed.dump())).find("different settings") != std::string::npos);
+}
+
+TEST_CASE("a diverged run says where in its JSON line and keeps it through a save", "[train][experiment]") {
+  TempDir dir;
+  const TrainSettings s = tiny_run(PositionEncoding::rope, 1);
+  std::vector<float> weights = TrainRun(s).parameters();
+  weights[0] = std::numeric_limits<float>::infinity();
+  TrainRun run(s, weights, TrainSnapshot{});
+  run.train(std::atomic<bool>{false});
+  CHECK(run_summary_json(run)["diverged_at"] == 1);
+  CHECK_FALSE(TrainRun(s).snapshot().diverged_at);
+  const std::string path = (dir.path / "diverged.safetensors").string();
+  save_run(run, path);
+  CHECK(load_run(path)->snapshot().diverged_at == 1);
+}

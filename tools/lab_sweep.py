@@ -1,0 +1,137 @@
+#!/usr/bin/env python3
+"""Sweep lab settings and print, per task, one Markdown row per setting: the criteria for the lab's default.
+
+For every setting, task and seed this runs `peviz train --task T --pe all --seed S --threads N <setting flags>`
+and keeps its JSON lines in --raw-dir/<setting>/<task>-seed<S>.jsonl with the CPU seconds it used
+(an existing file is reused, so an interrupted sweep resumes). A row gives, per encoding:
+  fit    the lowest exact match over the tested n <= train_max, as the minimum over seeds;
+  beyond the exact match at the first tested n > train_max, as the seed mean [min-max]
+         (a learned table is "not defined" there and counts as 0).
+and the criteria of the lab's default (docs/lab.md):
+  fit        every encoding >= 0.9 at every tested n <= train_max on every seed;
+  separation at the first n beyond, the seed mean of the best of NoPE, T5 and ALiBi is >= 0.3 and at
+             least 0.2 above the best of RoPE, sinusoidal and learned;
+  published  NoPE's and T5's seed means each >= 0.3 and above those of RoPE, sinusoidal and learned.
+
+usage: tools/lab_sweep.py --peviz build/peviz --raw-dir sweep --seeds 0 1 2 3 4 \
+           --setting layers=3,heads=4,d-model=96 --setting layers=2,heads=2,d-model=64,steps=5000
+A setting is comma-separated `flag=value` pairs of `peviz train` (without the dashes); unnamed flags
+keep peviz's defaults. The train_max of a setting is read from its `train-max` pair (default 20).
+"""
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import time
+
+ENCODINGS = ["nope", "sinusoidal", "learned", "rope", "alibi", "t5"]
+EXTRAPOLATORS = ["nope", "t5", "alibi"]     # found to extrapolate (Kazemnejad et al. 2023; Press et al. 2022)
+ABSOLUTE_LIKE = ["rope", "sinusoidal", "learned"]
+DEFAULT_TRAIN_MAX = 20
+
+
+def parse_setting(text):
+    pairs = [p.split("=", 1) for p in text.split(",") if p]
+    if any(len(p) != 2 for p in pairs):
+        sys.exit(f"lab_sweep: a setting is flag=value pairs, got '{text}'")
+    return pairs
+
+
+def setting_flags(pairs):
+    return [arg for flag, value in pairs for arg in (f"--{flag}", value)]
+
+
+def cpu_seconds_of_children():
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def run_one(args, pairs, slug, task, seed):
+    folder = os.path.join(args.raw_dir, slug)
+    os.makedirs(folder, exist_ok=True)
+    path = os.path.join(folder, f"{task}-seed{seed}.jsonl")
+    if not os.path.exists(path):
+        cmd = [args.peviz, "train", "--task", task, "--pe", "all", "--seed", str(seed),
+               "--threads", str(args.threads)] + setting_flags(pairs)
+        print(time.strftime("%H:%M:%S"), "running:", " ".join(cmd), file=sys.stderr, flush=True)
+        cpu0, wall0 = cpu_seconds_of_children(), time.time()
+        out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+        meta = {"cpu_s": cpu_seconds_of_children() - cpu0, "wall_s": time.time() - wall0, "command": " ".join(cmd)}
+        with open(path + ".tmp", "w") as f:
+            f.write(json.dumps(meta) + "\n" + out)
+        os.replace(path + ".tmp", path)
+    with open(path) as f:
+        meta = json.loads(f.readline())
+        runs = {r["pe"]: r for r in map(json.loads, f)}
+    return meta, runs
+
+
+def fit(run, train_max):
+    return min(v for n, v in run["exact_match"].items() if int(n) <= train_max)
+
+
+def first_beyond(runs, train_max):
+    return min(int(n) for n in runs["rope"]["exact_match"] if int(n) > train_max)
+
+
+def beyond(run, n):
+    v = run["exact_match"][str(n)]
+    return 0.0 if v is None else v
+
+
+def mean(values):
+    return sum(values) / len(values)
+
+
+def row(pairs, task, results, train_max):
+    n_beyond = first_beyond(results[0][1], train_max)
+    fits = {pe: min(fit(runs[pe], train_max) for _, runs in results) for pe in ENCODINGS}
+    far = {pe: [beyond(runs[pe], n_beyond) for _, runs in results] for pe in ENCODINGS}
+    means = {pe: mean(v) for pe, v in far.items()}
+    fit_ok = all(v >= 0.9 for v in fits.values())
+    best_x = max(means[pe] for pe in EXTRAPOLATORS)
+    best_a = max(means[pe] for pe in ABSOLUTE_LIKE)
+    separated = best_x >= 0.3 and best_x >= best_a + 0.2
+    published = all(means[pe] >= 0.3 and means[pe] > best_a for pe in ("nope", "t5"))
+    cpu = mean([meta["cpu_s"] for meta, _ in results])
+    cells = [f"{fits[pe]:.2f} / {means[pe]:.2f} [{min(far[pe]):.2f}-{max(far[pe]):.2f}]" for pe in ENCODINGS]
+    verdict = ", ".join(name for name, ok in (("fit", fit_ok), ("separation", separated), ("published", published))
+                        if ok) or "-"
+    label = " ".join(f"{flag}={value}" for flag, value in pairs) or "defaults"
+    return (f"| {label} | {task} | {len(results)} | {n_beyond} | " + " | ".join(cells) +
+            f" | {cpu:.0f} | {verdict} |")
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--peviz", required=True)
+    p.add_argument("--raw-dir", required=True)
+    p.add_argument("--tasks", nargs="+", default=["copy", "reverse"])
+    p.add_argument("--seeds", nargs="+", type=int, default=[0, 1, 2, 3, 4])
+    p.add_argument("--threads", type=int, default=2)
+    p.add_argument("--setting", action="append", default=[], help="flag=value,... (repeatable)")
+    p.add_argument("--report-only", action="store_true", help="print rows from the runs already in --raw-dir")
+    args = p.parse_args()
+    settings = [parse_setting(s) for s in (args.setting or [""])]
+    print("| setting | task | seeds | first n beyond | " +
+          " | ".join(f"{pe}: fit min / beyond mean [min-max]" for pe in ENCODINGS) +
+          " | CPU s per seed | criteria met |")
+    print("|" + "---|" * (len(ENCODINGS) + 6))
+    for pairs in settings:
+        slug = "_".join(f"{flag}{value}" for flag, value in pairs) or "defaults"
+        train_max = int(dict(pairs).get("train-max", DEFAULT_TRAIN_MAX))
+        for task in args.tasks:
+            results = []
+            for seed in args.seeds:
+                path = os.path.join(args.raw_dir, slug, f"{task}-seed{seed}.jsonl")
+                if args.report_only and not os.path.exists(path):
+                    continue
+                results.append(run_one(args, pairs, slug, task, seed))
+            if results:
+                print(row(pairs, task, results, train_max), flush=True)
+
+
+if __name__ == "__main__":
+    main()
