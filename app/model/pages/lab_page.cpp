@@ -417,6 +417,8 @@ void open_lab_experiment(AppState& s, const std::string& path) {
   o.series.clear();
   o.lengths = train::test_lengths(t.test_max);
   o.runs_train_max = t.train_max;
+  const auto beyond = std::find_if(o.lengths.begin(), o.lengths.end(), [&](int n) { return n > t.train_max; });
+  o.attention_length = beyond != o.lengths.end() ? *beyond : o.lengths.back();  // where extrapolation shows
   o.runs = std::make_shared<train::RunQueue>(std::move(runs));
   o.opened_from = path;
   o.error.clear();

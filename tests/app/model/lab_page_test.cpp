@@ -2,6 +2,7 @@
 // table on Basics, and saved runs that load again.
 #include <chrono>
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <thread>
@@ -12,6 +13,7 @@
 
 #include "app/model/analysis_update.hpp"
 #include "app/model/app_update.hpp"
+#include "app/model/figure_io.hpp"
 #include "app/model/page_model.hpp"
 #include "app/model/state_json.hpp"
 #include "core/errors.hpp"
@@ -328,4 +330,109 @@ TEST_CASE("moved sliders are brought back to settings core accepts") {
   CHECK_NOTHROW(lab_settings(o));
   o.settings.batch *= 2;
   CHECK_THROWS(lab_settings(o));
+}
+
+TEST_CASE("seeds: one run per encoding and seed; each encoding's mean and min-max band over its seeds") {
+  AppState s;
+  tiny(s.analysis.lab, 20);
+  LabOptions& o = s.analysis.lab;
+  o.seeds = 3;
+  train_through_page(s);
+  REQUIRE(o.views.size() == 6);
+  CHECK(o.views[1].pe == PositionEncoding::rope);
+  CHECK(o.views[1].seed == 7);
+  CHECK(o.views[5].seed == 9);
+  REQUIRE(o.series.size() == 2);
+  const LabSeries& rope = o.series[1];
+  CHECK(rope.pe == PositionEncoding::rope);
+  CHECK(rope.runs == 3);
+  CHECK(rope.evaluated == 3);
+  for (std::size_t k = 0; k < o.lengths.size(); ++k) {
+    const float a = o.views[1].exact_match[k], b = o.views[3].exact_match[k], c = o.views[5].exact_match[k];
+    CHECK(rope.mean[k] == Approx((a + b + c) / 3.0));
+    CHECK(rope.lo[k] == std::min({a, b, c}));
+    CHECK(rope.hi[k] == std::max({a, b, c}));
+  }
+  CHECK(rope.mean_log_loss[0] == Approx((o.views[1].log_loss[0] + o.views[3].log_loss[0] + o.views[5].log_loss[0]) / 3.0));
+  CHECK(std::isnan(o.series[0].mean[1]));  // learned at n = 10: not defined for any seed
+  CHECK(page_model(Page::lab).caption(s).find("seeds 7-9") != std::string::npos);
+}
+
+TEST_CASE("a saved experiment opens on the Lab page: settings, every run, accuracies, maps; nothing trains") {
+  AppState s;
+  tiny(s.analysis.lab, 20);
+  s.analysis.lab.seeds = 2;
+  s.analysis.lab.attention_length = 4;
+  train_through_page(s);
+  const fs::path dir = fs::temp_directory_path() / ("peviz-lab-open-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  const std::vector<std::string> paths = save_lab_runs(s, dir.string(), 99);
+  const std::string manifest = paths.back();
+
+  AppState t;
+  t.open_request = manifest;
+  handle_file_requests(t, 0.0, 0);
+  update_app_state(t);
+  const LabOptions& a = s.analysis.lab;
+  const LabOptions& b = t.analysis.lab;
+  CHECK(t.toast.text == "Opened the lab runs of " + manifest);
+  CHECK(t.analysis.page == Page::lab);
+  CHECK_FALSE(lab_training(b));
+  CHECK(b.opened_from == manifest);
+  CHECK(b.settings.d_model == 16);
+  CHECK(b.settings.seed == 7);
+  CHECK(b.seeds == 2);
+  CHECK(b.compare == a.compare);
+  REQUIRE(b.views.size() == 4);
+  for (std::size_t i = 0; i < 4; ++i) {
+    CHECK(b.views[i].pe == a.views[i].pe);
+    CHECK(b.views[i].snapshot.loss == a.views[i].snapshot.loss);
+    CHECK(b.views[i].exact_match.size() == a.views[i].exact_match.size());
+    for (std::size_t k = 0; k < a.views[i].exact_match.size(); ++k)
+      CHECK((b.views[i].exact_match[k] == a.views[i].exact_match[k] ||
+             (std::isnan(b.views[i].exact_match[k]) && std::isnan(a.views[i].exact_match[k]))));
+  }
+  CHECK(b.attention_length == 10);  // the first tested length past train_max 5
+  t.analysis.lab.attention_length = 4;
+  t.analysis.mark(Page::lab);
+  update_app_state(t);
+  REQUIRE(b.attention_defined);
+  REQUIRE(b.attention.data.size() == a.attention.data.size());  // NaN gutters: compared bit for bit
+  CHECK(std::memcmp(b.attention.data.data(), a.attention.data.data(), 4 * a.attention.data.size()) == 0);
+  CHECK(b.attention_query_rows.data == a.attention_query_rows.data);
+
+  // A file that is not a run goes to the learned-table loader; a broken run gets one line.
+  std::ofstream(dir / "broken.json") << R"({"format": "peviz-lab-experiment-1", "runs": [{"file": "gone.safetensors"}]})";
+  t.open_request = (dir / "broken.json").string();
+  handle_file_requests(t, 0.0, 0);
+  CHECK(t.toast.is_error);
+  CHECK(t.toast.text.find("gone.safetensors") != std::string::npos);
+  CHECK(t.analysis.lab.views.size() == 4);  // what was open stays
+  fs::remove_all(dir);
+}
+
+TEST_CASE("the attention view marks the first wrong answer token and keeps its query's row per head") {
+  AppState s;
+  tiny(s.analysis.lab, 3);  // barely trained: its answers are wrong
+  LabOptions& o = s.analysis.lab;
+  o.attention_pe = 3;
+  o.attention_length = 6;
+  o.attention_sample = 2;
+  train_through_page(s);
+  REQUIRE(o.attention_defined);
+  REQUIRE(o.attention_tokens_ids.size() == 15);
+  CHECK(o.attention_tokens_ids[0] == train::kBos);
+  CHECK(o.attention_tokens_ids[7] == train::kSep);
+  const train::TrainRun* rope = o.runs->run(1);
+  const std::vector<int> answer = rope->greedy_answer(6, 2);
+  int expected = -1;
+  for (int k = 0; k <= 6 && expected < 0; ++k)
+    if (answer[std::size_t(k)] != o.attention_tokens_ids[std::size_t(8 + k)]) expected = 7 + k;
+  REQUIRE(expected >= 0);
+  CHECK(o.attention_wrong == expected);
+  REQUIRE(o.attention_query_rows.rows == 2);  // one layer x two heads
+  CHECK(o.attention_query_rows.at(1, 0) == o.attention.at(std::size_t(expected), 15 + 1));  // head 2, key 0
+  double sum = 0.0;
+  for (int j = 0; j <= expected; ++j) sum += o.attention_query_rows.at(0, std::size_t(j));
+  CHECK(sum == Approx(1.0).epsilon(1e-5));
 }
