@@ -34,6 +34,7 @@ struct TrainCommand {
   std::string seeds;  // "" = --seed alone; "0,1,2" a list; "3" a count from --seed
   int threads = int(limits::train_threads.fallback);
   std::string out;  // run.safetensors; several runs: a set named by train::experiment_file_names
+  bool half = false;  // --out weights as F16
 };
 
 std::vector<PositionEncoding> parse_encodings(const std::string& text) {
@@ -133,7 +134,7 @@ void run_train(TrainCommand& c) {
   if (c.out.empty()) return;
   std::vector<const train::TrainRun*> runs;
   for (std::size_t i = 0; i < queue.size(); ++i) runs.push_back(queue.run(i));
-  train::save_experiment(runs, c.out);
+  train::save_experiment(runs, c.out, c.half);
 }
 
 }  // namespace
@@ -164,6 +165,7 @@ void register_train(CLI::App& app) {
       ->capture_default_str();
   sub->add_option("--out", c->out, "Save the run as PATH (.safetensors); several runs: PATH-<pe>[-seed<S>].safetensors, their loss and "
                                   "accuracy CSVs, and PATH.json listing them (File > Open reopens either)");
+  sub->add_flag("--half", c->half, "With --out: weights as float16 (half the size; curves and accuracies as trained)");
   sub->callback([c] { run_train(*c); });
 }
 

@@ -62,6 +62,7 @@ struct SafetensorsF32 {
   std::string name;
   std::vector<std::uint64_t> shape;  // product = data.size()
   std::span<const float> data;
+  bool half = false;                 // store as F16 (IEEE binary16, rounded to nearest even): half the bytes
 };
 std::string safetensors_bytes(const std::vector<SafetensorsF32>& tensors,
                               const std::map<std::string, std::string>& metadata);
@@ -71,6 +72,8 @@ void write_safetensors(const std::string& path, const std::vector<SafetensorsF32
 
 // IEEE binary16 and bfloat16 bit patterns to float (exact: both widen without rounding).
 float half_bits_to_float(std::uint16_t h);
+// float to IEEE binary16, rounded to nearest even (overflow to infinity, NaN stays NaN).
+std::uint16_t float_to_half_bits(float f);
 float bf16_bits_to_float(std::uint16_t b);
 
 }  // namespace peviz

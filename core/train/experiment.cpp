@@ -95,21 +95,21 @@ std::vector<std::string> experiment_file_names(const std::vector<TrainSettings>&
   return names;
 }
 
-std::vector<std::string> save_experiment(const std::vector<const TrainRun*>& runs, const std::string& out) {
+std::vector<std::string> save_experiment(const std::vector<const TrainRun*>& runs, const std::string& out, bool half) {
   if (runs.empty()) throw ParamError("out", "no finished lab run to save");
   std::vector<TrainSettings> settings;
   for (const TrainRun* r : runs) settings.push_back(r->settings());
   const std::vector<std::string> names = experiment_file_names(settings, out);
   std::vector<std::string> written;
   if (runs.size() == 1) {
-    save_run(*runs[0], out, "out");
+    save_run(*runs[0], out, "out", half);
     return {out};
   }
   nlohmann::ordered_json manifest = {{"format", kExperimentFormat}, {"runs", nlohmann::ordered_json::array()}};
   for (std::size_t i = 0; i < runs.size(); ++i) {
     const std::string base = stem_of(names[i]);
     const TrainSnapshot snap = runs[i]->snapshot();
-    save_run(*runs[i], names[i], "out");
+    save_run(*runs[i], names[i], "out", half);
     write_file_atomically(base + "-loss.csv", [&](std::ostream& os) { os << loss_curve_csv(snap); }, "out");
     write_file_atomically(base + "-accuracy.csv", [&](std::ostream& os) { os << accuracy_csv(snap); }, "out");
     written.insert(written.end(), {names[i], base + "-loss.csv", base + "-accuracy.csv"});

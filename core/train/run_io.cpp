@@ -155,7 +155,7 @@ TrainSettings settings_from_metadata(const std::map<std::string, std::string>& m
   return s;
 }
 
-void save_run(const TrainRun& run, const std::string& path, const std::string& param) {
+void save_run(const TrainRun& run, const std::string& path, const std::string& param, bool half) {
   const std::vector<float> params = run.parameters();
   const ModelConfig c = model_config(run.settings());
   const ParamLayout layout = param_layout(c);
@@ -165,7 +165,7 @@ void save_run(const TrainRun& run, const std::string& path, const std::string& p
     std::vector<std::uint64_t> shape;
     for (std::size_t d : param_shape(c, Param(p))) shape.push_back(d);
     tensors.push_back({std::string(param_name(Param(p))), shape,
-                       std::span<const float>(params.data() + layout.offset[std::size_t(p)], layout.size(Param(p)))});
+                       std::span<const float>(params.data() + layout.offset[std::size_t(p)], layout.size(Param(p))), half});
   }
   std::map<std::string, std::string> meta = settings_metadata(run.settings());
   const TrainSnapshot s = run.snapshot();
@@ -193,10 +193,19 @@ std::unique_ptr<TrainRun> run_from_bytes(std::string_view bytes, const std::stri
     const auto it = std::find_if(idx.tensors.begin(), idx.tensors.end(), [&](const auto& t) { return t.name == name; });
     std::vector<std::uint64_t> shape;
     for (std::size_t d : param_shape(c, Param(p))) shape.push_back(d);
-    if (it == idx.tensors.end() || it->dtype != "F32" || it->shape != shape)
-      throw ParamError(param, "tensor '" + name + "' is missing or is not F32 of the shape the settings give");
-    std::memcpy(params.data() + layout.offset[std::size_t(p)], bytes.data() + idx.data_start + it->begin,
-                4 * layout.size(Param(p)));  // little-endian hosts only, as the reader of core/safetensors
+    if (it == idx.tensors.end() || (it->dtype != "F32" && it->dtype != "F16") || it->shape != shape)
+      throw ParamError(param, "tensor '" + name + "' is missing or is not F32 / F16 of the shape the settings give");
+    const char* src = bytes.data() + idx.data_start + it->begin;  // little-endian hosts only, as core/safetensors
+    float* dst = params.data() + layout.offset[std::size_t(p)];
+    if (it->dtype == "F32") {
+      std::memcpy(dst, src, 4 * layout.size(Param(p)));
+    } else {
+      for (std::size_t i = 0; i < layout.size(Param(p)); ++i) {
+        std::uint16_t h;
+        std::memcpy(&h, src + 2 * i, 2);
+        dst[i] = half_bits_to_float(h);
+      }
+    }
   }
   const nlohmann::json loss = nlohmann::json::parse(field(idx.metadata, "loss", param), nullptr, false);
   const nlohmann::json acc = nlohmann::json::parse(field(idx.metadata, "exact_match", param), nullptr, false);

@@ -27,7 +27,8 @@ TrainSettings settings_from_metadata(const std::map<std::string, std::string>& m
 
 // Every parameter tensor under its model.hpp name ("wte", "wpe" [2 * train_max + 3, d_model], ...),
 // the settings, "loss" and "exact_match" (JSON text) in __metadata__. Atomic; ParamError(param).
-void save_run(const TrainRun& run, const std::string& path, const std::string& param = "out");
+// `half`: weights as F16 (half the bytes; the curves and accuracies stay as trained).
+void save_run(const TrainRun& run, const std::string& path, const std::string& param = "out", bool half = false);
 // A saved run, ready for snapshot(), attention_maps() and learned_table() (not for more steps: the
 // optimizer state is not saved). ParamError(param) on a file that is not a peviz run.
 std::unique_ptr<TrainRun> load_run(const std::string& path, const std::string& param = "from-safetensors");

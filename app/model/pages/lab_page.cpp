@@ -201,6 +201,7 @@ void refresh_attention(LabOptions& o) {
   o.attention_defined = false;
   o.attention_wrong = -1;
   o.attention_tokens_ids.clear();
+  o.attention_answer.clear();
   if (!run) {
     o.attention_note = index < o.views.size() ? std::string(train::to_string(pe)) + " is queued: its maps show once it starts"
                                               : "no run of " + std::string(train::to_string(pe)) + " yet: tick it and press Train";
@@ -229,7 +230,8 @@ void refresh_attention(LabOptions& o) {
   o.attention_heads = int((*maps)[0].size());
   o.attention_tokens = int(L);
   o.attention_tokens_ids = run->test_sequence(n, sample);
-  o.attention_wrong = first_wrong_query(o.attention_tokens_ids, run->greedy_answer(n, sample), n);
+  o.attention_answer = run->greedy_answer(n, sample);
+  o.attention_wrong = first_wrong_query(o.attention_tokens_ids, o.attention_answer, n);
   const std::size_t query = std::size_t(o.attention_wrong >= 0 ? o.attention_wrong : int(L) - 1);
   o.attention_query_rows = Matrix(tile, L);
   for (std::size_t t = 0; t < tile; ++t) std::copy_n(stacked.row(t * L + query), L, o.attention_query_rows.row(t));

@@ -14,6 +14,8 @@ namespace peviz::app {
 #define PEVIZ_DECLARE_VIEW(id, Options) void draw_##id##_view(AppState& s);
 PEVIZ_PAGES(PEVIZ_DECLARE_VIEW)
 #undef PEVIZ_DECLARE_VIEW
+// The Lab's settings and Train / Stop, drawn in the sidebar while the Lab page is shown (lab_view.cpp).
+void draw_lab_controls(AppState& s);
 // Draws the page s.analysis.page (not basics).
 void draw_analysis_page(AppState& s);
 

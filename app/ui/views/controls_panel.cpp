@@ -4,6 +4,7 @@
 
 #include <imgui.h>
 
+#include "app/ui/views/analysis_views.hpp"
 #include "app/ui/views/views.hpp"
 
 namespace peviz::app {
@@ -108,10 +109,15 @@ void appearance_controls(AppState& s) {
 
 void draw_controls_panel(AppState& s) {
   ImGui::PushItemWidth(-ImGui::GetFontSize() * 7.5f);
-  section("Encoding");
-  encoding_controls(s);
-  section("Highlight");
-  highlight_controls(s);
+  if (s.analysis.page == Page::lab) {  // the Lab trains its own models: the encoding controls do nothing there
+    section("Lab");
+    draw_lab_controls(s);
+  } else {
+    section("Encoding");
+    encoding_controls(s);
+    section("Highlight");
+    highlight_controls(s);
+  }
   section("Appearance");
   appearance_controls(s);
   ImGui::PopItemWidth();

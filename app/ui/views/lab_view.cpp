@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <iterator>
 #include <string>
 
 #include <imgui.h>
@@ -18,47 +19,50 @@ namespace {
 constexpr Page kPage = Page::lab;
 
 const char* encoding_name(int k) { return train::to_string(train::kAllPositionEncodings[std::size_t(k)]).data(); }
+// The same names as legend-less labels: a plot keeps the label pointer until end_plot.
+const char* hidden_name(int k) {
+  static constexpr const char* kHidden[] = {"##nope", "##sinusoidal", "##learned", "##rope", "##alibi", "##t5"};
+  static_assert(std::size(kHidden) == train::kAllPositionEncodings.size());
+  return kHidden[k];
+}
 int encoding_index(train::PositionEncoding pe) {
   const auto& all = train::kAllPositionEncodings;
   return int(std::find(all.begin(), all.end(), pe) - all.begin());
 }
 ImU32 encoding_color(int k) { return plot::series_color(k); }
 
+// The encodings to train, two checkboxes a line, each in its chart colour.
+void encoding_checkboxes(AppState& s, LabOptions& o) {
+  for (int k = 0; k < kLabEncodings; ++k) {
+    if (k % 2 == 1) ImGui::SameLine(ImGui::GetFontSize() * 7.5f);
+    ImGui::PushStyleColor(ImGuiCol_Text, encoding_color(k));
+    if (ImGui::Checkbox(encoding_name(k), &o.compare[std::size_t(k)])) s.analysis.mark(kPage);
+    ImGui::PopStyleColor();
+  }
+}
+
 void settings_controls(AppState& s, LabOptions& o, bool training) {
   train::TrainSettings& t = o.settings;
   ImGui::BeginDisabled(training);
   const char* tasks[] = {"copy", "reverse", "sort"};
   int task = int(t.task);
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.0f);
   if (ImGui::Combo("task", &task, tasks, 3)) {
     t.task = train::Task(task);
     s.analysis.mark(kPage);
   }
   hint("BOS x1..xn SEP y1..yn EOS over 10 symbols; y = x (copy), reversed, or sorted. Loss and accuracy on y and EOS.");
-  ImGui::SameLine();
-  std::vector<const char*> names;
-  for (int k = 0; k < kLabEncodings; ++k) names.push_back(encoding_name(k));
-  if (series_toggles("##lab_pe", names, o.compare.data())) s.analysis.mark(kPage);
+  encoding_checkboxes(s, o);
   page_slider(s, kPage, "layers", t.layers, limits::train_layers);
-  ImGui::SameLine();
   page_slider(s, kPage, "heads##lab", t.heads, limits::train_heads);
-  ImGui::SameLine();
   page_slider(s, kPage, "d_model##lab", t.d_model, limits::train_d_model);
-  ImGui::SameLine();
   page_slider(s, kPage, "batch", t.batch, limits::train_batch);
   page_slider(s, kPage, "steps", t.steps, limits::train_steps);
-  ImGui::SameLine();
   page_slider(s, kPage, "train max n", t.train_max, limits::train_max);
   hint("Training sequences have n uniform in [1, train max]; the learned table has 2 x train max + 3 rows.");
-  ImGui::SameLine();
   page_slider(s, kPage, "test max n", t.test_max, limits::test_max);
   hint("Exact match is measured at n = 5, 10, ..., test max (at most 4 x train max), 200 sequences each.");
-  ImGui::SameLine();
   page_slider(s, kPage, "RoPE base##lab", t.rope_base, limits::base);
-  ImGui::SameLine();
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 5.0f);
   if (ImGui::InputScalar("seed##lab", ImGuiDataType_U64, &t.seed)) s.analysis.mark(kPage);
-  ImGui::SameLine();
   page_slider(s, kPage, "seeds", o.seeds, limits::train_seeds);
   hint("Runs per encoding, seeds seed, seed + 1, ...: the charts draw each encoding's mean with its min-max band.");
   ImGui::EndDisabled();
@@ -72,7 +76,7 @@ void run_buttons(AppState& s, LabOptions& o, bool training) {
     s.analysis.mark(kPage);
   }
   ImGui::EndDisabled();
-  hint("Trains one model per ticked encoding in the background, one run per core at a time.");
+  hint("Trains one model per ticked encoding and seed in the background, one run per core at a time.");
   ImGui::SameLine();
   ImGui::BeginDisabled(!training || (o.runs && o.runs->stopping()));
   if (ImGui::Button("Stop")) {
@@ -81,8 +85,7 @@ void run_buttons(AppState& s, LabOptions& o, bool training) {
   }
   ImGui::EndDisabled();
   hint("Running runs stop after their step and are evaluated as they are; queued ones do not start.");
-  ImGui::SameLine();
-  if (ImGui::Button("Show the trained learned table on Basics")) {
+  if (ImGui::Button("Trained table to Basics")) {
     o.use_table_requested = true;
     s.analysis.mark(kPage);
   }
@@ -90,6 +93,7 @@ void run_buttons(AppState& s, LabOptions& o, bool training) {
        "Basics, Learned tables and Criteria then show it.");
 }
 
+// A run's state in a few words.
 std::string run_status(const LabRunView& v) {
   const train::TrainSnapshot& p = v.snapshot;
   char text[160];
@@ -98,38 +102,43 @@ std::string run_status(const LabRunView& v) {
     case train::RunState::failed: return "failed: " + v.error;
     case train::RunState::running:
       if (p.step >= p.steps) return "evaluating";
-      std::snprintf(text, sizeof text, "step %d / %d, %.1f steps/s, %.0f s left", p.step, p.steps, p.steps_per_s,
-                    p.eta_s);
+      std::snprintf(text, sizeof text, "step %d / %d, %.0f steps/s, %.0f s left", p.step, p.steps, p.steps_per_s, p.eta_s);
       return text;
     case train::RunState::done:
       if (p.diverged_at > 0) {
-        std::snprintf(text, sizeof text, "diverged at step %d (loss NaN): lower the learning rate", p.diverged_at);
+        std::snprintf(text, sizeof text, "diverged at step %d (loss NaN)", p.diverged_at);
         return text;
       }
-      std::snprintf(text, sizeof text, "done: %d / %d steps%s, %.1f steps/s, final loss %.4f", p.step, p.steps,
-                    p.step < p.steps ? " (stopped)" : "", p.steps_per_s, p.loss.empty() ? NAN : p.loss.back());
+      std::snprintf(text, sizeof text, "%sloss %.4f", p.step < p.steps ? "stopped, " : "", p.loss.empty() ? NAN : p.loss.back());
       return text;
   }
   return "";
 }
 
-// One line per run of the table below the buttons: its colour, name and progress.
+// One line per encoding: its colour and name, the progress over its seeds, and each seed's state (the
+// running one's step and time left; when all are done, their final losses).
 void progress_lines(const LabOptions& o) {
   if (o.views.empty()) {
-    ImGui::TextDisabled("No runs yet: press Train, or File > Open a saved experiment. Small settings (d_model 32, 300 "
-                        "steps) finish in seconds.");
+    ImGui::TextDisabled("No runs yet: press Train in the sidebar, or File > Open a saved experiment. Small settings "
+                        "(d_model 32, 300 steps) finish in seconds.");
     return;
   }
   if (!o.opened_from.empty()) ImGui::TextDisabled("Opened from %s (trained earlier; nothing retrains)", o.opened_from.c_str());
-  for (const LabRunView& v : o.views) {
-    const int k = encoding_index(v.pe);
-    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(encoding_color(k)), "%s seed %llu", encoding_name(k),
-                       (unsigned long long)v.seed);
+  for (const LabSeries& sr : o.series) {
+    const int k = encoding_index(sr.pe);
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(encoding_color(k)), "%s", encoding_name(k));
     ImGui::SameLine(ImGui::GetCursorPosX() + 6.0f * ImGui::GetFontSize());
-    const float fraction = v.snapshot.steps > 0 ? float(v.snapshot.step) / float(v.snapshot.steps) : 0.0f;
-    ImGui::ProgressBar(fraction, ImVec2(ImGui::GetFontSize() * 8.0f, 0.0f), "");
+    float done = 0.0f;
+    std::string text;
+    for (const LabRunView& v : o.views) {
+      if (v.pe != sr.pe) continue;
+      done += v.snapshot.steps > 0 ? float(v.snapshot.step) / float(v.snapshot.steps) : 0.0f;
+      if (v.state == train::RunState::queued) continue;
+      text += (text.empty() ? "" : "  |  ") + (sr.runs > 1 ? "seed " + std::to_string(v.seed) + ": " : "") + run_status(v);
+    }
+    ImGui::ProgressBar(done / float(std::max(sr.runs, 1)), ImVec2(ImGui::GetFontSize() * 6.0f, 0.0f), "");
     ImGui::SameLine();
-    ImGui::TextUnformatted(run_status(v).c_str());
+    ImGui::TextUnformatted(text.empty() ? "queued" : text.c_str());
   }
 }
 
@@ -150,11 +159,10 @@ void loss_plot(const LabOptions& o, ImVec2 size) {
   plot::setup_axes("step", "training loss (log10)", {0.0, steps}, {lo - 0.1, hi + 0.1}, plot::axis_integer);
   for (const LabSeries& sr : o.series) {
     const int k = encoding_index(sr.pe);
-    const std::string hidden = "##" + std::string(encoding_name(k));
     for (const LabRunView& v : o.views) {
       if (v.pe != sr.pe) continue;
       const double w = v.loss_bucket;
-      plot::plot_line(sr.runs > 1 ? hidden.c_str() : encoding_name(k), v.log_loss.data(), int(v.log_loss.size()),
+      plot::plot_line(sr.runs > 1 ? hidden_name(k) : encoding_name(k), v.log_loss.data(), int(v.log_loss.size()),
                       0.5 * (w + 1.0), w, 1, sr.runs > 1 ? (encoding_color(k) & 0x80FFFFFFu) : encoding_color(k),
                       sr.runs > 1 ? 1.0f : 1.5f);
     }
@@ -185,7 +193,7 @@ void accuracy_plot(AppState& s, const LabOptions& o, ImVec2 size) {
     plot::plot_line(encoding_name(k), sr.mean.data(), int(regular), o.lengths.empty() ? 5.0 : o.lengths[0], 5.0, 1,
                     encoding_color(k), 2.0f);
     if (regular < o.lengths.size())  // the last length is test_max itself, not a multiple of 5
-      plot::plot_line(("##" + std::string(encoding_name(k))).c_str(), sr.mean.data() + regular - 1, 2,
+      plot::plot_line(hidden_name(k), sr.mean.data() + regular - 1, 2,
                       o.lengths[regular - 1], o.lengths[regular] - o.lengths[regular - 1], 1, encoding_color(k), 2.0f);
     for (std::size_t i = 0; i < o.lengths.size() && i < sr.mean.size(); ++i)
       if (std::isnan(sr.mean[i]) && o.lengths[i] > train_max)
@@ -227,14 +235,13 @@ void wrong_query_plot(const LabOptions& o, int n, ImVec2 size) {
   if (!plot::begin_plot("##lab_wrong_row", size)) return;
   const int L = o.attention_tokens, query = o.attention_wrong >= 0 ? o.attention_wrong : L - 1;
   const std::string title = "attention of query " + std::to_string(query) + " (" + token_role(query, n) + ")";
-  plot::setup_axes("key j", title.c_str(), {-0.5, L - 0.5}, {-0.05, 1.1}, plot::axis_integer);
+  plot::setup_axes("key j", title.c_str(), {-0.5, query + 0.5}, {-0.05, 1.1}, plot::axis_integer);
+  std::vector<std::string> names;  // alive until end_plot, which reads the labels
   for (int l = 0; l < o.attention_layers; ++l)
-    for (int h = 0; h < o.attention_heads; ++h) {
-      const int line = l * o.attention_heads + h;
-      const std::string name = "layer " + std::to_string(l + 1) + " head " + std::to_string(h + 1);
-      plot::plot_line(name.c_str(), o.attention_query_rows.row(std::size_t(line)), query + 1, 0.0, 1.0, 1,
-                      plot::series_color(line), 1.5f);
-    }
+    for (int h = 0; h < o.attention_heads; ++h) names.push_back("layer " + std::to_string(l + 1) + " head " + std::to_string(h + 1));
+  for (int line = 0; line < int(names.size()); ++line)
+    plot::plot_line(names[std::size_t(line)].c_str(), o.attention_query_rows.row(std::size_t(line)), query + 1, 0.0, 1.0, 1,
+                    plot::series_color(line), 1.5f);
   for (int j : {0, 1, n, n + 1, query})
     if (j >= 0 && j < L) plot::plot_text(j, 1.04, token_role(j, n).c_str(), ImGui::GetColorU32(ImGuiCol_Text, 0.7f));
   plot::end_plot();
@@ -264,10 +271,16 @@ void attention_panel(AppState& s, LabOptions& o, float height) {
   }
   const int n = (o.attention_tokens - 3) / 2;
   sequence_line(o, n);
-  if (o.attention_wrong >= 0)
-    ImGui::TextColored(ImVec4(1.0f, 0.35f, 0.35f, 1.0f), "first wrong answer token: %s, predicted at query %d (%s); "
-                       "its attention row is plotted on the right", token_role(o.attention_wrong + 1, n).c_str(),
-                       o.attention_wrong, token_role(o.attention_wrong, n).c_str());
+  if (o.attention_wrong >= 0) {
+    const int k = o.attention_wrong - n - 1;  // answer token k: y(k+1), or EOS
+    const auto name = [](int id) { return id == train::kEos ? std::string("EOS") : id >= train::kSymbols ? std::string("?")
+                                                                                                   : std::to_string(id); };
+    ImGui::TextColored(ImVec4(1.0f, 0.35f, 0.35f, 1.0f), "first wrong answer token: %s, the model says %s where %s is "
+                       "right (query %d, %s); that query's attention rows are on the right",
+                       token_role(o.attention_wrong + 1, n).c_str(), name(o.attention_answer[std::size_t(k)]).c_str(),
+                       name(o.attention_tokens_ids[std::size_t(o.attention_wrong + 1)]).c_str(), o.attention_wrong,
+                       token_role(o.attention_wrong, n).c_str());
+  }
   else
     ImGui::TextDisabled("answered exactly; on the right, the last query's attention row. Tiles: rows = layers 1..%d, "
                         "columns = heads 1..%d; row = query, column = key", o.attention_layers, o.attention_heads);
@@ -283,12 +296,16 @@ void attention_panel(AppState& s, LabOptions& o, float height) {
 
 }  // namespace
 
-void draw_lab_view(AppState& s) {
+void draw_lab_controls(AppState& s) {
   LabOptions& o = s.analysis.lab;
   const bool training = lab_training(o);
-  view_title("Lab: train tiny transformers with each positional encoding, then test them on longer sequences");
   settings_controls(s, o, training);
   run_buttons(s, o, training);
+}
+
+void draw_lab_view(AppState& s) {
+  LabOptions& o = s.analysis.lab;
+  view_title("Lab: train tiny transformers with each positional encoding, then test them on longer sequences");
   progress_lines(o);
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float half = 0.5f * (avail.x - ImGui::GetStyle().ItemSpacing.x), top = std::max(avail.y * 0.45f, 60.0f);

@@ -132,7 +132,7 @@ TEST_CASE("wrong files are refused with one line naming what does not match", "[
   meta["steps_per_s"] = "1";
   meta["cancelled"] = "false";
   peviz::write_safetensors((dir.path / "shape.safetensors").string(), {{"wte", {2, 3}, table}}, meta);
-  CHECK(refusal((dir.path / "shape.safetensors").string()).find("tensor 'wte' is missing or is not F32 of the shape") !=
+  CHECK(refusal((dir.path / "shape.safetensors").string()).find("tensor 'wte' is missing or is not F32 / F16 of the shape") !=
         std::string::npos);
   // Two runs of different models in one manifest.
   TrainSettings wider = tiny_run(PositionEncoding::nope, 0);
@@ -156,4 +156,23 @@ TEST_CASE("a diverged run says where in its JSON line and keeps it through a sav
   const std::string path = (dir.path / "diverged.safetensors").string();
   save_run(run, path);
   CHECK(load_run(path)->snapshot().diverged_at == 1);
+}
+
+TEST_CASE("an experiment saved with half-precision weights reopens within float16 rounding", "[train][experiment]") {
+  TempDir dir;
+  const auto runs = trained({tiny_run(PositionEncoding::rope, 3), tiny_run(PositionEncoding::t5, 3)});
+  const std::string out = (dir.path / "half.safetensors").string();
+  save_experiment(pointers(runs), out, true);
+  CHECK(peviz::read_safetensors_index((dir.path / "half-rope.safetensors").string()).tensors[0].dtype == "F16");
+  const auto back = open_experiment((dir.path / "half.json").string());
+  REQUIRE(back.size() == 2);
+  for (std::size_t i = 0; i < 2; ++i) {
+    CHECK(run_summary_json(*back[i]) == run_summary_json(*runs[i]));  // what was measured, as printed
+    const std::vector<float> a = runs[i]->parameters(), b = back[i]->parameters();
+    REQUIRE(a.size() == b.size());
+    double worst = 0.0;
+    for (std::size_t k = 0; k < a.size(); ++k)
+      worst = std::max(worst, std::abs(double(a[k]) - b[k]) / std::max(std::abs(double(a[k])), 6.1e-5));
+    CHECK(worst <= 0x1p-11);  // half a unit in the last place of binary16 (normal range)
+  }
 }
