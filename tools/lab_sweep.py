@@ -85,22 +85,29 @@ def mean(values):
     return sum(values) / len(values)
 
 
-def row(pairs, task, results, train_max):
-    n_beyond = first_beyond(results[0][1], train_max)
-    fits = {pe: min(fit(runs[pe], train_max) for _, runs in results) for pe in ENCODINGS}
-    far = {pe: [beyond(runs[pe], n_beyond) for _, runs in results] for pe in ENCODINGS}
+def criteria(runs_by_seed, train_max):
+    """The criteria of the lab's default over runs_by_seed (one {pe: JSON line} per seed)."""
+    n_beyond = first_beyond(runs_by_seed[0], train_max)
+    fits = {pe: min(fit(runs[pe], train_max) for runs in runs_by_seed) for pe in ENCODINGS}
+    far = {pe: [beyond(runs[pe], n_beyond) for runs in runs_by_seed] for pe in ENCODINGS}
     means = {pe: mean(v) for pe, v in far.items()}
-    fit_ok = all(v >= 0.9 for v in fits.values())
     best_x = max(means[pe] for pe in EXTRAPOLATORS)
     best_a = max(means[pe] for pe in ABSOLUTE_LIKE)
-    separated = best_x >= 0.3 and best_x >= best_a + 0.2
-    published = all(means[pe] >= 0.3 and means[pe] > best_a for pe in ("nope", "t5"))
+    return {"n_beyond": n_beyond, "fits": fits, "far": far, "means": means,
+            "best_extrapolator": best_x, "best_absolute": best_a,
+            "fit": all(v >= 0.9 for v in fits.values()),
+            "separated": best_x >= 0.3 and best_x >= best_a + 0.2,
+            "published": all(means[pe] >= 0.3 and means[pe] > best_a for pe in ("nope", "t5"))}
+
+
+def row(pairs, task, results, train_max):
+    c = criteria([runs for _, runs in results], train_max)
     cpu = mean([meta["cpu_s"] for meta, _ in results])
-    cells = [f"{fits[pe]:.2f} / {means[pe]:.2f} [{min(far[pe]):.2f}-{max(far[pe]):.2f}]" for pe in ENCODINGS]
-    verdict = ", ".join(name for name, ok in (("fit", fit_ok), ("separation", separated), ("published", published))
-                        if ok) or "-"
+    cells = [f"{c['fits'][pe]:.2f} / {c['means'][pe]:.2f} [{min(c['far'][pe]):.2f}-{max(c['far'][pe]):.2f}]"
+             for pe in ENCODINGS]
+    verdict = ", ".join(name for name in ("fit", "separated", "published") if c[name]) or "-"
     label = " ".join(f"{flag}={value}" for flag, value in pairs) or "defaults"
-    return (f"| {label} | {task} | {len(results)} | {n_beyond} | " + " | ".join(cells) +
+    return (f"| {label} | {task} | {len(results)} | {c['n_beyond']} | " + " | ".join(cells) +
             f" | {cpu:.0f} | {verdict} |")
 
 
@@ -121,7 +128,7 @@ def main():
     print("|" + "---|" * (len(ENCODINGS) + 6))
     for pairs in settings:
         slug = "_".join(f"{flag}{value}" for flag, value in pairs) or "defaults"
-        train_max = int(dict(pairs).get("train-max", DEFAULT_TRAIN_MAX))
+        train_max = int(dict(pairs).get("train-max", DEFAULT_TRAIN_MAX))  # peviz's JSON lines say it too
         for task in args.tasks:
             results = []
             for seed in args.seeds:
@@ -130,6 +137,7 @@ def main():
                     continue
                 results.append(run_one(args, pairs, slug, task, seed))
             if results:
+                train_max = results[0][1]["rope"].get("train_max", train_max)
                 print(row(pairs, task, results, train_max), flush=True)
 
 

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "app/model/analysis_update.hpp"
+#include "app/model/data_files.hpp"
 #include "app/model/app_state.hpp"
 #include "app/model/figure.hpp"
 #include "app/model/json_fields.hpp"
@@ -96,6 +97,8 @@ void start_runs(LabOptions& o) {
   o.runs_train_max = o.settings.train_max;
   o.runs.reset();  // the previous runs have ended: their destructor joins at once
   o.opened_from.clear();
+  o.opened_shipped.clear();
+  o.experiment.clear();
   ++o.generation;
   o.runs = std::make_shared<train::RunQueue>(std::move(settings), cores, kWorkerNice);
 }
@@ -253,10 +256,27 @@ std::string attention_key(const LabOptions& o) {
          std::to_string(v.snapshot.step / std::max(1, v.snapshot.steps / 50));
 }
 
+// Opens assets/lab/<name>.json (a shipped experiment); the page notes why when it cannot.
+void open_shipped(AppState& s, const std::string& name) {
+  LabOptions& o = s.analysis.lab;
+  const std::string relative = "assets/lab/" + name + ".json";
+  const std::filesystem::path path = find_data_file(relative);
+  if (path.empty()) throw ParamError("experiment", "no shipped experiment '" + name + "': " + describe_search(relative));
+  open_lab_experiment(s, path.string());
+  o.opened_shipped = name;
+}
+
 void update(AppState& s) {
   LabOptions& o = s.analysis.lab;
   if (std::exchange(o.stop_requested, false) && o.runs) o.runs->stop();
   if (std::exchange(o.train_requested, false)) start_runs(o);
+  if (!o.experiment.empty() && o.experiment != o.opened_shipped) open_shipped(s, std::exchange(o.experiment, ""));
+  if (!o.runs && !std::exchange(o.shipped_shown, true)) {  // before anything ran: the shipped experiment, if installed
+    try {
+      open_shipped(s, kDefaultExperiment);
+    } catch (const ParamError&) {
+    }
+  }
   if (std::exchange(o.use_table_requested, false)) use_trained_table(s);
   if (o.runs && o.runs->ended()) o.runs->wait();
   refresh_views(o);
@@ -341,6 +361,7 @@ void read_json(const nlohmann::json& j, AnalysisState& a) {
   read(j, "seeds", o.seeds);
   read(j, "attention_length", o.attention_length);
   read(j, "attention_sample", o.attention_sample);
+  read(j, "experiment", o.experiment);
   check_inputs(o);
 }
 
@@ -353,7 +374,7 @@ nlohmann::json write_json(const AnalysisState& a) {
   return {{"task", std::string(train::to_string(t.task))}, {"encodings", encodings}, {"layers", t.layers},
           {"heads", t.heads}, {"d_model", t.d_model}, {"batch", t.batch}, {"steps", t.steps},
           {"train_max", t.train_max}, {"test_max", t.test_max}, {"seed", t.seed}, {"seeds", o.seeds},
-          {"rope_base", t.rope_base}, {"attention_sample", o.attention_sample},
+          {"rope_base", t.rope_base}, {"attention_sample", o.attention_sample}, {"experiment", o.experiment.empty() ? o.opened_shipped : o.experiment},
           {"attention_pe", std::string(train::to_string(train::kAllPositionEncodings[std::size_t(o.attention_pe)]))},
           {"attention_length", o.attention_length}};
 }
@@ -423,6 +444,8 @@ void open_lab_experiment(AppState& s, const std::string& path) {
   o.attention_length = beyond != o.lengths.end() ? *beyond : o.lengths.back();  // where extrapolation shows
   o.runs = std::make_shared<train::RunQueue>(std::move(runs));
   o.opened_from = path;
+  o.opened_shipped.clear();
+  o.experiment.clear();
   o.error.clear();
   ++o.generation;
   s.analysis.page = Page::lab;

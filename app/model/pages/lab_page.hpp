@@ -22,6 +22,9 @@
 namespace peviz::app {
 
 inline constexpr int kLabEncodings = int(train::kAllPositionEncodings.size());
+// The experiment the Lab page shows before anything is trained or opened: the default settings on copy, three
+// seeds, as `peviz train` trained it (assets/lab/README.md says how it was made).
+inline constexpr const char* kDefaultExperiment = "default-copy";
 
 // What the page shows of one run, copied from its snapshot by the update step.
 struct LabRunView {
@@ -54,9 +57,12 @@ struct LabOptions {
   // --- requests from the view, acted on by the update step ---
   bool train_requested = false, stop_requested = false, use_table_requested = false;
   bool save_requested = false;   // File > Export lab runs (handled with the other file requests)
+  std::string experiment;        // a shipped experiment to open (assets/lab/<name>.json; state JSON "experiment")
   // --- runs (not in the state JSON); shared so that AnalysisState stays copyable ---
   std::shared_ptr<train::RunQueue> runs;
   std::string opened_from;       // the file the runs were reopened from ("" = trained in this window)
+  std::string opened_shipped;    // the shipped experiment's name when that is what is open
+  bool shipped_shown = false;    // the page has shown the default shipped experiment once (or tried to)
   // --- cache ---
   std::vector<LabRunView> views;       // one per run of `runs`
   std::vector<LabSeries> series;       // one per encoding among the runs, kAllPositionEncodings order
