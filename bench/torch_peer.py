@@ -135,11 +135,14 @@ def main():
     p.add_argument("--task", default="copy")
     p.add_argument("--steps", type=int, default=300, help="timed steps (of a 3000-step schedule)")
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--layers", type=int, default=4)   # peviz train's defaults (core/limits.hpp)
+    p.add_argument("--heads", type=int, default=4)
+    p.add_argument("--d-model", type=int, default=64)
     a = p.parse_args()
     torch.set_num_threads(1)
     torch.manual_seed(a.seed)
     rng = random.Random(a.seed)
-    layers, heads, d, bsz, train_max, total, warmup = 2, 2, 64, 32, 20, 3000, 100
+    layers, heads, d, bsz, train_max, total, warmup = a.layers, a.heads, a.d_model, 32, 20, 3000, 100
     model = Model(a.pe, layers, heads, d, train_max, 2 * 40 + 3, 10000.0)
     opt = torch.optim.AdamW(model.parameters(), lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0.01)
     sched = torch.optim.lr_scheduler.LambdaLR(
@@ -161,6 +164,7 @@ def main():
         loss = step()
     rate = a.steps / (time.perf_counter() - t0)
     print(json.dumps({"peer": "pytorch " + torch.__version__, "threads": torch.get_num_threads(), "pe": a.pe,
+                      "layers": layers, "heads": heads, "d_model": d,
                       "steps_per_s": rate, "loss_after": loss}))
 
 

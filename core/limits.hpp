@@ -87,8 +87,8 @@ inline constexpr Limit threads{"threads", 0, 256, 0};
 inline constexpr Limit animation_frames{"frames", 1, 3600, 60};
 inline constexpr Limit animation_fps{"fps", 1, 120, 30};  // MP4; a GIF plays at most 50 (media::kMaxGifFps)
 // ---- training (core/train); the RoPE base of a run uses `base` above ----
-inline constexpr Limit train_layers{"layers", 1, 8, 2};
-inline constexpr Limit train_heads{"heads", 1, 8, 2};
+inline constexpr Limit train_layers{"layers", 1, 8, 4};  // the default: docs/lab.md, "Choosing the default"
+inline constexpr Limit train_heads{"heads", 1, 8, 4};
 inline constexpr Limit train_d_model{"d-model", 16, 256, 64, Scale::logarithmic};  // d-model / heads even
 inline constexpr Limit train_batch{"batch", 1, 256, 32, Scale::logarithmic};
 inline constexpr Limit train_steps{"steps", 1, 100000, 3000, Scale::logarithmic};

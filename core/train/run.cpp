@@ -26,6 +26,13 @@ std::size_t att_capacity(const TrainSettings& s) {
   const std::size_t train = std::size_t(longest_training_sequence(s)), test = std::size_t(longest_sequence(s));
   return std::size_t(s.heads) * std::max(std::size_t(s.batch) * train * train, test * test);
 }
+// A finished or reopened run only evaluates: one test sequence of the longest length at a time (a fraction
+// of a training batch's activations: 4 layers x d_model 64 hold about 3 MiB instead of 50).
+int evaluation_tokens(const TrainSettings& s) { return longest_sequence(s); }
+std::size_t evaluation_att(const TrainSettings& s) {
+  const std::size_t test = std::size_t(longest_sequence(s));
+  return std::size_t(s.heads) * test * test;
+}
 
 }  // namespace
 
@@ -77,7 +84,10 @@ TrainRun::TrainRun(const TrainSettings& s)
   progress_.steps = s.steps;
 }
 
-TrainRun::TrainRun(const TrainSettings& s, const std::vector<float>& params, TrainSnapshot saved) : TrainRun(s) {
+TrainRun::TrainRun(const TrainSettings& s, const std::vector<float>& params, TrainSnapshot saved)
+    : settings_((validate(s), s)),
+      model_(make_model<float>(model_config(s), evaluation_tokens(s), evaluation_att(s), s.seed)),
+      data_rng_(s.seed ^ kDataStream) {
   if (params.size() != model_.params.size())
     throw ParamError("from-safetensors", "parameter count " + std::to_string(params.size()) + " does not match the "
                                          "settings (" + std::to_string(model_.params.size()) + ")");
@@ -91,6 +101,7 @@ TrainRun::TrainRun(const TrainSettings& s, const std::vector<float>& params, Tra
 bool TrainRun::step() {
   const int step = progress_.step;  // only this thread writes it
   if (step >= settings_.steps || progress_.diverged_at > 0) return false;
+  resize_buffers(token_capacity(settings_), att_capacity(settings_));  // a reopened or finished run trains on
   const auto t0 = std::chrono::steady_clock::now();
   training_batch(settings_.task, settings_.batch, settings_.train_max, data_rng_, batch_);
   const double loss = model_forward(model_, batch_);
@@ -121,12 +132,23 @@ void TrainRun::train(const std::atomic<bool>& cancel) {
 }
 
 void TrainRun::finish(bool cancelled) {
+  bool diverged = false;
   {
     std::lock_guard<std::mutex> lock(mutex_);
     progress_.cancelled = cancelled && progress_.step < settings_.steps && progress_.diverged_at == 0;
-    if (progress_.diverged_at > 0) return;
+    diverged = progress_.diverged_at > 0;
   }
-  evaluate();
+  if (!diverged) evaluate();
+  resize_buffers(evaluation_tokens(settings_), evaluation_att(settings_));
+  adam_ = AdamWState{};  // more steps start the moments afresh, as after a reload
+}
+
+void TrainRun::resize_buffers(int tokens, std::size_t att) {
+  if (model_.token_capacity == tokens && model_.att_capacity == att) return;
+  Model<float> m = make_model<float>(model_.config, tokens, att, settings_.seed);
+  std::lock_guard<std::mutex> lock(mutex_);
+  m.params = std::move(model_.params);
+  model_ = std::move(m);
 }
 
 void TrainRun::evaluate() {
@@ -143,7 +165,7 @@ TrainSnapshot TrainRun::snapshot() const {
 }
 
 Model<float> TrainRun::private_copy(int tokens, std::size_t att) const {
-  Model<float> m = make_model<float>(model_.config, tokens, att, 0);
+  Model<float> m = make_model<float>(model_config(settings_), tokens, att, 0);
   std::lock_guard<std::mutex> lock(mutex_);
   m.params = model_.params;
   return m;
@@ -158,7 +180,7 @@ std::vector<int> TrainRun::test_sequence(int n, int index) const {
 std::vector<int> TrainRun::greedy_answer(int n, int index) const {
   const std::vector<int> seq = test_sequence(n, index);
   const int L = sequence_length(n);
-  if (settings_.pe == PositionEncoding::learned && L > model_.config.learned_len) return {};
+  if (settings_.pe == PositionEncoding::learned && L > model_config(settings_).learned_len) return {};
   Model<float> m = private_copy(L, std::size_t(settings_.heads) * std::size_t(L) * std::size_t(L));
   return train::greedy_answer(m, seq, n);
 }
@@ -167,7 +189,7 @@ std::optional<std::vector<std::vector<Matrix>>> TrainRun::attention_maps(int n, 
   check_int(Limit{"length", 1, double(std::max(settings_.train_max, settings_.test_max)), 0}, n);
   check_int(Limit{"index", 0, double(settings_.test_samples - 1), 0}, index);
   const int L = sequence_length(n);
-  if (settings_.pe == PositionEncoding::learned && L > model_.config.learned_len) return std::nullopt;
+  if (settings_.pe == PositionEncoding::learned && L > model_config(settings_).learned_len) return std::nullopt;
   Model<float> m = private_copy(L, std::size_t(settings_.heads) * std::size_t(L) * std::size_t(L));
   const std::vector<std::vector<int>> seqs = test_sequences(settings_.task, n, index + 1, settings_.seed);
   return train::attention_maps(m, seqs[std::size_t(index)]);
@@ -175,7 +197,7 @@ std::optional<std::vector<std::vector<Matrix>>> TrainRun::attention_maps(int n, 
 
 Matrix TrainRun::learned_table() const {
   if (settings_.pe != PositionEncoding::learned) return {};
-  Matrix t(std::size_t(model_.config.learned_len), std::size_t(settings_.d_model));
+  Matrix t(std::size_t(model_config(settings_).learned_len), std::size_t(settings_.d_model));
   std::lock_guard<std::mutex> lock(mutex_);
   const float* wpe = model_.param(Param::wpe);
   std::copy(wpe, wpe + t.data.size(), t.data.begin());

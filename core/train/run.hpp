@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "core/limits.hpp"
 #include "core/matrix.hpp"
 #include "core/train/adamw.hpp"
 #include "core/train/evaluate.hpp"
@@ -29,18 +30,18 @@ namespace peviz::train {
 struct TrainSettings {
   Task task = Task::copy;
   PositionEncoding pe = PositionEncoding::rope;
-  int layers = 2;
-  int heads = 2;
-  int d_model = 64;          // head_dim = d_model / heads must be even
-  int batch = 32;            // sequences per step
-  int steps = 3000;
-  int train_max = 20;        // training n uniform in [1, train_max]
-  int test_max = 40;         // evaluation n = 5, 10, ..., test_max (at most 4 x train_max)
-  int test_samples = 200;    // test sequences per length
-  std::uint64_t seed = 0;    // initialisation, training batches and test sets
-  double rope_base = 10000;  // RoPE only
-  double lr = 1e-3;          // peak learning rate
-  int warmup = 100;          // linear warm-up steps, then cosine decay to 0 at the last step
+  int layers = int(limits::train_layers.fallback);
+  int heads = int(limits::train_heads.fallback);
+  int d_model = int(limits::train_d_model.fallback);  // head_dim = d_model / heads must be even
+  int batch = int(limits::train_batch.fallback);      // sequences per step
+  int steps = int(limits::train_steps.fallback);
+  int train_max = int(limits::train_max.fallback);    // training n uniform in [1, train_max]
+  int test_max = int(limits::test_max.fallback);      // evaluation n = 5, 10, ..., test_max (at most 4 x train_max)
+  int test_samples = int(limits::test_samples.fallback);  // test sequences per length
+  std::uint64_t seed = 0;                             // initialisation, training batches and test sets
+  double rope_base = limits::base.fallback;           // RoPE only
+  double lr = limits::learning_rate.fallback;         // peak learning rate
+  int warmup = int(limits::warmup.fallback);          // linear warm-up steps, then cosine decay to 0 at the last step
 };
 
 // Throws ParamError naming the flag ("layers", "heads", "test-max", ...) and its rule.
@@ -74,8 +75,9 @@ class TrainRun {
   bool step();
   // Steps until done, diverged or `cancel` becomes true, then finish(cancel).
   void train(const std::atomic<bool>& cancel);
-  // After the last step: records whether training was cancelled early, then evaluates unless the run
-  // diverged (its weights are not finite, so no accuracy is reported). Call from the thread that steps.
+  // After the last step: records whether training was cancelled early, evaluates unless the run diverged
+  // (its weights are not finite, so no accuracy is reported), and gives back the training buffers (the
+  // optimizer's moments and a batch's activations; more steps reallocate them). Call from the thread that steps.
   void finish(bool cancelled);
   // Exact match per test length on the fixed test set. Call from the thread that steps.
   void evaluate();
@@ -97,6 +99,9 @@ class TrainRun {
 
  private:
   Model<float> private_copy(int tokens, std::size_t att) const;
+  // Rebuilds the model's activation buffers for `tokens` / `att` (the parameters stay); from the stepping
+  // thread. Training needs a batch's worth; a finished run keeps one test sequence's.
+  void resize_buffers(int tokens, std::size_t att);
 
   TrainSettings settings_;
   Model<float> model_;

@@ -1,6 +1,8 @@
 // JSON / CSV of a run's results; saving and loading a run as .safetensors with its settings in __metadata__.
 #include "core/train/run_io.hpp"
 
+#include <charconv>
+#include <cmath>
 #include <cstring>
 #include <sstream>
 
@@ -58,6 +60,47 @@ double real_field(const std::map<std::string, std::string>& m, const std::string
   }
   if (used == 0 || used != text.size()) throw ParamError(param, "__metadata__ '" + key + "' is not a number: " + text);
   return v;
+}
+
+// A loss curve as a JSON array of floats, each in the fewest digits that read back as the same float
+// (std::to_chars): half the bytes of printing them as doubles.
+std::string float_list_json(const std::vector<float>& values) {
+  std::string out = "[";
+  char buf[32];
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    if (i) out += ',';
+    if (!std::isfinite(values[i])) {
+      out += "null";
+      continue;
+    }
+    out.append(buf, std::to_chars(buf, buf + sizeof buf, values[i]).ptr);
+  }
+  return out + "]";
+}
+
+// The reverse, exact (std::from_chars to float; null = NaN); ParamError on anything else.
+std::vector<float> float_list_from_json(const std::string& text, const std::string& param) {
+  const auto bad = [&] { return ParamError(param, "__metadata__ 'loss' is not a list of numbers"); };
+  std::vector<float> out;
+  const char* p = text.data();
+  const char* const end = p + text.size();
+  if (p == end || *p++ != '[') throw bad();
+  if (p != end && *p == ']') return (p + 1 == end) ? out : throw bad();
+  for (;;) {  // value (',' value)* ']'
+    float v = NAN;
+    if (end - p >= 4 && std::string_view(p, 4) == "null") {
+      p += 4;
+    } else {
+      const auto r = std::from_chars(p, end, v);
+      if (r.ec != std::errc()) throw bad();
+      p = r.ptr;
+    }
+    out.push_back(v);
+    if (p == end) throw bad();
+    const char c = *p++;
+    if (c == ']' && p == end) return out;
+    if (c != ',') throw bad();
+  }
 }
 
 std::string shortest(double v) {
@@ -169,7 +212,7 @@ void save_run(const TrainRun& run, const std::string& path, const std::string& p
   }
   std::map<std::string, std::string> meta = settings_metadata(run.settings());
   const TrainSnapshot s = run.snapshot();
-  meta["loss"] = nlohmann::json(s.loss).dump();
+  meta["loss"] = float_list_json(s.loss);
   meta["exact_match"] = exact_match_json(s.accuracy).dump();
   meta["steps_per_s"] = shortest(s.steps_per_s);
   meta["cancelled"] = s.cancelled ? "true" : "false";
@@ -207,11 +250,10 @@ std::unique_ptr<TrainRun> run_from_bytes(std::string_view bytes, const std::stri
       }
     }
   }
-  const nlohmann::json loss = nlohmann::json::parse(field(idx.metadata, "loss", param), nullptr, false);
   const nlohmann::json acc = nlohmann::json::parse(field(idx.metadata, "exact_match", param), nullptr, false);
-  if (!loss.is_array() || !acc.is_object()) throw ParamError(param, "__metadata__ 'loss' or 'exact_match' is malformed");
+  if (!acc.is_object()) throw ParamError(param, "__metadata__ 'exact_match' is malformed");
   TrainSnapshot saved;
-  for (const auto& v : loss) saved.loss.push_back(v.is_number() ? v.get<float>() : NAN);
+  saved.loss = float_list_from_json(field(idx.metadata, "loss", param), param);
   try {
     saved.accuracy = exact_match_from_json(acc);
   } catch (const std::exception&) {

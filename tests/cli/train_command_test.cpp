@@ -27,7 +27,7 @@ TEST_CASE("peviz train prints one JSON object per encoding, null where not defin
   CHECK(rope["pe"] == "rope");
   CHECK(rope["task"] == "copy");
   CHECK(rope["steps"] == 20);
-  CHECK(rope["params"] == 13 * 16 + 2 * (16 * 48 + 48 + 16 * 16 + 16 + 16 * 64 + 64 + 64 * 16 + 16 + 4 * 16) + 32 + 16 * 13 + 13);
+  CHECK(rope["params"] == 13 * 16 + 4 * (16 * 48 + 48 + 16 * 16 + 16 + 16 * 64 + 64 + 64 * 16 + 16 + 4 * 16) + 32 + 16 * 13 + 13);
   CHECK(rope["exact_match"]["5"].is_number());
   CHECK(line.rfind("{\"pe\":\"rope\",\"task\":\"copy\"", 0) == 0);  // keys in the documented order
   std::getline(lines, line);

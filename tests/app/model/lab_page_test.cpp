@@ -13,8 +13,10 @@
 
 #include "app/model/analysis_update.hpp"
 #include "app/model/app_update.hpp"
+#include "app/model/data_files.hpp"
 #include "app/model/figure_io.hpp"
 #include "app/model/page_model.hpp"
+#include "app/model/presets.hpp"
 #include "app/model/state_json.hpp"
 #include "core/errors.hpp"
 #include "core/train/experiment.hpp"

@@ -1,6 +1,7 @@
 // Saving an experiment as a set of files and reopening it: names, round trip of every value, refusals.
 #include "core/train/experiment.hpp"
 
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 
@@ -174,5 +175,38 @@ TEST_CASE("an experiment saved with half-precision weights reopens within float1
     for (std::size_t k = 0; k < a.size(); ++k)
       worst = std::max(worst, std::abs(double(a[k]) - b[k]) / std::max(std::abs(double(a[k])), 6.1e-5));
     CHECK(worst <= 0x1p-11);  // half a unit in the last place of binary16 (normal range)
+  }
+}
+
+TEST_CASE("a run's loss curve is stored in float's shortest digits and read back bit for bit", "[train][experiment]") {
+  TempDir dir;
+  TrainRun run(tiny_run(PositionEncoding::nope, 2, 40));
+  run.train(std::atomic<bool>{false});
+  const std::string path = (dir.path / "curve.safetensors").string();
+  save_run(run, path);
+  const std::string stored = peviz::read_safetensors_index(path).metadata.at("loss");
+  CHECK(stored.find(std::to_string(run.snapshot().loss[0]).substr(0, 4)) != std::string::npos);
+  CHECK(stored.size() < 13 * run.snapshot().loss.size());  // at most 9 digits, a point and a comma a value
+  CHECK(same_bits(load_run(path)->snapshot().loss, run.snapshot().loss));
+  // Malformed curves are refused by name.
+  std::map<std::string, std::string> meta = peviz::read_safetensors_index(path).metadata;
+  const std::string bytes = [&] {
+    std::ifstream is(path, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(is), {});
+  }();
+  for (const char* text : {"[1,,2]", "[1 2]", "[1,]", "1,2", "[1,2", "[x]", "[1]]"}) {
+    INFO(text);
+    meta["loss"] = text;
+    const auto idx = peviz::parse_safetensors_index(bytes, bytes.size());
+    std::vector<peviz::SafetensorsF32> tensors;
+    std::vector<std::vector<float>> data;
+    for (const auto& t : idx.tensors) {
+      data.push_back(std::vector<float>((t.end - t.begin) / 4));
+      std::memcpy(data.back().data(), bytes.data() + idx.data_start + t.begin, t.end - t.begin);
+    }
+    for (std::size_t i = 0; i < idx.tensors.size(); ++i) tensors.push_back({idx.tensors[i].name, idx.tensors[i].shape, data[i]});
+    const std::string bad = (dir.path / "bad.safetensors").string();
+    peviz::write_safetensors(bad, tensors, meta);
+    CHECK(param_error_of([&] { load_run(bad); }) == "from-safetensors: __metadata__ 'loss' is not a list of numbers");
   }
 }
