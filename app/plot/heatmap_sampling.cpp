@@ -18,7 +18,9 @@ struct AxisSamples {
 AxisSamples axis_samples(double from, double to, int pixels, int cells, int max_samples) {
   AxisSamples s;
   const double per_pixel = (to - from) / std::max(pixels, 1);
-  s.count = std::clamp(int(std::ceil(std::abs(per_pixel))), 1, std::max(max_samples, 1));
+  // In double before the int: a window that is not finite (a plot with no size yet) or enormous is clamped.
+  const double wanted = std::isfinite(per_pixel) ? std::ceil(std::abs(per_pixel)) : 1.0;
+  s.count = int(std::clamp(wanted, 1.0, double(std::max(max_samples, 1))));
   s.cells.resize(std::size_t(pixels) * s.count);
   for (int i = 0; i < pixels; ++i) {
     for (int k = 0; k < s.count; ++k) {

@@ -236,8 +236,9 @@ void refresh_attention(LabOptions& o) {
   o.attention_answer = run->greedy_answer(n, sample);
   o.attention_wrong = first_wrong_query(o.attention_tokens_ids, o.attention_answer, n);
   const std::size_t query = std::size_t(o.attention_wrong >= 0 ? o.attention_wrong : int(L) - 1);
-  o.attention_query_rows = Matrix(tile, L);
-  for (std::size_t t = 0; t < tile; ++t) std::copy_n(stacked.row(t * L + query), L, o.attention_query_rows.row(t));
+  o.attention_query_rows = Matrix(tile, query + 1);  // the causal part: keys 0..query
+  for (std::size_t t = 0; t < tile; ++t) std::copy_n(stacked.row(t * L + query), query + 1, o.attention_query_rows.row(t));
+  set_heatmap(o.attention_query_image, o.attention_query_rows, plot::Colormap::viridis, 0.0, 1.0);
   o.attention = tile_heads(stacked, int(tile), int(L), o.attention_heads);
   set_heatmap(o.attention_image, o.attention, plot::Colormap::viridis, 0.0, 1.0);
   o.attention_defined = true;
@@ -379,7 +380,10 @@ nlohmann::json write_json(const AnalysisState& a) {
           {"attention_length", o.attention_length}};
 }
 
-void heatmaps(AnalysisState& a, std::vector<plot::HeatmapImage*>& out) { out.push_back(&a.lab.attention_image); }
+void heatmaps(AnalysisState& a, std::vector<plot::HeatmapImage*>& out) {
+  out.push_back(&a.lab.attention_image);
+  out.push_back(&a.lab.attention_query_image);
+}
 
 }  // namespace
 

@@ -76,7 +76,8 @@ struct LabOptions {
   int attention_wrong = -1;            // query index of the first wrong answer token (-1: all right)
   std::vector<int> attention_tokens_ids;  // the test sequence shown
   std::vector<int> attention_answer;   // the model's greedy answer to it (y1..yn EOS)
-  Matrix attention_query_rows;         // [layer x heads + head] the attention row of the wrong (else the last) query
+  Matrix attention_query_rows;         // [layer x heads + head, key 0..query] the attention of the wrong (else the last) query
+  plot::HeatmapImage attention_query_image;  // its picture
   Matrix attention;                    // layers x heads tiles of L x L probabilities (NaN gutters)
   plot::HeatmapImage attention_image;
   std::string error;                   // last refusal (settings, saving), shown in the page

@@ -196,8 +196,11 @@ void accuracy_plot(AppState& s, const LabOptions& o, ImVec2 size) {
       plot::plot_line(hidden_name(k), sr.mean.data() + regular - 1, 2,
                       o.lengths[regular - 1], o.lengths[regular] - o.lengths[regular - 1], 1, encoding_color(k), 2.0f);
     for (std::size_t i = 0; i < o.lengths.size() && i < sr.mean.size(); ++i)
-      if (std::isnan(sr.mean[i]) && o.lengths[i] > train_max)
-        plot::plot_text(o.lengths[i], 0.02 + 0.06 * k, "not defined", encoding_color(k));
+      if (std::isnan(sr.mean[i]) && o.lengths[i] > train_max) {  // one label where it starts
+        plot::plot_text(o.lengths[i], 0.08 + 0.06 * k, (std::string(encoding_name(k)) + ": not defined from here").c_str(),
+                        encoding_color(k));
+        break;
+      }
   }
   plot::end_plot();
   record_page_region(s);
@@ -229,24 +232,6 @@ void sequence_line(const LabOptions& o, int n) {
   }
 }
 
-// The attention row of the query that produced the first wrong answer token (or of the last query when all
-// are right), one line per layer and head, against the key position, the keys labelled by role.
-void wrong_query_plot(const LabOptions& o, int n, ImVec2 size) {
-  if (!plot::begin_plot("##lab_wrong_row", size)) return;
-  const int L = o.attention_tokens, query = o.attention_wrong >= 0 ? o.attention_wrong : L - 1;
-  const std::string title = "attention of query " + std::to_string(query) + " (" + token_role(query, n) + ")";
-  plot::setup_axes("key j", title.c_str(), {-0.5, query + 0.5}, {-0.05, 1.1}, plot::axis_integer);
-  std::vector<std::string> names;  // alive until end_plot, which reads the labels
-  for (int l = 0; l < o.attention_layers; ++l)
-    for (int h = 0; h < o.attention_heads; ++h) names.push_back("layer " + std::to_string(l + 1) + " head " + std::to_string(h + 1));
-  for (int line = 0; line < int(names.size()); ++line)
-    plot::plot_line(names[std::size_t(line)].c_str(), o.attention_query_rows.row(std::size_t(line)), query + 1, 0.0, 1.0, 1,
-                    plot::series_color(line), 1.5f);
-  for (int j : {0, 1, n, n + 1, query})
-    if (j >= 0 && j < L) plot::plot_text(j, 1.04, token_role(j, n).c_str(), ImGui::GetColorU32(ImGuiCol_Text, 0.7f));
-  plot::end_plot();
-}
-
 void attention_panel(AppState& s, LabOptions& o, float height) {
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8.0f);
   if (ImGui::BeginCombo("run##lab_attention", encoding_name(o.attention_pe))) {
@@ -276,13 +261,13 @@ void attention_panel(AppState& s, LabOptions& o, float height) {
     const auto name = [](int id) { return id == train::kEos ? std::string("EOS") : id >= train::kSymbols ? std::string("?")
                                                                                                    : std::to_string(id); };
     ImGui::TextColored(ImVec4(1.0f, 0.35f, 0.35f, 1.0f), "first wrong answer token: %s, the model says %s where %s is "
-                       "right (query %d, %s); that query's attention rows are on the right",
+                       "right (query %d, %s); that query's attention is on the right",
                        token_role(o.attention_wrong + 1, n).c_str(), name(o.attention_answer[std::size_t(k)]).c_str(),
                        name(o.attention_tokens_ids[std::size_t(o.attention_wrong + 1)]).c_str(), o.attention_wrong,
                        token_role(o.attention_wrong, n).c_str());
   }
   else
-    ImGui::TextDisabled("answered exactly; on the right, the last query's attention row. Tiles: rows = layers 1..%d, "
+    ImGui::TextDisabled("answered exactly; on the right, the last query's attention. Tiles: rows = layers 1..%d, "
                         "columns = heads 1..%d; row = query, column = key", o.attention_layers, o.attention_heads);
   // Square cells: as wide as the tiles need at this height (plus the axis and the colourbar), at most 60% of the width.
   const float h = std::max(ImGui::GetContentRegionAvail().y, 10.0f), em = ImGui::GetFontSize();
@@ -291,7 +276,14 @@ void attention_panel(AppState& s, LabOptions& o, float height) {
   const float tiles_w = std::min(w, 0.6f * avail);
   heatmap_panel(o.attention_image, "##lab_attention_maps", "key j", "query i", "attention probability", ImVec2(tiles_w, h));
   ImGui::SameLine();
-  wrong_query_plot(o, n, ImVec2(avail - tiles_w - ImGui::GetStyle().ItemSpacing.x, h));
+  ImGui::BeginGroup();
+  const int query = o.attention_wrong >= 0 ? o.attention_wrong : o.attention_tokens - 1;
+  ImGui::Text("attention of query %d (%s), rows: layer 1 head 1, layer 1 head 2, ..., layer %d head %d", query,
+              token_role(query, n).c_str(), o.attention_layers, o.attention_heads);
+  heatmap_panel(o.attention_query_image, "##lab_query_row", "key j", "layer x head", "attention probability",
+                ImVec2(std::max(avail - tiles_w - ImGui::GetStyle().ItemSpacing.x, 12.0f * em),
+                       std::max(h - ImGui::GetTextLineHeightWithSpacing(), 6.0f * em)));
+  ImGui::EndGroup();
 }
 
 }  // namespace
