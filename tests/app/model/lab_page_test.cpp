@@ -438,3 +438,47 @@ TEST_CASE("the attention view marks the first wrong answer token and keeps its q
   for (int j = 0; j <= expected; ++j) sum += o.attention_query_rows.at(0, std::size_t(j));
   CHECK(sum == Approx(1.0).epsilon(1e-5));
 }
+
+TEST_CASE("the shipped experiment opens from the preset and before anything ran; its float16 weights give its numbers") {
+  const std::vector<PresetEntry> presets = list_presets(find_data_dir("assets/presets"), {});
+  const PresetEntry* preset = find_preset(presets, "lab-pretrained");
+  REQUIRE(preset);
+  AppState s;
+  REQUIRE(apply_preset(*preset, s));
+  update_app_state(s);
+  const LabOptions& o = s.analysis.lab;
+  CHECK(o.opened_shipped == kDefaultExperiment);
+  CHECK_FALSE(lab_training(o));
+  REQUIRE(o.views.size() == 18);  // six encodings x seeds 0, 1, 2
+  CHECK(o.settings.layers == train::TrainSettings{}.layers);  // the defaults
+  CHECK(o.settings.d_model == train::TrainSettings{}.d_model);
+  REQUIRE(o.series.size() == 6);
+  for (const LabSeries& sr : o.series) CHECK(sr.evaluated == 3);
+  CHECK(state_to_json(s)["lab"]["experiment"] == kDefaultExperiment);
+
+  // Re-measured from the stored float16 weights, the exact match is what training printed, to within a few
+  // of 200 test sequences (float16 rounding can flip an argmax near a tie). NoPE and RoPE of seed 0, at the
+  // longest training length and the first beyond it.
+  for (std::size_t i : {std::size_t(0), std::size_t(3)}) {
+    const train::TrainRun* run = o.runs->run(i);
+    REQUIRE(run);
+    const train::TrainSnapshot printed = run->snapshot();
+    const train::TrainSettings t = run->settings();
+    std::unique_ptr<train::TrainRun> again = std::move(train::open_experiment(o.opened_from)[i]);
+    again->evaluate();
+    const train::TrainSnapshot measured = again->snapshot();
+    REQUIRE(measured.accuracy.size() == printed.accuracy.size());
+    for (std::size_t k = 0; k < printed.accuracy.size(); ++k)
+      if (printed.accuracy[k].n == t.train_max || printed.accuracy[k].n == t.train_max + 5) {
+        INFO(train::to_string(t.pe) << " n=" << printed.accuracy[k].n);
+        CHECK(*measured.accuracy[k].exact_match == Approx(*printed.accuracy[k].exact_match).margin(0.02));
+      }
+  }
+
+  AppState fresh;  // nothing trained or opened: the Lab page shows the same experiment
+  fresh.analysis.page = Page::lab;
+  fresh.analysis.mark(Page::lab);
+  update_app_state(fresh);
+  CHECK(fresh.analysis.lab.opened_shipped == kDefaultExperiment);
+  CHECK(fresh.analysis.lab.views.size() == 18);
+}
