@@ -33,6 +33,11 @@ std::size_t evaluation_att(const TrainSettings& s) {
   const std::size_t test = std::size_t(longest_sequence(s));
   return std::size_t(s.heads) * test * test;
 }
+// An evaluating model never runs backward (step() rebuilds a training model first): no gradient buffers.
+void drop_gradients(Model<float>& m) {
+  m.grads = {};
+  m.grad_acts = {};
+}
 
 }  // namespace
 
@@ -88,6 +93,7 @@ TrainRun::TrainRun(const TrainSettings& s, const std::vector<float>& params, Tra
     : settings_((validate(s), s)),
       model_(make_model<float>(model_config(s), evaluation_tokens(s), evaluation_att(s), s.seed)),
       data_rng_(s.seed ^ kDataStream) {
+  drop_gradients(model_);
   if (params.size() != model_.params.size())
     throw ParamError("from-safetensors", "parameter count " + std::to_string(params.size()) + " does not match the "
                                          "settings (" + std::to_string(model_.params.size()) + ")");
@@ -145,7 +151,8 @@ void TrainRun::finish(bool cancelled) {
 
 void TrainRun::resize_buffers(int tokens, std::size_t att) {
   if (model_.token_capacity == tokens && model_.att_capacity == att) return;
-  Model<float> m = make_model<float>(model_.config, tokens, att, settings_.seed);
+  Model<float> m = make_model<float>(model_config(settings_), tokens, att, settings_.seed);
+  if (tokens < token_capacity(settings_)) drop_gradients(m);
   std::lock_guard<std::mutex> lock(mutex_);
   m.params = std::move(model_.params);
   model_ = std::move(m);
