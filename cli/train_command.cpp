@@ -143,7 +143,7 @@ void register_train(CLI::App& app) {
   auto c = std::make_shared<TrainCommand>();
   TrainSettings& s = c->settings;
   CLI::App* sub = app.add_subcommand("train", "Train a tiny transformer per position encoding on copy/reverse/sort; "
-                                              "print one JSON line per encoding (exact match by length)");
+                                              "print one JSON line per encoding and seed (exact match by length)");
   sub->add_option("--task", c->task, "copy | reverse | sort")->capture_default_str();
   sub->add_option("--pe", c->pe, "nope | sinusoidal | learned | rope | alibi | t5, a comma list, or all")
       ->capture_default_str();
@@ -161,7 +161,7 @@ void register_train(CLI::App& app) {
   sub->add_option("--base", s.rope_base, "RoPE base")->capture_default_str();
   sub->add_option("--lr", s.lr, "Peak learning rate (AdamW)")->capture_default_str();
   sub->add_option("--warmup", s.warmup, "Linear warm-up steps before the cosine decay")->capture_default_str();
-  sub->add_option("--threads", c->threads, "Encodings trained in parallel (each run on one thread)")
+  sub->add_option("--threads", c->threads, "Runs trained in parallel (each run on one thread; results do not depend on it)")
       ->capture_default_str();
   sub->add_option("--out", c->out, "Save the run as PATH (.safetensors); several runs: PATH-<pe>[-seed<S>].safetensors, their loss and "
                                   "accuracy CSVs, and PATH.json listing them (File > Open reopens either)");
