@@ -85,7 +85,13 @@ bool lab_training(const LabOptions& o) { return o.runs && !o.runs->ended(); }
 
 namespace {
 
-// Train: one run per chosen encoding, at most one worker per core.
+// The first test length past the training range (where extrapolation shows), else the last one.
+int first_length_beyond(const std::vector<int>& lengths, int train_max) {
+  const auto beyond = std::find_if(lengths.begin(), lengths.end(), [&](int n) { return n > train_max; });
+  return beyond != lengths.end() ? *beyond : lengths.back();
+}
+
+// Train: one run per chosen encoding and seed, at most one worker per core.
 void start_runs(LabOptions& o) {
   if (lab_training(o)) throw ParamError("train", "runs are still going: press Stop first");
   std::vector<TrainSettings> settings = lab_settings(o);
@@ -95,6 +101,7 @@ void start_runs(LabOptions& o) {
   o.series.clear();
   o.lengths = train::test_lengths(o.settings.test_max);
   o.runs_train_max = o.settings.train_max;
+  if (o.attention_length <= o.runs_train_max) o.attention_length = first_length_beyond(o.lengths, o.runs_train_max);
   o.runs.reset();  // the previous runs have ended: their destructor joins at once
   o.opened_from.clear();
   o.opened_shipped.clear();
@@ -444,8 +451,7 @@ void open_lab_experiment(AppState& s, const std::string& path) {
   o.series.clear();
   o.lengths = train::test_lengths(t.test_max);
   o.runs_train_max = t.train_max;
-  const auto beyond = std::find_if(o.lengths.begin(), o.lengths.end(), [&](int n) { return n > t.train_max; });
-  o.attention_length = beyond != o.lengths.end() ? *beyond : o.lengths.back();  // where extrapolation shows
+  o.attention_length = first_length_beyond(o.lengths, t.train_max);
   o.runs = std::make_shared<train::RunQueue>(std::move(runs));
   o.opened_from = path;
   o.opened_shipped.clear();

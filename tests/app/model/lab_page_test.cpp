@@ -364,8 +364,9 @@ TEST_CASE("a saved experiment opens on the Lab page: settings, every run, accura
   AppState s;
   tiny(s.analysis.lab, 20);
   s.analysis.lab.seeds = 2;
-  s.analysis.lab.attention_length = 4;
+  s.analysis.lab.attention_length = 4;  // inside the training range: Train moves it past it
   train_through_page(s);
+  CHECK(s.analysis.lab.attention_length == 10);
   const fs::path dir = fs::temp_directory_path() / ("peviz-lab-open-" + std::to_string(::getpid()));
   fs::remove_all(dir);
   const std::vector<std::string> paths = save_lab_runs(s, dir.string(), 99);
@@ -395,7 +396,10 @@ TEST_CASE("a saved experiment opens on the Lab page: settings, every run, accura
              (std::isnan(b.views[i].exact_match[k]) && std::isnan(a.views[i].exact_match[k]))));
   }
   CHECK(b.attention_length == 10);  // the first tested length past train_max 5
-  t.analysis.lab.attention_length = 4;
+  t.analysis.lab.attention_length = 8;
+  s.analysis.lab.attention_length = 8;
+  s.analysis.mark(Page::lab);
+  update_app_state(s);
   t.analysis.mark(Page::lab);
   update_app_state(t);
   REQUIRE(b.attention_defined);
