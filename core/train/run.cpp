@@ -26,8 +26,8 @@ std::size_t att_capacity(const TrainSettings& s) {
   const std::size_t train = std::size_t(longest_training_sequence(s)), test = std::size_t(longest_sequence(s));
   return std::size_t(s.heads) * std::max(std::size_t(s.batch) * train * train, test * test);
 }
-// A finished or reopened run only evaluates: one test sequence of the longest length at a time (a fraction
-// of a training batch's activations: 4 layers x d_model 64 hold about 3 MiB instead of 50).
+// A finished or reopened run only evaluates: buffers for one test sequence of the longest length at a time,
+// a fraction of a training batch's activations.
 int evaluation_tokens(const TrainSettings& s) { return longest_sequence(s); }
 std::size_t evaluation_att(const TrainSettings& s) {
   const std::size_t test = std::size_t(longest_sequence(s));
