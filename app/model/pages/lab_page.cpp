@@ -29,7 +29,21 @@ constexpr int kWorkerNice = 10;  // training threads' nice value: below the fram
 namespace {
 
 constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
-constexpr int kMaxCurvePoints = 1000;  // loss curves are drawn as means over buckets of steps
+// Loss curves are drawn as means over buckets of steps: at most 1000 points a curve, and at most 6000 over the
+// whole chart (one curve per run, plus a mean per encoding with several seeds), which keeps the chart's
+// vertices under ImGui's 16-bit index limit with 18 or more runs.
+constexpr int kMaxCurvePoints = 1000, kMaxChartPoints = 6000;
+
+int loss_points_per_curve(const train::RunQueue& runs) {
+  std::array<int, kLabEncodings> per_encoding{};
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    const auto at = std::find(train::kAllPositionEncodings.begin(), train::kAllPositionEncodings.end(), runs.settings(i).pe);
+    ++per_encoding[std::size_t(at - train::kAllPositionEncodings.begin())];
+  }
+  int curves = 0;
+  for (int n : per_encoding) curves += n + (n > 1 ? 1 : 0);
+  return std::clamp(kMaxChartPoints / std::max(curves, 1), 50, kMaxCurvePoints);
+}
 
 TrainSettings settings_for(const LabOptions& o, PositionEncoding pe) {
   TrainSettings t = o.settings;
@@ -126,6 +140,7 @@ std::vector<float> bucketed_log_loss(const std::vector<float>& loss, int bucket)
 void refresh_views(LabOptions& o) {
   if (!o.runs) return;
   const train::RunQueue& runs = *o.runs;
+  const int points = loss_points_per_curve(runs);
   o.views.resize(runs.size());
   for (std::size_t i = 0; i < runs.size(); ++i) {
     LabRunView& v = o.views[i];
@@ -138,7 +153,7 @@ void refresh_views(LabOptions& o) {
     const train::TrainRun* run = runs.run(i);
     if (!run) continue;
     v.snapshot = run->snapshot();
-    v.loss_bucket = std::max(1, (runs.settings(i).steps + kMaxCurvePoints - 1) / kMaxCurvePoints);
+    v.loss_bucket = std::max(1, (runs.settings(i).steps + points - 1) / points);
     v.log_loss = bucketed_log_loss(v.snapshot.loss, v.loss_bucket);
     v.exact_match.assign(o.lengths.size(), kNaN);
     for (const train::LengthAccuracy& a : v.snapshot.accuracy) {
