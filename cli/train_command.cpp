@@ -122,12 +122,7 @@ void run_train(TrainCommand& c) {
       std::fflush(stdout);
     }
     if (printed == queue.size()) break;
-    try {
-      throw_if_interrupted();
-    } catch (const Interrupted&) {
-      queue.stop();
-      throw;
-    }
+    throw_if_interrupted();  // the queue's destructor then stops every run at once, without evaluating
     std::this_thread::sleep_for(std::chrono::milliseconds(tty ? 250 : 20));
   }
   queue.wait();
