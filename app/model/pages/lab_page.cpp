@@ -57,6 +57,26 @@ std::vector<std::uint64_t> seed_list(const LabOptions& o) {
   return seeds;
 }
 
+// The seeds of the runs on the page, distinct and ascending; before any run, the seeds Train would use.
+std::vector<std::uint64_t> shown_seeds(const LabOptions& o) {
+  if (!o.runs || o.runs->size() == 0) return seed_list(o);
+  std::vector<std::uint64_t> seeds;
+  for (std::size_t i = 0; i < o.runs->size(); ++i) seeds.push_back(o.runs->settings(i).seed);
+  std::sort(seeds.begin(), seeds.end());
+  seeds.erase(std::unique(seeds.begin(), seeds.end()), seeds.end());
+  return seeds;
+}
+
+// "seed 3", "seeds 7-9" (consecutive) or "seeds 0, 4, 7".
+std::string seeds_text(const std::vector<std::uint64_t>& seeds) {
+  if (seeds.size() == 1) return "seed " + std::to_string(seeds[0]);
+  if (seeds.back() - seeds.front() + 1 == seeds.size())
+    return "seeds " + std::to_string(seeds.front()) + "-" + std::to_string(seeds.back());
+  std::string text = "seeds ";
+  for (std::size_t k = 0; k < seeds.size(); ++k) text += (k ? ", " : "") + std::to_string(seeds[k]);
+  return text;
+}
+
 // The inputs through core's validation of a run (ranges, head dimension, test-max rule, memory), the
 // RoPE base through the window's range, and the attention choices.
 void check_inputs(const LabOptions& o) {
@@ -340,9 +360,9 @@ NdArray export_data(const AppState& s) {
 std::string caption(const AppState& s) {
   const LabOptions& o = s.analysis.lab;
   const std::string dot = kCaptionDot;
-  const TrainSettings& t = o.settings;
-  const std::string seeds = o.seeds > 1 ? "seeds " + std::to_string(t.seed) + "-" + std::to_string(t.seed + std::uint64_t(o.seeds) - 1)
-                                        : "seed " + std::to_string(t.seed);
+  // The figure's runs when there are some (the sliders may have moved since), else what Train would run.
+  const TrainSettings& t = o.runs && o.runs->size() > 0 ? o.runs->settings(0) : o.settings;
+  const std::string seeds = seeds_text(shown_seeds(o));
   return "Lab" + dot + std::string(train::to_string(t.task)) + dot + std::to_string(t.layers) + " layers x " +
          std::to_string(t.heads) + " heads, d_model " + std::to_string(t.d_model) + dot + "batch " +
          std::to_string(t.batch) + ", " + std::to_string(t.steps) + " steps" + dot + "train n <= " +
@@ -451,23 +471,23 @@ void open_lab_experiment(AppState& s, const std::string& path) {
   if (lab_training(s.analysis.lab)) throw ParamError("open", "runs are still going: press Stop first");
   std::vector<std::unique_ptr<train::TrainRun>> runs = train::open_experiment(path);
   LabOptions& o = s.analysis.lab;
-  const TrainSettings& t = runs[0]->settings();
+  const TrainSettings t = runs[0]->settings();  // a copy: the runs move into the queue below
   o.settings = t;
   o.compare.fill(false);
-  std::uint64_t lowest = t.seed, highest = t.seed;
   for (const auto& r : runs) {
     const auto at = std::find(train::kAllPositionEncodings.begin(), train::kAllPositionEncodings.end(), r->settings().pe);
     o.compare[std::size_t(at - train::kAllPositionEncodings.begin())] = true;
-    lowest = std::min(lowest, r->settings().seed), highest = std::max(highest, r->settings().seed);
   }
-  o.settings.seed = lowest;
-  o.seeds = int(std::min<std::uint64_t>(highest - lowest + 1, std::uint64_t(limits::train_seeds.max)));
+  o.runs = std::make_shared<train::RunQueue>(std::move(runs));
+  // Train afterwards uses as many seeds as were opened, from the lowest (the caption names the opened ones).
+  const std::vector<std::uint64_t> seeds = shown_seeds(o);
+  o.settings.seed = seeds.front();
+  o.seeds = int(std::min<std::size_t>(seeds.size(), std::size_t(limits::train_seeds.max)));
   o.views.clear();
   o.series.clear();
   o.lengths = train::test_lengths(t.test_max);
   o.runs_train_max = t.train_max;
   o.attention_length = first_length_beyond(o.lengths, t.train_max);
-  o.runs = std::make_shared<train::RunQueue>(std::move(runs));
   o.opened_from = path;
   o.opened_shipped.clear();
   o.experiment.clear();

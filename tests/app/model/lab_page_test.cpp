@@ -21,6 +21,7 @@
 #include "core/errors.hpp"
 #include "core/train/experiment.hpp"
 #include "core/train/run_io.hpp"
+#include "core/train/run_queue.hpp"
 
 using namespace peviz;
 using namespace peviz::app;
@@ -414,6 +415,27 @@ TEST_CASE("a saved experiment opens on the Lab page: settings, every run, accura
   CHECK(t.toast.is_error);
   CHECK(t.toast.text.find("gone.safetensors") != std::string::npos);
   CHECK(t.analysis.lab.views.size() == 4);  // what was open stays
+  fs::remove_all(dir);
+}
+
+TEST_CASE("an experiment of scattered seeds opens with its own seeds in the caption; Train then uses as many") {
+  AppState s;
+  tiny(s.analysis.lab, 3);
+  const std::vector<train::TrainSettings> settings = train::experiment_settings(s.analysis.lab.settings, {PositionEncoding::rope}, {4, 9});
+  train::RunQueue queue(settings, 1);
+  queue.wait();
+  const fs::path dir = fs::temp_directory_path() / ("peviz-lab-seeds-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::vector<std::string> paths =
+      train::save_experiment({queue.run(0), queue.run(1)}, (dir / "exp.safetensors").string());
+  open_lab_experiment(s, paths.back());
+  CHECK(s.analysis.lab.settings.seed == 4);
+  CHECK(s.analysis.lab.seeds == 2);
+  const std::string caption = page_model(Page::lab).caption(s);
+  CHECK(caption.find("seeds 4, 9") != std::string::npos);
+  s.analysis.lab.settings.layers = 3;  // a moved slider does not rename the figure's runs
+  CHECK(page_model(Page::lab).caption(s) == caption);
   fs::remove_all(dir);
 }
 

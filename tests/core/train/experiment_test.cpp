@@ -42,6 +42,19 @@ struct TempDir {
 
 }  // namespace
 
+TEST_CASE("experiment settings are seed-major: every encoding of a seed, then the next seed", "[train][experiment]") {
+  const std::vector<TrainSettings> s = experiment_settings(
+      tiny_run(PositionEncoding::rope, 0), {PositionEncoding::t5, PositionEncoding::alibi, PositionEncoding::learned}, {3, 4});
+  REQUIRE(s.size() == 6);
+  CHECK(s[0].pe == PositionEncoding::t5);
+  CHECK(s[0].seed == 3);
+  CHECK(s[2].pe == PositionEncoding::learned);
+  CHECK(s[3].pe == PositionEncoding::t5);
+  CHECK(s[3].seed == 4);
+  CHECK(s[5].seed == 4);
+  CHECK(s[4].steps == 20);  // the rest is the base's
+}
+
 TEST_CASE("file names: one run keeps the path; encodings and seeds get suffixes", "[train][experiment]") {
   const TrainSettings r = tiny_run(PositionEncoding::rope, 0);
   CHECK(experiment_file_names({r}, "d/run.safetensors") == std::vector<std::string>{"d/run.safetensors"});

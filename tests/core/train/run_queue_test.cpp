@@ -21,18 +21,6 @@ std::vector<TrainSettings> mixed() {
 
 }  // namespace
 
-TEST_CASE("experiment settings are seed-major: every encoding of a seed, then the next seed", "[train][queue]") {
-  const std::vector<TrainSettings> s = mixed();
-  REQUIRE(s.size() == 6);
-  CHECK(s[0].pe == PositionEncoding::t5);
-  CHECK(s[0].seed == 3);
-  CHECK(s[2].pe == PositionEncoding::learned);
-  CHECK(s[3].pe == PositionEncoding::t5);
-  CHECK(s[3].seed == 4);
-  CHECK(s[5].seed == 4);
-  CHECK(s[4].steps == 20);  // the rest is the base's
-}
-
 TEST_CASE("one worker or three: every run ends with the bits of the same run trained alone", "[train][queue]") {
   const std::vector<TrainSettings> settings = mixed();
   RunQueue one(settings, 1), three(settings, 3);
