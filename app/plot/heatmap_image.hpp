@@ -74,6 +74,8 @@ struct HeatmapImage {
   HeatmapWindow window;
   bool drawn = false;  // cleared by the GL layer after rendering
   float screen_min[2] = {0, 0}, screen_max[2] = {0, 0};  // where the image went (pixels)
+  std::uint64_t missing_checked_version = ~std::uint64_t(0);  // plot::heatmap_has_missing's cache
+  bool missing = false;
   // The picture itself is the GL layer's (gfx::HeatmapRenderer): the draw code asks it for the texture
   // through plot::set_heatmap_texture_source, so no GL handle lives in the model.
 };

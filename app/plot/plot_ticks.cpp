@@ -47,7 +47,15 @@ std::vector<double> nice_integer_ticks(double lo, double hi, int target_count) {
   return ticks_with_step(lo, hi, step);
 }
 
-std::string format_tick(double value, double step) {
+namespace {
+
+std::string with_true_minus(const std::string& text) {
+  std::string out;
+  for (char c : text) out += c == '-' ? std::string("\u2212") : std::string(1, c);
+  return out;
+}
+
+std::string ascii_tick(double value, double step) {
   char buf[64];
   // Within rounding of zero (a tick computed as first + i * step): "0", never "0.00000000".
   const double a = std::abs(value);
@@ -73,6 +81,10 @@ std::string format_tick(double value, double step) {
   std::snprintf(buf, sizeof buf, "%.*f", decimals, value);
   return buf;
 }
+
+}  // namespace
+
+std::string format_tick(double value, double step) { return with_true_minus(ascii_tick(value, step)); }
 
 std::string format_value(double value, int digits) {
   char buf[64];

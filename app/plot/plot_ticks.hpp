@@ -16,9 +16,10 @@ std::vector<double> nice_ticks(double lo, double hi, int target_count);
 // Integer-only ticks (positions, channels): like nice_ticks but the step is at least 1.
 std::vector<double> nice_integer_ticks(double lo, double hi, int target_count);
 
-// Label for a tick, with just enough decimals for `step` ("0.25", "-3"); scientific for steps
-// below 1e-4 or values from 1e6 ("5e-08", "1.5e-07", "2e+07"); "0" for a value within rounding
-// of zero.
+// Label for a tick, with just enough decimals for `step` ("0.25", "−3"); scientific for steps
+// below 1e-4 or values from 1e6 ("5e−08", "1.5e−07", "2e+07"); "0" for a value within rounding
+// of zero. Minus signs are the typographic U+2212 "−" (as matplotlib's axes), not the hyphen, which
+// reads as a dash beside a tick mark.
 std::string format_tick(double value, double step);
 
 // Label for a hover read-out: up to `digits` significant digits, no trailing zeros.

@@ -80,12 +80,19 @@ bool plot_clicked();           // left button released without a drag: "pick thi
 // Draws axes, ticks, legend, crosshair and read-out; handles double-click reset.
 void end_plot();
 
-// A vertical colourbar with nice ticks, `size` including its labels and the missing-value
-// swatch. Returns the gradient's screen rectangle (top = vmax).
+// A vertical colourbar with nice ticks, `size` including its title (what the colour means, wrapped to the
+// width above the bar), its tick labels and, when `missing` (the heatmap has cells with no value), the "n/a"
+// swatch under it. Returns the gradient's screen rectangle (top = vmax).
 struct ScreenBox {
   ImVec2 min, max;
 };
-ScreenBox colorbar(const char* id, Colormap map, double vmin, double vmax, ImVec2 size);
+struct ColorbarText {
+  const char* title = "";
+  bool missing = false;
+};
+ScreenBox colorbar(const char* id, Colormap map, double vmin, double vmax, ImVec2 size, const ColorbarText& text = {});
+// True when the heatmap's values hold a NaN (a missing cell); rescanned only when its version changes.
+bool heatmap_has_missing(HeatmapImage& img);
 
 // Colour i of the line palette (Tableau 10, readable on dark and light backgrounds).
 ImU32 series_color(int i);

@@ -46,7 +46,8 @@ void heatmap_panel(plot::HeatmapImage& img, const char* id, const char* x_label,
     plot::end_plot();
   }
   ImGui::SameLine();
-  plot::colorbar((std::string(id) + "_bar").c_str(), img.colormap, img.vmin, img.vmax, ImVec2(bar_width, height));
+  plot::colorbar((std::string(id) + "_bar").c_str(), img.colormap, img.vmin, img.vmax, ImVec2(bar_width, height),
+                 {value_label, plot::heatmap_has_missing(img)});
   ImGui::EndGroup();
 }
 

@@ -81,7 +81,8 @@ void heatmap_with_colorbar(AppState& s, plot::HeatmapImage& img, const HeatmapPa
   image_region = {img.screen_min[0], img.screen_min[1], img.screen_max[0], img.screen_max[1]};
   ImGui::SameLine();
   const std::string bar_id = std::string(panel.id) + "_bar";
-  const plot::ScreenBox bar = plot::colorbar(bar_id.c_str(), img.colormap, img.vmin, img.vmax, ImVec2(bar_width, height));
+  const plot::ScreenBox bar = plot::colorbar(bar_id.c_str(), img.colormap, img.vmin, img.vmax, ImVec2(bar_width, height),
+                                              {panel.value_label, plot::heatmap_has_missing(img)});
   bar_region = {bar.min.x, bar.min.y, bar.max.x, bar.max.y};
 }
 

@@ -54,7 +54,7 @@ TEST_CASE("tick labels carry just enough decimals") {
   CHECK(format_tick(0.5, 0.5) == "0.5");
   CHECK(format_tick(0.25, 0.05) == "0.25");
   CHECK(format_tick(1000.0, 200.0) == "1000");
-  CHECK(format_tick(-3.0, 1.0) == "-3");
+  CHECK(format_tick(-3.0, 1.0) == "\u22123");  // a true minus sign, not the hyphen
   CHECK(format_tick(2e7, 1e7) == "2e+07");
   CHECK(format_value(0.123456789) == "0.123457");
   CHECK(format_value(64.0) == "64");
@@ -67,15 +67,15 @@ TEST_CASE("tick labels: zero prints 0 and tiny steps print in scientific notatio
   const auto t = nice_ticks(-1.2e-7, 1.2e-7, 4);
   std::vector<std::string> labels;
   for (double v : t) labels.push_back(format_tick(v, step));
-  CHECK(labels == std::vector<std::string>{"-1e-07", "-5e-08", "0", "5e-08", "1e-07"});
-  CHECK(format_tick(1.5e-7, 5e-8) == "1.5e-07");
-  CHECK(format_tick(3e-9, 1e-9) == "3e-09");
+  CHECK(labels == std::vector<std::string>{"\u22121e\u221207", "\u22125e\u221208", "0", "5e\u221208", "1e\u221207"});
+  CHECK(format_tick(1.5e-7, 5e-8) == "1.5e\u221207");
+  CHECK(format_tick(3e-9, 1e-9) == "3e\u221209");
   CHECK(format_tick(1e-22, 5e-8) == "0");   // rounding residue of first + i * step
   CHECK(format_tick(-1e-22, 5e-8) == "0");  // no "-0"
   CHECK(format_tick(0.0, 0.5) == "0");
   CHECK(format_tick(1e-17, 0.1) == "0");
-  CHECK(format_tick(1e-4, 5e-5) == "1e-04");  // not 0.0001 beside 5e-05 on the same axis
-  CHECK(format_tick(1.5e-4, 5e-5) == "1.5e-04");
+  CHECK(format_tick(1e-4, 5e-5) == "1e\u221204");  // not 0.0001 beside 5e-05 on the same axis
+  CHECK(format_tick(1.5e-4, 5e-5) == "1.5e\u221204");
   CHECK(format_tick(3e-4, 1e-4) == "0.0003");  // steps from 1e-4 keep fixed decimals
   CHECK(format_tick(1.5e7, 5e6) == "1.5e+07");
   CHECK(format_tick(0.5, 0.1) == "0.5");
