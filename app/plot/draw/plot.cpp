@@ -11,6 +11,7 @@
 #include <imgui_internal.h>
 
 #include "app/plot/draw/canvas.hpp"
+#include "app/plot/legend_placement.hpp"
 #include "app/plot/line_joins.hpp"
 #include "app/plot/plot_ticks.hpp"
 
@@ -51,6 +52,9 @@ struct CurrentPlot {
   HeatmapImage* heatmap = nullptr;
   const char* heatmap_label = "";
   ImVector<ImVec2> points;  // polyline scratch, reused
+  std::vector<Point> drawn;  // every sample drawn this plot (screen), which the legend must not cover
+  std::vector<Box> notes;    // the boxes of text notes (plot_text), which the legend must not cover
+  float legend_right = 0, legend_top = 0;  // room kept right of / above the area for the legend (from storage)
 };
 CurrentPlot g_plot;
 HeatmapTextureSource g_texture_source;  // the GL layer's pictures (none: headless)
@@ -119,6 +123,8 @@ void layout_area() {
     for (const Tick& t : axis_ticks(g_plot.ymap.range, g_plot.y_flags, y_tick_target()))
       widest = std::max(widest, ImGui::CalcTextSize(t.label.c_str()).x);
   area.Min.x += widest + 2 * pad;
+  area.Max.x -= g_plot.legend_right;
+  area.Min.y += g_plot.legend_top;
   if (area.GetWidth() < 10) area.Max.x = area.Min.x + 10;
   if (area.GetHeight() < 10) area.Max.y = area.Min.y + 10;
   g_plot.area = area;
@@ -222,28 +228,74 @@ void draw_axes() {
   canvas_text(ImVec2(g_plot.frame.Min.x, g_plot.frame.Min.y), text, g_plot.y_label);
 }
 
+bool in_legend(const Series& s) { return !std::string_view(s.label).starts_with("##"); }
+
+// Rows the legend's entries take when they flow across `width` (each: swatch, label, a gap).
+int legend_rows(float width, float swatch, float pad) {
+  int rows = 1;
+  float x = 0.0f;
+  for (const Series& s : g_plot.series) {
+    if (!in_legend(s)) continue;
+    const float w = swatch + 3 * pad + ImGui::CalcTextSize(s.label, nullptr, true).x;
+    if (x > 0.0f && x + w > width) ++rows, x = 0.0f;
+    x += w;
+  }
+  return rows;
+}
+
+void draw_legend_entry(const Series& s, ImVec2 at, float swatch, float pad) {
+  const float fs = ImGui::GetFontSize();
+  canvas_line(ImVec2(at.x + pad, at.y + 0.5f * fs), ImVec2(at.x + pad + swatch, at.y + 0.5f * fs), s.color, 3.0f);
+  canvas_text(ImVec2(at.x + 2 * pad + swatch, at.y), style_color(ImGuiCol_Text), s.label, ImGui::FindRenderedTextEnd(s.label));
+}
+
+// The legend: where it covers no drawn sample and no note (legend_placement.hpp). When it has to go outside,
+// the next frames keep room for it right of or above the area (layout_area); the corners are judged on the
+// area as it would be without that room, so the choice does not flip back and forth between frames.
 void draw_legend() {
   int shown = 0;
   float widest = 0.0f;
   for (const Series& s : g_plot.series) {
-    if (std::string_view(s.label).starts_with("##")) continue;
+    if (!in_legend(s)) continue;
     widest = std::max(widest, ImGui::CalcTextSize(s.label, nullptr, true).x);
     ++shown;
   }
-  if (shown == 0) return;
+  ImGuiStorage* st = ImGui::GetStateStorage();
   const float fs = ImGui::GetFontSize();
   const float swatch = 1.2f * fs, pad = 0.3f * fs;
-  const ImVec2 size(widest + swatch + 3 * pad, shown * fs + 2 * pad);
-  const ImVec2 min(g_plot.area.Max.x - size.x - pad, g_plot.area.Min.y + pad);
-  canvas_rect_filled(min, min + size, style_color(ImGuiCol_PopupBg, 0.85f), 3.0f);
-  canvas_rect(min, min + size, style_color(ImGuiCol_Border), 3.0f);
-  float y = min.y + pad;
+  const ImRect& a = g_plot.area;
+  const Box area{a.Min.x, a.Min.y, a.Max.x, a.Max.y};
+  const Box full{area.x0, area.y0 - g_plot.legend_top, area.x1 + g_plot.legend_right, area.y1};
+  const LegendSize size{widest + swatch + 3 * pad, shown * fs + 2 * pad,
+                        float(legend_rows(full.x1 - full.x0, swatch, pad)) * fs + 2 * pad};
+  const float sx = (full.x1 - full.x0) / std::max(area.x1 - area.x0, 1.0f);
+  const float sy = (full.y1 - full.y0) / std::max(area.y1 - area.y0, 1.0f);
+  for (Point& p : g_plot.drawn) p = {area.x0 + (p.x - area.x0) * sx, area.y1 - (area.y1 - p.y) * sy};
+  for (Box& b : g_plot.notes)
+    b = {area.x0 + (b.x0 - area.x0) * sx, area.y1 - (area.y1 - b.y0) * sy, area.x0 + (b.x1 - area.x0) * sx,
+         area.y1 - (area.y1 - b.y1) * sy};
+  const LegendPlacement place =
+      shown == 0 ? LegendPlacement{} : place_legend(full, size, pad, g_plot.drawn, g_plot.notes,
+                                                    0.35f * g_plot.frame.GetWidth(), 0.3f * g_plot.frame.GetHeight());
+  const bool right = shown > 0 && place.spot == LegendSpot::outside_right, top = shown > 0 && place.spot == LegendSpot::outside_top;
+  st->SetFloat(storage_key("legend.right"), right ? size.width + 2 * pad : 0.0f);
+  st->SetFloat(storage_key("legend.top"), top ? size.row_height + pad : 0.0f);
+  if (shown == 0) return;
+  // Drawn against this frame's area (the first frame outside has no room yet: the top-right corner).
+  LegendSpot spot = place.spot;
+  if ((right && g_plot.legend_right < size.width + pad) || (top && g_plot.legend_top < size.row_height + pad))
+    spot = LegendSpot::top_right;
+  const Box box = legend_box(area, size.width, spot == LegendSpot::outside_top ? size.row_height : size.height, pad, spot);
+  canvas_rect_filled(ImVec2(box.x0, box.y0), ImVec2(box.x1, box.y1), style_color(ImGuiCol_PopupBg, 0.85f), 3.0f);
+  canvas_rect(ImVec2(box.x0, box.y0), ImVec2(box.x1, box.y1), style_color(ImGuiCol_Border), 3.0f);
+  ImVec2 at(box.x0, box.y0 + pad);
   for (const Series& s : g_plot.series) {
-    if (std::string_view(s.label).starts_with("##")) continue;
-    canvas_line(ImVec2(min.x + pad, y + 0.5f * fs), ImVec2(min.x + pad + swatch, y + 0.5f * fs), s.color, 3.0f);
-    canvas_text(ImVec2(min.x + 2 * pad + swatch, y), style_color(ImGuiCol_Text), s.label,
-                ImGui::FindRenderedTextEnd(s.label));
-    y += fs;
+    if (!in_legend(s)) continue;
+    const float w = swatch + 3 * pad + ImGui::CalcTextSize(s.label, nullptr, true).x;
+    if (spot == LegendSpot::outside_top && at.x > box.x0 && at.x + w > box.x1) at = ImVec2(box.x0, at.y + fs);
+    draw_legend_entry(s, at, swatch, pad);
+    if (spot == LegendSpot::outside_top) at.x += w;
+    else at.y += fs;
   }
 }
 
@@ -328,6 +380,10 @@ bool begin_plot(const char* id, ImVec2 size, unsigned flags) {
   g_plot.hover = Region::none;
   g_plot.clicked = false;
   g_plot.series.clear();
+  g_plot.drawn.clear();
+  g_plot.notes.clear();
+  g_plot.legend_right = ImGui::GetStateStorage()->GetFloat(storage_key("legend.right", gid), 0.0f);
+  g_plot.legend_top = ImGui::GetStateStorage()->GetFloat(storage_key("legend.top", gid), 0.0f);
   g_plot.palette_next = 0;
   g_plot.heatmap = nullptr;
   // Hover regions need the area; setup_axes fills them in. Remember raw hover for now.
@@ -376,6 +432,20 @@ void plot_band(const float* x, const float* lo, const float* hi, int count, ImU3
   }
 }
 
+namespace {
+
+// Points every few pixels along the segment a -> b (its ends excluded) into the legend's obstacles.
+void drawn_segment(ImVec2 a, ImVec2 b) {
+  const float length = std::hypot(b.x - a.x, b.y - a.y);
+  const int steps = int(length / 4.0f);
+  for (int k = 1; k < steps; ++k) {
+    const float t = float(k) / float(steps);
+    g_plot.drawn.push_back({a.x + t * (b.x - a.x), a.y + t * (b.y - a.y)});
+  }
+}
+
+}  // namespace
+
 void plot_line(const char* label, const float* values, int count, double x0, double dx, int stride,
                ImU32 color, float thickness, double y_offset) {
   IM_ASSERT(g_plot.ready);
@@ -405,7 +475,9 @@ void plot_line(const char* label, const float* values, int count, double x0, dou
           pts.push_back(b);
         }
       }
+      if (pts.Size >= 1) drawn_segment(pts[pts.Size - 1], p);
       pts.push_back(p);
+      g_plot.drawn.push_back({p.x, p.y});
     }
   } else {
     // More samples than pixels: per pixel column, one 1-pixel bar from the column's minimum to its
@@ -427,6 +499,8 @@ void plot_line(const char* label, const float* values, int count, double x0, dou
         if (!std::isnan(prev)) { lo = std::min(lo, prev); hi = std::max(hi, prev); }
         const float y0 = data_to_pixel(g_plot.ymap, y_offset + hi), y1 = data_to_pixel(g_plot.ymap, y_offset + lo);
         canvas_rect_filled(ImVec2(px, std::min(y0, y1) - 0.5f * thick), ImVec2(px + 1.0f, std::max(y0, y1) + 0.5f * thick), color);
+        for (float py = std::min(y0, y1); py <= std::max(y0, y1); py += 4.0f) g_plot.drawn.push_back({px, py});
+        g_plot.drawn.push_back({px, std::max(y0, y1)});
       }
       prev = end_value;
     }
@@ -488,7 +562,12 @@ void plot_hline(double y, ImU32 color, float thickness) {
 }
 
 void plot_text(double x, double y, const char* text, ImU32 color) {
-  canvas_text(data_to_screen(x, y), color, text);
+  const ImVec2 anchor = data_to_screen(x, y), size = ImGui::CalcTextSize(text);
+  const ImRect& a = g_plot.area;
+  const Point at = place_note({a.Min.x, a.Min.y, a.Max.x, a.Max.y}, {anchor.x, anchor.y}, size.x, size.y,
+                              0.75f * ImGui::GetFontSize(), 6, g_plot.drawn, g_plot.notes);
+  canvas_text(ImVec2(at.x, at.y), color, text);
+  g_plot.notes.push_back({at.x, at.y, at.x + size.x, at.y + size.y});
 }
 
 bool plot_hovered() { return g_plot.hover == Region::area; }
@@ -506,82 +585,6 @@ void end_plot() {
   g_plot.ready = false;
   g_plot.series.clear();
   g_plot.heatmap = nullptr;
-}
-
-namespace {
-
-// `text` broken at spaces into lines no wider than `width` (a longer word keeps its own line).
-std::vector<std::string> wrapped_lines(const char* text, float width) {
-  std::vector<std::string> lines;
-  std::string line, word;
-  std::string_view rest(text);
-  while (!rest.empty()) {
-    const std::size_t space = rest.find(' ');
-    word = std::string(rest.substr(0, space));
-    rest = space == std::string_view::npos ? std::string_view() : rest.substr(space + 1);
-    const std::string joined = line.empty() ? word : line + " " + word;
-    if (!line.empty() && ImGui::CalcTextSize(joined.c_str()).x > width) {
-      lines.push_back(line);
-      line = word;
-    } else {
-      line = joined;
-    }
-  }
-  if (!line.empty()) lines.push_back(line);
-  return lines;
-}
-
-}  // namespace
-
-ScreenBox colorbar(const char* id, Colormap map, double vmin, double vmax, ImVec2 size, const ColorbarText& labels) {
-  ImGuiWindow* window = ImGui::GetCurrentWindow();
-  if (window->SkipItems) return {};
-  if (size.y <= 0.0f) size.y = std::max(ImGui::GetContentRegionAvail().y, 60.0f);
-  const ImRect frame(window->DC.CursorPos, window->DC.CursorPos + size);
-  ImGui::ItemSize(frame);
-  if (!ImGui::ItemAdd(frame, window->GetID(id))) return {};
-  const float fs = ImGui::GetFontSize();
-  const ImU32 text = style_color(ImGuiCol_Text);
-  const std::vector<std::string> title = wrapped_lines(labels.title, size.x - 4);
-  for (std::size_t k = 0; k < title.size(); ++k)
-    canvas_text(ImVec2(frame.Min.x + 2, frame.Min.y + float(k) * fs), text, title[k].c_str());
-  const float bar_w = std::min(1.2f * fs, 0.4f * size.x);
-  const float top = frame.Min.y + float(title.size()) * fs + 0.6f * fs;  // room for the top tick's half label
-  const float bottom = frame.Max.y - (labels.missing ? 2.0f : 0.6f) * fs;
-  const ImRect bar(ImVec2(frame.Min.x + 2, top), ImVec2(frame.Min.x + 2 + bar_w, std::max(bottom, top + 1.0f)));
-  constexpr int kStrips = 64;
-  for (int k = 0; k < kStrips; ++k) {  // top = vmax
-    const float y0 = bar.Min.y + bar.GetHeight() * k / kStrips, y1 = bar.Min.y + bar.GetHeight() * (k + 1) / kStrips;
-    const ImU32 hi = colormap_color(map, 1.0 - double(k) / kStrips), lo = colormap_color(map, 1.0 - double(k + 1) / kStrips);
-    canvas_rect_gradient(ImVec2(bar.Min.x, y0), ImVec2(bar.Max.x, y1), hi, hi, lo, lo);
-  }
-  canvas_rect(bar.Min, bar.Max, style_color(ImGuiCol_Border));
-  // Tick, then a clear gap, then the label: a tick that touched "1.0" read as "-1.0".
-  const float tick = 0.3f * fs, gap = 0.35f * fs;
-  const int target = std::max(2, int(bar.GetHeight() / (2.5f * fs)));
-  const double step = nice_step(vmax - vmin, target);
-  for (double v : nice_ticks(vmin, vmax, target)) {
-    const float t = float(colormap_position(v, vmin, vmax));
-    const float y = bar.Max.y - t * bar.GetHeight();
-    canvas_line(ImVec2(bar.Max.x, y), ImVec2(bar.Max.x + tick, y), text);
-    const std::string label = format_tick(v, step);
-    canvas_text_at(ImVec2(bar.Max.x + tick + gap, y), HAlign::left, VAlign::middle, text, label.c_str());
-  }
-  if (labels.missing) {  // the missing-value swatch under the bar
-    const ImVec2 sw(bar.Min.x, frame.Max.y - 1.2f * fs);
-    canvas_rect_filled(sw, sw + ImVec2(bar_w, fs), missing_color());
-    canvas_text(ImVec2(bar.Max.x + tick + gap, sw.y), text, "n/a");
-  }
-  return {bar.Min, bar.Max};
-}
-
-bool heatmap_has_missing(HeatmapImage& img) {
-  if (img.missing_checked_version == img.version) return img.missing;
-  img.missing_checked_version = img.version;
-  img.missing = false;
-  if (const Matrix* const* m = std::get_if<const Matrix*>(&img.values); m && *m)
-    img.missing = std::any_of((*m)->data.begin(), (*m)->data.end(), [](float v) { return std::isnan(v); });
-  return img.missing;  // a similarity read from its Toeplitz description has every cell
 }
 
 ImU32 series_color(int i) { return kPalette[((i % kPaletteSize) + kPaletteSize) % kPaletteSize]; }

@@ -68,6 +68,8 @@ void plot_heatmap(HeatmapImage& img, const char* value_label);
 // Marker lines and a text label in data coordinates.
 void plot_vline(double x, ImU32 color, float thickness = 2.0f);  // integer widths use ImGui's cheap textured lines
 void plot_hline(double y, ImU32 color, float thickness = 2.0f);
+// A note with its top-left corner at (x, y), or moved up or down by up to a few lines to the nearest spot
+// where it covers none of the lines drawn before it and no other note (the legend then avoids it too).
 void plot_text(double x, double y, const char* text, ImU32 color);
 // Screen position of a data point (valid between setup_axes and end_plot).
 ImVec2 data_to_screen(double x, double y);

@@ -1,5 +1,6 @@
 // Precision: phase error of t * theta in fp32, bf16 and fp16 against position, with the position at
 // which neighbouring positions round to the same number marked (core/precision.hpp).
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <numbers>
@@ -35,21 +36,30 @@ void draw_precision_view(AppState& s) {
     ImGui::TextDisabled("no results yet: see the status line");
     return;
   }
+  // The legend names each format and, where it falls inside the plot, the position from which t and t + 1 round
+  // to the same value (the thin vertical line of its colour): notes inside the plot would sit on the curves.
   static const char* const names[3] = {"fp32", "bf16", "fp16"};
+  std::array<std::string, 3> labels;
+  for (int f = 0; f < 3; ++f) {
+    labels[std::size_t(f)] = names[f];
+    const double from = o.indistinguishable[std::size_t(f)];
+    if (std::log2(from) <= o.max_position_log2) {
+      char text[64];
+      std::snprintf(text, sizeof text, " (line: t and t+1 equal from %.0f)", from);
+      labels[std::size_t(f)] += text;
+    }
+  }
   const int n = int(o.log2_position.size());
   if (plot::begin_plot("##precision", ImVec2(-1, -1))) {
     plot::setup_axes("log2 position t", "phase error (rad)", {0.0, double(o.max_position_log2)},
                      {-0.05, std::numbers::pi + 0.1});
     for (int f = 0; f < 3; ++f) {
-      plot::plot_line(names[f], o.error[std::size_t(f)].data(), n, 0.0, 0.125, 1, plot::series_color(f), 2.0f);
+      plot::plot_line(labels[std::size_t(f)].c_str(), o.error[std::size_t(f)].data(), n, 0.0, 0.125, 1,
+                      plot::series_color(f), 2.0f);
     }
     for (int f = 0; f < 3; ++f) {
       const double x = std::log2(o.indistinguishable[std::size_t(f)]);
-      if (x > o.max_position_log2) continue;
-      plot::plot_vline(x, plot::series_color(f), 1.0f);
-      char label[64];
-      std::snprintf(label, sizeof label, "%s: t and t+1 equal from %.0f", names[f], o.indistinguishable[std::size_t(f)]);
-      plot::plot_text(x, 2.6 - 0.35 * f, label, plot::series_color(f));
+      if (x <= o.max_position_log2) plot::plot_vline(x, plot::series_color(f), 1.0f);
     }
     plot::end_plot();
   }

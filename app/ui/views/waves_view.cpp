@@ -21,7 +21,7 @@ std::string channel_label(const AppState& s, int c) {
   char buf[64];
   const float wl = c < int(s.channel_wavelength.size()) ? s.channel_wavelength[c] : NAN;
   if (std::isnan(wl)) std::snprintf(buf, sizeof buf, "ch %d", c);
-  else std::snprintf(buf, sizeof buf, "ch %d  (wavelength %.4g)", c, wl);
+  else std::snprintf(buf, sizeof buf, "ch %d  \u03bb %.3g", c, wl);  // λ: the wavelength in positions
   return buf;
 }
 

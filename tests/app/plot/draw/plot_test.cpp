@@ -1,93 +1,92 @@
-// The plotting layer's drawing, read back from the display list it records: colour-bar labels and titles.
-#include <algorithm>
+// The plotting layer read back from its display list: the legend never covers the drawn data or a note.
 #include <cmath>
-#include <string>
+#include <optional>
 #include <vector>
 
 #include <catch2/catch.hpp>
 
-#include "app/plot/draw/canvas.hpp"
-#include "app/plot/draw/plot.hpp"
-#include "app/ui/theme.hpp"
+#include "recorded_frame.hpp"
 
 using namespace peviz;
 using namespace peviz::plot;
 
 namespace {
 
-// One ImGui frame with the window's font, recording everything drawn inside `draw` into a display list.
-template <class Draw>
-DisplayList recorded(Draw draw, ImVec2 display = ImVec2(800, 600)) {
-  ImGui::CreateContext();
-  ImGuiIO& io = ImGui::GetIO();
-  io.IniFilename = nullptr;
-  io.DisplaySize = display;
-  REQUIRE(app::load_fonts(1.0f).empty());
-  unsigned char* pixels = nullptr;
-  int w = 0, h = 0;
-  io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
-  DisplayList list;
-  list.width = display.x, list.height = display.y;
-  ImGui::NewFrame();
-  ImGui::SetNextWindowPos(ImVec2(0, 0));
-  ImGui::SetNextWindowSize(display);
-  ImGui::Begin("figure", nullptr, ImGuiWindowFlags_NoDecoration);
-  record_into(&list);
-  draw();
-  record_into(nullptr);
-  ImGui::End();
-  ImGui::Render();
-  ImGui::DestroyContext();
-  return list;
+constexpr int kSamples = 200;
+
+// The legend's frame (the only rounded outline a plot draws) and the plot area's (the square one drawn last).
+std::optional<StrokedRect> legend_frame(const DisplayList& list) {
+  for (const DrawItem& item : list.items)
+    if (const StrokedRect* r = std::get_if<StrokedRect>(&item); r && r->rounding > 0) return *r;
+  return std::nullopt;
+}
+StrokedRect area_frame(const DisplayList& list) {
+  for (const DrawItem& item : list.items)
+    if (const StrokedRect* r = std::get_if<StrokedRect>(&item); r && r->rounding == 0) return *r;
+  FAIL("no plot area outline");
+  return {};
 }
 
-std::vector<Text> texts(const DisplayList& list) {
-  std::vector<Text> out;
-  for (const DrawItem& item : list.items)
-    if (const Text* t = std::get_if<Text>(&item)) out.push_back(*t);
-  return out;
+// Points of the data lines (the legend's own swatches are 2-point lines and are skipped).
+int data_points_inside(const DisplayList& list, const StrokedRect& box) {
+  int inside = 0;
+  for (const Polyline& l : lines(list)) {
+    if (l.points.size() < 3) continue;
+    for (const Point& p : l.points) inside += p.x > box.min.x && p.x < box.max.x && p.y > box.min.y && p.y < box.max.y;
+  }
+  return inside;
 }
 
-std::vector<Polyline> lines(const DisplayList& list) {
-  std::vector<Polyline> out;
-  for (const DrawItem& item : list.items)
-    if (const Polyline* p = std::get_if<Polyline>(&item)) out.push_back(*p);
-  return out;
+// `curves` lines over x in [0, 1]; curve k is f(x, k). Three frames, as a figure is captured.
+template <class F>
+DisplayList plot_of(int curves, F f, const char* note = nullptr) {
+  static std::vector<std::vector<float>> values;
+  values.assign(std::size_t(curves), std::vector<float>(kSamples));
+  for (int k = 0; k < curves; ++k)
+    for (int i = 0; i < kSamples; ++i) values[std::size_t(k)][std::size_t(i)] = f(double(i) / (kSamples - 1), k);
+  static const char* kNames[] = {"first curve", "second curve", "third", "fourth", "fifth", "sixth"};
+  return recorded(
+      [&] {
+        if (begin_plot("##p", ImVec2(600, 300))) {
+          setup_axes("x", "y", {0, 1}, {-1, 1});
+          for (int k = 0; k < curves; ++k)
+            plot_line(kNames[k], values[std::size_t(k)].data(), kSamples, 0.0, 1.0 / (kSamples - 1));
+          if (note) plot_text(0.8, 0.95, note, IM_COL32(255, 255, 255, 255));
+          end_plot();
+        }
+      },
+      ImVec2(700, 400), 3);
 }
 
 }  // namespace
 
-TEST_CASE("colour bar: a gap between each tick and its label, true minus signs, the title, n/a only when missing") {
-  ScreenBox bar;
-  const DisplayList list = recorded([&] {
-    bar = colorbar("##bar", Colormap::diverging, -1.0, 1.0, ImVec2(80, 400), {"attention probability", false});
-  });
-  const float fs = 16.0f;  // the theme's font size at zoom 1
-  std::vector<std::string> labels;
-  int ticks_checked = 0;
-  for (const Text& t : texts(list)) {
-    labels.push_back(t.text);
-    if (t.v != VAlign::middle) continue;  // tick labels are anchored at their tick's height
-    for (const Polyline& l : lines(list)) {
-      if (l.points.size() != 2 || std::abs(l.points[0].y - t.position.y) > 0.5f) continue;
-      const float tick_end = std::max(l.points[0].x, l.points[1].x);
-      CHECK(t.position.x - tick_end >= 0.3f * fs);  // a clear gap: "1.0" never reads "-1.0"
-      ++ticks_checked;
-    }
-  }
-  CHECK(ticks_checked >= 3);
-  CHECK(std::find(labels.begin(), labels.end(), "\u22121.0") != labels.end());
-  CHECK(std::find(labels.begin(), labels.end(), "1.0") != labels.end());
-  CHECK(std::find(labels.begin(), labels.end(), "-1.0") == labels.end());
-  // The title, wrapped to the bar's width, above the gradient.
-  CHECK(std::find(labels.begin(), labels.end(), "attention") != labels.end());
-  CHECK(std::find(labels.begin(), labels.end(), "probability") != labels.end());
-  for (const Text& t : texts(list))
-    if (t.text == "probability") CHECK(t.position.y + fs <= bar.min.y);
-  CHECK(std::find(labels.begin(), labels.end(), "n/a") == labels.end());  // nothing is missing
+TEST_CASE("the legend takes a corner free of data: a rising line leaves the top-left") {
+  const DisplayList list = plot_of(1, [](double x, int) { return float(2 * x - 1); });
+  const auto legend = legend_frame(list);
+  REQUIRE(legend);
+  const StrokedRect area = area_frame(list);
+  CHECK(data_points_inside(list, *legend) == 0);
+  CHECK(legend->min.x < area.min.x + 0.5f * (area.max.x - area.min.x));  // the left half: top-right has the line
+  CHECK(legend->max.y < area.min.y + 0.5f * (area.max.y - area.min.y));
+}
 
-  const DisplayList with_missing = recorded([] { colorbar("##bar", Colormap::viridis, 0.0, 1.0, ImVec2(80, 400), {"bias", true}); });
-  int na = 0;
-  for (const Text& t : texts(with_missing)) na += t.text == "n/a";
-  CHECK(na == 1);
+TEST_CASE("a note inside the plot counts as data for the legend") {
+  const DisplayList list = plot_of(1, [](double x, int) { return float(2 * x - 1) * 0.3f - 0.6f; }, "a note up here");
+  const auto legend = legend_frame(list);
+  REQUIRE(legend);
+  const StrokedRect area = area_frame(list);
+  CHECK(data_points_inside(list, *legend) == 0);
+  for (const Text& t : texts(list))
+    if (t.text == "a note up here") CHECK((t.position.x > legend->max.x || legend->min.x > t.position.x + 100));
+  CHECK(legend->max.y < area.min.y + 0.5f * (area.max.y - area.min.y));  // a top corner: the line is low
+}
+
+TEST_CASE("when curves fill the area the legend goes outside it, and the area makes room") {
+  const DisplayList list = plot_of(6, [](double x, int k) { return float(std::sin(40.0 * x + k)); });
+  const auto legend = legend_frame(list);
+  REQUIRE(legend);
+  const StrokedRect area = area_frame(list);
+  CHECK(legend->min.x > area.max.x);
+  CHECK(legend->max.x <= 600.0f + 8.0f);  // inside the plot's frame (window padding 8)
+  CHECK(data_points_inside(list, *legend) == 0);
 }

@@ -1,0 +1,94 @@
+// The colour bar beside a heatmap: gradient, ticks clear of their labels, title, the missing-value swatch.
+#define IMGUI_DEFINE_MATH_OPERATORS
+#include "app/plot/draw/plot.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <imgui_internal.h>
+
+#include "app/plot/draw/canvas.hpp"
+#include "app/plot/plot_ticks.hpp"
+
+namespace peviz::plot {
+
+namespace {
+
+// `text` broken at spaces into lines no wider than `width` (a longer word keeps its own line).
+std::vector<std::string> wrapped_lines(const char* text, float width) {
+  std::vector<std::string> lines;
+  std::string line, word;
+  std::string_view rest(text);
+  while (!rest.empty()) {
+    const std::size_t space = rest.find(' ');
+    word = std::string(rest.substr(0, space));
+    rest = space == std::string_view::npos ? std::string_view() : rest.substr(space + 1);
+    const std::string joined = line.empty() ? word : line + " " + word;
+    if (!line.empty() && ImGui::CalcTextSize(joined.c_str()).x > width) {
+      lines.push_back(line);
+      line = word;
+    } else {
+      line = joined;
+    }
+  }
+  if (!line.empty()) lines.push_back(line);
+  return lines;
+}
+
+}  // namespace
+
+ScreenBox colorbar(const char* id, Colormap map, double vmin, double vmax, ImVec2 size, const ColorbarText& labels) {
+  ImGuiWindow* window = ImGui::GetCurrentWindow();
+  if (window->SkipItems) return {};
+  if (size.y <= 0.0f) size.y = std::max(ImGui::GetContentRegionAvail().y, 60.0f);
+  const ImRect frame(window->DC.CursorPos, window->DC.CursorPos + size);
+  ImGui::ItemSize(frame);
+  if (!ImGui::ItemAdd(frame, window->GetID(id))) return {};
+  const float fs = ImGui::GetFontSize();
+  const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
+  const std::vector<std::string> title = wrapped_lines(labels.title, size.x - 4);
+  for (std::size_t k = 0; k < title.size(); ++k)
+    canvas_text(ImVec2(frame.Min.x + 2, frame.Min.y + float(k) * fs), text, title[k].c_str());
+  const float bar_w = std::min(1.2f * fs, 0.4f * size.x);
+  const float top = frame.Min.y + float(title.size()) * fs + 0.6f * fs;  // room for the top tick's half label
+  const float bottom = frame.Max.y - (labels.missing ? 2.0f : 0.6f) * fs;
+  const ImRect bar(ImVec2(frame.Min.x + 2, top), ImVec2(frame.Min.x + 2 + bar_w, std::max(bottom, top + 1.0f)));
+  constexpr int kStrips = 64;
+  for (int k = 0; k < kStrips; ++k) {  // top = vmax
+    const float y0 = bar.Min.y + bar.GetHeight() * k / kStrips, y1 = bar.Min.y + bar.GetHeight() * (k + 1) / kStrips;
+    const ImU32 hi = colormap_color(map, 1.0 - double(k) / kStrips), lo = colormap_color(map, 1.0 - double(k + 1) / kStrips);
+    canvas_rect_gradient(ImVec2(bar.Min.x, y0), ImVec2(bar.Max.x, y1), hi, hi, lo, lo);
+  }
+  canvas_rect(bar.Min, bar.Max, ImGui::GetColorU32(ImGuiCol_Border));
+  // Tick, then a clear gap, then the label: a tick that touched "1.0" read as "-1.0".
+  const float tick = 0.3f * fs, gap = 0.35f * fs;
+  const int target = std::max(2, int(bar.GetHeight() / (2.5f * fs)));
+  const double step = nice_step(vmax - vmin, target);
+  for (double v : nice_ticks(vmin, vmax, target)) {
+    const float t = float(colormap_position(v, vmin, vmax));
+    const float y = bar.Max.y - t * bar.GetHeight();
+    canvas_line(ImVec2(bar.Max.x, y), ImVec2(bar.Max.x + tick, y), text);
+    const std::string label = format_tick(v, step);
+    canvas_text_at(ImVec2(bar.Max.x + tick + gap, y), HAlign::left, VAlign::middle, text, label.c_str());
+  }
+  if (labels.missing) {  // the missing-value swatch under the bar
+    const ImVec2 sw(bar.Min.x, frame.Max.y - 1.2f * fs);
+    canvas_rect_filled(sw, sw + ImVec2(bar_w, fs), missing_color());
+    canvas_text(ImVec2(bar.Max.x + tick + gap, sw.y), text, "n/a");
+  }
+  return {bar.Min, bar.Max};
+}
+
+bool heatmap_has_missing(HeatmapImage& img) {
+  if (img.missing_checked_version == img.version) return img.missing;
+  img.missing_checked_version = img.version;
+  img.missing = false;
+  if (const Matrix* const* m = std::get_if<const Matrix*>(&img.values); m && *m)
+    img.missing = std::any_of((*m)->data.begin(), (*m)->data.end(), [](float v) { return std::isnan(v); });
+  return img.missing;  // a similarity read from its Toeplitz description has every cell
+}
+
+}  // namespace peviz::plot
