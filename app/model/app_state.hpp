@@ -25,11 +25,25 @@ inline constexpr double kGeneralSimilarityWork = 64e6;
 
 enum class Theme { dark, light };
 
+// The Basics page's four views. When the window cannot hold them as a 2 x 2 grid at a readable size (a
+// projector at 1280 x 720), the page shows one at a time under tabs; lesson steps name the one they talk about.
+enum class BasicsPanel { waves, encoding, similarity, binary };
+struct BasicsPanelInfo {
+  BasicsPanel panel;
+  const char* name;   // state JSON and lessons ("panel")
+  const char* title;  // its tab
+};
+inline constexpr BasicsPanelInfo kBasicsPanels[] = {{BasicsPanel::waves, "waves", "Waves"},
+                                                    {BasicsPanel::encoding, "encoding", "Encoding heatmap"},
+                                                    {BasicsPanel::similarity, "similarity", "Similarity"},
+                                                    {BasicsPanel::binary, "binary", "Binary-bit analogy"}};
+
 // Sizes of the fixed arrangement: a sidebar and a 2 x 2 grid of views (remembered between runs).
 struct ViewLayout {
   float sidebar_width = 330.0f;  // pixels at zoom 1
   float split_x = 0.5f;          // grid: fraction of the width for the left column
   float split_y = 0.5f;          // grid: fraction of the height for the top row
+  BasicsPanel panel = BasicsPanel::waves;  // the view shown when the grid does not fit
 };
 
 struct WavesOptions {

@@ -59,6 +59,14 @@ void apply_view(const json& v, AppState& s) {
   read(v, "split_y", s.layout.split_y);
   check_range("split_x", s.layout.split_x, 0.15, 0.85);
   check_range("split_y", s.layout.split_y, 0.15, 0.85);
+  if (v.contains("panel")) {
+    std::string panel;
+    read(v, "panel", panel);
+    const auto* it = std::find_if(std::begin(kBasicsPanels), std::end(kBasicsPanels),
+                                  [&](const BasicsPanelInfo& p) { return panel == p.name; });
+    if (it == std::end(kBasicsPanels)) throw ParamError("panel", "must be waves, encoding, similarity or binary, got " + panel);
+    s.layout.panel = it->panel;
+  }
   read(v, "highlight", s.highlight_position);
   s.highlight_position = std::clamp(s.highlight_position, 0, std::max(s.params.seq_len - 1, 0));
   read(v, "channels", s.waves.channels_text);
@@ -104,6 +112,7 @@ json state_to_json(const AppState& s) {
                {"sidebar_width", s.layout.sidebar_width},
                {"split_x", s.layout.split_x},
                {"split_y", s.layout.split_y},
+               {"panel", kBasicsPanels[int(s.layout.panel)].name},
                {"highlight", s.highlight_position},
                {"channels", s.waves.channels_text},
                {"waves_first", s.waves.first_position},

@@ -47,17 +47,56 @@ void pane(const char* id, ImVec2 pos, ImVec2 size, void (*draw)(AppState&), AppS
   ImGui::EndChild();
 }
 
-// One button per page in a row above the views; the chosen one is highlighted.
-void page_tabs(AppState& s, ImVec2 origin) {
-  ImGui::SetCursorScreenPos(origin);
-  for (int i = 0; i < kPageCount; ++i) {
-    const Page p = Page(i);
-    if (i > 0) ImGui::SameLine();
-    const bool active = s.analysis.page == p;
-    if (active) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetColorU32(ImGuiCol_ButtonActive));
-    if (ImGui::Button(page_title(p))) s.analysis.page = p;
-    if (active) ImGui::PopStyleColor();
+// A pane whose view keeps at least `min_height`: when the pane is shorter, its content scrolls.
+void scrolling_pane(const char* id, ImVec2 pos, ImVec2 size, float min_height, void (*draw)(AppState&), AppState& s) {
+  ImGui::SetCursorScreenPos(pos);
+  ImGui::BeginChild(id, size, true, 0);
+  const float inner = ImGui::GetContentRegionAvail().y;
+  ImGui::BeginChild("##content", ImVec2(0, std::max(inner, min_height)), false, kViewFlags);
+  draw(s);
+  ImGui::EndChild();
+  ImGui::EndChild();
+}
+
+// A row of tab buttons at the cursor, wrapping onto more rows when the width runs out; the chosen one is
+// highlighted. Returns the index clicked, or -1.
+int tab_buttons(const char* const* titles, int count, int chosen, float width) {
+  const float left = ImGui::GetCursorScreenPos().x, right = left + width;
+  int clicked = -1;
+  for (int i = 0; i < count; ++i) {
+    const float w = ImGui::CalcTextSize(titles[i]).x + 2 * ImGui::GetStyle().FramePadding.x;
+    if (i > 0) {
+      const float next_row = ImGui::GetCursorScreenPos().y;  // below the last button
+      ImGui::SameLine();
+      if (ImGui::GetCursorScreenPos().x + w > right) ImGui::SetCursorScreenPos(ImVec2(left, next_row));
+    }
+    if (i == chosen) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetColorU32(ImGuiCol_ButtonActive));
+    if (ImGui::Button(titles[i])) clicked = i;
+    if (i == chosen) ImGui::PopStyleColor();
   }
+  return clicked;
+}
+
+// One button per page above the views (wrapping into rows); returns the height they took.
+float page_tabs(AppState& s, ImVec2 origin, float width) {
+  ImGui::SetCursorScreenPos(origin);
+  const char* titles[kPageCount];
+  for (int i = 0; i < kPageCount; ++i) titles[i] = page_title(Page(i));
+  if (const int i = tab_buttons(titles, kPageCount, int(s.analysis.page), width); i >= 0) s.analysis.page = Page(i);
+  return ImGui::GetCursorScreenPos().y - origin.y;
+}
+
+// The Basics views one at a time: tabs, then the chosen view filling the rest (scrolling if too short).
+void draw_basics_tabs(AppState& s, ImVec2 origin, ImVec2 size) {
+  static void (*const kDraw[])(AppState&) = {draw_waves_view, draw_encoding_view, draw_similarity_view, draw_binary_view};
+  const char* titles[std::size(kBasicsPanels)];
+  for (std::size_t i = 0; i < std::size(kBasicsPanels); ++i) titles[i] = kBasicsPanels[i].title;
+  ImGui::SetCursorScreenPos(origin);
+  const int shown = int(s.layout.panel);
+  if (const int i = tab_buttons(titles, int(std::size(titles)), shown, size.x); i >= 0) s.layout.panel = BasicsPanel(i);
+  const float tabs_h = ImGui::GetCursorScreenPos().y - origin.y;
+  scrolling_pane("##basics_panel", ImVec2(origin.x, origin.y + tabs_h), ImVec2(size.x, std::max(size.y - tabs_h, 50.0f)),
+                 kBasicsCellHeightEm * ImGui::GetFontSize(), kDraw[shown], s);
 }
 
 // The status line, or the figure's caption in its place.
@@ -80,13 +119,27 @@ void status_line(const AppState& s, const std::string& caption) {
   if (t.notice_is_error) ImGui::PopStyleColor();
 }
 
-// Height of the lesson panel: room for the text, more when the step has a demo beside it.
-float lesson_height(const AppState& s, float body_h) {
+// Where the lesson panel goes: below the views, as tall as its text (and demo) need up to `max_share` of the
+// height; or, when that would leave the views less than a Basics cell on a wide window (a 16:9 projector), a
+// column on the right, full height.
+struct LessonBox {
+  float width = 0, height = 0;  // 0 x 0: no lesson
+  bool beside = false;
+};
+LessonBox lesson_box(const AppState& s, ImVec2 avail, float full_h) {
   const TeachState& t = s.teach;
-  if (!t.lesson_active || t.lesson.steps.empty()) return 0.0f;
-  const bool demo = t.lesson.steps[std::size_t(t.step)].demo == "word-order";
-  const float lines = ImGui::GetTextLineHeightWithSpacing();
-  return std::min(body_h * (demo ? 0.5f : 0.3f), lines * (demo ? 17.0f : 7.0f));
+  if (!t.lesson_active || t.lesson.steps.empty()) return {};
+  const LessonStep& step = t.lesson.steps[std::size_t(t.step)];
+  const bool demo = step.demo == "word-order";
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float fs = ImGui::GetFontSize();
+  const float text_w = (demo ? 0.42f : 1.0f) * avail.x - 2 * style.WindowPadding.x;
+  const float text_h = ImGui::CalcTextSize(step.text.c_str(), nullptr, false, text_w).y;
+  const float fixed = ImGui::GetFrameHeightWithSpacing() + kHeadingScale * fs + style.ItemSpacing.y + 2 * style.WindowPadding.y;
+  const float needed = std::max(fixed + text_h, demo ? 17.0f * ImGui::GetTextLineHeightWithSpacing() : 0.0f);
+  const float below = std::min(needed, full_h * 0.55f);
+  if (full_h - below >= kBasicsCellHeightEm * fs || avail.x < 48.0f * fs) return {avail.x, below, false};
+  return {std::max(0.34f * avail.x, 18.0f * fs), full_h, true};
 }
 
 // The toast: a small framed message in the bottom-right corner until it expires.
@@ -133,16 +186,19 @@ void draw_body(AppState& s, const std::string& caption) {
   ImVec2 origin = ImGui::GetCursorScreenPos();
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float status_h = ImGui::GetFrameHeightWithSpacing();
-  page_tabs(s, origin);
-  const float tabs_h = ImGui::GetFrameHeightWithSpacing();
+  const float tabs_h = page_tabs(s, origin, avail.x);
   origin.y += tabs_h;
   const float full_h = std::max(avail.y - status_h - tabs_h, 100.0f);
-  const float lesson_h = lesson_height(s, full_h);
-  const float body_h = std::max(full_h - lesson_h, 100.0f);
+  const LessonBox lesson = lesson_box(s, avail, full_h);
+  const float body_h = lesson.beside ? full_h : std::max(full_h - lesson.height, 100.0f);
+  const float body_w_total = lesson.beside ? avail.x - lesson.width : avail.x;
   const ImVec2 status_pos(origin.x, origin.y + full_h + ImGui::GetStyle().ItemSpacing.y);
-  if (lesson_h > 0.0f)
-    pane("##lesson", ImVec2(origin.x, origin.y + body_h + bar), ImVec2(avail.x, lesson_h - bar), draw_lesson_panel, s,
-         kViewFlags);
+  if (lesson.beside)
+    pane("##lesson", ImVec2(origin.x + body_w_total + bar, origin.y), ImVec2(lesson.width - bar, full_h), draw_lesson_panel,
+         s, 0);
+  else if (lesson.height > 0.0f)
+    pane("##lesson", ImVec2(origin.x, origin.y + body_h + bar), ImVec2(avail.x, lesson.height - bar), draw_lesson_panel, s,
+         0);
 
   float sidebar = 0.0f;
   if (presenting) {  // a thin strip, not resizable
@@ -156,7 +212,7 @@ void draw_body(AppState& s, const std::string& caption) {
   }
   s.regions.controls = {origin.x, origin.y, origin.x + sidebar, origin.y + body_h};
 
-  const ImVec2 body(origin.x + sidebar + bar, origin.y), body_size(std::max(avail.x - sidebar - bar, 100.0f), body_h);
+  const ImVec2 body(origin.x + sidebar + bar, origin.y), body_size(std::max(body_w_total - sidebar - bar, 100.0f), body_h);
   if (s.analysis.page == Page::basics) draw_basics_grid(s, body, body_size);
   else pane("##page", body, body_size, draw_analysis_page, s, kViewFlags);
   ImGui::SetCursorScreenPos(status_pos);
@@ -175,16 +231,22 @@ void (*single_view_drawer(FigureView v))(AppState&) {
 
 }  // namespace
 
-// The Basics page: the 2 x 2 grid of waves, encoding, similarity and binary views with splitters,
-// filling the rectangle at `origin` of `size`.
+// The Basics page in the rectangle at `origin` of `size`: the 2 x 2 grid of waves, encoding, similarity and
+// binary views with splitters when each cell can hold its view at a readable size (kBasicsCell*Em); else one
+// view at a time under tabs (the lesson step's, or the one picked), scrolling when even that is too short.
 void draw_basics_grid(AppState& s, ImVec2 origin, ImVec2 size) {
-  const float scale = ImGui::GetFontSize() / 16.0f;
-  const float bar = std::max(4.0f, 5.0f * scale);
+  const float fs = ImGui::GetFontSize();
+  const float bar = std::max(4.0f, 5.0f * fs / 16.0f);
   const float grid_x = origin.x, grid_w = size.x, body_h = size.y;
   const float left_w = std::clamp(s.layout.split_x, 0.15f, 0.85f) * (grid_w - bar);
   const float right_w = grid_w - bar - left_w;
   const float top_h = std::clamp(s.layout.split_y, 0.15f, 0.85f) * (body_h - bar);
   const float bottom_h = body_h - bar - top_h;
+  const float min_w = kBasicsCellWidthEm * fs, min_h = kBasicsCellHeightEm * fs;
+  if (std::min(left_w, right_w) < min_w || std::min(top_h, bottom_h) < min_h) {
+    draw_basics_tabs(s, origin, size);
+    return;
+  }
   const float right_x = grid_x + left_w + bar, bottom_y = origin.y + top_h + bar;
   pane("##waves", ImVec2(grid_x, origin.y), ImVec2(left_w, top_h), draw_waves_view, s, kViewFlags);
   pane("##encoding", ImVec2(right_x, origin.y), ImVec2(right_w, top_h), draw_encoding_view, s, kViewFlags);

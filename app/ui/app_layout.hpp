@@ -13,7 +13,12 @@ namespace peviz::app {
 // Draws the whole window's UI for one frame (between ImGui::NewFrame and ImGui::Render).
 void draw_app(AppState& s);
 
-// The Basics page's 2 x 2 grid of views with its splitters, filling the rectangle at `origin` of `size`.
+// The smallest cell of the Basics grid, in font heights: room for a view's toolbar and two plots of the
+// readable minimum (views.hpp) each. Below it the page shows one view at a time.
+inline constexpr float kBasicsCellWidthEm = 30.0f, kBasicsCellHeightEm = 24.0f;
+
+// The Basics page's 2 x 2 grid of views with its splitters, filling the rectangle at `origin` of `size`; one view
+// at a time under tabs when a cell would be smaller than that.
 void draw_basics_grid(AppState& s, ImVec2 origin, ImVec2 size);
 
 // Draws a figure for one frame: the window without menu bar and toast (kind window), or one view

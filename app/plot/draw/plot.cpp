@@ -276,7 +276,7 @@ void draw_legend() {
          area.y1 - (area.y1 - b.y1) * sy};
   const LegendPlacement place =
       shown == 0 ? LegendPlacement{} : place_legend(full, size, pad, g_plot.drawn, g_plot.notes,
-                                                    0.35f * g_plot.frame.GetWidth(), 0.3f * g_plot.frame.GetHeight());
+                                                    0.35f * g_plot.frame.GetWidth(), 0.4f * g_plot.frame.GetHeight());
   const bool right = shown > 0 && place.spot == LegendSpot::outside_right, top = shown > 0 && place.spot == LegendSpot::outside_top;
   st->SetFloat(storage_key("legend.right"), right ? size.width + 2 * pad : 0.0f);
   st->SetFloat(storage_key("legend.top"), top ? size.row_height + pad : 0.0f);
@@ -368,6 +368,7 @@ bool begin_plot(const char* id, ImVec2 size, unsigned flags) {
   const ImGuiID gid = window->GetID(id);
   const ImRect frame(window->DC.CursorPos, window->DC.CursorPos + size);
   ImGui::ItemSize(frame);
+  note_drawn_plot({id, {frame.Min, frame.Max}, false});
   if (!ImGui::ItemAdd(frame, gid)) return false;
   bool hovered = false, held = false;
   ImGui::ButtonBehavior(frame, gid, &hovered, &held, ImGuiButtonFlags_MouseButtonLeft);

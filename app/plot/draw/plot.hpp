@@ -17,6 +17,7 @@
 #include <imgui.h>
 
 #include "app/plot/colormap.hpp"
+#include "app/plot/draw/drawn_plots.hpp"
 #include "app/plot/heatmap_image.hpp"
 #include "app/plot/plot_transform.hpp"
 
@@ -85,9 +86,6 @@ void end_plot();
 // A vertical colourbar with nice ticks, `size` including its title (what the colour means, wrapped to the
 // width above the bar), its tick labels and, when `missing` (the heatmap has cells with no value), the "n/a"
 // swatch under it. Returns the gradient's screen rectangle (top = vmax).
-struct ScreenBox {
-  ImVec2 min, max;
-};
 struct ColorbarText {
   const char* title = "";
   bool missing = false;

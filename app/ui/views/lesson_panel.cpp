@@ -1,5 +1,5 @@
 // The lesson panel: "step k / n", the step's title and text, Prev / Next / End, the step's demo beside
-// the text, and the Left / Right arrow keys (when no text field has the keyboard).
+// the text (under it in a narrow panel), and the Left / Right arrow keys (when no text field has the keyboard).
 #include <algorithm>
 
 #include <imgui.h>
@@ -22,15 +22,17 @@ void draw_lesson_panel(AppState& s) {
   const LessonStep& step = t.lesson.steps[std::size_t(t.step)];
   const bool demo = step.demo == "word-order";
   const float avail_w = ImGui::GetContentRegionAvail().x;
-  const float text_w = demo ? avail_w * 0.42f : avail_w;
+  const bool demo_beside = demo && avail_w >= 50.0f * ImGui::GetFontSize();  // else under the text (a narrow column)
+  const float text_w = demo_beside ? avail_w * 0.42f : avail_w;
 
-  ImGui::BeginChild("##lesson_text", ImVec2(text_w, 0), false);
+  if (demo_beside) ImGui::BeginChild("##lesson_text", ImVec2(text_w, 0), false);
   ImGui::TextDisabled("%s  ·  step %d / %d", t.lesson.title.c_str(), t.step + 1, n);
   ImGui::SameLine();
   const ImGuiStyle& style = ImGui::GetStyle();
   const float buttons_w = ImGui::CalcTextSize("← Prev").x + ImGui::CalcTextSize("Next →").x +
                           ImGui::CalcTextSize("End").x + 6.0f * style.FramePadding.x + 2.0f * style.ItemSpacing.x;
-  ImGui::SetCursorPosX(std::max(ImGui::GetCursorPosX(), ImGui::GetWindowContentRegionMax().x - buttons_w));
+  if (ImGui::GetCursorPosX() + buttons_w > ImGui::GetWindowContentRegionMax().x) ImGui::NewLine();  // a narrow panel
+  else ImGui::SetCursorPosX(ImGui::GetWindowContentRegionMax().x - buttons_w);
   ImGui::BeginDisabled(t.step == 0);
   if (ImGui::Button("← Prev")) go_to_step(s, t.step - 1);
   ImGui::EndDisabled();
@@ -46,11 +48,12 @@ void draw_lesson_panel(AppState& s) {
   ImGui::PushTextWrapPos(0.0f);
   ImGui::TextUnformatted(step.text.c_str());
   ImGui::PopTextWrapPos();
-  ImGui::EndChild();
-
-  if (demo && t.lesson_active) {
+  if (demo_beside) {
+    ImGui::EndChild();
     ImGui::SameLine();
-    ImGui::BeginChild("##lesson_demo", ImVec2(0, 0), false);
+  }
+  if (demo && t.lesson_active) {
+    ImGui::BeginChild("##lesson_demo", ImVec2(0, demo_beside ? 0.0f : 17.0f * ImGui::GetTextLineHeightWithSpacing()), false);
     draw_word_order_view(s);
     ImGui::EndChild();
   }

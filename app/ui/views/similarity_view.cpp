@@ -68,7 +68,7 @@ void draw_similarity_view(AppState& s) {
     return;
   }
   const float avail = ImGui::GetContentRegionAvail().y;
-  const float row_height = std::max(avail * 0.34f, 5.0f * ImGui::GetFontSize());
+  const float row_height = std::max(avail * 0.4f, kMinPlotHeightEm * ImGui::GetFontSize());
   const HeatmapPanel panel{"##similarity", "position q", s.similarity_view.metric == Metric::dot ? "dot" : "cosine",
                            double(s.computed.seq_len), true};
   heatmap_with_colorbar(s, s.similarity_image, panel, avail - row_height - ImGui::GetStyle().ItemSpacing.y,

@@ -7,6 +7,10 @@
 
 namespace peviz::app {
 
+// The smallest readable plot or heatmap, in font heights (width, height): 240 x 160 pixels at zoom 100%,
+// scaled with the UI zoom. Views split their height so that each of their plots keeps it when the pane can.
+inline constexpr float kMinPlotWidthEm = 15.0f, kMinPlotHeightEm = 10.0f;
+
 void draw_controls_panel(AppState& s);   // controls_panel.cpp: the sidebar
 void draw_waves_view(AppState& s);       // waves_view.cpp
 void draw_encoding_view(AppState& s);    // encoding_view.cpp

@@ -112,7 +112,7 @@ void draw_waves_view(AppState& s) {
     return;
   }
   const float avail = ImGui::GetContentRegionAvail().y;
-  const float strip = std::max(avail * 0.28f, 4.0f * ImGui::GetFontSize());
+  const float strip = std::max(avail * 0.35f, kMinPlotHeightEm * ImGui::GetFontSize());
   waves_plot(s, avail - strip - ImGui::GetStyle().ItemSpacing.y);
   s.regions.waves_plot = {ImGui::GetItemRectMin().x, ImGui::GetItemRectMin().y, ImGui::GetItemRectMax().x,
                           ImGui::GetItemRectMax().y};

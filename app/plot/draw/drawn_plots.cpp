@@ -1,0 +1,14 @@
+// The frame's list of laid-out plots and colour bars.
+#include "app/plot/draw/drawn_plots.hpp"
+
+namespace peviz::plot {
+
+namespace {
+std::vector<DrawnPlot> g_drawn;  // ImGui is single-threaded: so is its frame's list
+}  // namespace
+
+void clear_drawn_plots() { g_drawn.clear(); }
+void note_drawn_plot(DrawnPlot plot) { g_drawn.push_back(std::move(plot)); }
+const std::vector<DrawnPlot>& drawn_plots() { return g_drawn; }
+
+}  // namespace peviz::plot
