@@ -9,6 +9,7 @@
 
 #include "app/model/presentation.hpp"
 #include "app/plot/draw/canvas.hpp"
+#include "app/plot/draw/drawn_plots.hpp"
 #include "app/ui/theme.hpp"
 #include "app/ui/views/analysis_views.hpp"
 #include "app/ui/views/figure_menu.hpp"
@@ -259,6 +260,7 @@ void draw_basics_grid(AppState& s, ImVec2 origin, ImVec2 size) {
 }
 
 void draw_app(AppState& s) {
+  plot::clear_drawn_plots();
   begin_root(true);
   if (ImGui::BeginMenuBar()) {
     draw_file_menu(s);
@@ -273,6 +275,7 @@ void draw_app(AppState& s) {
 }
 
 void draw_figure(AppState& s, FigureView v, const std::string& caption) {
+  plot::clear_drawn_plots();
   begin_root(false);
   if (v.kind == FigureView::window) {
     draw_body(s, caption);

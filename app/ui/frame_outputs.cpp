@@ -11,6 +11,7 @@
 
 #include "app/model/figure.hpp"
 #include "app/model/figure_io.hpp"
+#include "app/plot/draw/drawn_plots.hpp"
 #include "app/ui/figure_capture.hpp"
 #include "core/errors.hpp"
 
@@ -21,7 +22,11 @@ void write_regions(const std::string& path, const AppState& s, int width, int he
     return nlohmann::json::array({r.x0 * scale, r.y0 * scale, r.x1 * scale, r.y1 * scale});
   };
   const ScreenRegions& g = s.regions;
-  const nlohmann::json j = {{"width", width},
+  nlohmann::json plots = nlohmann::json::array();  // every plot and colour bar laid out, as drawn
+  for (const plot::DrawnPlot& p : plot::drawn_plots())
+    plots.push_back({{"id", p.id}, {"colorbar", p.colorbar},
+                     {"rect", rect({p.frame.min.x, p.frame.min.y, p.frame.max.x, p.frame.max.y})}});
+  nlohmann::json j = {{"width", width},
                             {"height", height},
                             {"controls", rect(g.controls)},
                             {"waves_plot", rect(g.waves_plot)},
@@ -32,6 +37,7 @@ void write_regions(const std::string& path, const AppState& s, int width, int he
                             {"binary_table", rect(g.binary_table)},
                             {"page", {s.analysis.plot_region[0] * scale, s.analysis.plot_region[1] * scale,
                                       s.analysis.plot_region[2] * scale, s.analysis.plot_region[3] * scale}}};
+  j["plots"] = std::move(plots);
   std::ofstream(path) << j.dump(2) << "\n";
 }
 

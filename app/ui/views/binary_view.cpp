@@ -154,9 +154,15 @@ void draw_binary_view(AppState& s) {
   const float fs = ImGui::GetFontSize();
   const float table_w = std::min(avail.x * 0.5f, ImGui::CalcTextSize("0000").x + (2 * b.bits * 1.35f + 2.5f) * fs +
                                                      ImGui::GetStyle().ScrollbarSize);
-  binary_table(s, table_w, avail.y);
-  ImGui::SameLine();
-  curves_plot(s, avail.y);
+  if (avail.x - table_w - ImGui::GetStyle().ItemSpacing.x >= kMinPlotWidthEm * fs) {  // side by side
+    binary_table(s, table_w, avail.y);
+    ImGui::SameLine();
+    curves_plot(s, avail.y);
+    return;
+  }
+  const float curves_h = std::max(0.5f * avail.y, kMinPlotHeightEm * fs);  // a narrow pane: the curves under the table
+  binary_table(s, avail.x, std::max(avail.y - curves_h - ImGui::GetStyle().ItemSpacing.y, 4.0f * fs));
+  curves_plot(s, curves_h);
 }
 
 }  // namespace peviz::app

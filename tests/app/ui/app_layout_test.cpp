@@ -1,0 +1,65 @@
+// The window's layout at projector sizes: on the Basics page and at every lesson step on it, no plot or colour
+// bar is under the readable minimum, in the window and in presentation mode, at 1280 x 720 and 1920 x 1080.
+#include <string>
+
+#include "app/model/lessons.hpp"
+#include "app/model/presentation.hpp"
+#include "app/plot/draw/drawn_plots.hpp"
+#include "app/ui/views/views.hpp"
+#include "tests/app/ui/imgui_headless.hpp"
+
+using namespace peviz;
+using namespace peviz::app;
+
+namespace {
+
+// The fonts and theme at `zoom`, as the window builds them when the zoom changes.
+void use_zoom(float zoom, Theme theme) {
+  REQUIRE(load_fonts(zoom).empty());
+  unsigned char* pixels = nullptr;
+  int w = 0, h = 0;
+  ImGui::GetIO().Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
+  apply_theme(theme, zoom);
+}
+
+// Every plot and colour bar of the last frame at least the readable minimum (colour bars: as tall as a plot).
+void check_readable(const std::string& where) {
+  const float fs = ImGui::GetFontSize();
+  const auto& plots = plot::drawn_plots();
+  INFO(where);
+  CHECK_FALSE(plots.empty());
+  for (const plot::DrawnPlot& p : plots) {
+    INFO(p.id);
+    CHECK(p.frame.max.y - p.frame.min.y >= kMinPlotHeightEm * fs - 1.0f);
+    if (!p.colorbar) CHECK(p.frame.max.x - p.frame.min.x >= kMinPlotWidthEm * fs - 1.0f);
+  }
+}
+
+void check_sizes(ImVec2 display, bool presenting) {
+  HeadlessImGui ui(display);
+  AppState s;
+  if (presenting) set_presenting(s, true);
+  use_zoom(s.ui_zoom, presenting ? Theme::light : Theme::dark);
+  const std::string size = std::to_string(int(display.x)) + "x" + std::to_string(int(display.y)) +
+                           (presenting ? " presenting" : " window");
+  for (BasicsPanelInfo panel : kBasicsPanels) {  // each view, whether the grid shows them all or tabs one
+    s.layout.panel = panel.panel;
+    for (int i = 0; i < 3; ++i) ui.frame(s);
+    check_readable(size + ", Basics, " + panel.name);
+  }
+  start_lesson(s, load_lesson_file(std::string(PEVIZ_SOURCE_DIR) + "/assets/lessons/positional-encodings.json"));
+  for (int step = 0; step < int(s.teach.lesson.steps.size()); ++step) {
+    go_to_step(s, step);
+    for (int i = 0; i < 3; ++i) ui.frame(s);
+    if (s.analysis.page == Page::basics) check_readable(size + ", lesson step " + std::to_string(step + 1));
+  }
+}
+
+}  // namespace
+
+TEST_CASE("Basics and its lesson steps keep every plot readable at 1280 x 720 and 1920 x 1080") {
+  check_sizes(ImVec2(1280, 720), false);
+  check_sizes(ImVec2(1280, 720), true);
+  check_sizes(ImVec2(1920, 1080), false);
+  check_sizes(ImVec2(1920, 1080), true);
+}
