@@ -6,6 +6,7 @@
 #include <memory>
 #include <system_error>
 
+#include "app/model/analysis_update.hpp"
 #include "app/model/data_files.hpp"
 #include "app/model/presets.hpp"
 #include "app/model/session.hpp"
@@ -56,6 +57,9 @@ Lesson parse_lesson(const json& j, const std::string& source) {
     step.demo = string_key(st, "demo", source, where, false, false);
     if (!step.demo.empty() && step.demo != "word-order")
       refuse(source, where + "\"demo\" must be \"word-order\", got \"" + step.demo + "\"");
+    step.learned_table = string_key(st, "learned_table", source, where, false, false);
+    if (!step.learned_table.empty() && !fs::exists(find_data_file(step.learned_table)))
+      refuse(source, where + "\"learned_table\": " + describe_search(step.learned_table));
     if (!st.contains("state") || !st.at("state").is_object()) refuse(source, where + "\"state\" must be a JSON object");
     try {
       apply_state_json(st.at("state"), *scratch);
@@ -123,6 +127,7 @@ void go_to_step(AppState& s, int k) {
   try {
     apply_state_json(t.lesson_start, s);
     apply_state_json(step.state, s);
+    if (!step.learned_table.empty()) load_learned_table(s, find_data_file(step.learned_table).string(), "wpe");
     t.notice = "Lesson step " + std::to_string(t.step + 1) + " / " + std::to_string(t.lesson.steps.size()) + ": " +
                step.title;
     t.notice_is_error = false;

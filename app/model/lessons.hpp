@@ -2,6 +2,7 @@
 // user's $XDG_CONFIG_HOME/peviz/lessons/, checked against their schema, and stepping through them.
 //
 //   {"title": "...", "steps": [{"title": "...", "text": "...", "demo": "word-order" (optional),
+//                               "learned_table": "assets/lab/....safetensors" (optional: its "wpe" tensor),
 //                               "state": {"page": "basics", "params": {"d_model": 64}}}, ...]}
 #pragma once
 #include <filesystem>
@@ -17,7 +18,8 @@ namespace peviz::app {
 // Checks and converts a lesson document. `source` (the file name) starts every message. Throws
 // ParamError("lesson", "<source>: step 3: state: d_model: must be ...") naming the step (1-based) and key:
 // "title" a non-empty string, "steps" a non-empty array of objects with string "title" and "text", an
-// object "state" that apply_state_json accepts on a scratch AppState, and "demo" (if present) a known demo.
+// object "state" that apply_state_json accepts on a scratch AppState, "demo" (if present) a known demo, and
+// "learned_table" (if present) a data file that exists.
 Lesson parse_lesson(const nlohmann::json& j, const std::string& source);
 
 // Reads, parses and checks a lesson file. Throws ParamError("lesson", ...) naming the file.

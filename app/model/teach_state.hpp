@@ -25,6 +25,7 @@ struct LessonStep {
   std::string title;
   std::string text;         // 2-5 sentences
   std::string demo;         // optional panel drawn beside the text: "" or "word-order"
+  std::string learned_table;  // optional: a data file (assets/...) whose "wpe" tensor the step loads as the table
   nlohmann::json state;     // partial state JSON applied on top of the lesson's starting state
 };
 

@@ -73,8 +73,10 @@ TEST_CASE("the default lesson follows the argument, page by page") {
   CHECK(s.params.encoding == Encoding::normalized);
   go_to_step(s, 7);
   CHECK(s.params.encoding == Encoding::learned);
-  CHECK(s.params.max_len == 128);
+  CHECK(s.params.max_len == 43);  // the Lab's trained table (learned_table) sets the length
+  REQUIRE(s.params.learned_table);
   go_to_step(s, 12);
+  CHECK_FALSE(s.params.learned_table);  // the next steps start from the lesson's state again
   CHECK(s.analysis.context_extension.params.factor == 8.0);
   go_to_step(s, 99);  // clamped
   CHECK(s.teach.step == 12);
@@ -118,6 +120,9 @@ TEST_CASE("broken lessons are refused with the file, step and key named") {
   two["steps"][1]["demo"] = "fireworks";
   CHECK(refusal(two).find("step 2: \"demo\" must be \"word-order\"") != std::string::npos);
   two["steps"][1].erase("demo");
+  two["steps"][1]["learned_table"] = "assets/lab/no-such-run.safetensors";
+  CHECK(refusal(two).find("step 2: \"learned_table\": ") != std::string::npos);
+  two["steps"][1]["learned_table"] = "assets/lab/default-copy-learned-seed0.safetensors";
   CHECK(refusal(two) == "accepted");
 }
 
