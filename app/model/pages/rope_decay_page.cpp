@@ -18,14 +18,14 @@ void update(AppState& s) {
     const Matrix d = rope_decay(rope_inv_freq(p), p.head_dim, o.max_distance);
     o.score[b].resize(d.rows);
     o.bound[b].resize(d.rows);
-    for (std::size_t r = 0; r < d.rows; ++r) {  // RoFormer Figure 2 shape: each curve over its r = 0 value
+    for (std::size_t r = 0; r < d.rows; ++r) {
       o.score[b][r] = d.at(r, 1) / d.at(0, 1);
-      o.bound[b][r] = d.at(r, 2) / d.at(0, 2);
+      o.bound[b][r] = d.at(r, 2);  // RoFormer's Figure 2 plots it as is
     }
   }
 }
 
-// Columns: r, then score and bound (each / its r = 0 value) per base 1e4, 5e5, 1e6.
+// Columns: r, then score / score(0) and the relative upper bound per base 1e4, 5e5, 1e6.
 NdArray export_data(const AppState& s) {
   const RopeDecayOptions& o = s.analysis.rope_decay;
   std::vector<std::vector<float>> cols(1);

@@ -14,7 +14,9 @@ struct RopeDecayOptions {
   int max_distance = 1000;
   std::array<bool, 3> base_on{true, true, true};  // bases 10000, 500000, 1e6
   bool show_bound = true;
-  // cache: per base, rope_decay columns normalised by their value at r = 0
+  // cache, per base: the score divided by its value at r = 0, and RoFormer's relative upper bound in its own
+  // units ((2/R) sum |S_i|, (R/2 + 1)/2 at r = 0). Two quantities on two scales: drawn in two panels, never
+  // one over the other (the bound bounds the score only times max_i |h_{i+1} - h_i|, RoFormer eq. 37).
   std::array<std::vector<float>, 3> score, bound;
 };
 

@@ -1,5 +1,5 @@
-// RoPE long-term decay: score against relative distance for q = k = all ones, with the RoFormer
-// relative upper bound on the same axes, for several bases (RoFormer §3.4.3, Figure 2).
+// RoPE long-term decay: score against relative distance for q = k = all ones, and below it RoFormer's
+// relative upper bound on its own axis, for several bases (RoFormer §3.4.3, Figure 2).
 #include <algorithm>
 #include <cstdio>
 
@@ -19,36 +19,46 @@ void draw_rope_decay_view(AppState& s) {
   ImGui::SameLine();
   page_slider(s, page, "max distance", o.max_distance, limits::decay_max_distance);
   ImGui::SameLine();
-  ImGui::Checkbox("bound", &o.show_bound);
-  hint("RoFormer's relative upper bound (2/d) * sum_i |S_i|, S_i = sum_{k<i} exp(i r theta_k), drawn dashed-thin.");
+  ImGui::Checkbox("bound panel", &o.show_bound);
+  hint("RoFormer's relative upper bound (2/d) sum_i |S_i|, S_i = sum_{k<i} exp(i r theta_k), in its own units (its "
+       "Figure 2): times max_i |h_{i+1} - h_i| it bounds the score of any query and key.");
   const char* names[3] = {"base 10000", "base 500000", "base 1e6"};
   bool shown[3] = {o.base_on[0], o.base_on[1], o.base_on[2]};
   if (series_toggles("##decay_bases", {names[0], names[1], names[2]}, shown))
     for (int i = 0; i < 3; ++i) o.base_on[std::size_t(i)] = shown[i];
-  ImGui::TextDisabled("score(r) = <RoPE(1, 0), RoPE(1, r)> = 2 sum_j cos(r theta_j); both curves divided by their "
-                      "value at r = 0. Thin line: the score; thick line: RoFormer's relative upper bound. A larger base "
-                      "decays more slowly.");
+  ImGui::PushTextWrapPos(0.0f);
+  ImGui::TextDisabled("Top: score(r) = <RoPE(1, 0), RoPE(1, r)> = 2 sum_j cos(r theta_j) for a query and key of all "
+                      "ones, divided by its value at r = 0. Bottom: RoFormer's relative upper bound, which decays for "
+                      "every content. A larger base decays more slowly.");
+  ImGui::PopTextWrapPos();
   if (o.score[0].empty()) {
     ImGui::TextDisabled("no results yet: see the status line");
     return;
   }
-  if (plot::begin_plot("##decay", ImVec2(-1, -1))) {
+  // Labels must outlive end_plot (the read-out reads them): string literals.
+  static const char* const score_labels[3] = {"##score, base 10000", "##score, base 500000", "##score, base 1e6"};
+  static const char* const bound_labels[3] = {"##bound, base 10000", "##bound, base 500000", "##bound, base 1e6"};
+  const float avail = ImGui::GetContentRegionAvail().y;
+  const float bound_h = o.show_bound ? std::max(0.4f * avail, kMinPlotHeightEm * ImGui::GetFontSize()) : 0.0f;
+  if (plot::begin_plot("##decay", ImVec2(-1, o.show_bound ? avail - bound_h - ImGui::GetStyle().ItemSpacing.y : -1.0f))) {
     plot::setup_axes("relative distance r", "score / score(0)", {0.0, double(o.max_distance)}, {-0.3, 1.05});
-    for (int b = 0; b < 3; ++b) {
-      if (!o.base_on[std::size_t(b)]) continue;
-      const auto& sc = o.score[std::size_t(b)];
-      const auto& bd = o.bound[std::size_t(b)];
-      // Labels must outlive end_plot (the read-out reads them): string literals.
-      static const char* const score_labels[3] = {"##score, base 10000", "##score, base 500000", "##score, base 1e6"};
-      static const char* const bound_labels[3] = {"##bound, base 10000", "##bound, base 500000", "##bound, base 1e6"};
-      plot::plot_line(score_labels[b], sc.data(), int(sc.size()), 0.0, 1.0, 1, plot::series_color(b), 1.5f);
-      if (o.show_bound)
-        plot::plot_line(bound_labels[b], bd.data(), int(bd.size()), 0.0, 1.0, 1, plot::series_color(b), 3.0f);
-    }
+    for (int b = 0; b < 3; ++b)
+      if (o.base_on[std::size_t(b)])
+        plot::plot_line(score_labels[b], o.score[std::size_t(b)].data(), int(o.score[std::size_t(b)].size()), 0.0, 1.0, 1,
+                        plot::series_color(b), 2.0f);
     plot::plot_hline(0.0, ImGui::GetColorU32(ImGuiCol_Text, 0.3f), 1.0f);
     plot::end_plot();
   }
   record_page_region(s);
+  if (o.show_bound && plot::begin_plot("##decay_bound", ImVec2(-1, bound_h))) {
+    const double top = double(o.bound[0].empty() ? 1.0f : o.bound[0][0]) * 1.05;
+    plot::setup_axes("relative distance r", "relative upper bound", {0.0, double(o.max_distance)}, {0.0, top});
+    for (int b = 0; b < 3; ++b)
+      if (o.base_on[std::size_t(b)])
+        plot::plot_line(bound_labels[b], o.bound[std::size_t(b)].data(), int(o.bound[std::size_t(b)].size()), 0.0, 1.0, 1,
+                        plot::series_color(b), 2.0f);
+    plot::end_plot();
+  }
 }
 
 }  // namespace peviz::app

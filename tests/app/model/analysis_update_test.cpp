@@ -81,7 +81,7 @@ TEST_CASE("RoPE clocks: the animation keeps t >= 0 whatever the speed") {
   CHECK(check_state(s) == "");
 }
 
-TEST_CASE("RoPE decay: every curve starts at 1 and matches the README figures") {
+TEST_CASE("RoPE decay: the score starts at 1, the bound at RoFormer's 32.5; both match the README figures") {
   AppState s;
   show(s, Page::rope_decay);
   const RopeDecayOptions& o = s.analysis.rope_decay;
@@ -90,7 +90,8 @@ TEST_CASE("RoPE decay: every curve starts at 1 and matches the README figures") 
   CHECK(o.score[0][10] * 128 == Approx(85.6).margin(0.05));   // RoFormer score, base 10000
   CHECK(o.score[0][1000] * 128 == Approx(20.4).margin(0.05));
   REQUIRE(o.bound.size() > 0);
-  CHECK(o.bound[0][10] * 32.5 == Approx(18.0).margin(0.05));
+  CHECK(o.bound[0][0] == Approx(32.5));  // (R/2 + 1) / 2 for R = 128: RoFormer's units
+  CHECK(o.bound[0][10] == Approx(18.0).margin(0.05));
   CHECK(o.score[2][1000] > o.score[0][1000]);  // a larger base decays more slowly at r = 1000
 }
 
