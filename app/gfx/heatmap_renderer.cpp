@@ -112,7 +112,6 @@ void render_heatmaps(HeatmapRenderer& r, bool data_changing) {
       glDisable(GL_DEPTH_TEST);
       glUniform1i(r.loc_values, 0);
       glUniform1i(r.loc_colormaps, 1);
-      glUniform3f(r.loc_missing, plot::kMissingRGB[0] / 255.0f, plot::kMissingRGB[1] / 255.0f, plot::kMissingRGB[2] / 255.0f);
       glActiveTexture(GL_TEXTURE1);
       glBindTexture(GL_TEXTURE_2D, r.colormap_texture);
       bound = true;
@@ -120,6 +119,8 @@ void render_heatmaps(HeatmapRenderer& r, bool data_changing) {
     glActiveTexture(GL_TEXTURE0);
     glBindTexture(GL_TEXTURE_2D, t.values_texture);
     glUniform1i(r.loc_colormap, int(img.colormap));
+    const unsigned char* nan = plot::nan_rgb(img.nan_meaning);
+    glUniform3f(r.loc_missing, nan[0] / 255.0f, nan[1] / 255.0f, nan[2] / 255.0f);
     glUniform2f(r.loc_range, float(img.vmin), float(img.vmax));
     glBindFramebuffer(GL_FRAMEBUFFER, t.framebuffer);
     glViewport(0, 0, w.width, w.height);

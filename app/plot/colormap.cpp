@@ -31,6 +31,11 @@ std::uint32_t colormap_color(Colormap c, double t) {
 
 std::uint32_t missing_color() { return pack(kMissingRGB); }
 
+const unsigned char* nan_rgb(NanMeaning m) { return m == NanMeaning::masked ? kMaskedRGB : kMissingRGB; }
+const char* nan_hover(NanMeaning m) { return m == NanMeaning::masked ? "masked (future key)" : "missing"; }
+const char* nan_swatch(NanMeaning m) { return m == NanMeaning::masked ? "masked" : "n/a"; }
+std::uint32_t nan_color(NanMeaning m) { return pack(nan_rgb(m)); }
+
 double colormap_position(double value, double vmin, double vmax) {
   if (std::isnan(value)) return value;
   if (vmax == vmin) return 0.5;

@@ -18,12 +18,21 @@ extern const unsigned char kColormapRGB[kColormapCount][kColormapSize][3];
 
 // The colour drawn for missing values (NaN: learned positions past max_len), RGB 0..255.
 inline constexpr unsigned char kMissingRGB[3] = {214, 39, 160};
+// What a heatmap's NaN cells mean: missing data (magenta, hover "missing", the colour bar's "n/a" swatch), or
+// cells that do not exist by construction, as a causal mask's future keys (neutral grey, hover "masked (future
+// key)", swatch "masked").
+enum class NanMeaning { missing, masked };
+inline constexpr unsigned char kMaskedRGB[3] = {150, 150, 150};
+const unsigned char* nan_rgb(NanMeaning m);
+const char* nan_hover(NanMeaning m);   // "missing", "masked (future key)"
+const char* nan_swatch(NanMeaning m);  // "n/a", "masked"
 
 std::string_view to_string(Colormap c);
 
 // Table entry for t in [0, 1] (clamped; NaN gives the missing colour) as 0xAABBGGRR (ImU32).
 std::uint32_t colormap_color(Colormap c, double t);
 std::uint32_t missing_color();
+std::uint32_t nan_color(NanMeaning m);
 
 // Normalised position of `value` in [vmin, vmax], clamped to [0, 1].
 double colormap_position(double value, double vmin, double vmax);

@@ -98,7 +98,8 @@ HeatmapPicture resolve_heatmap(const HeatmapRect& h, int max_side) {
   out.image.height = w.height;
   out.image.pixels.resize(std::size_t(w.width) * std::size_t(w.height) * 4);
   for (std::size_t i = 0; i < std::size_t(w.width) * std::size_t(w.height); ++i) {
-    const Rgba col = colormap_color(h.colormap, colormap_position(values[i], h.vmin, h.vmax));
+    const Rgba col = std::isnan(values[i]) ? nan_color(h.nan_meaning)
+                                           : colormap_color(h.colormap, colormap_position(values[i], h.vmin, h.vmax));
     std::uint8_t* p = &out.image.pixels[4 * i];
     p[0] = std::uint8_t(red(col));
     p[1] = std::uint8_t(green(col));

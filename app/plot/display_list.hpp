@@ -88,6 +88,7 @@ struct HeatmapRect {
   HeatmapWindow cells;  // width/height unused: resolve_heatmap picks the image size
   Colormap colormap = Colormap::viridis;
   double vmin = 0.0, vmax = 1.0;
+  NanMeaning nan_meaning = NanMeaning::missing;
   std::shared_ptr<const RgbaImage> resolved;
   void* texture = nullptr;
   Point uv_max{1.0f, 1.0f};

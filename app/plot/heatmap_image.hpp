@@ -69,6 +69,11 @@ struct HeatmapImage {
   std::uint64_t version = 0;       // bumped whenever *values changes
   double vmin = -1.0, vmax = 1.0;  // colour range
   Colormap colormap = Colormap::viridis;
+  NanMeaning nan_meaning = NanMeaning::missing;  // how NaN cells are drawn and named
+  // Tiles: several L x L maps laid out `tiles_across` per row, each followed by a one-cell gutter (the ALiBi
+  // heads, the Lab's layer x head maps). tile_side 0: one map. The hover names the tile and its own i, j.
+  int tile_side = 0, tiles_across = 0, tile_count = 0;
+  bool tiles_are_layers = false;  // rows of tiles are layers and columns heads (else tiles are heads, row-major)
   double cell_width = 1.0, cell_height = 1.0;  // data units per column / row (sampled positions)
   // --- set by plot_heatmap while the views draw (this frame) ---
   HeatmapWindow window;

@@ -32,6 +32,9 @@ void update(AppState& s) {
   const double lo = -o.slopes[0] * double(o.seq_len - 1);  // the steepest head's farthest key
   set_heatmap(o.head_image, o.head_bias, plot::Colormap::magma, -o.slopes[std::size_t(o.head)] * double(o.seq_len - 1), 0.0);
   set_heatmap(o.grid_image, o.grid, plot::Colormap::magma, lo, 0.0);
+  // Future keys of the causal mask are NaN: drawn grey as masked, not as missing data.
+  o.head_image.nan_meaning = o.grid_image.nan_meaning = plot::NanMeaning::masked;
+  o.grid_image.tile_side = o.seq_len, o.grid_image.tiles_across = o.grid_cols, o.grid_image.tile_count = o.heads;
 }
 
 // [heads, L, L], NaN where masked (as peviz export alibi-bias).

@@ -283,6 +283,9 @@ void refresh_attention(LabOptions& o) {
   set_heatmap(o.attention_query_image, o.attention_query_rows, plot::Colormap::viridis, 0.0, 1.0);
   o.attention = tile_heads(stacked, int(tile), int(L), o.attention_heads);
   set_heatmap(o.attention_image, o.attention, plot::Colormap::viridis, 0.0, 1.0);
+  o.attention_image.tile_side = int(L), o.attention_image.tiles_across = o.attention_heads;
+  o.attention_image.tile_count = int(tile), o.attention_image.tiles_are_layers = true;
+  o.attention_image.nan_meaning = plot::NanMeaning::masked;  // only the gutters between tiles are NaN: grey
   o.attention_defined = true;
   o.attention_note.clear();
 }

@@ -77,8 +77,8 @@ ScreenBox colorbar(const char* id, Colormap map, double vmin, double vmax, ImVec
   }
   if (labels.missing) {  // the missing-value swatch under the bar
     const ImVec2 sw(bar.Min.x, frame.Max.y - 1.2f * fs);
-    canvas_rect_filled(sw, sw + ImVec2(bar_w, fs), missing_color());
-    canvas_text(ImVec2(bar.Max.x + tick + gap, sw.y), text, "n/a");
+    canvas_rect_filled(sw, sw + ImVec2(bar_w, fs), nan_color(labels.nan_meaning));
+    canvas_text(ImVec2(bar.Max.x + tick + gap, sw.y), text, nan_swatch(labels.nan_meaning));
   }
   return {bar.Min, bar.Max};
 }
@@ -87,9 +87,13 @@ bool heatmap_has_missing(HeatmapImage& img) {
   if (img.missing_checked_version == img.version) return img.missing;
   img.missing_checked_version = img.version;
   img.missing = false;
-  if (const Matrix* const* m = std::get_if<const Matrix*>(&img.values); m && *m)
-    img.missing = std::any_of((*m)->data.begin(), (*m)->data.end(), [](float v) { return std::isnan(v); });
-  return img.missing;  // a similarity read from its Toeplitz description has every cell
+  const Matrix* const* m = std::get_if<const Matrix*>(&img.values);
+  if (!m || !*m) return false;  // a similarity read from its Toeplitz description has every cell
+  const std::size_t period = std::size_t(img.tile_side) + 1;
+  for (std::size_t r = 0; r < (*m)->rows && !img.missing; ++r)
+    for (std::size_t c = 0; c < (*m)->cols && !img.missing; ++c)
+      img.missing = std::isnan((*m)->at(r, c)) && !(img.tile_side > 0 && (r % period == period - 1 || c % period == period - 1));
+  return img.missing;  // gutters between tiles are not cells
 }
 
 }  // namespace peviz::plot

@@ -307,6 +307,18 @@ int nearest_sample(const Series& s, double x) {
   return int(i);
 }
 
+// The read-out of a tiled heatmap's cell: its tile and the query and key inside it, or the gutter.
+std::string tile_readout(const HeatmapImage& h, int row, int col, float v) {
+  const int period = h.tile_side + 1, i = row % period, j = col % period;
+  const int tile = (row / period) * h.tiles_across + col / period;
+  if (i == h.tile_side || j == h.tile_side || tile >= h.tile_count) return "between the tiles";
+  const std::string name = h.tiles_are_layers ? "layer " + std::to_string(row / period + 1) + ", head " +
+                                                   std::to_string(col / period + 1)
+                                             : "head " + std::to_string(tile);  // 0-based, as the tiles' h0, h1, ...
+  return name + ": query i " + std::to_string(i) + ", key j " +
+         std::to_string(j) + "\n" + g_plot.heatmap_label + ": " + (std::isnan(v) ? nan_hover(h.nan_meaning) : format_value(v));
+}
+
 void draw_readout() {
   if (g_plot.hover != Region::area || ImGui::IsMouseDragging(0)) return;
   ImDrawList* dl = ImGui::GetWindowDrawList();
@@ -322,8 +334,10 @@ void draw_readout() {
     if (col >= 0 && row >= 0 && col < double(value_cols(h->values)) && row < double(value_rows(h->values))) {
       const float v = value_at(h->values, std::size_t(row), std::size_t(col));
       const double x = col * h->cell_width, y = row * h->cell_height;
-      text = std::string(g_plot.y_label) + " " + format_value(y) + ", " + g_plot.x_label + " " +
-             format_value(x) + "\n" + g_plot.heatmap_label + ": " + (std::isnan(v) ? "missing" : format_value(v));
+      text = h->tile_side > 0 ? tile_readout(*h, int(row), int(col), v)
+                              : std::string(g_plot.y_label) + " " + format_value(y) + ", " + g_plot.x_label + " " +
+                                    format_value(x) + "\n" + g_plot.heatmap_label + ": " +
+                                    (std::isnan(v) ? nan_hover(h->nan_meaning) : format_value(v));
       const ImVec2 p0 = data_to_screen(x, y), p1 = data_to_screen(x + h->cell_width, y + h->cell_height);
       dl->AddRect(ImMin(p0, p1), ImMax(p0, p1), style_color(ImGuiCol_Text));
     }
@@ -541,7 +555,8 @@ void plot_heatmap(HeatmapImage& img, const char* value_label) {
   img.screen_min[1] = min.y;
   img.screen_max[0] = max.x;
   img.screen_max[1] = max.y;
-  HeatmapRect picture{{min.x, min.y}, {max.x, max.y}, img.values, w, img.colormap, img.vmin, img.vmax, nullptr, nullptr, {1, 1}};
+  HeatmapRect picture{{min.x, min.y}, {max.x, max.y}, img.values, w, img.colormap, img.vmin, img.vmax, img.nan_meaning,
+                      nullptr, nullptr, {1, 1}};
   if (ImTextureID texture = g_texture_source ? g_texture_source(img) : nullptr) {
     picture.texture = texture;
     const TextureSize size = heatmap_texture_size(w.width, w.height);  // what the GL layer allocates

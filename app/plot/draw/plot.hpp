@@ -88,7 +88,8 @@ void end_plot();
 // swatch under it. Returns the gradient's screen rectangle (top = vmax).
 struct ColorbarText {
   const char* title = "";
-  bool missing = false;
+  bool missing = false;                          // the heatmap has NaN cells: a swatch for them
+  NanMeaning nan_meaning = NanMeaning::missing;  // its colour and name ("n/a", "masked")
 };
 ScreenBox colorbar(const char* id, Colormap map, double vmin, double vmax, ImVec2 size, const ColorbarText& text = {});
 // True when the heatmap's values hold a NaN (a missing cell); rescanned only when its version changes.

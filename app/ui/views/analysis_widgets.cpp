@@ -47,7 +47,7 @@ void heatmap_panel(plot::HeatmapImage& img, const char* id, const char* x_label,
   }
   ImGui::SameLine();
   plot::colorbar((std::string(id) + "_bar").c_str(), img.colormap, img.vmin, img.vmax, ImVec2(bar_width, height),
-                 {value_label, plot::heatmap_has_missing(img)});
+                 {value_label, plot::heatmap_has_missing(img), img.nan_meaning});
   ImGui::EndGroup();
 }
 

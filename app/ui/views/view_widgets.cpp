@@ -82,7 +82,7 @@ void heatmap_with_colorbar(AppState& s, plot::HeatmapImage& img, const HeatmapPa
   ImGui::SameLine();
   const std::string bar_id = std::string(panel.id) + "_bar";
   const plot::ScreenBox bar = plot::colorbar(bar_id.c_str(), img.colormap, img.vmin, img.vmax, ImVec2(bar_width, height),
-                                              {panel.value_label, plot::heatmap_has_missing(img)});
+                                              {panel.value_label, plot::heatmap_has_missing(img), img.nan_meaning});
   bar_region = {bar.min.x, bar.min.y, bar.max.x, bar.max.y};
 }
 

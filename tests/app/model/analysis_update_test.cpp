@@ -113,6 +113,11 @@ TEST_CASE("context extension, ALiBi grid, T5/Shaw and the distance chart") {
   CHECK(std::isnan(a.grid.at(64, 0)));                   // the gutter
   CHECK(a.grid.at(65 + 10, 65 + 2) == Approx(-std::exp2(-8.0 * 5 / 8) * 8));  // head 4 (m = 2^-5): row 1, column 1
   CHECK(std::isnan(a.head_bias.at(0, 1)));               // causal: the future is masked
+  CHECK(a.head_image.nan_meaning == plot::NanMeaning::masked);  // ... and drawn and named so, not as missing data
+  CHECK(a.grid_image.nan_meaning == plot::NanMeaning::masked);
+  CHECK(a.grid_image.tile_side == 64);  // the hover names head, query and key within each tile
+  CHECK(a.grid_image.tiles_across == 3);
+  CHECK(a.grid_image.tile_count == 8);
 
   show(s, Page::t5_shaw);
   const T5ShawOptions& t = s.analysis.t5_shaw;

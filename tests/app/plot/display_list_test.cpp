@@ -84,6 +84,10 @@ TEST_CASE("missing cells take the missing colour, an inverted window flips the r
   CHECK(pixel(pic.image, 0, 0) == colormap_color(Colormap::viridis, 2.0 / 3.0));  // row 1, col 0
   CHECK(pic.min.y == 0.0f);
   CHECK(pic.max.y == 20.0f);
+  h.nan_meaning = NanMeaning::masked;  // a causal mask's future key: neutral grey, not the missing magenta
+  const HeatmapPicture masked = resolve_heatmap(h);
+  CHECK(pixel(masked.image, 1, 1) == rgba(kMaskedRGB[0], kMaskedRGB[1], kMaskedRGB[2]));
+  CHECK(pixel(masked.image, 0, 0) == colormap_color(Colormap::viridis, 2.0 / 3.0));
 }
 
 TEST_CASE("a window cutting cells takes the whole cells and places them on the same map") {
