@@ -71,7 +71,8 @@ LessonSpan lesson_span(const AnimationSpec& a, int steps, const std::string& sou
 RgbaImage lesson_animation_frame(const std::vector<RgbaImage>& pictures, int frame, int frames);
 
 // A sweep worth watching for `p` (position 0 to 64, base 100 to 500,000, d-model 16 to 512,
-// seq-len 16 to 1024, factor 1 to 32, every step of a lesson): the dialog's and --record's starting point.
+// seq-len 16 to 1024, factor 1 to 32, every step of a lesson): the dialog's and --record's starting point, and
+// `peviz render --animate`'s --from / --to when they are not given.
 AnimationSpec default_sweep(AnimatedParam p, int frames = 60, int fps = 30);
 
 // The partial state (for apply_state_json) that sets the parameter to `value` everywhere it appears.

@@ -152,6 +152,19 @@ FigureFormat figure_format(const RenderOptions& o) {
   return f ? *f : ext.value_or(FigureFormat::png);
 }
 
+// "position 0, base 100, ..." : each swept parameter's default first (or last) value, from default_sweep.
+std::string sweep_ends_text(bool first) {
+  std::string text;
+  for (int i = 0; i < kAnimatedParamCount; ++i) {
+    if (AnimatedParam(i) == AnimatedParam::lesson) continue;
+    const AnimationSpec r = default_sweep(AnimatedParam(i));
+    char value[32];
+    std::snprintf(value, sizeof value, "%g", first ? r.from : r.to);
+    text += (text.empty() ? "" : ", ") + std::string(kAnimatedParamNames[i]) + " " + value;
+  }
+  return text;
+}
+
 // --animate lesson: one capture per step (--from / --to: first and last step, 1-based; default all),
 // then the frames hold each step and cross-fade into the next (lesson_animation_frame).
 void add_lesson_frames(RenderOptions& o, AppState& s, gfx::HeatmapRenderer& renderer, const FigureOptions& fig,
@@ -159,9 +172,7 @@ void add_lesson_frames(RenderOptions& o, AppState& s, gfx::HeatmapRenderer& rend
   const std::filesystem::path path = resolve_lesson(o.lesson);
   if (o.lesson.empty() || path.empty()) throw ParamError("lesson", "--animate lesson needs --lesson NAME|FILE: none found for '" + o.lesson + "'");
   Lesson lesson = load_lesson_file(path);
-  AnimationSpec spec = o.animation;
-  if (!o.sub->count("--from")) spec.from = 1;
-  if (!o.sub->count("--to")) spec.to = 0;  // the last step
+  const AnimationSpec spec = o.animation;  // --from / --to default to every step (default_sweep)
   const LessonSpan span = lesson_span(spec, int(lesson.steps.size()), path.filename().string());
   start_lesson(s, std::move(lesson), span.first - 1);
   std::vector<RgbaImage> pictures;
@@ -214,8 +225,9 @@ void run_render(RenderOptions& o) {
     if (o.all) throw ParamError("animate", "animates one --view, not --all");
     const auto kind = animation_format_of_path(o.out);
     if (!kind) throw ParamError("out", "an animation is written to a .gif or .mp4 file, got " + o.out);
-    if (*param != AnimatedParam::lesson && (!o.sub->count("--from") || !o.sub->count("--to")))
-      throw ParamError("animate", "needs --from and --to");
+    const AnimationSpec range = default_sweep(*param);
+    if (!o.sub->count("--from")) o.animation.from = range.from;
+    if (!o.sub->count("--to")) o.animation.to = range.to;
     validate(o.animation, *kind);
     if (*kind == AnimationFormat::mp4 && ((o.width * o.scale) % 2 || (o.height * o.scale) % 2))
       throw ParamError("width", "an MP4 (H.264, yuv420p) needs an even width and height in pixels, got " +
@@ -321,8 +333,10 @@ void register_render(CLI::App& app) {
   sub->add_option("--animate", o->animate, "Write an animation of --view sweeping one parameter: position (RoPE clocks), base, "
                                            "d-model, seq-len, factor (context extension), or lesson (its steps, cross-faded; --lesson)");
   sub->add_option("--lesson", o->lesson, "--animate lesson: the lesson (a file, or a name in assets/lessons/)");
-  sub->add_option("--from", o->animation.from, "--animate: the first frame's value (lesson: the first step, 1-based)");
-  sub->add_option("--to", o->animation.to, "--animate: the last frame's value");
+  sub->add_option("--from", o->animation.from,
+                  "--animate: the first frame's value (default: " + sweep_ends_text(true) + "; lesson: the first step, 1-based)");
+  sub->add_option("--to", o->animation.to, "--animate: the last frame's value (default: " + sweep_ends_text(false) +
+                                               "; lesson: the last step)");
   sub->add_option("--frames", o->animation.frames, "--animate: number of frames, 1..3600")->capture_default_str();
   sub->add_option("--fps", o->animation.fps, "--animate: frames per second, 1..120 (a GIF: at most 50)")->capture_default_str();
   sub->add_option("--width", o->width, "Figure width in screen units, 64..7680")->capture_default_str();
