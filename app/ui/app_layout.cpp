@@ -136,7 +136,9 @@ LessonBox lesson_box(const AppState& s, ImVec2 avail, float full_h) {
   const float fs = ImGui::GetFontSize();
   const float text_w = (demo ? 0.42f : 1.0f) * avail.x - 2 * style.WindowPadding.x;
   const float text_h = ImGui::CalcTextSize(step.text.c_str(), nullptr, false, text_w).y;
-  const float fixed = ImGui::GetFrameHeightWithSpacing() + kHeadingScale * fs + style.ItemSpacing.y + 2 * style.WindowPadding.y;
+  // The nav row, the heading, spacing, padding, and a line of slack (the wrap width loses a scrollbar's width).
+  const float fixed = ImGui::GetFrameHeightWithSpacing() + kHeadingScale * fs + style.ItemSpacing.y + 2 * style.WindowPadding.y +
+                      ImGui::GetTextLineHeightWithSpacing();
   const float needed = std::max(fixed + text_h, demo ? 17.0f * ImGui::GetTextLineHeightWithSpacing() : 0.0f);
   const float below = std::min(needed, full_h * 0.55f);
   if (full_h - below >= kBasicsCellHeightEm * fs || avail.x < 48.0f * fs) return {avail.x, below, false};

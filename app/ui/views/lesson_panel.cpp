@@ -43,7 +43,9 @@ void draw_lesson_panel(AppState& s) {
   ImGui::SameLine();
   if (ImGui::Button("End")) stop_lesson(s);
   push_heading_font();
+  ImGui::PushTextWrapPos(0.0f);  // a narrow column wraps the title too
   ImGui::TextUnformatted(step.title.c_str());
+  ImGui::PopTextWrapPos();
   pop_heading_font();
   ImGui::PushTextWrapPos(0.0f);
   ImGui::TextUnformatted(step.text.c_str());
