@@ -95,8 +95,8 @@ inline constexpr Limit train_steps{"steps", 1, 100000, 3000, Scale::logarithmic}
 inline constexpr Limit train_max{"train-max", 1, 40, 20};  // longest training n (2n + 3 tokens)
 inline constexpr Limit test_max{"test-max", 1, 160, 40};   // also at most 4 x train-max
 inline constexpr Limit test_samples{"test-samples", 1, 10000, 200, Scale::logarithmic};  // sequences per length
-inline constexpr Limit learning_rate{"lr", 1e-6, 1, 1e-3, Scale::logarithmic};
-inline constexpr Limit warmup{"warmup", 0, 100000, 100, Scale::logarithmic};
+inline constexpr Limit learning_rate{"lr", 1e-6, 1, 2e-3, Scale::logarithmic};  // the lab default: docs/lab.md
+inline constexpr Limit warmup{"warmup", 0, 100000, 300, Scale::logarithmic};
 inline constexpr Limit train_threads{"threads", 1, 64, 1};  // runs in parallel, one run per thread
 inline constexpr Limit train_seeds{"seeds", 1, 64, 1};      // seeds per encoding (a count; --seeds also takes a list)
 // ---- RoPE extrapolation bounds (core/rope_bounds); head-dim and base as in core/rope ----

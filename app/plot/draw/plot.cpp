@@ -436,17 +436,6 @@ ImVec2 data_to_screen(double x, double y) {
   return ImVec2(data_to_pixel(g_plot.xmap, x), data_to_pixel(g_plot.ymap, y));
 }
 
-void plot_band(const float* x, const float* lo, const float* hi, int count, ImU32 color) {
-  IM_ASSERT(g_plot.ready);
-  auto broken = [&](int i) { return std::isnan(x[i]) || std::isnan(lo[i]) || std::isnan(hi[i]); };
-  for (int i = 0; i + 1 < count; ++i) {  // one convex quad per segment
-    if (broken(i) || broken(i + 1)) continue;
-    const ImVec2 quad[4] = {data_to_screen(x[i], lo[i]), data_to_screen(x[i + 1], lo[i + 1]),
-                            data_to_screen(x[i + 1], hi[i + 1]), data_to_screen(x[i], hi[i])};
-    canvas_convex_filled(quad, 4, color);
-  }
-}
-
 namespace {
 
 // Points every few pixels along the segment a -> b (its ends excluded) into the legend's obstacles.
@@ -460,6 +449,19 @@ void drawn_segment(ImVec2 a, ImVec2 b) {
 }
 
 }  // namespace
+
+void plot_band(const float* x, const float* lo, const float* hi, int count, ImU32 color) {
+  IM_ASSERT(g_plot.ready);
+  auto broken = [&](int i) { return std::isnan(x[i]) || std::isnan(lo[i]) || std::isnan(hi[i]); };
+  for (int i = 0; i + 1 < count; ++i) {  // one convex quad per segment
+    if (broken(i) || broken(i + 1)) continue;
+    const ImVec2 quad[4] = {data_to_screen(x[i], lo[i]), data_to_screen(x[i + 1], lo[i + 1]),
+                            data_to_screen(x[i + 1], hi[i + 1]), data_to_screen(x[i], hi[i])};
+    canvas_convex_filled(quad, 4, color);
+    for (int k = 0; k < 4; ++k) drawn_segment(quad[k], quad[(k + 1) % 4]);  // the legend keeps off the band too
+  }
+}
+
 
 void plot_line(const char* label, const float* values, int count, double x0, double dx, int stride,
                ImU32 color, float thickness, double y_offset) {

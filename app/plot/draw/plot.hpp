@@ -55,7 +55,7 @@ AxisRange current_y_range();
 void plot_line(const char* label, const float* values, int count, double x0 = 0.0, double dx = 1.0,
                int stride = 1, ImU32 color = 0, float thickness = 2.0f, double y_offset = 0.0);
 // A band filled between lo[i] and hi[i] at x[i] for i < count (a NaN in either breaks it), in `color`
-// (give it a low alpha: the band sits under its line). Not in the legend; the hover read-out ignores it.
+// (give it a low alpha: the band sits under its line). Not in the legend (which keeps off it); the hover ignores it.
 void plot_band(const float* x, const float* lo, const float* hi, int count, ImU32 color);
 // Where heatmap pictures come from: the GL layer's texture for an image, which shows its window in the
 // top-left heatmap_texture_size(window) corner (the window registers gfx::texture_of here). Without
