@@ -128,7 +128,7 @@ void attention_backward(T* dqkv, T* dt5_table, const T* dout, const T* qkv, cons
     const T* dO = dout + start * std::size_t(C) + col;
     T* dS = scratch;
     gemm(Op::none, Op::transpose, L, L, hd, T(1), dO, C, q + 2 * C, 3 * C, T(0), dS, L);    // dP = dO V^T
-    gemm(Op::transpose, Op::none, L, hd, L, T(1), P, L, dO, C, T(1), dq + 2 * C, 3 * C);     // dV += P^T dO
+    gemm(Op::transpose, Op::none, L, hd, L, T(1), P, L, dO, C, T(0), dq + 2 * C, 3 * C);     // dV = P^T dO
     for (int i = 0; i < L; ++i) {  // softmax backward: dS = P (dP - sum_k P dP)
       const T* p = P + std::size_t(i) * std::size_t(L);
       T* d = dS + std::size_t(i) * std::size_t(L);
@@ -139,8 +139,8 @@ void attention_backward(T* dqkv, T* dt5_table, const T* dout, const T* qkv, cons
       if (dt5_table)
         for (int j = 0; j <= i; ++j) dt5_table[h * bias.t5_buckets + bias.t5_bucket[i - j]] += d[j];
     }
-    gemm(Op::none, Op::none, L, hd, L, scale, dS, L, q + C, 3 * C, T(1), dq, 3 * C);          // dQ += s dS K
-    gemm(Op::transpose, Op::none, L, hd, L, scale, dS, L, q, 3 * C, T(1), dq + C, 3 * C);     // dK += s dS^T Q
+    gemm(Op::none, Op::none, L, hd, L, scale, dS, L, q + C, 3 * C, T(0), dq, 3 * C);          // dQ = s dS K
+    gemm(Op::transpose, Op::none, L, hd, L, scale, dS, L, q, 3 * C, T(0), dq + C, 3 * C);     // dK = s dS^T Q
   });
 }
 

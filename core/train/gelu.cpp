@@ -104,7 +104,7 @@ void gelu_forward(T* out, T* dgelu, const T* inp, int n) {
 
 template <class T>
 void gelu_backward(T* dinp, const T* dgelu, const T* dout, int n) {
-  for (int i = 0; i < n; ++i) dinp[i] += dgelu[i] * dout[i];
+  for (int i = 0; i < n; ++i) dinp[i] = dgelu[i] * dout[i];
 }
 
 template void gelu_forward<float>(float*, float*, const float*, int);

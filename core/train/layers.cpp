@@ -31,22 +31,73 @@ void embedding_backward(T* dwte, T* dwpe, const T* dout, const PackedBatch& b, i
   }
 }
 
+// LayerNorm works on kRowBlock rows at a time: every row's sums still run over c = 0, 1, ... in order, so
+// each row gets the bits of a one-row loop, while the block's independent chains hide the adder's latency
+// (a float sum in order cannot be vectorised along c without changing its rounding).
+constexpr int kRowBlock = 8;
+
+template <class T, int R>
+void layernorm_stats(const T* x, int C, T* mean, T* rstd) {
+  constexpr T eps = T(1e-5);
+  T m[R] = {}, v[R] = {};
+  for (int c = 0; c < C; ++c)
+    for (int r = 0; r < R; ++r) m[r] += x[std::size_t(r) * std::size_t(C) + std::size_t(c)];
+  for (int r = 0; r < R; ++r) m[r] /= T(C);
+  for (int c = 0; c < C; ++c)
+    for (int r = 0; r < R; ++r) {
+      const T centred = x[std::size_t(r) * std::size_t(C) + std::size_t(c)] - m[r];
+      v[r] += centred * centred;
+    }
+  for (int r = 0; r < R; ++r) {
+    mean[r] = m[r];
+    rstd[r] = T(1) / std::sqrt(v[r] / T(C) + eps);
+  }
+}
+
+template <class T>
+void layernorm_row(T* __restrict out, const T* __restrict x, const T* __restrict w, const T* __restrict bias, T m, T s,
+                   int C) {
+  for (int c = 0; c < C; ++c) out[c] = (x[c] - m) * s * w[c] + bias[c];
+}
+
 template <class T>
 void layernorm_forward(T* out, T* mean, T* rstd, const T* inp, const T* w, const T* bias, int N, int C) {
-  constexpr T eps = T(1e-5);
-  for (int t = 0; t < N; ++t) {
-    const T* x = inp + std::size_t(t) * std::size_t(C);
-    T m = 0;
-    for (int c = 0; c < C; ++c) m += x[c];
-    m /= T(C);
-    T v = 0;
-    for (int c = 0; c < C; ++c) v += (x[c] - m) * (x[c] - m);
-    v /= T(C);
-    const T s = T(1) / std::sqrt(v + eps);
-    T* o = out + std::size_t(t) * std::size_t(C);
-    for (int c = 0; c < C; ++c) o[c] = (x[c] - m) * s * w[c] + bias[c];
-    mean[t] = m;
-    rstd[t] = s;
+  const std::size_t pc = std::size_t(C);
+  int t = 0;
+  for (; t + kRowBlock <= N; t += kRowBlock) layernorm_stats<T, kRowBlock>(inp + std::size_t(t) * pc, C, mean + t, rstd + t);
+  for (; t < N; ++t) layernorm_stats<T, 1>(inp + std::size_t(t) * pc, C, mean + t, rstd + t);
+  for (t = 0; t < N; ++t) layernorm_row(out + std::size_t(t) * pc, inp + std::size_t(t) * pc, w, bias, mean[t], rstd[t], C);
+}
+
+// Per row: mean over c of dnorm = w dout and of dnorm * norm (R rows at a time, each in channel order).
+template <class T, int R>
+void layernorm_dnorm_means(const T* dout, const T* inp, const T* w, const T* mean, const T* rstd, int C,
+                           T* dnorm_mean, T* dnorm_norm_mean) {
+  T a[R] = {}, b[R] = {};
+  for (int c = 0; c < C; ++c)
+    for (int r = 0; r < R; ++r) {
+      const std::size_t i = std::size_t(r) * std::size_t(C) + std::size_t(c);
+      const T norm = (inp[i] - mean[r]) * rstd[r];
+      const T dnorm = w[c] * dout[i];
+      a[r] += dnorm;
+      b[r] += dnorm * norm;
+    }
+  for (int r = 0; r < R; ++r) {
+    dnorm_mean[r] = a[r] / T(C);
+    dnorm_norm_mean[r] = b[r] / T(C);
+  }
+}
+
+// One row's share of the gradients (the buffers never overlap, which lets the loop vectorise along c).
+template <class T>
+void layernorm_backward_row(T* __restrict dx, T* __restrict dw, T* __restrict dbias, const T* __restrict d,
+                            const T* __restrict x, const T* __restrict w, T m, T s, T dnorm_mean, T dnorm_norm_mean,
+                            int C) {
+  for (int c = 0; c < C; ++c) {
+    const T norm = (x[c] - m) * s;
+    dbias[c] += d[c];
+    dw[c] += norm * d[c];
+    dx[c] += s * (w[c] * d[c] - dnorm_mean - norm * dnorm_norm_mean);
   }
 }
 
@@ -54,25 +105,21 @@ template <class T>
 void layernorm_backward(T* dinp, T* dw, T* dbias, const T* dout, const T* inp, const T* w, const T* mean,
                         const T* rstd, int N, int C) {
   // llm.c layernorm_backward: dx = rstd * (dnorm - mean(dnorm) - norm * mean(dnorm * norm)).
-  for (int t = 0; t < N; ++t) {
-    const T* d = dout + std::size_t(t) * std::size_t(C);
-    const T* x = inp + std::size_t(t) * std::size_t(C);
-    T* dx = dinp + std::size_t(t) * std::size_t(C);
-    const T m = mean[t], s = rstd[t];
-    T dnorm_mean = 0, dnorm_norm_mean = 0;
-    for (int c = 0; c < C; ++c) {
-      const T norm = (x[c] - m) * s;
-      const T dnorm = w[c] * d[c];
-      dnorm_mean += dnorm;
-      dnorm_norm_mean += dnorm * norm;
-    }
-    dnorm_mean /= T(C);
-    dnorm_norm_mean /= T(C);
-    for (int c = 0; c < C; ++c) {
-      const T norm = (x[c] - m) * s;
-      dbias[c] += d[c];
-      dw[c] += norm * d[c];
-      dx[c] += s * (w[c] * d[c] - dnorm_mean - norm * dnorm_norm_mean);
+  const std::size_t pc = std::size_t(C);
+  for (int t0 = 0; t0 < N; t0 += kRowBlock) {
+    const int rows = std::min(kRowBlock, N - t0);
+    T dnorm_mean[kRowBlock], dnorm_norm_mean[kRowBlock];
+    const std::size_t at = std::size_t(t0) * pc;
+    if (rows == kRowBlock)
+      layernorm_dnorm_means<T, kRowBlock>(dout + at, inp + at, w, mean + t0, rstd + t0, C, dnorm_mean, dnorm_norm_mean);
+    else
+      for (int r = 0; r < rows; ++r)
+        layernorm_dnorm_means<T, 1>(dout + at + std::size_t(r) * pc, inp + at + std::size_t(r) * pc, w, mean + t0 + r,
+                                    rstd + t0 + r, C, dnorm_mean + r, dnorm_norm_mean + r);
+    for (int r = 0; r < rows; ++r) {
+      const std::size_t row = at + std::size_t(r) * pc;
+      layernorm_backward_row(dinp + row, dw, dbias, dout + row, inp + row, w, mean[t0 + r], rstd[t0 + r], dnorm_mean[r],
+                             dnorm_norm_mean[r], C);
     }
   }
 }
@@ -85,7 +132,7 @@ void matmul_forward(T* out, const T* inp, const T* w, const T* bias, int N, int 
 
 template <class T>
 void matmul_backward(T* dinp, T* dw, T* dbias, const T* dout, const T* inp, const T* w, int N, int C, int OC) {
-  gemm(Op::none, Op::none, N, C, OC, T(1), dout, OC, w, C, T(1), dinp, C);     // dinp += dout W
+  gemm(Op::none, Op::none, N, C, OC, T(1), dout, OC, w, C, T(0), dinp, C);     // dinp = dout W
   gemm(Op::transpose, Op::none, OC, C, N, T(1), dout, OC, inp, C, T(1), dw, C);  // dW += dout^T inp
   for (int t = 0; t < N; ++t) {
     const T* d = dout + std::size_t(t) * std::size_t(OC);
@@ -101,8 +148,8 @@ void residual_forward(T* out, const T* a, const T* b, int n) {
 template <class T>
 void residual_backward(T* da, T* db, const T* dout, int n) {
   for (int i = 0; i < n; ++i) {
-    da[i] += dout[i];
-    db[i] += dout[i];
+    da[i] = dout[i];
+    db[i] = dout[i];
   }
 }
 

@@ -2,8 +2,10 @@
 //
 // Shapes follow karpathy/llm.c train_gpt2.c: N tokens (all sequences of a packed batch), C channels,
 // weights of a linear layer are [OC, C] (out = inp W^T + b, as torch.nn.Linear). Backward functions
-// ACCUMULATE (+=) into every gradient they write, as in llm.c, so residual branches simply add up; the
-// caller zeroes the gradient buffers once per step. T is float (training) or double (gradient checks).
+// ACCUMULATE (+=) into parameter gradients and into LayerNorm's input gradient (where a residual branch
+// adds up, as in llm.c), and WRITE (=) the input gradients that have one source in the model (matmul,
+// GELU, residual, attention's dqkv), so that the caller zeroes only the parameter gradients and the
+// buffers LayerNorm accumulates into first. T is float (training) or double (gradient checks).
 #pragma once
 #include <vector>
 
@@ -28,6 +30,7 @@ void layernorm_backward(T* dinp, T* dw, T* dbias, const T* dout, const T* inp, c
 // out[N, OC] = inp[N, C] W[OC, C]^T + bias[OC] (OpenBLAS).
 template <class T>
 void matmul_forward(T* out, const T* inp, const T* w, const T* bias, int N, int C, int OC);
+// dinp = dout W (written); dW += dout^T inp, dbias += column sums of dout.
 template <class T>
 void matmul_backward(T* dinp, T* dw, T* dbias, const T* dout, const T* inp, const T* w, int N, int C, int OC);
 
@@ -37,12 +40,14 @@ void matmul_backward(T* dinp, T* dw, T* dbias, const T* dout, const T* inp, cons
 // double (gradient checks): std::erf and std::exp.
 template <class T>
 void gelu_forward(T* out, T* dgelu, const T* inp, int n);
+// dinp = dgelu * dout (written).
 template <class T>
 void gelu_backward(T* dinp, const T* dgelu, const T* dout, int n);
 
 // out = a + b.
 template <class T>
 void residual_forward(T* out, const T* a, const T* b, int n);
+// da = db = dout (written).
 template <class T>
 void residual_backward(T* da, T* db, const T* dout, int n);
 
@@ -83,8 +88,8 @@ std::vector<int> attention_offsets(const PackedBatch& b, int heads);
 template <class T>
 void attention_forward(T* out, T* att, const T* qkv, const PackedBatch& b, const AttentionBias<T>& bias, int C,
                        int heads);
-// Accumulates into dqkv (and dt5_table when T5 bias is used); scratch holds at least L*L values
-// for the longest sequence.
+// Writes dqkv (each row belongs to one sequence, each column to one head: one source per value) and
+// accumulates into dt5_table when T5 bias is used; scratch holds at least L*L values for the longest sequence.
 template <class T>
 void attention_backward(T* dqkv, T* dt5_table, const T* dout, const T* qkv, const T* att, const PackedBatch& b,
                         const AttentionBias<T>& bias, int C, int heads, T* scratch);

@@ -49,16 +49,6 @@ std::array<std::size_t, kActCount + 1> act_offsets(const ModelConfig& c, std::si
   return off;
 }
 
-// Activations whose gradient buffer is written (and so zeroed each step); statistics and the
-// attention probabilities have none, logits' gradient is overwritten.
-bool has_gradient(Act a) {
-  switch (a) {
-    case Act::att: case Act::ln1_mean: case Act::ln1_rstd: case Act::ln2_mean: case Act::ln2_rstd: case Act::lnf_mean:
-    case Act::lnf_rstd: case Act::fch_dgelu: case Act::logits: case Act::probs: return false;
-    default: return true;
-  }
-}
-
 std::uint64_t tensor_seed(std::uint64_t seed, Param p) { return seed ^ (0x9E3779B97F4A7C15ull * std::uint64_t(int(p) + 1)); }
 
 // Token embedding scale: the RMS of the position signal added to it, so that neither drowns the other
@@ -247,18 +237,15 @@ void model_backward(Model<T>& m, const PackedBatch& b) {
   const int n = b.n_tokens(), d = c.d_model;
   const std::size_t pd = std::size_t(d);
   std::fill(m.grads.begin(), m.grads.end(), T(0));
-  for (int a = 0; a < kActCount; ++a) {  // zero only the rows this batch uses
-    if (!has_gradient(Act(a))) continue;
-    const std::size_t width = act_shape(c, Act(a)).width;
-    for (int l = 0; l < (act_shape(c, Act(a)).per_layer ? c.layers : 1); ++l)
-      std::fill_n(layer_slice(m.grad_acts.data() + m.grad_act_offset[std::size_t(a)], m, Act(a), l), std::size_t(n) * width, T(0));
-  }
+  // Every activation gradient is written by its one source (layers.hpp) before anything adds to it, except the
+  // last block's output, which the final LayerNorm's backward accumulates into first: zero its rows in use.
+  const int last = c.layers - 1;
+  auto A = [&](Act a, int l) { return layer_slice(m.acts.data() + m.act_offset[int(a)], m, a, l); };
+  auto G = [&](Act a, int l) { return layer_slice(m.grad_acts.data() + m.grad_act_offset[int(a)], m, a, l); };
+  std::fill_n(G(Act::residual3, last), std::size_t(n) * pd, T(0));
   crossentropy_backward(m.grad_act(Act::logits), m.act(Act::probs), b, c.vocab);
   matmul_backward(m.grad_act(Act::lnf), m.grad(Param::headw), m.grad(Param::headb), m.grad_act(Act::logits),
                   m.act(Act::lnf), m.param(Param::headw), n, d, c.vocab);
-  auto A = [&](Act a, int l) { return layer_slice(m.acts.data() + m.act_offset[int(a)], m, a, l); };
-  auto G = [&](Act a, int l) { return layer_slice(m.grad_acts.data() + m.grad_act_offset[int(a)], m, a, l); };
-  const int last = c.layers - 1;
   layernorm_backward(G(Act::residual3, last), m.grad(Param::lnfw), m.grad(Param::lnfb), m.grad_act(Act::lnf),
                      A(Act::residual3, last), m.param(Param::lnfw), m.act(Act::lnf_mean), m.act(Act::lnf_rstd), n, d);
   const AttentionBias<T> bias = attention_bias(m);

@@ -20,7 +20,7 @@ TEST_CASE("exact GELU: closed form and backward", "[train][gelu]") {
     return weighted_sum(out, R);
   };
   loss();
-  std::vector<double> dinp(20, 0.0);
+  std::vector<double> dinp(20, 7.0);  // written, not added to
   gelu_backward(dinp.data(), dgelu.data(), R.data(), 20);
   check_gradient(inp, dinp, loss);
   const double x = 1.0, y = 0;

@@ -28,7 +28,7 @@ TEST_CASE("matmul backward matches finite differences", "[train][layers]") {
     matmul_forward(out.data(), inp.data(), w.data(), bias.data(), N, C, OC);
     return weighted_sum(out, R);
   };
-  std::vector<double> dinp(N * C, 0.0), dw(OC * C, 0.0), dbias(OC, 0.0);
+  std::vector<double> dinp(N * C, 7.0), dw(OC * C, 0.0), dbias(OC, 0.0);  // dinp is written, not added to
   matmul_backward(dinp.data(), dw.data(), dbias.data(), R.data(), inp.data(), w.data(), N, C, OC);
   check_gradient(inp, dinp, loss);
   check_gradient(w, dw, loss);
@@ -69,7 +69,7 @@ TEST_CASE("residual and embedding backward", "[train][layers]") {
     residual_forward(out.data(), a.data(), b.data(), 6);
     return weighted_sum(out, R);
   };
-  std::vector<double> da(6, 0.0), db(6, 0.0);
+  std::vector<double> da(6, 7.0), db(6, -7.0);  // written, not added to
   residual_backward(da.data(), db.data(), R.data(), 6);
   check_gradient(a, da, loss);
   check_gradient(b, db, loss);
@@ -151,7 +151,7 @@ TEST_CASE("attention backward matches finite differences (no bias, ALiBi, T5)", 
       return weighted_sum(out, R);
     };
     loss();
-    std::vector<double> dqkv(qkv.size(), 0.0), dt5(t5.size(), 0.0);
+    std::vector<double> dqkv(qkv.size(), 7.0), dt5(t5.size(), 0.0);  // dqkv is written, not added to
     attention_backward(dqkv.data(), kind == 2 ? dt5.data() : nullptr, R.data(), qkv.data(), att.data(), b, bias, C,
                        heads, scratch.data());
     check_gradient(qkv, dqkv, loss);
