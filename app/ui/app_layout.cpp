@@ -217,7 +217,7 @@ void draw_body(AppState& s, const std::string& caption) {
 
   const ImVec2 body(origin.x + sidebar + bar, origin.y), body_size(std::max(body_w_total - sidebar - bar, 100.0f), body_h);
   if (s.analysis.page == Page::basics) draw_basics_grid(s, body, body_size);
-  else pane("##page", body, body_size, draw_analysis_page, s, kViewFlags);
+  else pane("##page", body, body_size, draw_analysis_page, s, 0);  // scrolls when its plots need more height
   ImGui::SetCursorScreenPos(status_pos);
   status_line(s, caption);
 }

@@ -7,7 +7,9 @@
 
 #include "app/model/analysis_update.hpp"
 #include "app/model/app_state.hpp"
+#include "app/model/data_files.hpp"
 #include "app/model/page_model.hpp"
+#include "app/model/pages/lab_page.hpp"
 #include "core/errors.hpp"
 #include "core/nd_array.hpp"
 
@@ -88,6 +90,15 @@ void handle_learned_file(AppState& s, const std::string& path) {
   }
 }
 
+// The position table (wpe) of the Lab's shipped experiment's learned run, seed 0: a table trained on copy.
+void load_shipped_table(AppState& s) {
+  const std::string relative = "assets/lab/" + std::string(kDefaultExperiment) + "-learned-seed0.safetensors";
+  const std::filesystem::path path = find_data_file(relative);
+  if (path.empty()) throw ParamError("from-safetensors", "no shipped trained table: " + describe_search(relative));
+  load_learned_table(s, path.string(), "wpe");
+  s.analysis.learned.loaded_name = "the Lab's shipped experiment (copy, learned, seed 0) : wpe";
+}
+
 }  // namespace
 
 extern const PageModel learned_page{.name = "learned", .title = "Learned tables", .follows_params = true,
@@ -120,6 +131,9 @@ std::string apply_learned_requests(AppState& s) {
       a.page = Page::learned;
       handle_learned_file(s, path);
     }
+    const bool first_visit = a.page == Page::learned && !std::exchange(a.learned.shipped_offered, true) &&
+                             s.params.encoding != Encoding::learned;
+    if (std::exchange(a.learned.shipped_requested, false) || first_visit) load_shipped_table(s);
     if (a.learned.load_requested) {
       a.learned.load_requested = false;
       if (a.learned.tensor >= 0 && std::size_t(a.learned.tensor) < a.learned.tensors.size())

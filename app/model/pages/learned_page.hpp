@@ -20,6 +20,9 @@ struct LearnedOptions {
   std::string loaded_name;        // what the learned table came from, for display
   std::string error;              // last refusal, shown in the page
   bool load_requested = false;
+  // The Lab's shipped trained table (its learned run, seed 0): asked for by the page's button, and shown once
+  // when the page first opens while the sidebar has no learned table.
+  bool shipped_requested = false, shipped_offered = false;
   // cache: row norms of the loaded table against position (NaN past its length)
   std::vector<float> row_norm;
 };

@@ -58,10 +58,14 @@ void draw_alibi_view(AppState& s) {
   }
   ImGui::TextDisabled("slopes 2^(-8h/H) for H a power of two (head 0: %.4g, head %d: %.4g); other H interleave the next "
                       "power of two's slopes.", o.slopes.front(), int(o.slopes.size()) - 1, o.slopes.back());
+  // The slopes and one head on the left, all heads on the right; one under the other when the width is short.
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const float left = avail.x * 0.42f;
+  const float spacing = ImGui::GetStyle().ItemSpacing.x;
+  const float heatmap_w = (kMinPlotWidthEm + kColorbarWidthEm) * ImGui::GetFontSize() + spacing;
+  const bool beside = fits_side_by_side(2, 2 * (kColorbarWidthEm * ImGui::GetFontSize() + spacing));
+  const float left = beside ? std::clamp(avail.x * 0.42f, heatmap_w, avail.x - heatmap_w - spacing) : avail.x;
   ImGui::BeginGroup();
-  if (plot::begin_plot("##alibi_slopes", ImVec2(left, avail.y * 0.35f))) {
+  if (plot::begin_plot("##alibi_slopes", ImVec2(left, readable_height(avail.y * 0.35f)))) {
     plot::setup_axes("head h", "slope m_h", {-0.5, o.heads - 0.5}, {0.0, o.slopes.front() * 1.1}, plot::axis_integer);
     plot::plot_line("slope", o.slopes_f.data(), int(o.slopes_f.size()), 0.0, 1.0, 1, plot::series_color(0), 2.0f);
     plot::plot_vline(o.head, highlight_color(), 1.0f);
@@ -76,11 +80,11 @@ void draw_alibi_view(AppState& s) {
   ImGui::TextUnformatted(title);
   heatmap_panel(o.head_image, "##alibi_head", "key j", "query i", "bias", ImVec2(left, ImGui::GetContentRegionAvail().y));
   ImGui::EndGroup();
-  ImGui::SameLine();
+  if (beside) ImGui::SameLine();
   ImGui::BeginGroup();
   ImGui::Text("all %d heads (row-major, %d per row; same colour scale)", o.heads, o.grid_cols);
   heatmap_panel(o.grid_image, "##alibi_grid", "key j (per tile)", "query i (per tile)", "bias",
-                ImVec2(0, ImGui::GetContentRegionAvail().y));
+                ImVec2(0, beside ? ImGui::GetContentRegionAvail().y : 0.75f * avail.y));
   record_page_region(s);
   label_tiles(o);
   ImGui::EndGroup();

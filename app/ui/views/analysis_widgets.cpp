@@ -35,7 +35,7 @@ void record_page_region(AppState& s) {
 void heatmap_panel(plot::HeatmapImage& img, const char* id, const char* x_label, const char* y_label,
                    const char* value_label, ImVec2 size) {
   if (!plot::has_values(img.values)) return;
-  const float bar_width = ImGui::GetFontSize() * 5.0f, height = size.y;
+  const float bar_width = ImGui::GetFontSize() * kColorbarWidthEm, height = readable_height(size.y);
   const float total = size.x > 0 ? size.x : ImGui::GetContentRegionAvail().x;
   const float width = std::max(total - bar_width - ImGui::GetStyle().ItemSpacing.x, 10.0f);
   ImGui::BeginGroup();

@@ -101,9 +101,9 @@ void draw_context_extension_view(AppState& s) {
                       r.rows[3].scaled.attention_factor, orig, r.rows[0].pairs_beyond_original);
 
   const float avail = ImGui::GetContentRegionAvail().y;
-  const float ramp_h = std::max(avail * 0.25f, 6.0f * ImGui::GetFontSize());
+  const float ramp_h = readable_height(avail * 0.3f);
   const int n = int(o.log10_wavelength[0].size());
-  if (plot::begin_plot("##wavelengths", ImVec2(-1, avail - ramp_h - ImGui::GetStyle().ItemSpacing.y))) {
+  if (plot::begin_plot("##wavelengths", ImVec2(-1, readable_height(avail - ramp_h - ImGui::GetStyle().ItemSpacing.y)))) {
     double hi = std::log10(target) + 0.5;
     for (const auto& w : o.log10_wavelength)
       for (float v : w) hi = std::max(hi, double(v) + 0.2);

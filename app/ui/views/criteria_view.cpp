@@ -78,14 +78,18 @@ void draw_criteria_view(AppState& s) {
   page_slider(s, page, "length A", o.length_a, limits::criteria_length);
   ImGui::SameLine();
   page_slider(s, page, "length B", o.length_b, limits::criteria_length);
-  const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const float half = 0.5f * (avail.x - ImGui::GetStyle().ItemSpacing.x);
   if (o.normalized_a.empty()) return;
+  // Side by side when both keep a readable width, else one under the other (the page scrolls).
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const bool beside = fits_side_by_side(2);
+  const float line = ImGui::GetTextLineHeightWithSpacing();
+  const float width = beside ? 0.5f * (avail.x - ImGui::GetStyle().ItemSpacing.x) : avail.x;
+  const float height = readable_height(beside ? avail.y - line : 0.5f * avail.y - line);
   ImGui::BeginGroup();
   ImGui::Text("t/(L-1): one step is %.4g at L = %d but %.4g at L = %d", 1.0 / (o.length_a - 1), o.length_a,
               1.0 / (o.length_b - 1), o.length_b);
   const int m = std::max(o.length_a, o.length_b);
-  if (plot::begin_plot("##naive_normalized", ImVec2(half, -1))) {
+  if (plot::begin_plot("##naive_normalized", ImVec2(width, height))) {
     plot::setup_axes("position t", "t/(L-1)", {0.0, double(m)}, {-0.05, 1.1});
     char la[32], lb[32];
     std::snprintf(la, sizeof la, "L = %d", o.length_a);
@@ -101,11 +105,11 @@ void draw_criteria_view(AppState& s) {
   }
   record_page_region(s);
   ImGui::EndGroup();
-  ImGui::SameLine();
+  if (beside) ImGui::SameLine();
   ImGui::BeginGroup();
   ImGui::Text("integer t: unbounded (shown to 4 x %d); sinusoids stay in [-1, 1]", m);
   const int n = int(o.integer_values.size());
-  if (plot::begin_plot("##naive_integer", ImVec2(-1, -1))) {
+  if (plot::begin_plot("##naive_integer", ImVec2(width, height))) {
     plot::setup_axes("position t", "value", {0.0, double(n)}, {-0.05 * n, 1.05 * n});
     plot::plot_line("integer t", o.integer_values.data(), n, 0.0, 1.0, 1, plot::series_color(2), 2.0f);
     plot::plot_hline(1.0, plot::series_color(0), 1.5f);

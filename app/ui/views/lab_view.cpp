@@ -269,20 +269,23 @@ void attention_panel(AppState& s, LabOptions& o, float height) {
   else
     ImGui::TextDisabled("answered exactly; on the right, the last query's attention. Tiles: rows = layers 1..%d, "
                         "columns = heads 1..%d; row = query, column = key", o.attention_layers, o.attention_heads);
-  // Square cells: as wide as the tiles need at this height (plus the axis and the colourbar), at most 60% of the width.
-  const float h = std::max(ImGui::GetContentRegionAvail().y, 10.0f), em = ImGui::GetFontSize();
-  const float avail = ImGui::GetContentRegionAvail().x;
+  // Square cells: as wide as the tiles need at this height (plus the axis and the colourbar), at most 60% of the
+  // width and at least readable; the query's row beside them, or under them when the width is short.
+  const float h = readable_height(ImGui::GetContentRegionAvail().y), em = ImGui::GetFontSize();
+  const float avail = ImGui::GetContentRegionAvail().x, spacing = ImGui::GetStyle().ItemSpacing.x;
+  const float panel_min = (kMinPlotWidthEm + kColorbarWidthEm) * em + spacing;
+  const bool beside = fits_side_by_side(2, 2 * (kColorbarWidthEm * em + spacing));
   const float w = h * float(o.attention.cols) / float(std::max<std::size_t>(o.attention.rows, 1)) + 9.0f * em;
-  const float tiles_w = std::min(w, 0.6f * avail);
+  const float tiles_w = beside ? std::clamp(w, panel_min, std::max(0.6f * avail, panel_min)) : avail;
   heatmap_panel(o.attention_image, "##lab_attention_maps", "key j", "query i", "attention probability", ImVec2(tiles_w, h));
-  ImGui::SameLine();
+  if (beside) ImGui::SameLine();
   ImGui::BeginGroup();
   const int query = o.attention_wrong >= 0 ? o.attention_wrong : o.attention_tokens - 1;
   ImGui::Text("attention of query %d (%s), rows: layer 1 head 1, layer 1 head 2, ..., layer %d head %d", query,
               token_role(query, n).c_str(), o.attention_layers, o.attention_heads);
   heatmap_panel(o.attention_query_image, "##lab_query_row", "key j", "layer x head", "attention probability",
-                ImVec2(std::max(avail - tiles_w - ImGui::GetStyle().ItemSpacing.x, 12.0f * em),
-                       std::max(h - ImGui::GetTextLineHeightWithSpacing(), 6.0f * em)));
+                ImVec2(beside ? std::max(avail - tiles_w - spacing, panel_min) : avail,
+                       readable_height(h - ImGui::GetTextLineHeightWithSpacing())));
   ImGui::EndGroup();
 }
 
@@ -299,11 +302,14 @@ void draw_lab_view(AppState& s) {
   LabOptions& o = s.analysis.lab;
   view_title("Lab: train tiny transformers with each positional encoding, then test them on longer sequences");
   progress_lines(o);
+  // Loss and accuracy side by side (one under the other when the width is short), the attention maps below.
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const float half = 0.5f * (avail.x - ImGui::GetStyle().ItemSpacing.x), top = std::max(avail.y * 0.45f, 60.0f);
-  loss_plot(o, ImVec2(half, top));
-  ImGui::SameLine();
-  accuracy_plot(s, o, ImVec2(half, top));
+  const bool beside = fits_side_by_side(2);
+  const float width = beside ? 0.5f * (avail.x - ImGui::GetStyle().ItemSpacing.x) : avail.x;
+  const float top = readable_height(avail.y * (beside ? 0.45f : 0.3f));
+  loss_plot(o, ImVec2(width, top));
+  if (beside) ImGui::SameLine();
+  accuracy_plot(s, o, ImVec2(width, top));
   attention_panel(s, o, ImGui::GetContentRegionAvail().y);
 }
 

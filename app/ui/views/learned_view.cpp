@@ -74,6 +74,13 @@ void draw_learned_view(AppState& s) {
     mark_params_changed(s);
   }
   hint("Back to the random GPT-2-style N(0, 0.02^2) table of the sidebar's d_model, max_len and seed.");
+  ImGui::SameLine();
+  if (ImGui::SmallButton("trained table")) {
+    o.shipped_requested = true;
+    s.analysis.mark(Page::learned);
+  }
+  hint("The position table that the Lab's shipped experiment learned on copy (seed 0): one row per position "
+       "of its longest training sequence. Past its last row a learned table has nothing to give.");
   if (!o.error.empty()) ImGui::TextColored(ImVec4(0.95f, 0.35f, 0.3f, 1), "%s", o.error.c_str());
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float top = std::min(avail.y * 0.32f, 16.0f * ImGui::GetFontSize());
@@ -96,10 +103,11 @@ void draw_learned_view(AppState& s) {
                                         "extrapolate."
                                       : "Raise the sequence length past the table to see it run out.");
   const float rest = ImGui::GetContentRegionAvail().y;
-  const float norm_h = std::max(rest * 0.3f, 5.0f * ImGui::GetFontSize());
+  const float norm_h = readable_height(rest * 0.3f);
   ScreenRect image, bar;
   const HeatmapPanel panel{"##learned_table", "channel", "value", double(s.encoding.cols), false};
-  heatmap_with_colorbar(s, s.encoding_image, panel, rest - norm_h - ImGui::GetStyle().ItemSpacing.y, image, bar);
+  heatmap_with_colorbar(s, s.encoding_image, panel, readable_height(rest - norm_h - ImGui::GetStyle().ItemSpacing.y), image,
+                        bar);
   float* region = s.analysis.plot_region;
   region[0] = image.x0, region[1] = image.y0, region[2] = image.x1, region[3] = image.y1;
   if (plot::begin_plot("##row_norms", ImVec2(-1, norm_h))) {

@@ -31,11 +31,17 @@ void draw_linear_shift_view(AppState& s) {
                      "(sin pw, cos pw). It does not depend on p. Measured max |PE(p+k) - R(k) PE(p)|: %.3g at this p, "
                      "%.3g over every p in 0..%d (float32 table).",
                      o.max_error_here, o.max_error_all_p, L - 1 - o.k);
+  // The vectors and their difference on the left, R(k) on the right; one under the other when the width is short.
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const float left = avail.x * 0.58f;
+  const float spacing = ImGui::GetStyle().ItemSpacing.x;
+  const float heatmap_w = (kMinPlotWidthEm + kColorbarWidthEm) * ImGui::GetFontSize() + spacing;
+  const bool beside = fits_side_by_side(2, kColorbarWidthEm * ImGui::GetFontSize() + spacing);
+  const float left = beside ? std::clamp(avail.x * 0.58f, kMinPlotWidthEm * ImGui::GetFontSize(), avail.x - heatmap_w - spacing)
+                            : avail.x;
+  const float vectors_h = readable_height(avail.y * 0.62f);
   const int d = int(o.shifted.size());
   ImGui::BeginGroup();
-  if (plot::begin_plot("##shift_vectors", ImVec2(left, avail.y * 0.62f))) {
+  if (plot::begin_plot("##shift_vectors", ImVec2(left, vectors_h))) {
     // Default view: the first 32 channels (the fast pairs, where the rotation is visible); zoom out for all.
     plot::setup_axes("channel", "value", {-0.5, std::min(d, 32) - 0.5}, {-1.1, 1.1}, plot::axis_integer);
     plot::plot_line("PE(p + k)", o.shifted.data(), d, 0.0, 1.0, 1, plot::series_color(0), 3.5f);
@@ -43,17 +49,19 @@ void draw_linear_shift_view(AppState& s) {
     plot::end_plot();
   }
   record_page_region(s);
-  if (plot::begin_plot("##shift_difference", ImVec2(left, -1))) {
+  if (plot::begin_plot("##shift_difference",
+                       ImVec2(left, readable_height(avail.y - vectors_h - ImGui::GetStyle().ItemSpacing.y)))) {
     const double m = std::max(o.max_error_here * 1.2, 1e-7);
     plot::setup_axes("channel", "PE(p+k) - R(k) PE(p)", {-0.5, d - 0.5}, {-m, m}, plot::axis_integer);
     plot::plot_line("difference", o.difference.data(), d, 0.0, 1.0, 1, plot::series_color(3), 1.5f);
     plot::end_plot();
   }
   ImGui::EndGroup();
-  ImGui::SameLine();
+  if (beside) ImGui::SameLine();
   ImGui::BeginGroup();
   ImGui::TextUnformatted("R(k): block-diagonal 2x2 rotations");
-  heatmap_panel(o.rk_image, "##rk", "input channel", "output channel", "R(k)", ImVec2(0, ImGui::GetContentRegionAvail().y));
+  heatmap_panel(o.rk_image, "##rk", "input channel", "output channel", "R(k)",
+                ImVec2(0, beside ? ImGui::GetContentRegionAvail().y : avail.y));
   ImGui::EndGroup();
 }
 

@@ -108,8 +108,8 @@ void draw_rope_clocks_view(AppState& s) {
                       "position (wavelength %.4g). Hover a dial for its numbers.",
                       o.position, int(o.angles.size()) - 1, o.inv_freq.back(), 2 * std::numbers::pi / o.inv_freq.back());
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const float plot_h = std::max(avail.y * 0.28f, 6.0f * ImGui::GetFontSize());
-  dials(o, ImVec2(avail.x, avail.y - plot_h - ImGui::GetStyle().ItemSpacing.y));
+  const float plot_h = readable_height(avail.y * 0.28f);
+  dials(o, ImVec2(avail.x, readable_height(avail.y - plot_h - ImGui::GetStyle().ItemSpacing.y)));
   record_page_region(s);
   const std::vector<float>& angle = o.angles_f;
   if (plot::begin_plot("##clock_angles", ImVec2(-1, plot_h))) {

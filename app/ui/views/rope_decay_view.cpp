@@ -39,8 +39,9 @@ void draw_rope_decay_view(AppState& s) {
   static const char* const score_labels[3] = {"##score, base 10000", "##score, base 500000", "##score, base 1e6"};
   static const char* const bound_labels[3] = {"##bound, base 10000", "##bound, base 500000", "##bound, base 1e6"};
   const float avail = ImGui::GetContentRegionAvail().y;
-  const float bound_h = o.show_bound ? std::max(0.4f * avail, kMinPlotHeightEm * ImGui::GetFontSize()) : 0.0f;
-  if (plot::begin_plot("##decay", ImVec2(-1, o.show_bound ? avail - bound_h - ImGui::GetStyle().ItemSpacing.y : -1.0f))) {
+  const float bound_h = o.show_bound ? readable_height(0.4f * avail) : 0.0f;
+  const float score_h = readable_height(o.show_bound ? avail - bound_h - ImGui::GetStyle().ItemSpacing.y : avail);
+  if (plot::begin_plot("##decay", ImVec2(-1, score_h))) {
     plot::setup_axes("relative distance r", "score / score(0)", {0.0, double(o.max_distance)}, {-0.3, 1.05});
     for (int b = 0; b < 3; ++b)
       if (o.base_on[std::size_t(b)])

@@ -52,20 +52,23 @@ void draw_t5_shaw_view(AppState& s) {
   ImGui::TextDisabled("T5: |r| < %d gets its own bucket (exact), then buckets grow logarithmically up to |r| = %d; "
                       "Shaw: r clipped to [-%d, %d]. One colour per id.", exact, o.max_distance, o.max_relative,
                       o.max_relative);
+  // The two maps side by side over the bucket curve; one under the other when the width is short.
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const float top = avail.y * 0.62f, half = 0.5f * (avail.x - ImGui::GetStyle().ItemSpacing.x);
+  const float spacing = ImGui::GetStyle().ItemSpacing.x;
+  const bool beside = fits_side_by_side(2, 2 * (kColorbarWidthEm * ImGui::GetFontSize() + spacing));
+  const float top = readable_height(avail.y * 0.62f), half = beside ? 0.5f * (avail.x - spacing) : avail.x;
   ImGui::BeginGroup();
   ImGui::TextUnformatted("T5 bucket of (query i, key j)");
   heatmap_panel(o.buckets_image, "##t5_buckets", "key j", "query i", "bucket", ImVec2(half, top));
   ImGui::EndGroup();
   record_page_region(s);
-  ImGui::SameLine();
+  if (beside) ImGui::SameLine();
   ImGui::BeginGroup();
   ImGui::TextUnformatted("Shaw clipped distance clip(j - i, -k, k)");
   heatmap_panel(o.shaw_image, "##shaw", "key j", "query i", "clipped j - i", ImVec2(half, top));
   ImGui::EndGroup();
   const int L = o.seq_len;
-  if (plot::begin_plot("##bucket_of_distance", ImVec2(-1, -1))) {
+  if (plot::begin_plot("##bucket_of_distance", ImVec2(-1, readable_height(ImGui::GetContentRegionAvail().y)))) {
     plot::setup_axes("relative position r = j - i", "T5 bucket", {-double(L - 1), double(L - 1)},
                      {-0.5, o.num_buckets - 0.5}, plot::axis_integer, plot::axis_integer);
     plot::plot_line("bucket(r)", o.bucket_of_distance.data(), int(o.bucket_of_distance.size()), -double(L - 1), 1.0, 1,

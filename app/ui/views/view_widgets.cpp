@@ -11,6 +11,14 @@
 
 namespace peviz::app {
 
+float readable_height(float share) { return std::max(share, kMinPlotHeightEm * ImGui::GetFontSize()); }
+float readable_width(float share) { return std::max(share, kMinPlotWidthEm * ImGui::GetFontSize()); }
+
+bool fits_side_by_side(int count, float extra) {
+  const float need = float(count) * kMinPlotWidthEm * ImGui::GetFontSize() + float(count) * ImGui::GetStyle().ItemSpacing.x + extra;
+  return ImGui::GetContentRegionAvail().x >= need;
+}
+
 void hint(const char* sentence) {
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
     ImGui::BeginTooltip();
@@ -66,7 +74,7 @@ unsigned highlight_color() {
 void heatmap_with_colorbar(AppState& s, plot::HeatmapImage& img, const HeatmapPanel& panel, float height,
                            ScreenRect& image_region, ScreenRect& bar_region) {
   const int L = s.computed.seq_len;
-  const float bar_width = ImGui::GetFontSize() * 5.0f;
+  const float bar_width = ImGui::GetFontSize() * kColorbarWidthEm;
   const float width = ImGui::GetContentRegionAvail().x - bar_width - ImGui::GetStyle().ItemSpacing.x;
   if (plot::begin_plot(panel.id, ImVec2(width, height), plot::plot_no_background)) {
     plot::setup_axes(panel.x_label, "position", {0.0, panel.x_extent}, {0.0, double(L)}, plot::axis_cells,

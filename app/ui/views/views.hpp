@@ -10,6 +10,15 @@ namespace peviz::app {
 // The smallest readable plot or heatmap, in font heights (width, height): 240 x 160 pixels at zoom 100%,
 // scaled with the UI zoom. Views split their height so that each of their plots keeps it when the pane can.
 inline constexpr float kMinPlotWidthEm = 15.0f, kMinPlotHeightEm = 10.0f;
+// A colour bar beside a heatmap, in font heights.
+inline constexpr float kColorbarWidthEm = 5.0f;
+// A plot's height or width from the share of the pane it would take: never under the readable minimum (a
+// page's pane scrolls when its plots need more than it has).
+float readable_height(float share);
+float readable_width(float share);
+// True when `count` plots of readable width, `extra` pixels beside them, fit side by side in the width left
+// on the line; else the view stacks them.
+bool fits_side_by_side(int count, float extra = 0.0f);
 
 void draw_controls_panel(AppState& s);   // controls_panel.cpp: the sidebar
 void draw_waves_view(AppState& s);       // waves_view.cpp

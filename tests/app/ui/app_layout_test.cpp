@@ -1,8 +1,9 @@
-// The window's layout at projector sizes: on the Basics page and at every lesson step on it, no plot or colour
-// bar is under the readable minimum, in the window and in presentation mode, at 1280 x 720 and 1920 x 1080.
+// The window's layout at projector sizes: on every page and at every lesson step, no plot or colour bar is under
+// the readable minimum, in the window and in presentation mode, at 1280 x 720 and 1920 x 1080.
 #include <string>
 
 #include "app/model/lessons.hpp"
+#include "app/model/page_model.hpp"
 #include "app/model/presentation.hpp"
 #include "app/plot/draw/drawn_plots.hpp"
 #include "app/ui/views/views.hpp"
@@ -47,17 +48,24 @@ void check_sizes(ImVec2 display, bool presenting) {
     for (int i = 0; i < 3; ++i) ui.frame(s);
     check_readable(size + ", Basics, " + panel.name);
   }
+  for (int page = 0; page < kPageCount; ++page) {
+    if (Page(page) == Page::basics) continue;  // above, panel by panel
+    s.analysis.page = Page(page);
+    for (int i = 0; i < 3; ++i) ui.frame(s);
+    check_readable(size + ", page " + std::string(page_name(Page(page))));
+  }
+  s.analysis.page = Page::basics;
   start_lesson(s, load_lesson_file(std::string(PEVIZ_SOURCE_DIR) + "/assets/lessons/positional-encodings.json"));
   for (int step = 0; step < int(s.teach.lesson.steps.size()); ++step) {
     go_to_step(s, step);
     for (int i = 0; i < 3; ++i) ui.frame(s);
-    if (s.analysis.page == Page::basics) check_readable(size + ", lesson step " + std::to_string(step + 1));
+    check_readable(size + ", lesson step " + std::to_string(step + 1));
   }
 }
 
 }  // namespace
 
-TEST_CASE("Basics and its lesson steps keep every plot readable at 1280 x 720 and 1920 x 1080") {
+TEST_CASE("Every page and every lesson step keep every plot readable at 1280 x 720 and 1920 x 1080") {
   check_sizes(ImVec2(1280, 720), false);
   check_sizes(ImVec2(1280, 720), true);
   check_sizes(ImVec2(1920, 1080), false);
