@@ -15,6 +15,8 @@
 
 namespace peviz {
 
+bool is_id_series(const std::string& name) { return name == "t5_bucket" || name == "shaw"; }
+
 Matrix normalised_series(const DistanceSeries& s) {
   Matrix out = s.values;
   std::vector<float> peak(out.rows, 0.0f);

@@ -44,6 +44,10 @@ struct DistanceSeries {
 // largest |bias|): head 0 runs from 0 down to -1 and the others keep their slopes relative to it.
 Matrix normalised_series(const DistanceSeries& s);
 
+// True for the series whose values are ids or clipped distances ("t5_bucket", "shaw") rather than attention
+// scores: a chart gives them their own axis, in their own units.
+bool is_id_series(const std::string& name);
+
 // What every distance needs, computed once: the sinusoidal table, the RoPE decay table, the slopes.
 struct DistanceSeriesPlan {
   DistanceSeriesParams params;

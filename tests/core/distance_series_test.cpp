@@ -25,6 +25,8 @@ TEST_CASE("distance series: one row per method, r from -(L-1) to L-1") {
                                           "t5_bucket", "shaw"};
   REQUIRE(s.names == names);
   REQUIRE(s.values.rows == 8);
+  for (const std::string& n : names)  // ids and clipped distances, not scores: charted on their own axis
+    CHECK(is_id_series(n) == (n == "t5_bucket" || n == "shaw"));
   const std::size_t zero = 199;
   // Sinusoid with d = 64: PE(0).PE(0) = number of (sin, cos) pairs = 32; PE(0).PE(r) = sum_k cos(w_k r).
   CHECK(s.values.at(0, zero) == Approx(32.0));

@@ -27,9 +27,10 @@ void update(AppState& s) {
   o.bucket_of_distance.clear();
   for (int r = -(o.seq_len - 1); r <= o.seq_len - 1; ++r)
     o.bucket_of_distance.push_back(float(t5_relative_position_bucket(r, !o.causal, o.num_buckets, o.max_distance)));
-  // Categorical: one colour per integer value (bucket ids 0..B-1, Shaw values -k..k).
-  set_heatmap(o.buckets_image, o.buckets, plot::Colormap::categorical, -0.5, o.num_buckets - 0.5);
-  set_heatmap(o.shaw_image, o.shaw, plot::Colormap::categorical, -o.max_relative - 0.5, o.max_relative + 0.5);
+  // Ordered quantities, ordered palettes: bucket ids 0..B-1 sequential (viridis), Shaw's signed clipped
+  // distance -k..k diverging around 0.
+  set_heatmap(o.buckets_image, o.buckets, plot::Colormap::viridis, -0.5, o.num_buckets - 0.5);
+  set_heatmap(o.shaw_image, o.shaw, plot::Colormap::diverging, -o.max_relative - 0.5, o.max_relative + 0.5);
 }
 
 // [2, L, L]: T5 bucket ids, then Shaw's clipped distances.

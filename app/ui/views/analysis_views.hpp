@@ -20,8 +20,10 @@ void draw_lab_controls(AppState& s);
 void draw_analysis_page(AppState& s);
 
 // Shared by the pages (analysis_widgets.cpp).
-// A legend that toggles series: one checkbox per name, coloured like its line. True when changed.
-bool series_toggles(const char* id, const std::vector<const char*>& names, bool* shown, int first_color = 0);
+// A legend that toggles series: one checkbox per name, coloured like its line, wrapping onto more lines; hovering
+// a name shows its entry of `hints` (what the name means) when given. True when changed.
+bool series_toggles(const char* id, const std::vector<const char*>& names, bool* shown, int first_color = 0,
+                    const std::vector<const char*>& hints = {});
 // Records the screen rectangle of the last item (a plot) as the page's key region.
 void record_page_region(AppState& s);
 // A heatmap with its colourbar at the right filling `size` (size.x <= 0: the remaining width).

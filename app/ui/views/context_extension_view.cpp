@@ -17,6 +17,17 @@ namespace peviz::app {
 namespace {
 
 constexpr const char* kNames[5] = {"none", "linear (PI)", "dynamic NTK", "YaRN", "llama3"};
+// What each scaling is (transformers' modeling_rope_utils.py and the papers it cites).
+constexpr const char* kExplanations[5] = {
+    "No scaling: the model's own inverse frequencies base^(-2j/d).",
+    "PI = position interpolation (Chen et al. 2023): every position is divided by the factor, so every pair turns "
+    "factor times more slowly.",
+    "Dynamic NTK-aware scaling (bloc97, 2023; rope_type \"dynamic\"): the base is raised so that the slowest pair is "
+    "interpolated and the fastest barely change; 'dynamic' because the new base depends on the sequence length.",
+    "YaRN (Peng et al. 2023): pairs that turn often inside the original context keep their frequency, slow pairs are "
+    "interpolated by the factor, a linear ramp between (beta_fast, beta_slow); attention is scaled by 0.1 ln(factor) + 1.",
+    "llama3 (Meta, Llama 3.1): like YaRN's ramp, but the cut is by wavelength: shorter than original / "
+    "high_freq_factor kept, longer than original / low_freq_factor divided by the factor, smooth between."};
 // Core wants beta_fast > beta_slow (YaRN) and high_freq_factor > low_freq_factor (llama3): when the lower
 // knob passes the upper one, the upper one is lifted this factor above it, so the pair never becomes a
 // state core refuses (found by peviz --monkey 11: low_freq_factor 5.4 over high_freq_factor 4).
@@ -55,6 +66,7 @@ void controls(AppState& s) {
   changed |= page_slider(s, page, "base##ext", p.rope.base, limits::rope_base);
   ImGui::SameLine();
   changed |= page_slider(s, page, "factor", p.factor, limits::factor);
+  hint("The scaling factor: target context / original context (rope_scaling.factor).");
   changed |= page_slider(s, page, "original length", p.original_len, limits::original_len);
   hint("original_max_position_embeddings: the context the model was trained on.");
   ImGui::SameLine();
@@ -65,8 +77,11 @@ void controls(AppState& s) {
   changed |= page_slider(s, page, "beta_slow", p.beta_slow, limits::beta_slow);
   hint("YaRN fully interpolates (divides by the factor) pairs that turn fewer than beta_slow times.");
   changed |= page_slider(s, page, "llama3 low_freq_factor", p.low_freq_factor, limits::low_freq_factor);
+  hint("llama3: pairs whose wavelength is longer than original length / low_freq_factor are divided by the factor.");
   ImGui::SameLine();
   changed |= page_slider(s, page, "high_freq_factor", p.high_freq_factor, limits::high_freq_factor);
+  hint("llama3: pairs whose wavelength is shorter than original length / high_freq_factor keep their frequency; "
+       "between the two cuts the frequency is blended smoothly.");
   if (keep_above(p.beta_fast, p.beta_slow) | keep_above(p.high_freq_factor, p.low_freq_factor)) {
     s.analysis.mark(page);
     changed = true;
@@ -82,7 +97,8 @@ void draw_context_extension_view(AppState& s) {
   controls(s);
   bool shown[5];
   for (int i = 0; i < 5; ++i) shown[i] = o.shown[std::size_t(i)];
-  if (series_toggles("##ext_toggles", {kNames[0], kNames[1], kNames[2], kNames[3], kNames[4]}, shown))
+  if (series_toggles("##ext_toggles", {kNames[0], kNames[1], kNames[2], kNames[3], kNames[4]}, shown, 0,
+                     {kExplanations, kExplanations + 5}))
     for (int i = 0; i < 5; ++i) o.shown[std::size_t(i)] = shown[i];
   const ContextExtension& r = o.result;
   if (r.rows.size() != 5) {

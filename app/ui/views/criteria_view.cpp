@@ -20,12 +20,31 @@ void verdict(bool pass) {
 
 void scorecard(const CriteriaOptions& o) {
   static const char* const encodings[5] = {"sinusoidal", "learned", "binary", "t/(L-1)", "integer t"};
-  const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp;
+  const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp;  // widths by the weights below
   if (!ImGui::BeginTable("##criteria", 6, flags)) return;
-  for (const char* h : {"encoding", "unique (min distance)", "consistent distance (spread over t, change L->2L)",
-                        "bounded (max|v| at L, growth to 4L)", "deterministic", "extrapolation"})
-    ImGui::TableSetupColumn(h);
-  ImGui::TableHeadersRow();
+  struct Column {
+    const char* title;
+    float weight;  // share of the width
+    const char* meaning;
+  };
+  static const Column columns[6] = {
+      {"encoding", 0.9f, "The encodings measured: the seed texts' candidates, from the sinusoid to the raw integer."},
+      {"unique (min distance)", 1.3f, "Every position gets its own vector: the smallest distance between two rows, "
+                                      "and which two."},
+      {"consistent distance (spread over t, change L->2L)", 1.8f,
+       "The distance between positions t and t + k is the same for every t (spread over t), and does not change when "
+       "the sequence doubles from L to 2L (L->2L)."},
+      {"bounded (max|v| at L, growth to 4L)", 1.5f, "Values stay in a fixed range: the largest |value| at length L and "
+                                                   "how much it grows out to 4L."},
+      {"deterministic", 0.9f, "The same position always gets the same vector (no randomness at use)."},
+      {"extrapolation", 2.2f, "Whether positions past the longest training length still get a vector."}};
+  for (const Column& c : columns) ImGui::TableSetupColumn(c.title, ImGuiTableColumnFlags_WidthStretch, c.weight);
+  ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
+  for (int i = 0; i < 6; ++i) {
+    ImGui::TableSetColumnIndex(i);
+    ImGui::TableHeader(columns[i].title);
+    hint(columns[i].meaning);
+  }
   for (int e = 0; e < 5; ++e) {
     const CriteriaReport& r = o.reports[std::size_t(e)];
     ImGui::TableNextRow();
@@ -69,10 +88,12 @@ void draw_criteria_view(AppState& s) {
     ImGui::TextDisabled("no results yet: see the status line");
     return;
   }
+  ImGui::PushTextWrapPos(0.0f);  // wrap at the pane's edge
   ImGui::TextDisabled("Every encoding at the sidebar's d_model %d, base %g, measured over L = %d positions%s. Pass: "
                       "min distance > 1e-6; spread and change < 1e-3; growth <= 1.",
                       s.computed.d_model, s.computed.base, o.measured_len,
                       o.measured_len < s.computed.seq_len ? " (capped: the measures cost L^2 d)" : "");
+  ImGui::PopTextWrapPos();
   scorecard(o);
   ImGui::Spacing();
   page_slider(s, page, "length A", o.length_a, limits::criteria_length);

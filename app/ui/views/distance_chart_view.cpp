@@ -33,21 +33,46 @@ void draw_distance_chart_view(AppState& s) {
   for (std::size_t i = 0; i < names.size(); ++i) shown[i] = o.shown[i];
   if (series_toggles("##dist_toggles", labels, shown.get()))
     for (std::size_t i = 0; i < names.size(); ++i) o.shown[i] = shown[i];
-  ImGui::TextDisabled("Each series divided by its largest |value|: sinusoidal PE(0).PE(|r|) and RoPE 2 sum cos(r theta) "
-                      "are 1 at r = 0; ALiBi runs to -1; T5 bucket ids and Shaw's clipped r run to 1.");
+  ImGui::PushTextWrapPos(0.0f);
+  ImGui::TextDisabled("Top, scores divided by their largest |value|: sinusoidal PE(0).PE(|r|) and RoPE 2 sum cos(r theta) "
+                      "are the same sum of cosines, so their curves coincide (sinusoidal drawn wide under RoPE); both are "
+                      "1 at r = 0; ALiBi runs to -1. Bottom, ids in their own units: the T5 bucket of r and Shaw's "
+                      "clipped r.");
+  ImGui::PopTextWrapPos();
   const int L = o.params.seq_len;
   const int n = int(o.series.distance.size());
-  if (plot::begin_plot("##distance_chart", ImVec2(-1, -1))) {
-    plot::setup_axes("relative distance r = j - i", "normalised value", {-double(L - 1), double(L - 1)}, {-1.1, 1.1},
-                     plot::axis_integer);
-    for (std::size_t i = 0; i < names.size(); ++i)
-      if (o.shown[i])
-        plot::plot_line(labels[i], o.normalised.row(i), n, -double(L - 1), 1.0, 1, plot::series_color(int(i)),
-                        names[i] == "rope" || names[i] == "sinusoidal" ? 2.0f : 1.5f);
+  const float avail = ImGui::GetContentRegionAvail().y;
+  const float ids_h = readable_height(0.35f * avail);
+  const std::pair<double, double> r_range{-double(L - 1), double(L - 1)};
+  auto draw = [&](bool ids) {
+    for (std::size_t i = 0; i < names.size(); ++i) {
+      if (!o.shown[i] || is_id_series(names[i]) != ids) continue;
+      const float* values = ids ? o.series.values.row(i) : o.normalised.row(i);
+      const float width = names[i] == "sinusoidal" ? 5.0f : 1.5f;  // wide under RoPE, which it equals
+      plot::plot_line(labels[i], values, n, r_range.first, 1.0, 1, plot::series_color(int(i)), width);
+    }
     plot::plot_vline(0.0, ImGui::GetColorU32(ImGuiCol_Text, 0.3f), 1.0f);
+  };
+  if (plot::begin_plot("##distance_chart", ImVec2(-1, readable_height(avail - ids_h - ImGui::GetStyle().ItemSpacing.y)))) {
+    plot::setup_axes("relative distance r = j - i", "score / max |score|", {r_range.first, r_range.second}, {-1.1, 1.1},
+                     plot::axis_integer);
+    draw(false);
     plot::end_plot();
   }
   record_page_region(s);
+  double lo = 0.0, hi = 1.0;
+  for (std::size_t i = 0; i < names.size(); ++i)
+    if (is_id_series(names[i]))
+      for (int k = 0; k < n; ++k) {
+        const double v = o.series.values.row(i)[k];
+        if (v == v) lo = std::min(lo, v), hi = std::max(hi, v);
+      }
+  if (plot::begin_plot("##distance_ids", ImVec2(-1, ids_h))) {
+    plot::setup_axes("relative distance r = j - i", "T5 bucket id, Shaw clipped r", {r_range.first, r_range.second},
+                     {lo - 0.05 * (hi - lo), hi + 0.05 * (hi - lo)}, plot::axis_integer, plot::axis_integer);
+    draw(true);
+    plot::end_plot();
+  }
 }
 
 }  // namespace peviz::app

@@ -50,7 +50,7 @@ void draw_t5_shaw_view(AppState& s) {
   }
   const int exact = t5_exact_range(o.num_buckets, !o.causal);
   ImGui::TextDisabled("T5: |r| < %d gets its own bucket (exact), then buckets grow logarithmically up to |r| = %d; "
-                      "Shaw: r clipped to [-%d, %d]. One colour per id.", exact, o.max_distance, o.max_relative,
+                      "Shaw: r clipped to [-%d, %d].", exact, o.max_distance, o.max_relative,
                       o.max_relative);
   // The two maps side by side over the bucket curve; one under the other when the width is short.
   const ImVec2 avail = ImGui::GetContentRegionAvail();

@@ -125,7 +125,8 @@ TEST_CASE("context extension, ALiBi grid, T5/Shaw and the distance chart") {
   CHECK(t.shaw.at(0, 63) == 8.0f);
   REQUIRE(t.bucket_of_distance.size() > 63);
   CHECK(t.bucket_of_distance[63] == 0.0f);  // r = 0
-  CHECK(t.buckets_image.colormap == plot::Colormap::categorical);
+  CHECK(t.buckets_image.colormap == plot::Colormap::viridis);  // ordered ids: a sequential palette
+  CHECK(t.shaw_image.colormap == plot::Colormap::diverging);   // signed distances: diverging around 0
 
   show(s, Page::distance_chart);
   const DistanceChartOptions& d = s.analysis.distance_chart;
