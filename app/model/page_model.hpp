@@ -48,6 +48,9 @@ std::optional<Page> parse_page(std::string_view name);
 std::string page_names();
 inline const char* page_title(Page p) { return page_model(p).title; }
 inline const char* page_name(Page p) { return page_model(p).name; }
+// Whether the sidebar's encoding controls (d_model, L, base, ...) change what the page shows: Basics and the
+// pages that follow them; the others have their own controls, and the sidebar hides the encoding's.
+inline bool uses_sidebar_encoding(Page p) { return p == Page::basics || page_model(p).follows_params; }
 
 // For the page files: set an image to show matrix `m` with `map` over [vmin, vmax] (a new version).
 void set_heatmap(plot::HeatmapImage& img, const Matrix& m, plot::Colormap map, double vmin, double vmax);

@@ -205,7 +205,8 @@ void draw_body(AppState& s, const std::string& caption) {
 
   float sidebar = 0.0f;
   if (presenting) {  // a thin strip, not resizable
-    sidebar = std::min(ImGui::GetFontSize() * 9.0f, avail.x * 0.3f);
+    // Room for the encoding sliders on the pages they change, else for the Leave button alone.
+    sidebar = std::min(ImGui::GetFontSize() * (uses_sidebar_encoding(s.analysis.page) ? 9.0f : 6.5f), avail.x * 0.3f);
     pane("##present_strip", origin, ImVec2(sidebar, body_h), draw_presentation_strip, s, 0);
   } else {
     sidebar = std::clamp(s.layout.sidebar_width * scale, 150.0f, std::max(150.0f, avail.x * 0.6f));

@@ -4,6 +4,7 @@
 
 #include <imgui.h>
 
+#include "app/model/page_model.hpp"
 #include "app/ui/views/analysis_views.hpp"
 #include "app/ui/views/views.hpp"
 
@@ -112,11 +113,15 @@ void draw_controls_panel(AppState& s) {
   if (s.analysis.page == Page::lab) {  // the Lab trains its own models: the encoding controls do nothing there
     section("Lab");
     draw_lab_controls(s);
-  } else {
+  } else if (uses_sidebar_encoding(s.analysis.page)) {
     section("Encoding");
     encoding_controls(s);
     section("Highlight");
     highlight_controls(s);
+  } else {  // a page with its own controls, above its plots
+    section(page_title(s.analysis.page));
+    ImGui::TextWrapped("This page's settings are above its plots. The encoding settings (d_model, length, base) belong "
+                       "to Basics, Criteria, Linear shift, Learned tables and Precision, and show here on those pages.");
   }
   section("Appearance");
   appearance_controls(s);
