@@ -141,6 +141,11 @@ struct AppState {
   AnalysisState analysis;  // the analysis pages (analysis_state.hpp)
   TeachState teach;        // presets, lesson tour, presentation mode (teach_state.hpp)
   int highlight_position = 32;  // highlighted in every view (clamped to [0, L))
+  // Set while a single-view figure is drawn (app_layout's draw_figure): the views leave out their input
+  // widgets, and the highlighted position unless the figure asks for it (FigureOptions::highlight).
+  struct FigureDrawing {
+    bool active = false, highlight = false;
+  } figure_drawing;
   Theme theme = Theme::dark;
   float ui_zoom = 1.0f;         // user zoom (Ctrl +/-), 0.5..3
   float content_scale = 1.0f;   // monitor content scale (set by the window)

@@ -37,6 +37,7 @@ struct FigureOptions {
   int scale = 1;                   // 1, 2 or 4: the PNG has width*scale x height*scale pixels, fonts rasterised for it
   bool transparent = false;        // no window background (alpha 0 around the panels)
   bool caption = false;            // a caption line with the parameters under the figure
+  bool highlight = false;          // draw the highlighted position (single views leave it out unless asked)
   std::optional<Theme> theme;      // the figure's own theme; none = the window's
 };
 // Throws ParamError("scale" | "width" | "height", ...) naming the limit.

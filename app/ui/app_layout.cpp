@@ -277,7 +277,7 @@ void draw_app(AppState& s) {
   toast(s);
 }
 
-void draw_figure(AppState& s, FigureView v, const std::string& caption) {
+void draw_figure(AppState& s, FigureView v, const std::string& caption, bool highlight) {
   plot::clear_drawn_plots();
   begin_root(false);
   if (v.kind == FigureView::window) {
@@ -285,6 +285,7 @@ void draw_figure(AppState& s, FigureView v, const std::string& caption) {
     ImGui::End();
     return;
   }
+  s.figure_drawing = {true, highlight};
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float caption_h = caption.empty() ? 0.0f : ImGui::GetFrameHeightWithSpacing();
@@ -294,6 +295,7 @@ void draw_figure(AppState& s, FigureView v, const std::string& caption) {
     status_line(s, caption);
   }
   ImGui::End();
+  s.figure_drawing = {};
 }
 
 }  // namespace peviz::app

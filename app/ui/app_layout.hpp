@@ -23,6 +23,6 @@ void draw_basics_grid(AppState& s, ImVec2 origin, ImVec2 size);
 
 // Draws a figure for one frame: the window without menu bar and toast (kind window), or one view
 // filling the display; `caption` (when not empty) replaces the status line.
-void draw_figure(AppState& s, FigureView v, const std::string& caption);
+void draw_figure(AppState& s, FigureView v, const std::string& caption, bool highlight = false);
 
 }  // namespace peviz::app

@@ -78,7 +78,7 @@ RgbaImage capture_frames(CaptureSession& c, AppState& s, gfx::HeatmapRenderer& r
       *record = plot::DisplayList{float(c.width), float(c.height), ImGui::ColorConvertFloat4ToU32(c.background), {}};
       plot::record_into(record);
     }
-    draw_figure(s, c.options.view, caption);
+    draw_figure(s, c.options.view, caption, c.options.highlight);
     if (recorded) plot::record_into(nullptr);
     ImGui::Render();
     gfx::render_heatmaps(renderer, false);

@@ -42,7 +42,7 @@ struct RenderOptions {
   bool all = false;
   int width = 1600, height = 900, scale = 1;
   std::string theme = "dark";
-  bool transparent = false, caption = false;
+  bool transparent = false, caption = false, highlight = false;
   std::string out;
   std::string format;  // png | svg | pdf; empty: from --out's extension (png otherwise)
   std::string animate;  // an AnimatedParam name: write a .gif / .mp4 instead of a figure
@@ -247,6 +247,7 @@ void run_render(RenderOptions& o) {
   fig.scale = o.scale;
   fig.transparent = o.transparent;
   fig.caption = o.caption;
+  fig.highlight = o.highlight;
   if (o.theme != "dark" && o.theme != "light") throw ParamError("theme", "must be dark or light, got " + o.theme);
   fig.theme = o.theme == "light" ? Theme::light : Theme::dark;
   validate(fig);
@@ -346,6 +347,8 @@ void register_render(CLI::App& app) {
   sub->add_option("--theme", o->theme, "dark or light")->capture_default_str();
   sub->add_flag("--transparent", o->transparent, "No window background (alpha 0 around the panels)");
   sub->add_flag("--caption", o->caption, "A caption line with the parameters under the figure");
+  sub->add_flag("--highlight", o->highlight, "Mark the highlighted position (--state's, else 32) as the window does; "
+                                             "single-view figures leave it out otherwise");
   sub->add_option("--state", o->state, "Start from a state: a figure saved by peviz (PNG, SVG, PDF), a preset or a session JSON");
   cli::add_encoding_flags(*sub, o->encoding);
   sub->add_option("--head-dim", o->head_dim, "RoPE views: channels per head (even, 2..16384)");

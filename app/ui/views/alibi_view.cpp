@@ -44,14 +44,16 @@ void draw_alibi_view(AppState& s) {
   AlibiOptions& o = s.analysis.alibi;
   constexpr Page page = Page::alibi;
   view_title("ALiBi: a linear bias per head, -m_h * distance");
-  page_slider(s, page, "heads", o.heads, limits::alibi_heads);
-  ImGui::SameLine();
-  page_slider(s, page, "length##alibi", o.seq_len, limits::alibi_seq_len);
-  ImGui::SameLine();
-  if (ImGui::Checkbox("bidirectional", &o.bidirectional)) s.analysis.mark(page);
-  hint("Causal: bias -m_h (i - j) for keys j <= i, future keys masked (drawn as missing). Bidirectional: -m_h |i - j|.");
-  ImGui::SameLine();
-  page_slider(s, page, "head shown", o.head, 0, std::max(o.heads - 1, 0));
+  if (!drawing_figure(s)) {  // the settings; a figure leaves them out
+    page_slider(s, page, "heads", o.heads, limits::alibi_heads);
+    ImGui::SameLine();
+    page_slider(s, page, "length##alibi", o.seq_len, limits::alibi_seq_len);
+    ImGui::SameLine();
+    if (ImGui::Checkbox("bidirectional", &o.bidirectional)) s.analysis.mark(page);
+    hint("Causal: bias -m_h (i - j) for keys j <= i, future keys masked (drawn as missing). Bidirectional: -m_h |i - j|.");
+    ImGui::SameLine();
+    page_slider(s, page, "head shown", o.head, 0, std::max(o.heads - 1, 0));
+  }
   if (o.slopes.empty() || o.head_bias.empty()) {
     ImGui::TextDisabled("no results yet: see the status line");
     return;

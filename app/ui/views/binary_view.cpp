@@ -60,7 +60,7 @@ void binary_table(AppState& s, float width, float height) {
                   b.negative[i] ? "-" : "+");
       if (b.negative[i] != b.bit[i]) plot::canvas_rect(c + ImVec2(1, 1), c + ImVec2(cell - 1, cell - 1), kMismatch, 0, 2.0f);
     }
-    if (t == s.highlight_position)
+    if (t == s.highlight_position && show_highlight(s))
       plot::canvas_rect(ImVec2(origin.x, y), ImVec2(signs_x + K * cell, y + cell), highlight_color(), 0, 2.0f);
   }
   const ImVec2 size(signs_x + K * cell - origin.x, header + N * cell);
@@ -121,16 +121,15 @@ void curves_plot(AppState& s, float height) {
       else plot::canvas_circle(p, 3.5f, kOne, 0, 1.0f);
     }
   }
-  plot::plot_vline(s.highlight_position, highlight_color(), 1.0f);
+  if (show_highlight(s)) plot::plot_vline(s.highlight_position, highlight_color(), 1.0f);
   if (plot::plot_clicked())
     s.highlight_position = std::clamp(int(std::lround(plot::mouse_data_position().x)), 0, s.computed.seq_len - 1);
   plot::end_plot();
 }
 
-}  // namespace
 
-void draw_binary_view(AppState& s) {
-  view_title("Binary-bit analogy");
+// Positions counted and the morph to the encoding's frequencies (the figure leaves them out).
+void binary_controls(AppState& s) {
   next_on_line(ImGui::GetFontSize() * 6.0f, "positions");
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.0f);
   if (limit_slider("positions", s.binary_view.positions, limits::binary_positions))
@@ -143,6 +142,12 @@ void draw_binary_view(AppState& s) {
     s.dirty.binary = true;
   hint("0: frequencies pi/2^k, exactly the bits' periods 2^(k+1). 1: the chosen base and d_model's "
        "frequencies for pair k. In between, each frequency slides geometrically.");
+}
+}  // namespace
+
+void draw_binary_view(AppState& s) {
+  view_title("Binary-bit analogy");
+  if (!drawing_figure(s)) binary_controls(s);
   if (!s.has_results || s.binary.bits == 0) {
     ImGui::TextDisabled("no results yet: see the status line");
     return;

@@ -94,12 +94,14 @@ void controls(AppState& s) {
 void draw_context_extension_view(AppState& s) {
   ContextExtensionOptions& o = s.analysis.context_extension;
   view_title("Context extension: wavelength per pair for every scaling (HF modeling_rope_utils)");
-  controls(s);
-  bool shown[5];
-  for (int i = 0; i < 5; ++i) shown[i] = o.shown[std::size_t(i)];
-  if (series_toggles("##ext_toggles", {kNames[0], kNames[1], kNames[2], kNames[3], kNames[4]}, shown, 0,
-                     {kExplanations, kExplanations + 5}))
-    for (int i = 0; i < 5; ++i) o.shown[std::size_t(i)] = shown[i];
+  if (!drawing_figure(s)) {  // the settings and the series shown; a figure leaves them out
+    controls(s);
+    bool shown[5];
+    for (int i = 0; i < 5; ++i) shown[i] = o.shown[std::size_t(i)];
+    if (series_toggles("##ext_toggles", {kNames[0], kNames[1], kNames[2], kNames[3], kNames[4]}, shown, 0,
+                       {kExplanations, kExplanations + 5}))
+      for (int i = 0; i < 5; ++i) o.shown[std::size_t(i)] = shown[i];
+  }
   const ContextExtension& r = o.result;
   if (r.rows.size() != 5) {
     ImGui::TextDisabled("no results yet: see the status line");

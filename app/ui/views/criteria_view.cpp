@@ -96,9 +96,11 @@ void draw_criteria_view(AppState& s) {
   ImGui::PopTextWrapPos();
   scorecard(o);
   ImGui::Spacing();
-  page_slider(s, page, "length A", o.length_a, limits::criteria_length);
-  ImGui::SameLine();
-  page_slider(s, page, "length B", o.length_b, limits::criteria_length);
+  if (!drawing_figure(s)) {  // the settings; a figure leaves them out
+    page_slider(s, page, "length A", o.length_a, limits::criteria_length);
+    ImGui::SameLine();
+    page_slider(s, page, "length B", o.length_b, limits::criteria_length);
+  }
   if (o.normalized_a.empty()) return;
   // Side by side when both keep a readable width, else one under the other (the page scrolls).
   const ImVec2 avail = ImGui::GetContentRegionAvail();

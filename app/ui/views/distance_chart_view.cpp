@@ -15,13 +15,15 @@ void draw_distance_chart_view(AppState& s) {
   DistanceChartOptions& o = s.analysis.distance_chart;
   constexpr Page page = Page::distance_chart;
   view_title("Every method against relative distance r = key - query");
-  page_slider(s, page, "length##dist", o.params.seq_len, limits::seq_len);
-  ImGui::SameLine();
-  page_slider(s, page, "ALiBi heads", o.params.heads, limits::alibi_heads);
-  ImGui::SameLine();
-  if (ImGui::Checkbox("causal##dist", &o.params.causal)) s.analysis.mark(page);
-  ImGui::SameLine();
-  page_slider(s, page, "Shaw k##dist", o.params.max_relative, limits::max_relative);
+  if (!drawing_figure(s)) {  // the settings; a figure leaves them out
+    page_slider(s, page, "length##dist", o.params.seq_len, limits::seq_len);
+    ImGui::SameLine();
+    page_slider(s, page, "ALiBi heads", o.params.heads, limits::alibi_heads);
+    ImGui::SameLine();
+    if (ImGui::Checkbox("causal##dist", &o.params.causal)) s.analysis.mark(page);
+    ImGui::SameLine();
+    page_slider(s, page, "Shaw k##dist", o.params.max_relative, limits::max_relative);
+  }
   const auto& names = o.series.names;
   if (names.empty()) {
     ImGui::TextDisabled("no results yet: see the status line");
@@ -29,10 +31,12 @@ void draw_distance_chart_view(AppState& s) {
   }
   std::vector<const char*> labels;
   for (const auto& n : names) labels.push_back(n.c_str());
-  std::unique_ptr<bool[]> shown(new bool[names.size()]);
-  for (std::size_t i = 0; i < names.size(); ++i) shown[i] = o.shown[i];
-  if (series_toggles("##dist_toggles", labels, shown.get()))
-    for (std::size_t i = 0; i < names.size(); ++i) o.shown[i] = shown[i];
+  if (!drawing_figure(s)) {  // the series shown (the plots' legends name them in a figure)
+    std::unique_ptr<bool[]> shown(new bool[names.size()]);
+    for (std::size_t i = 0; i < names.size(); ++i) shown[i] = o.shown[i];
+    if (series_toggles("##dist_toggles", labels, shown.get()))
+      for (std::size_t i = 0; i < names.size(); ++i) o.shown[i] = shown[i];
+  }
   ImGui::PushTextWrapPos(0.0f);
   ImGui::TextDisabled("Top, scores divided by their largest |value|: sinusoidal PE(0).PE(|r|) and RoPE 2 sum cos(r theta) "
                       "are the same sum of cosines, so their curves coincide (sinusoidal drawn wide under RoPE); both are "

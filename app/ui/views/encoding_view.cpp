@@ -5,9 +5,16 @@
 
 namespace peviz::app {
 
+namespace {
+// The colour map (the figure leaves it out).
+void encoding_controls(AppState& s) {
+  if (colormap_combo("colours##encoding", s.encoding_view.colormap_choice)) s.dirty.colors = true;
+}
+}  // namespace
+
 void draw_encoding_view(AppState& s) {
   view_title("Encoding heatmap: position × channel");
-  if (colormap_combo("colours##encoding", s.encoding_view.colormap_choice)) s.dirty.colors = true;
+  if (!drawing_figure(s)) encoding_controls(s);
   if (!s.has_results) {
     ImGui::TextDisabled("no results yet: see the status line");
     return;

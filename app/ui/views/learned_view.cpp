@@ -65,28 +65,32 @@ void tensor_list(AppState& s, float width, float height) {
 void draw_learned_view(AppState& s) {
   LearnedOptions& o = s.analysis.learned;
   view_title("Learned position tables: open a .npy or .safetensors file, or drop one on the window");
-  ImGui::SameLine();
-  if (ImGui::SmallButton("random table")) {
-    s.params.encoding = Encoding::learned;
-    s.params.learned_table.reset();
-    s.params.learned_source.clear();
-    o.loaded_name.clear();
-    mark_params_changed(s);
+  if (!drawing_figure(s)) {  // the buttons; a figure leaves them out
+    ImGui::SameLine();
+    if (ImGui::SmallButton("random table")) {
+      s.params.encoding = Encoding::learned;
+      s.params.learned_table.reset();
+      s.params.learned_source.clear();
+      o.loaded_name.clear();
+      mark_params_changed(s);
+    }
+    hint("Back to the random GPT-2-style N(0, 0.02^2) table of the sidebar's d_model, max_len and seed.");
+    ImGui::SameLine();
+    if (ImGui::SmallButton("trained table")) {
+      o.shipped_requested = true;
+      s.analysis.mark(Page::learned);
+    }
+    hint("The position table that the Lab's shipped experiment learned on copy (seed 0): one row per position "
+         "of its longest training sequence. Past its last row a learned table has nothing to give.");
   }
-  hint("Back to the random GPT-2-style N(0, 0.02^2) table of the sidebar's d_model, max_len and seed.");
-  ImGui::SameLine();
-  if (ImGui::SmallButton("trained table")) {
-    o.shipped_requested = true;
-    s.analysis.mark(Page::learned);
-  }
-  hint("The position table that the Lab's shipped experiment learned on copy (seed 0): one row per position "
-       "of its longest training sequence. Past its last row a learned table has nothing to give.");
   if (!o.error.empty()) ImGui::TextColored(ImVec4(0.95f, 0.35f, 0.3f, 1), "%s", o.error.c_str());
-  const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const float top = std::min(avail.y * 0.32f, 16.0f * ImGui::GetFontSize());
-  file_dialog(s, avail.x * 0.45f, top);
-  ImGui::SameLine();
-  tensor_list(s, 0, top);
+  if (!drawing_figure(s)) {  // the file dialog and the tensor list; a figure leaves them out
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    const float top = std::min(avail.y * 0.32f, 16.0f * ImGui::GetFontSize());
+    file_dialog(s, avail.x * 0.45f, top);
+    ImGui::SameLine();
+    tensor_list(s, 0, top);
+  }
   const EncodingParams& p = s.computed;
   if (!s.has_results || p.encoding != Encoding::learned) {
     ImGui::TextWrapped("The sidebar shows encoding '%s'. Open a file (or press 'random table') to look at a learned "

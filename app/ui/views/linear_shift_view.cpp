@@ -24,9 +24,11 @@ void draw_linear_shift_view(AppState& s) {
     return;
   }
   const int L = s.computed.seq_len;
-  page_slider(s, page, "p", o.p, 0, std::max(L - 1 - o.k, 0));
-  ImGui::SameLine();
-  page_slider(s, page, "k", o.k, 0, std::max(L - 1, 0));
+  if (!drawing_figure(s)) {  // the settings; a figure leaves them out
+    page_slider(s, page, "p", o.p, 0, std::max(L - 1 - o.k, 0));
+    ImGui::SameLine();
+    page_slider(s, page, "k", o.k, 0, std::max(L - 1, 0));
+  }
   ImGui::TextWrapped("R(k) is built from k alone: each 2x2 block is [[cos kw, sin kw], [-sin kw, cos kw]] acting on "
                      "(sin pw, cos pw). It does not depend on p. Measured max |PE(p+k) - R(k) PE(p)|: %.3g at this p, "
                      "%.3g over every p in 0..%d (float32 table).",

@@ -17,19 +17,21 @@ void draw_precision_view(AppState& s) {
   PrecisionOptions& o = s.analysis.precision;
   constexpr Page page = Page::precision;
   view_title("Precision of the angle t * theta in reduced formats");
-  int source = o.use_rope ? 0 : 1;
-  if (ImGui::RadioButton("RoPE", &source, 0) | (ImGui::SameLine(), ImGui::RadioButton("sidebar sinusoid", &source, 1))) {
-    o.use_rope = source == 0;
-    s.analysis.mark(page);
-  }
-  if (o.use_rope) {
+  if (!drawing_figure(s)) {  // the settings; a figure leaves them out
+    int source = o.use_rope ? 0 : 1;
+    if (ImGui::RadioButton("RoPE", &source, 0) | (ImGui::SameLine(), ImGui::RadioButton("sidebar sinusoid", &source, 1))) {
+      o.use_rope = source == 0;
+      s.analysis.mark(page);
+    }
+    if (o.use_rope) {
+      ImGui::SameLine();
+      pairs_slider(s, page, "head_dim / 2##prec", o.head_dim, 1, 256);
+      ImGui::SameLine();
+      page_slider(s, page, "base##prec", o.base, limits::rope_base);
+    }
     ImGui::SameLine();
-    pairs_slider(s, page, "head_dim / 2##prec", o.head_dim, 1, 256);
-    ImGui::SameLine();
-    page_slider(s, page, "base##prec", o.base, limits::rope_base);
+    page_slider(s, page, "log2 max position", o.max_position_log2, limits::precision_max_position_log2);
   }
-  ImGui::SameLine();
-  page_slider(s, page, "log2 max position", o.max_position_log2, limits::precision_max_position_log2);
   ImGui::TextDisabled("angle = fl(fl(t) * fl(theta)) in the format against t * theta in double; largest wrapped error "
                       "over all pairs, radians (pi = no phase left). Missing: the angle overflows fp16.");
   if (o.log2_position.empty()) {

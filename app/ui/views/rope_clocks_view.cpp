@@ -98,7 +98,9 @@ void dials(const RopeClocksOptions& o, ImVec2 size) {
 
 void draw_rope_clocks_view(AppState& s) {
   view_title("RoPE clocks: every rotary pair at position t");
-  controls(s);
+  if (!drawing_figure(s)) {  // the settings; a figure leaves them out
+    controls(s);
+  }
   const RopeClocksOptions& o = s.analysis.rope_clocks;
   if (o.angles.empty()) {
     ImGui::TextDisabled("no results yet: see the status line");

@@ -15,17 +15,19 @@ void draw_rope_decay_view(AppState& s) {
   RopeDecayOptions& o = s.analysis.rope_decay;
   constexpr Page page = Page::rope_decay;
   view_title("RoPE long-term decay (RoFormer §3.4.3)");
-  pairs_slider(s, page, "head_dim / 2", o.head_dim, 1, 256);
-  ImGui::SameLine();
-  page_slider(s, page, "max distance", o.max_distance, limits::decay_max_distance);
-  ImGui::SameLine();
-  ImGui::Checkbox("bound panel", &o.show_bound);
-  hint("RoFormer's relative upper bound (2/d) sum_i |S_i|, S_i = sum_{k<i} exp(i r theta_k), in its own units (its "
-       "Figure 2): times max_i |h_{i+1} - h_i| it bounds the score of any query and key.");
-  const char* names[3] = {"base 10000", "base 500000", "base 1e6"};
-  bool shown[3] = {o.base_on[0], o.base_on[1], o.base_on[2]};
-  if (series_toggles("##decay_bases", {names[0], names[1], names[2]}, shown))
-    for (int i = 0; i < 3; ++i) o.base_on[std::size_t(i)] = shown[i];
+  if (!drawing_figure(s)) {  // the settings and the bases shown; a figure leaves them out
+    pairs_slider(s, page, "head_dim / 2", o.head_dim, 1, 256);
+    ImGui::SameLine();
+    page_slider(s, page, "max distance", o.max_distance, limits::decay_max_distance);
+    ImGui::SameLine();
+    ImGui::Checkbox("bound panel", &o.show_bound);
+    hint("RoFormer's relative upper bound (2/d) sum_i |S_i|, S_i = sum_{k<i} exp(i r theta_k), in its own units (its "
+         "Figure 2): times max_i |h_{i+1} - h_i| it bounds the score of any query and key.");
+    const char* names[3] = {"base 10000", "base 500000", "base 1e6"};
+    bool shown[3] = {o.base_on[0], o.base_on[1], o.base_on[2]};
+    if (series_toggles("##decay_bases", {names[0], names[1], names[2]}, shown))
+      for (int i = 0; i < 3; ++i) o.base_on[std::size_t(i)] = shown[i];
+  }
   ImGui::PushTextWrapPos(0.0f);
   ImGui::TextDisabled("Top: score(r) = <RoPE(1, 0), RoPE(1, r)> = 2 sum_j cos(r theta_j) for a query and key of all "
                       "ones, divided by its value at r = 0. Bottom: RoFormer's relative upper bound, which decays for "

@@ -45,10 +45,9 @@ void row_plot(AppState& s, float height) {
   plot::end_plot();
 }
 
-}  // namespace
 
-void draw_similarity_view(AppState& s) {
-  view_title("Similarity");
+// Metric, colours and the compared row (the figure leaves them out).
+void similarity_controls(AppState& s) {
   next_on_line(radio_width("dot"));
   int metric = int(s.similarity_view.metric);
   if (ImGui::RadioButton("dot", &metric, 0)) s.dirty.similarity = true;
@@ -63,6 +62,12 @@ void draw_similarity_view(AppState& s) {
   limit_slider("compare", s.similarity_view.compare_offset, limits::compare_offset, "%+d");
   hint("Second row drawn in the line plot: the highlighted position plus this many; for sinusoids the two "
        "curves lie on top of each other because the similarity depends only on the offset.");
+}
+}  // namespace
+
+void draw_similarity_view(AppState& s) {
+  view_title("Similarity");
+  if (!drawing_figure(s)) similarity_controls(s);
   if (!s.has_results || !plot::has_values(s.similarity_image.values)) {
     ImGui::TextDisabled("no results yet: see the status line");
     return;

@@ -33,17 +33,19 @@ void draw_t5_shaw_view(AppState& s) {
   T5ShawOptions& o = s.analysis.t5_shaw;
   constexpr Page page = Page::t5_shaw;
   view_title("T5 buckets and Shaw clipping: relative positions as a few ids");
-  page_slider(s, page, "length##t5", o.seq_len, limits::t5_shaw_seq_len);
-  ImGui::SameLine();
-  page_slider(s, page, "buckets", o.num_buckets, limits::num_buckets);
-  ImGui::SameLine();
-  page_slider(s, page, "max distance##t5", o.max_distance, limits::t5_max_distance);
-  ImGui::SameLine();
-  if (ImGui::Checkbox("causal##t5", &o.causal)) s.analysis.mark(page);
-  hint("Bidirectional: half the buckets for keys after the query (+B/2). Causal: every future key is bucket 0.");
-  keep_t5_knobs_valid(s);
-  ImGui::SameLine();
-  page_slider(s, page, "Shaw k", o.max_relative, limits::max_relative);
+  if (!drawing_figure(s)) {  // the settings; a figure leaves them out
+    page_slider(s, page, "length##t5", o.seq_len, limits::t5_shaw_seq_len);
+    ImGui::SameLine();
+    page_slider(s, page, "buckets", o.num_buckets, limits::num_buckets);
+    ImGui::SameLine();
+    page_slider(s, page, "max distance##t5", o.max_distance, limits::t5_max_distance);
+    ImGui::SameLine();
+    if (ImGui::Checkbox("causal##t5", &o.causal)) s.analysis.mark(page);
+    hint("Bidirectional: half the buckets for keys after the query (+B/2). Causal: every future key is bucket 0.");
+    keep_t5_knobs_valid(s);
+    ImGui::SameLine();
+    page_slider(s, page, "Shaw k", o.max_relative, limits::max_relative);
+  }
   if (o.buckets.empty()) {
     ImGui::TextDisabled("no results yet: see the status line");
     return;

@@ -80,8 +80,10 @@ void heatmap_with_colorbar(AppState& s, plot::HeatmapImage& img, const HeatmapPa
     plot::setup_axes(panel.x_label, "position", {0.0, panel.x_extent}, {0.0, double(L)}, plot::axis_cells,
                      plot::axis_cells | plot::axis_inverted);
     plot::plot_heatmap(img, panel.value_label);
-    plot::plot_hline(s.highlight_position + 0.5, highlight_color(), 1.0f);
-    if (panel.mark_column) plot::plot_vline(s.highlight_position + 0.5, highlight_color(), 1.0f);
+    if (show_highlight(s)) {
+      plot::plot_hline(s.highlight_position + 0.5, highlight_color(), 1.0f);
+      if (panel.mark_column) plot::plot_vline(s.highlight_position + 0.5, highlight_color(), 1.0f);
+    }
     if (plot::plot_clicked())
       s.highlight_position = std::clamp(int(std::floor(plot::mouse_data_position().y)), 0, L - 1);
     plot::end_plot();

@@ -10,6 +10,10 @@ namespace peviz::app {
 // The smallest readable plot or heatmap, in font heights (width, height): 240 x 160 pixels at zoom 100%,
 // scaled with the UI zoom. Views split their height so that each of their plots keeps it when the pane can.
 inline constexpr float kMinPlotWidthEm = 15.0f, kMinPlotHeightEm = 10.0f;
+// While a single-view figure is drawn: no input widgets, and the highlight only when the figure asks for it.
+inline bool drawing_figure(const AppState& s) { return s.figure_drawing.active; }
+inline bool show_highlight(const AppState& s) { return !s.figure_drawing.active || s.figure_drawing.highlight; }
+
 // A colour bar beside a heatmap, in font heights.
 inline constexpr float kColorbarWidthEm = 5.0f;
 // A plot's height or width from the share of the pane it would take: never under the readable minimum (a

@@ -49,7 +49,7 @@ void waves_plot(AppState& s, float height) {
     const int c = s.wave_channels[i];
     if (c < d) plot::plot_line(labels[i].c_str(), m.data.data() + c, L, 0.0, 1.0, d);
   }
-  plot::plot_vline(s.highlight_position, highlight_color());
+  if (show_highlight(s)) plot::plot_vline(s.highlight_position, highlight_color());
   if (plot::plot_clicked())
     s.highlight_position = std::clamp(int(std::lround(plot::mouse_data_position().x)), 0, L - 1);
   plot::end_plot();
@@ -77,10 +77,8 @@ void frequency_strip(AppState& s, float height) {
   plot::end_plot();
 }
 
-}  // namespace
-
-void draw_waves_view(AppState& s) {
-  view_title("Waves");
+// The channels drawn and the positions shown (the figure leaves them out).
+void waves_controls(AppState& s) {
   next_on_line(ImGui::GetFontSize() * 12.0f);
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 12.0f);
   if (ImGui::InputTextWithHint("##channels", "channels, e.g. 0, 1, 8-11", &s.waves.channels_text))
@@ -107,6 +105,12 @@ void draw_waves_view(AppState& s) {
     s.waves.range_changed = true;
   }
   hint("First and last position on the horizontal axis (drag or Ctrl+click to type); the wheel zooms further.");
+}
+}  // namespace
+
+void draw_waves_view(AppState& s) {
+  view_title("Waves");
+  if (!drawing_figure(s)) waves_controls(s);
   if (!s.has_results) {
     ImGui::TextDisabled("no results yet: see the status line");
     return;
