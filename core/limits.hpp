@@ -85,7 +85,8 @@ inline constexpr Limit max_output{"max-output", 1, 1125899906842624.0, 687194767
 inline constexpr Limit threads{"threads", 0, 256, 0};
 // ---- animations (peviz render --animate, View > Record animation; app/media writers) ----
 inline constexpr Limit animation_frames{"frames", 1, 3600, 60};
-inline constexpr Limit animation_fps{"fps", 1, 120, 30};  // MP4; a GIF plays at most 50 (media::kMaxGifFps)
+// The default animation: 60 frames at 20 per second, 3 s (long enough to follow on a slide).
+inline constexpr Limit animation_fps{"fps", 1, 120, 20};  // MP4; a GIF plays at most 50 (media::kMaxGifFps)
 // ---- training (core/train); the RoPE base of a run uses `base` above ----
 inline constexpr Limit train_layers{"layers", 1, 8, 4};  // the default: docs/lab.md, "Choosing the default"
 inline constexpr Limit train_heads{"heads", 1, 8, 4};

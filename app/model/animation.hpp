@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/model/figure_view.hpp"
+#include "core/limits.hpp"
 #include "core/png_file.hpp"
 
 namespace peviz::app {
@@ -31,8 +32,8 @@ std::optional<AnimationFormat> animation_format_of_path(std::string_view path);
 struct AnimationSpec {
   AnimatedParam param = AnimatedParam::position;
   double from = 0.0, to = 64.0;
-  int frames = 60;  // limits::animation_frames
-  int fps = 30;     // limits::animation_fps (a GIF: at most 50)
+  int frames = int(limits::animation_frames.fallback);
+  int fps = int(limits::animation_fps.fallback);  // a GIF: at most 50
 };
 // Throws ParamError("from" | "to" | "frames" | "fps", ...): non-finite or non-positive ends for the
 // parameters swept geometrically, frames or fps outside their limits.
@@ -73,7 +74,8 @@ RgbaImage lesson_animation_frame(const std::vector<RgbaImage>& pictures, int fra
 // A sweep worth watching for `p` (position 0 to 64, base 100 to 500,000, d-model 16 to 512,
 // seq-len 16 to 1024, factor 1 to 32, every step of a lesson): the dialog's and --record's starting point, and
 // `peviz render --animate`'s --from / --to when they are not given.
-AnimationSpec default_sweep(AnimatedParam p, int frames = 60, int fps = 30);
+AnimationSpec default_sweep(AnimatedParam p, int frames = int(limits::animation_frames.fallback),
+                            int fps = int(limits::animation_fps.fallback));
 
 // The partial state (for apply_state_json) that sets the parameter to `value` everywhere it appears.
 nlohmann::json animation_patch(AnimatedParam p, double value);

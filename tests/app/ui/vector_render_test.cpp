@@ -196,7 +196,7 @@ TEST_CASE("View > Record animation of a lesson (--record lesson) captures its st
   CHECK(gif.info.frames == 60);
   CHECK(gif.info.width == 960);
   CHECK(gif.info.height == 540);
-  CHECK(gif.info.total_delay == 200);  // 60 frames at 30 fps
+  CHECK(gif.info.total_delay == 300);  // the default: 60 frames at 20 fps, 3 s
 }
 
 TEST_CASE("render --animate lesson steps through a lesson with cross-fades") {
