@@ -27,9 +27,18 @@ void update(AppState& s) {
   std::copy_n(bias.f32.begin() + std::ptrdiff_t(per_head * std::size_t(o.head)), per_head, o.head_bias.data.begin());
   Matrix stacked(std::size_t(o.heads) * L, L);
   std::copy(bias.f32.begin(), bias.f32.end(), stacked.data.begin());
+  // Per-head scale: head h's largest |bias| is m_h (L - 1), at its farthest key; dividing by it gives every
+  // tile the range [-1, 0], so the gentle heads' gradients show. L = 1 has no distance to divide by.
+  if (o.per_head_scale && o.seq_len > 1)
+    for (int h = 0; h < o.heads; ++h) {
+      const float peak = float(o.slopes[std::size_t(h)] * double(o.seq_len - 1));
+      float* first = stacked.data.data() + std::size_t(h) * per_head;
+      std::transform(first, first + per_head, first, [peak](float v) { return v / peak; });
+    }
   o.grid_cols = int(std::ceil(std::sqrt(double(o.heads))));
   o.grid = tile_heads(stacked, o.heads, o.seq_len, o.grid_cols);
-  const double lo = -o.slopes[0] * double(o.seq_len - 1);  // the steepest head's farthest key
+  // One shared scale: down to the steepest head's farthest key; per head: [-1, 0].
+  const double lo = o.per_head_scale && o.seq_len > 1 ? -1.0 : -o.slopes[0] * double(o.seq_len - 1);
   set_heatmap(o.head_image, o.head_bias, plot::Colormap::magma, -o.slopes[std::size_t(o.head)] * double(o.seq_len - 1), 0.0);
   set_heatmap(o.grid_image, o.grid, plot::Colormap::magma, lo, 0.0);
   // Future keys of the causal mask are NaN: drawn grey as masked, not as missing data.
@@ -56,6 +65,7 @@ void read_json(const nlohmann::json& j, AnalysisState& a) {
   read(j, "seq_len", o.seq_len);
   read(j, "bidirectional", o.bidirectional);
   read(j, "head", o.head);
+  read(j, "per_head_scale", o.per_head_scale);
   check_window_int(limits::alibi_heads, o.heads);
   check_window_int(limits::alibi_seq_len, o.seq_len);
   o.head = std::clamp(o.head, 0, o.heads - 1);
@@ -63,7 +73,8 @@ void read_json(const nlohmann::json& j, AnalysisState& a) {
 
 nlohmann::json write_json(const AnalysisState& a) {
   const AlibiOptions& o = a.alibi;
-  return {{"heads", o.heads}, {"seq_len", o.seq_len}, {"bidirectional", o.bidirectional}, {"head", o.head}};
+  return {{"heads", o.heads}, {"seq_len", o.seq_len}, {"bidirectional", o.bidirectional}, {"head", o.head},
+          {"per_head_scale", o.per_head_scale}};
 }
 
 void heatmaps(AnalysisState& a, std::vector<plot::HeatmapImage*>& out) {

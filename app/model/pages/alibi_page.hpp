@@ -14,6 +14,7 @@ struct AlibiOptions {
   int seq_len = 64;
   bool bidirectional = false;
   int head = 0;                   // head shown large
+  bool per_head_scale = false;    // the tiles: each head divided by its own largest |bias| (else one shared scale)
   // cache
   std::vector<double> slopes;
   std::vector<float> slopes_f;

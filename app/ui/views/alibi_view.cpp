@@ -53,6 +53,10 @@ void draw_alibi_view(AppState& s) {
     hint("Causal: bias -m_h (i - j) for keys j <= i, future keys masked (drawn as missing). Bidirectional: -m_h |i - j|.");
     ImGui::SameLine();
     page_slider(s, page, "head shown", o.head, 0, std::max(o.heads - 1, 0));
+    ImGui::SameLine();
+    if (ImGui::Checkbox("per-head scale", &o.per_head_scale)) s.analysis.mark(page);
+    hint("The tiles of all heads: each divided by its own largest |bias| (every head runs 0 to -1, so the gentle "
+         "heads' gradients show), instead of one scale set by the steepest head.");
   }
   if (o.slopes.empty() || o.head_bias.empty()) {
     ImGui::TextDisabled("no results yet: see the status line");
@@ -84,8 +88,10 @@ void draw_alibi_view(AppState& s) {
   ImGui::EndGroup();
   if (beside) ImGui::SameLine();
   ImGui::BeginGroup();
-  ImGui::Text("all %d heads (row-major, %d per row; same colour scale)", o.heads, o.grid_cols);
-  heatmap_panel(o.grid_image, "##alibi_grid", "key j (per tile)", "query i (per tile)", "bias",
+  ImGui::Text("all %d heads (row-major, %d per row; %s)", o.heads, o.grid_cols,
+              o.per_head_scale ? "each head on its own scale" : "one colour scale");
+  heatmap_panel(o.grid_image, "##alibi_grid", "key j (per tile)", "query i (per tile)",
+                o.per_head_scale ? "bias / head's largest |bias|" : "bias",
                 ImVec2(0, beside ? ImGui::GetContentRegionAvail().y : 0.75f * avail.y));
   record_page_region(s);
   label_tiles(o);

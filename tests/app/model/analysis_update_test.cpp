@@ -118,6 +118,13 @@ TEST_CASE("context extension, ALiBi grid, T5/Shaw and the distance chart") {
   CHECK(a.grid_image.tile_side == 64);  // the hover names head, query and key within each tile
   CHECK(a.grid_image.tiles_across == 3);
   CHECK(a.grid_image.tile_count == 8);
+  s.analysis.alibi.per_head_scale = true;  // each head divided by its own largest |bias|, m_h (L - 1)
+  s.analysis.mark(Page::alibi);
+  show(s, Page::alibi);
+  CHECK(a.grid.at(10, 2) == Approx(-8.0 / 63));                // head 0: distance 8 of 63
+  CHECK(a.grid.at(65 + 63, 65 + 0) == Approx(-1.0));           // head 4, its farthest key: -1 whatever its slope
+  CHECK(a.grid_image.vmin == Approx(-1.0));
+  s.analysis.alibi.per_head_scale = false;
 
   show(s, Page::t5_shaw);
   const T5ShawOptions& t = s.analysis.t5_shaw;
