@@ -50,7 +50,7 @@ void draw_alibi_view(AppState& s) {
     page_slider(s, page, "length##alibi", o.seq_len, limits::alibi_seq_len);
     ImGui::SameLine();
     if (ImGui::Checkbox("bidirectional", &o.bidirectional)) s.analysis.mark(page);
-    hint("Causal: bias -m_h (i - j) for keys j <= i, future keys masked (drawn as missing). Bidirectional: -m_h |i - j|.");
+    hint("Causal: bias -m_h (i - j) for keys j <= i, future keys masked (drawn grey). Bidirectional: -m_h |i - j|.");
     ImGui::SameLine();
     page_slider(s, page, "head shown", o.head, 0, std::max(o.heads - 1, 0));
     ImGui::SameLine();
@@ -67,8 +67,8 @@ void draw_alibi_view(AppState& s) {
   // The slopes and one head on the left, all heads on the right; one under the other when the width is short.
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float spacing = ImGui::GetStyle().ItemSpacing.x;
-  const float heatmap_w = (kMinPlotWidthEm + kColorbarWidthEm) * ImGui::GetFontSize() + spacing;
-  const bool beside = fits_side_by_side(2, 2 * (kColorbarWidthEm * ImGui::GetFontSize() + spacing));
+  const float heatmap_w = readable_heatmap_panel_width();
+  const bool beside = fits_side_by_side(2, 2 * colorbar_extra_width());
   const float left = beside ? std::clamp(avail.x * 0.42f, heatmap_w, avail.x - heatmap_w - spacing) : avail.x;
   ImGui::BeginGroup();
   if (plot::begin_plot("##alibi_slopes", ImVec2(left, readable_height(avail.y * 0.35f)))) {

@@ -275,8 +275,8 @@ void attention_panel(AppState& s, LabOptions& o, float height) {
   // width and at least readable; the query's row beside them, or under them when the width is short.
   const float h = readable_height(ImGui::GetContentRegionAvail().y), em = ImGui::GetFontSize();
   const float avail = ImGui::GetContentRegionAvail().x, spacing = ImGui::GetStyle().ItemSpacing.x;
-  const float panel_min = (kMinPlotWidthEm + kColorbarWidthEm) * em + spacing;
-  const bool beside = fits_side_by_side(2, 2 * (kColorbarWidthEm * em + spacing));
+  const float panel_min = readable_heatmap_panel_width();
+  const bool beside = fits_side_by_side(2, 2 * colorbar_extra_width());
   const float w = h * float(o.attention.cols) / float(std::max<std::size_t>(o.attention.rows, 1)) + 9.0f * em;
   const float tiles_w = beside ? std::clamp(w, panel_min, std::max(0.6f * avail, panel_min)) : avail;
   heatmap_panel(o.attention_image, "##lab_attention_maps", "key j", "query i", "attention probability", ImVec2(tiles_w, h));

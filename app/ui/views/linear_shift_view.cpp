@@ -36,8 +36,8 @@ void draw_linear_shift_view(AppState& s) {
   // The vectors and their difference on the left, R(k) on the right; one under the other when the width is short.
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float spacing = ImGui::GetStyle().ItemSpacing.x;
-  const float heatmap_w = (kMinPlotWidthEm + kColorbarWidthEm) * ImGui::GetFontSize() + spacing;
-  const bool beside = fits_side_by_side(2, kColorbarWidthEm * ImGui::GetFontSize() + spacing);
+  const float heatmap_w = readable_heatmap_panel_width();
+  const bool beside = fits_side_by_side(2, colorbar_extra_width());
   const float left = beside ? std::clamp(avail.x * 0.58f, kMinPlotWidthEm * ImGui::GetFontSize(), avail.x - heatmap_w - spacing)
                             : avail.x;
   const float vectors_h = readable_height(avail.y * 0.62f);

@@ -57,7 +57,7 @@ void draw_t5_shaw_view(AppState& s) {
   // The two maps side by side over the bucket curve; one under the other when the width is short.
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float spacing = ImGui::GetStyle().ItemSpacing.x;
-  const bool beside = fits_side_by_side(2, 2 * (kColorbarWidthEm * ImGui::GetFontSize() + spacing));
+  const bool beside = fits_side_by_side(2, 2 * colorbar_extra_width());
   const float top = readable_height(avail.y * 0.62f), half = beside ? 0.5f * (avail.x - spacing) : avail.x;
   ImGui::BeginGroup();
   ImGui::TextUnformatted("T5 bucket of (query i, key j)");

@@ -19,6 +19,9 @@ bool fits_side_by_side(int count, float extra) {
   return ImGui::GetContentRegionAvail().x >= need;
 }
 
+float colorbar_extra_width() { return kColorbarWidthEm * ImGui::GetFontSize() + ImGui::GetStyle().ItemSpacing.x; }
+float readable_heatmap_panel_width() { return kMinPlotWidthEm * ImGui::GetFontSize() + colorbar_extra_width(); }
+
 void hint(const char* sentence) {
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
     ImGui::BeginTooltip();

@@ -23,6 +23,10 @@ float readable_width(float share);
 // True when `count` plots of readable width, `extra` pixels beside them, fit side by side in the width left
 // on the line; else the view stacks them.
 bool fits_side_by_side(int count, float extra = 0.0f);
+// What a heatmap panel adds beside its plot: the colour bar and the gap before it (pixels).
+float colorbar_extra_width();
+// The narrowest readable heatmap panel: the plot at kMinPlotWidthEm and its colour bar (pixels).
+float readable_heatmap_panel_width();
 
 void draw_controls_panel(AppState& s);   // controls_panel.cpp: the sidebar
 void draw_waves_view(AppState& s);       // waves_view.cpp
