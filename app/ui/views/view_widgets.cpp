@@ -12,7 +12,6 @@
 namespace peviz::app {
 
 float readable_height(float share) { return std::max(share, kMinPlotHeightEm * ImGui::GetFontSize()); }
-float readable_width(float share) { return std::max(share, kMinPlotWidthEm * ImGui::GetFontSize()); }
 
 bool fits_side_by_side(int count, float extra) {
   const float need = float(count) * kMinPlotWidthEm * ImGui::GetFontSize() + float(count) * ImGui::GetStyle().ItemSpacing.x + extra;

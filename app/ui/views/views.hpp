@@ -16,10 +16,9 @@ inline bool show_highlight(const AppState& s) { return !s.figure_drawing.active 
 
 // A colour bar beside a heatmap, in font heights.
 inline constexpr float kColorbarWidthEm = 5.0f;
-// A plot's height or width from the share of the pane it would take: never under the readable minimum (a
-// page's pane scrolls when its plots need more than it has).
+// A plot's height from the share of the pane it would take: never under the readable minimum (a page's pane
+// scrolls when its plots need more than it has; widths stack instead, see fits_side_by_side).
 float readable_height(float share);
-float readable_width(float share);
 // True when `count` plots of readable width, `extra` pixels beside them, fit side by side in the width left
 // on the line; else the view stacks them.
 bool fits_side_by_side(int count, float extra = 0.0f);
