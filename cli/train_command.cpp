@@ -156,7 +156,7 @@ void register_train(CLI::App& app) {
   sub->add_option("--base", s.rope_base, "RoPE base")->capture_default_str();
   sub->add_option("--lr", s.lr, "Peak learning rate (AdamW)")->capture_default_str();
   sub->add_option("--warmup", s.warmup, "Linear warm-up steps before the cosine decay")->capture_default_str();
-  sub->add_option("--threads", c->threads, "Runs trained in parallel (each run on one thread; results do not depend on it)")
+  sub->add_option("--threads", c->threads, "Threads: runs trained in parallel; a thread with no run left computes half of a running run's larger loops (results do not depend on it)")
       ->capture_default_str();
   sub->add_option("--out", c->out, "Save the run as PATH (.safetensors); several runs: PATH-<pe>[-seed<S>].safetensors, their loss and "
                                   "accuracy CSVs, and PATH.json listing them (File > Open reopens either)");

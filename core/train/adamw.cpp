@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/train/spare_cores.hpp"
+
 namespace peviz::train {
 
 void adamw_update(std::span<float> params, std::span<const float> grads, AdamWState& s, const AdamWConfig& c,
@@ -17,12 +19,17 @@ void adamw_update(std::span<float> params, std::span<const float> grads, AdamWSt
   const float correction1 = float(1.0 - std::pow(c.beta1, s.t)), correction2 = float(1.0 - std::pow(c.beta2, s.t));
   const float step = float(lr) / correction1, decay = float(1.0 - lr * c.weight_decay);
   const float eps = float(c.eps), inv_sqrt_c2 = 1.0f / std::sqrt(correction2);
-  for (std::size_t i = 0; i < params.size(); ++i) {
-    const float g = grads[i];
-    s.m[i] = b1 * s.m[i] + (1.0f - b1) * g;
-    s.v[i] = b2 * s.v[i] + (1.0f - b2) * g * g;
-    params[i] = params[i] * decay - step * s.m[i] / (std::sqrt(s.v[i]) * inv_sqrt_c2 + eps);
-  }
+  float* m = s.m.data();
+  float* v = s.v.data();
+  // Element by element (IEEE square root and division, no fused multiply-add), so any split gives the same bits.
+  split_rows(params.size(), 64, 8.0 * double(params.size()), [&](std::size_t first, std::size_t end) {
+    for (std::size_t i = first; i < end; ++i) {
+      const float g = grads[i];
+      m[i] = b1 * m[i] + (1.0f - b1) * g;
+      v[i] = b2 * v[i] + (1.0f - b2) * g * g;
+      params[i] = params[i] * decay - step * m[i] / (std::sqrt(v[i]) * inv_sqrt_c2 + eps);
+    }
+  });
 }
 
 double learning_rate(int step, int total, double peak, int warmup) {

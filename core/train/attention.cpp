@@ -5,6 +5,7 @@
 #include "core/rope.hpp"
 #include "core/train/gemm.hpp"
 #include "core/train/layers.hpp"
+#include "core/train/spare_cores.hpp"
 
 namespace peviz::train {
 
@@ -71,15 +72,21 @@ void bias_mask_softmax(T* P, int L, int h, const AttentionBias<T>& bias) {
   }
 }
 
-// Calls fn(L, first token, offset of the [L, L] probability block, head) for every sequence and head.
+// Calls fn(L, first token, offset of the [L, L] probability block, head, first head of the range) for every
+// sequence and head, the heads split between cores: each head writes only its own columns and its own T5 row,
+// in sequence order, so a split changes no bit.
 template <class Fn>
-void for_each_sequence_head(const PackedBatch& b, int heads, Fn fn) {
+void for_each_sequence_head(const PackedBatch& b, int heads, int head_dim, Fn fn) {
   const std::vector<int> off = attention_offsets(b, heads);
-  for (int s = 0; s < b.n_seqs(); ++s) {
-    const int L = b.seq_len[std::size_t(s)];
-    for (int h = 0; h < heads; ++h)
-      fn(L, std::size_t(b.seq_start[std::size_t(s)]), std::size_t(off[std::size_t(s)]) + std::size_t(h * L * L), h);
-  }
+  const double work = 2.0 * double(off.back()) * head_dim;
+  split_rows(std::size_t(heads), 1, work, [&](std::size_t first_head, std::size_t end_head) {
+    for (int s = 0; s < b.n_seqs(); ++s) {
+      const int L = b.seq_len[std::size_t(s)];
+      for (int h = int(first_head); h < int(end_head); ++h)
+        fn(L, std::size_t(b.seq_start[std::size_t(s)]), std::size_t(off[std::size_t(s)]) + std::size_t(h * L * L), h,
+           int(first_head));
+    }
+  });
 }
 
 }  // namespace
@@ -106,7 +113,7 @@ void attention_forward(T* out, T* att, const T* qkv, const PackedBatch& b, const
                        int heads) {
   const int hd = C / heads;
   const T scale = T(1) / std::sqrt(T(hd));
-  for_each_sequence_head(b, heads, [&](int L, std::size_t start, std::size_t att_offset, int h) {
+  for_each_sequence_head(b, heads, hd, [&](int L, std::size_t start, std::size_t att_offset, int h, int) {
     const T* q = qkv + start * std::size_t(3 * C) + std::size_t(h * hd);
     T* P = att + att_offset;
     gemm(Op::none, Op::transpose, L, L, hd, scale, q, 3 * C, q + C, 3 * C, T(0), P, L);
@@ -120,13 +127,15 @@ void attention_backward(T* dqkv, T* dt5_table, const T* dout, const T* qkv, cons
                       const AttentionBias<T>& bias, int C, int heads, T* scratch) {
   const int hd = C / heads;
   const T scale = T(1) / std::sqrt(T(hd));
-  for_each_sequence_head(b, heads, [&](int L, std::size_t start, std::size_t att_offset, int h) {
+  const int longest = b.n_seqs() > 0 ? *std::max_element(b.seq_len.begin(), b.seq_len.end()) : 0;
+  const std::size_t scratch_half = std::size_t(longest) * std::size_t(longest);
+  for_each_sequence_head(b, heads, hd, [&](int L, std::size_t start, std::size_t att_offset, int h, int first_head) {
     const std::size_t col = std::size_t(h * hd);
     const T* q = qkv + start * std::size_t(3 * C) + col;
     T* dq = dqkv + start * std::size_t(3 * C) + col;
     const T* P = att + att_offset;
     const T* dO = dout + start * std::size_t(C) + col;
-    T* dS = scratch;
+    T* dS = first_head == 0 ? scratch : scratch + scratch_half;  // one [L, L] block per core
     gemm(Op::none, Op::transpose, L, L, hd, T(1), dO, C, q + 2 * C, 3 * C, T(0), dS, L);    // dP = dO V^T
     gemm(Op::transpose, Op::none, L, hd, L, T(1), P, L, dO, C, T(0), dq + 2 * C, 3 * C);     // dV = P^T dO
     for (int i = 0; i < L; ++i) {  // softmax backward: dS = P (dP - sum_k P dP)

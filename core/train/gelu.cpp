@@ -7,6 +7,7 @@
 #include <type_traits>
 
 #include "core/train/layers.hpp"
+#include "core/train/spare_cores.hpp"
 
 namespace peviz::train {
 
@@ -89,8 +90,11 @@ void gelu_forward_float(SimdPath path, float* out, float* dgelu, const float* in
 
 template <class T>
 void gelu_forward(T* out, T* dgelu, const T* inp, int n) {
-  if constexpr (std::is_same_v<T, float>) {  // training
-    gelu_forward_float(best_simd_path(), out, dgelu, inp, n);
+  if constexpr (std::is_same_v<T, float>) {  // training; every element the same bits on any path, so any split
+    const SimdPath path = best_simd_path();
+    split_rows(std::size_t(n), 64, 16.0 * n, [&](std::size_t first, std::size_t end) {
+      gelu_forward_float(path, out + first, dgelu + first, inp + first, int(end - first));
+    });
   } else {  // gradient checks: the C library's erf and exp as the reference
     const T inv_sqrt2 = T(0.70710678118654752440), inv_sqrt_2pi = T(0.39894228040143267794);
     for (int i = 0; i < n; ++i) {
@@ -104,7 +108,9 @@ void gelu_forward(T* out, T* dgelu, const T* inp, int n) {
 
 template <class T>
 void gelu_backward(T* dinp, const T* dgelu, const T* dout, int n) {
-  for (int i = 0; i < n; ++i) dinp[i] = dgelu[i] * dout[i];
+  split_rows(std::size_t(n), 64, double(n), [&](std::size_t first, std::size_t end) {
+    for (std::size_t i = first; i < end; ++i) dinp[i] = dgelu[i] * dout[i];
+  });
 }
 
 template void gelu_forward<float>(float*, float*, const float*, int);

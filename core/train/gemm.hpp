@@ -2,14 +2,24 @@
 //
 // C = alpha * op(A) * op(B) + beta * C with op(X) = X or X^T, every matrix row-major with its own
 // leading dimension (so heads can be read in place out of a [tokens, 3d] qkv buffer). OpenBLAS runs
-// on one thread (openblas_set_num_threads(1) on first use): a training run is single-threaded, which
-// keeps its results bit-identical whatever else runs; parallelism is one run per thread
+// on one thread (openblas_set_num_threads(1) on first use): OpenBLAS's own threads change the rounding.
+// Parallelism is one run per thread, and an idle worker's core computes half of a large product by rows
+// (spare_cores.hpp), which keeps a run's results bit-identical whatever the thread count
 // (docs/lab.md: the Eigen/OpenBLAS measurement behind this choice).
 #pragma once
+#include <cstddef>
 
 namespace peviz::train {
 
 enum class Op { none, transpose };
+
+// A product of m x n x k multiply-adds is split by rows between cores only from this size on (layers.cpp):
+// each half then stays above 2^21, far from the sizes below which OpenBLAS switches to its small-matrix and
+// direct kernels (about 10^6 on AVX-512), whose roundings differ. Halves of a larger product give the bits of
+// the whole product (tests/core/train/spare_cores_test.cpp).
+inline constexpr double kMinGemmSplitWork = 1 << 22;
+// Rows of a split product are cut at a multiple of this (whole micro-tiles of OpenBLAS's AVX-512 kernels).
+inline constexpr std::size_t kGemmRowAlign = 16;
 
 void gemm(Op op_a, Op op_b, int m, int n, int k, float alpha, const float* a, int lda, const float* b, int ldb,
           float beta, float* c, int ldc);

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "core/train/gemm.hpp"
+#include "core/train/spare_cores.hpp"
 
 namespace peviz::train {
 
@@ -63,10 +64,12 @@ void layernorm_row(T* __restrict out, const T* __restrict x, const T* __restrict
 template <class T>
 void layernorm_forward(T* out, T* mean, T* rstd, const T* inp, const T* w, const T* bias, int N, int C) {
   const std::size_t pc = std::size_t(C);
-  int t = 0;
-  for (; t + kRowBlock <= N; t += kRowBlock) layernorm_stats<T, kRowBlock>(inp + std::size_t(t) * pc, C, mean + t, rstd + t);
-  for (; t < N; ++t) layernorm_stats<T, 1>(inp + std::size_t(t) * pc, C, mean + t, rstd + t);
-  for (t = 0; t < N; ++t) layernorm_row(out + std::size_t(t) * pc, inp + std::size_t(t) * pc, w, bias, mean[t], rstd[t], C);
+  split_rows(std::size_t(N), kRowBlock, 4.0 * N * C, [&](std::size_t first, std::size_t end) {
+    std::size_t t = first;
+    for (; t + kRowBlock <= end; t += kRowBlock) layernorm_stats<T, kRowBlock>(inp + t * pc, C, mean + t, rstd + t);
+    for (; t < end; ++t) layernorm_stats<T, 1>(inp + t * pc, C, mean + t, rstd + t);
+    for (t = first; t < end; ++t) layernorm_row(out + t * pc, inp + t * pc, w, bias, mean[t], rstd[t], C);
+  });
 }
 
 // Per row: mean over c of dnorm = w dout and of dnorm * norm (R rows at a time, each in channel order).
@@ -126,18 +129,32 @@ void layernorm_backward(T* dinp, T* dw, T* dbias, const T* dout, const T* inp, c
 
 template <class T>
 void matmul_forward(T* out, const T* inp, const T* w, const T* bias, int N, int C, int OC) {
-  for (int t = 0; t < N; ++t) std::copy(bias, bias + OC, out + std::size_t(t) * std::size_t(OC));
-  gemm(Op::none, Op::transpose, N, OC, C, T(1), inp, C, w, C, T(1), out, OC);
+  // Rows of the product split between cores: OpenBLAS computes each row the same way whatever rows it is given.
+  auto rows = [&](std::size_t first, std::size_t end) {
+    T* o = out + first * std::size_t(OC);
+    for (std::size_t t = first; t < end; ++t) std::copy(bias, bias + OC, out + t * std::size_t(OC));
+    gemm(Op::none, Op::transpose, int(end - first), OC, C, T(1), inp + first * std::size_t(C), C, w, C, T(1), o, OC);
+  };
+  split_rows(std::size_t(N), kGemmRowAlign, double(N) * C * OC, rows, kMinGemmSplitWork);
 }
 
 template <class T>
 void matmul_backward(T* dinp, T* dw, T* dbias, const T* dout, const T* inp, const T* w, int N, int C, int OC) {
-  gemm(Op::none, Op::none, N, C, OC, T(1), dout, OC, w, C, T(0), dinp, C);     // dinp = dout W
-  gemm(Op::transpose, Op::none, OC, C, N, T(1), dout, OC, inp, C, T(1), dw, C);  // dW += dout^T inp
-  for (int t = 0; t < N; ++t) {
-    const T* d = dout + std::size_t(t) * std::size_t(OC);
-    for (int o = 0; o < OC; ++o) dbias[o] += d[o];
-  }
+  const double work = double(N) * C * OC;
+  auto dinp_rows = [&](std::size_t first, std::size_t end) {  // dinp = dout W
+    gemm(Op::none, Op::none, int(end - first), C, OC, T(1), dout + first * std::size_t(OC), OC, w, C, T(0),
+         dinp + first * std::size_t(C), C);
+  };
+  auto dw_rows = [&](std::size_t first, std::size_t end) {  // dW += dout^T inp, dbias += column sums of dout
+    gemm(Op::transpose, Op::none, int(end - first), C, N, T(1), dout + first, OC, inp, C, T(1),
+         dw + first * std::size_t(C), C);
+    for (int t = 0; t < N; ++t) {
+      const T* d = dout + std::size_t(t) * std::size_t(OC);
+      for (std::size_t o = first; o < end; ++o) dbias[o] += d[o];
+    }
+  };
+  split_rows(std::size_t(N), kGemmRowAlign, work, dinp_rows, kMinGemmSplitWork);
+  split_rows(std::size_t(OC), kGemmRowAlign, work, dw_rows, kMinGemmSplitWork);
 }
 
 template <class T>

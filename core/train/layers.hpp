@@ -89,7 +89,8 @@ template <class T>
 void attention_forward(T* out, T* att, const T* qkv, const PackedBatch& b, const AttentionBias<T>& bias, int C,
                        int heads);
 // Writes dqkv (each row belongs to one sequence, each column to one head: one source per value) and
-// accumulates into dt5_table when T5 bias is used; scratch holds at least L*L values for the longest sequence.
+// accumulates into dt5_table when T5 bias is used; scratch holds at least 2 L*L values for the longest sequence
+// (one block per core when the heads are split).
 template <class T>
 void attention_backward(T* dqkv, T* dt5_table, const T* dout, const T* qkv, const T* att, const PackedBatch& b,
                         const AttentionBias<T>& bias, int C, int heads, T* scratch);

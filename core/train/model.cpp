@@ -185,7 +185,7 @@ Model<T> make_model(const ModelConfig& c, int token_capacity, std::size_t att_ca
   m.grad_act_offset = act_offsets(c, std::size_t(token_capacity), 0);
   m.acts.assign(m.act_offset.back(), T(0));
   m.grad_acts.assign(m.grad_act_offset.back(), T(0));
-  m.scratch.assign(std::size_t(c.max_positions) * std::size_t(c.max_positions), T(0));
+  m.scratch.assign(2 * std::size_t(c.max_positions) * std::size_t(c.max_positions), T(0));  // attention_backward
   init_weights(m, seed);
   init_position_tables(m);
   return m;

@@ -74,7 +74,7 @@ struct Model {
   std::array<std::size_t, kActCount + 1> act_offset{};       // into acts
   std::array<std::size_t, kActCount + 1> grad_act_offset{};  // into grad_acts (no att block)
   std::vector<T> acts, grad_acts;       // activations and their gradients
-  std::vector<T> scratch;               // one [L, L] block for attention backward
+  std::vector<T> scratch;               // two [L, L] blocks for attention backward (one per core)
   std::vector<T> pe_table;              // sinusoidal: core's interleaved table [max_positions, d_model]
   RopeTable<T> rope;                    // rope: cos/sin [max_positions, head_dim/2]
   std::vector<double> alibi_slopes;     // alibi: core's slopes [heads]

@@ -6,8 +6,9 @@
 //   run.snapshot();                          // any thread, any time: step, loss curve, steps/s, ETA, accuracy
 //   run.attention_maps(n, index);            // any thread: probabilities for one test sequence of n symbols
 //   run.learned_table();                     // any thread: the learned position table (learned PE only)
-// A run is single-threaded (OpenBLAS on one thread), so its results are bit-identical whatever else
-// runs at the same time; several encodings train in parallel as several runs on several threads.
+// A run's results are bit-identical whatever else runs at the same time: OpenBLAS runs on one thread, and a
+// RunQueue worker with no run left computes halves of this run's larger loops, cut so that no bit changes
+// (spare_cores.hpp); several encodings train in parallel as several runs on several threads.
 #pragma once
 #include <atomic>
 #include <cstdint>

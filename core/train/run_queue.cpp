@@ -14,9 +14,11 @@ namespace peviz::train {
 RunQueue::RunQueue(std::vector<TrainSettings> runs, int workers, int worker_nice)
     : settings_(std::move(runs)), slots_(std::make_unique<Slot[]>(settings_.size())) {
   for (const TrainSettings& s : settings_) validate(s);
-  const int n = std::clamp(workers, 1, std::max(1, int(settings_.size())));
+  const int n = std::max(1, workers);  // workers beyond the runs lend their core from the start
   live_workers_.store(n);
-  for (int i = 0; i < n; ++i) workers_.emplace_back([this, worker_nice] { work(worker_nice); });
+  training_workers_.store(n);
+  spares_ = std::make_unique<SpareCores>(n);
+  for (int i = 0; i < n; ++i) workers_.emplace_back([this, i, worker_nice] { work(i, worker_nice); });
 }
 
 RunQueue::RunQueue(std::vector<std::unique_ptr<TrainRun>> finished) : slots_(std::make_unique<Slot[]>(finished.size())) {
@@ -46,13 +48,24 @@ void RunQueue::wait() {
 }
 
 // A worker: takes the next queued run until none is left or stop(); each run steps until done, diverged or
-// cancelled, then evaluates (skipped when the owner is going away).
-void RunQueue::work(int nice) {
+// cancelled, then evaluates (skipped when the owner is going away). Then it lends its core to the runs still
+// training until the last of them ends.
+void RunQueue::work(int index, int nice) {
 #ifdef __linux__
   if (nice != 0) setpriority(PRIO_PROCESS, id_t(::syscall(SYS_gettid)), nice);  // per thread on Linux
 #else
   (void)nice;
 #endif
+  train_queued();
+  if (training_workers_.fetch_sub(1, std::memory_order_acq_rel) == 1)
+    spares_->close();
+  else
+    spares_->serve(index);
+  live_workers_.fetch_sub(1, std::memory_order_release);
+}
+
+void RunQueue::train_queued() {
+  UseSpareCores use(spares_.get());
   for (std::size_t i = next_++; i < settings_.size() && !cancel_.load(); i = next_++) {
     Slot& slot = slots_[i];
     try {
@@ -67,7 +80,6 @@ void RunQueue::work(int nice) {
       slot.state.store(RunState::failed, std::memory_order_release);
     }
   }
-  live_workers_.fetch_sub(1, std::memory_order_release);
 }
 
 }  // namespace peviz::train

@@ -5,8 +5,9 @@
 //   q.state(i), q.run(i)->snapshot() // any thread, any time
 //   q.stop();                        // running runs stop after their step and evaluate; queued ones never start
 //   q.wait();                        // joins the workers
-// Runs start in the order given; a worker takes the next queued run when its own ends. Each run is
-// single-threaded, so its results are the same bits whatever the number of workers. The destructor
+// Runs start in the order given; a worker takes the next queued run when its own ends; when none is queued it
+// lends its core to the runs still training (SpareCores). A run's results are the same bits whatever the
+// number of workers. The destructor
 // abandons: it cancels without evaluating and joins (closing the window mid-run).
 #pragma once
 #include <atomic>
@@ -16,6 +17,7 @@
 #include <vector>
 
 #include "core/train/run.hpp"
+#include "core/train/spare_cores.hpp"
 
 namespace peviz::train {
 
@@ -44,6 +46,8 @@ class RunQueue {
   // True once every worker has ended (then wait() returns at once).
   bool ended() const { return live_workers_.load(std::memory_order_acquire) == 0; }
   void wait();
+  // Loop halves that idle workers computed for runs still training (SpareCores::lent).
+  long halves_lent() const { return spares_ ? spares_->lent() : 0; }
 
  private:
   struct Slot {
@@ -51,13 +55,16 @@ class RunQueue {
     std::unique_ptr<TrainRun> run;  // written by its worker before state leaves queued
     std::string error;              // written before state becomes failed
   };
-  void work(int nice);
+  void work(int index, int nice);
+  void train_queued();
 
   std::vector<TrainSettings> settings_;
   std::unique_ptr<Slot[]> slots_;
   std::atomic<std::size_t> next_{0};
   std::atomic<bool> cancel_{false}, abandon_{false};
   std::atomic<int> live_workers_{0};
+  std::atomic<int> training_workers_{0};   // workers still taking runs; the last one to stop closes spares_
+  std::unique_ptr<SpareCores> spares_;
   std::vector<std::thread> workers_;
 };
 

@@ -141,7 +141,7 @@ TEST_CASE("attention backward matches finite differences (no bias, ALiBi, T5)", 
   const std::vector<double> slopes = {0.5, 0.25};
   std::vector<double> t5 = random_values(heads * 4, 22);
   const std::vector<int> bucket = {0, 1, 2, 3, 3};
-  std::vector<double> att(attention_offsets(b, heads).back()), scratch(25);
+  std::vector<double> att(attention_offsets(b, heads).back()), scratch(50);
   for (int kind = 0; kind < 3; ++kind) {
     AttentionBias<double> bias;
     if (kind == 1) bias.alibi_slopes = slopes.data();

@@ -1,0 +1,61 @@
+// Idle training workers lend their core to the runs still training: a run splits a loop in two halves.
+//
+// RunQueue trains one run per worker thread. When no queued run is left, a worker whose run has ended
+// would idle while the others train; instead it serves here, and each running run hands it the upper
+// half of its larger loops (matrix products by rows, attention by heads, GELU, LayerNorm, AdamW).
+// Every split is cut so that each output element is computed by the same operations in the same order
+// as without the split (tests/core/train/spare_cores_test.cpp checks the products and whole runs), so a
+// run's results are the same bits whatever the number of workers.
+#pragma once
+#include <atomic>
+#include <cstddef>
+#include <exception>
+#include <functional>
+#include <memory>
+
+namespace peviz::train {
+
+using RangeFn = std::function<void(std::size_t begin, std::size_t end)>;
+
+class SpareCores {
+ public:
+  explicit SpareCores(int slots);
+  ~SpareCores();
+  SpareCores(const SpareCores&) = delete;
+  SpareCores& operator=(const SpareCores&) = delete;
+
+  // Called by a worker with nothing left to train: computes the halves handed to `slot` until close().
+  void serve(int slot);
+  // Ends every serve() (once its current half is done) and refuses later ones. Call when no run trains.
+  void close();
+  // fn(0, cut) on this thread and fn(cut, n) on an idle serving thread; false (nothing called) when none is idle.
+  bool split(std::size_t n, std::size_t cut, const RangeFn& fn);
+  // Halves computed by serving threads so far.
+  long lent() const { return lent_.load(std::memory_order_relaxed); }
+
+ private:
+  struct Slot;
+  std::unique_ptr<Slot[]> slots_;
+  int count_;
+  std::atomic<long> lent_{0};
+};
+
+// The spare cores of the calling thread's run for the lifetime of the scope (RunQueue sets it per worker).
+class UseSpareCores {
+ public:
+  explicit UseSpareCores(SpareCores* cores);
+  ~UseSpareCores();
+  UseSpareCores(const UseSpareCores&) = delete;
+  UseSpareCores& operator=(const UseSpareCores&) = delete;
+
+ private:
+  SpareCores* previous_;
+};
+
+// fn over rows [0, n): in two halves cut at a multiple of `align` when the calling thread has a spare core
+// idle and the loop is worth it (`work`, in multiply-adds or element operations, >= min_work), else
+// fn(0, n) on this thread. fn must compute each row the same way whatever range it is given.
+inline constexpr double kMinSplitWork = 1 << 15;
+void split_rows(std::size_t n, std::size_t align, double work, const RangeFn& fn, double min_work = kMinSplitWork);
+
+}  // namespace peviz::train

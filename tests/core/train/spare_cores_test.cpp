@@ -1,0 +1,181 @@
+// Spare cores: halves run on the serving thread, errors come back, close ends serving, and splits change no bit.
+#include "core/train/spare_cores.hpp"
+
+#include <algorithm>
+#include <mutex>
+#include <random>
+#include <stdexcept>
+#include <thread>
+#include <vector>
+
+#include <catch2/catch.hpp>
+#include "tiny_run.hpp"
+
+#include "core/train/gemm.hpp"
+#include "core/train/run_queue.hpp"
+
+using namespace peviz::train;
+
+namespace {
+
+// A SpareCores with one thread serving slot 0 until the object is closed.
+struct ServedCores {
+  SpareCores cores{1};
+  std::thread server{[this] { cores.serve(0); }};
+  ServedCores() {
+    while (!cores.split(2, 1, [](std::size_t, std::size_t) {})) std::this_thread::yield();  // serving now
+  }
+  ~ServedCores() {
+    cores.close();
+    server.join();
+  }
+};
+
+std::vector<float> random_floats(std::size_t n, unsigned seed) {
+  std::mt19937 gen(seed);
+  std::normal_distribution<float> normal;
+  std::vector<float> v(n);
+  for (float& x : v) x = normal(gen);
+  return v;
+}
+
+// The settings of one run large enough for every split to happen (products of 700+ rows).
+TrainSettings splittable_run(PositionEncoding pe) {
+  TrainSettings s = tiny_run(pe, 3, 4);
+  s.d_model = 64;
+  s.heads = 4;
+  s.batch = 32;
+  s.train_max = 20;
+  s.test_max = 25;
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("split: the lower half on the caller, the upper half on the serving thread", "[train][spare]") {
+  ServedCores served;
+  const std::thread::id me = std::this_thread::get_id();
+  std::vector<int> by_me(10, 0), by_other(10, 0);
+  std::atomic<bool> upper_started{false};
+  const long lent_before = served.cores.lent();
+  REQUIRE(served.cores.split(10, 4, [&](std::size_t first, std::size_t end) {
+    if (first > 0) upper_started = true;
+    for (std::size_t i = first; i < end; ++i) (std::this_thread::get_id() == me ? by_me : by_other)[i] = 1;
+    while (!upper_started) std::this_thread::yield();  // else this thread would take the upper half back
+  }));
+  CHECK(by_me == std::vector<int>{1, 1, 1, 1, 0, 0, 0, 0, 0, 0});
+  CHECK(by_other == std::vector<int>{0, 0, 0, 0, 1, 1, 1, 1, 1, 1});
+  CHECK(served.cores.lent() == lent_before + 1);
+}
+
+TEST_CASE("split: whether the server starts the upper half in time or this thread takes it back, each half runs once", "[train][spare]") {
+  SpareCores cores(1);
+  std::atomic<bool> serving{false};
+  std::thread server([&] {
+    serving = true;
+    cores.serve(0);
+  });
+  while (!serving) std::this_thread::yield();
+  std::vector<std::size_t> ranges;
+  // The server may or may not pick the upper half up in time; either way both halves are computed once.
+  std::mutex m;
+  while (!cores.split(6, 2, [&](std::size_t first, std::size_t end) {
+    std::lock_guard lock(m);
+    ranges.push_back(first);
+    ranges.push_back(end);
+  })) std::this_thread::yield();
+  std::sort(ranges.begin(), ranges.end());
+  CHECK(ranges == std::vector<std::size_t>{0, 2, 2, 6});
+  cores.close();
+  server.join();
+}
+
+TEST_CASE("split: an exception in either half reaches the caller, and the core serves on", "[train][spare]") {
+  ServedCores served;
+  CHECK_THROWS_WITH(served.cores.split(8, 4,
+                                       [](std::size_t first, std::size_t) {
+                                         if (first == 4) throw std::runtime_error("upper");
+                                       }),
+                    "upper");
+  CHECK_THROWS_WITH(served.cores.split(8, 4,
+                                       [](std::size_t first, std::size_t) {
+                                         if (first == 0) throw std::runtime_error("lower");
+                                       }),
+                    "lower");
+  std::atomic<int> calls{0};
+  CHECK(served.cores.split(8, 4, [&](std::size_t, std::size_t) { ++calls; }));
+  CHECK(calls == 2);
+}
+
+TEST_CASE("split is refused without a serving thread, and after close", "[train][spare]") {
+  SpareCores cores(2);
+  CHECK_FALSE(cores.split(8, 4, [](std::size_t, std::size_t) {}));
+  cores.close();
+  cores.serve(0);  // returns at once: closed
+  CHECK_FALSE(cores.split(8, 4, [](std::size_t, std::size_t) {}));
+}
+
+TEST_CASE("split_rows: small loops, no spare cores, or a single row run whole on this thread", "[train][spare]") {
+  std::vector<std::pair<std::size_t, std::size_t>> calls;
+  const RangeFn record = [&](std::size_t first, std::size_t end) { calls.emplace_back(first, end); };
+  split_rows(100, 16, 1e9, record);  // no UseSpareCores scope
+  ServedCores served;
+  UseSpareCores use(&served.cores);
+  split_rows(100, 16, kMinSplitWork / 2, record);  // not worth a hand-off
+  split_rows(1, 1, 1e9, record);                   // nothing to split
+  CHECK(calls == std::vector<std::pair<std::size_t, std::size_t>>{{0, 100}, {0, 100}, {0, 1}});
+  calls.clear();
+  split_rows(100, 16, 1e9, [&](std::size_t first, std::size_t end) {
+    if (first == 0) calls.emplace_back(first, end);  // the upper half runs on the server
+  });
+  CHECK(calls == std::vector<std::pair<std::size_t, std::size_t>>{{0, 48}});
+}
+
+TEST_CASE("products large enough to split give the bits of the whole product in two halves", "[train][spare]") {
+  // OpenBLAS computes each output row with the same kernel and k order whatever rows it is given, as long as
+  // both halves stay on its large-matrix path; the engine's splits rely on it, checked on the lab's shapes
+  // (d_model 64 and 256, about 750 tokens; weight gradients have the tokens as k).
+  struct Shape {
+    Op a, b;
+    int m, n, k;
+    float beta;
+  };
+  const Shape shapes[] = {{Op::none, Op::transpose, 768, 192, 64, 1},  {Op::none, Op::none, 768, 64, 192, 0},
+                          {Op::transpose, Op::none, 192, 64, 768, 1},  {Op::none, Op::transpose, 743, 256, 64, 1},
+                          {Op::transpose, Op::none, 64, 256, 743, 1},  {Op::none, Op::none, 743, 64, 256, 0},
+                          {Op::none, Op::transpose, 743, 768, 256, 1}, {Op::transpose, Op::none, 1024, 256, 743, 1},
+                          {Op::none, Op::transpose, 300, 128, 128, 1}, {Op::transpose, Op::none, 128, 128, 300, 1}};
+  for (const Shape& s : shapes) {
+    INFO(s.m << " x " << s.n << " x " << s.k);
+    REQUIRE(double(s.m) * s.n * s.k >= kMinGemmSplitWork);
+    const int lda = s.a == Op::none ? s.k : s.m, ldb = s.b == Op::none ? s.n : s.k;
+    const std::vector<float> A = random_floats(std::size_t(s.m) * s.k, 1), B = random_floats(std::size_t(s.k) * s.n, 2);
+    std::vector<float> whole = random_floats(std::size_t(s.m) * s.n, 3), halves = whole;
+    gemm(s.a, s.b, s.m, s.n, s.k, 0.7f, A.data(), lda, B.data(), ldb, s.beta, whole.data(), s.n);
+    const int cut = int((std::size_t(s.m) / 2 + kGemmRowAlign / 2) / kGemmRowAlign * kGemmRowAlign);  // as split_rows
+    for (const auto [first, rows] : {std::pair{0, cut}, std::pair{cut, s.m - cut}}) {
+      const float* a = s.a == Op::none ? A.data() + std::size_t(first) * lda : A.data() + first;
+      gemm(s.a, s.b, rows, s.n, s.k, 0.7f, a, lda, B.data(), ldb, s.beta, halves.data() + std::size_t(first) * s.n, s.n);
+    }
+    CHECK(same_bits(whole, halves));
+  }
+}
+
+TEST_CASE("one run on two workers: the idle worker computes halves, and the run keeps its bits", "[train][spare]") {
+  for (PositionEncoding pe : kAllPositionEncodings) {
+    INFO(to_string(pe));
+    const TrainSettings settings = splittable_run(pe);
+    RunQueue two({settings}, 2);
+    two.wait();
+    REQUIRE(two.state(0) == RunState::done);
+    CHECK(two.halves_lent() > 0);
+    TrainRun alone(settings);
+    alone.train(std::atomic<bool>{false});
+    CHECK(same_bits(two.run(0)->snapshot().loss, alone.snapshot().loss));
+    CHECK(same_bits(two.run(0)->parameters(), alone.parameters()));
+    const auto& split_accuracy = two.run(0)->snapshot().accuracy;
+    const auto& alone_accuracy = alone.snapshot().accuracy;
+    REQUIRE(split_accuracy.size() == alone_accuracy.size());
+    for (std::size_t i = 0; i < alone_accuracy.size(); ++i) CHECK(split_accuracy[i].exact_match == alone_accuracy[i].exact_match);
+  }
+}
