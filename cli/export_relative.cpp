@@ -68,6 +68,20 @@ nlohmann::json floats_json(const std::vector<double>& v) {
   return a;
 }
 
+// rope-inv-freq's JSON keys beside the table. With --config also the frequencies in full double precision and
+// the RoPE they come from, rope_type spelt as transformers does ("default" for none).
+nlohmann::json inv_freq_extra(const ResolvedRope& r, const ScaledRope& s) {
+  nlohmann::json extra = {{"attention_factor", s.attention_factor}};
+  if (r.model.empty()) return extra;
+  extra["inv_freq"] = floats_json(s.inv_freq);
+  extra["rotary_dim"] = rotary_dim(r.rope);
+  extra["base"] = r.rope.base;
+  extra["rope_type"] = r.scaling.kind == RopeScaling::none ? "default" : std::string(to_string(r.scaling.kind));
+  extra["model"] = r.model;
+  extra["layer_type"] = r.layer_type;
+  return extra;
+}
+
 // A subcommand with the RoPE flags and output flags, running `body` on the resolved flags.
 template <class Body>
 CLI::App* rope_subcommand(CLI::App& export_cmd, const char* name, const char* help,
@@ -85,7 +99,7 @@ CLI::App* rope_subcommand(CLI::App& export_cmd, const char* name, const char* he
 void register_rope(CLI::App& export_cmd) {
   rope_subcommand(export_cmd, "rope-inv-freq", "One row per RoPE pair: its (scaled) inverse frequency",
                   std::make_shared<RopeCommand>(), [](const RopeCommand& c, const ResolvedRope& r, const ScaledRope& s) {
-                    emit(column(s.inv_freq), rope_params_json(r, s), c.out, {{"attention_factor", s.attention_factor}});
+                    emit(column(s.inv_freq), rope_params_json(r, s), c.out, inv_freq_extra(r, s));
                   });
 
   auto decay = std::make_shared<RopeCommand>();

@@ -5,6 +5,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/export_common.hpp"
+#include "cli/rope_flags.hpp"
 #include "core/rope_bounds.hpp"
 
 namespace peviz::cli {
@@ -13,26 +14,42 @@ void register_rope_bounds(CLI::App& export_cmd) {
   struct Command {
     RopeBoundsParams params;
     OutputOptions out;
+    std::string config, layer_type;
   };
   auto c = std::make_shared<Command>();
   CLI::App* sub = export_cmd.add_subcommand(
       "rope-bounds", "One row: d_extra, t_extra (Liu et al. 2023 Eq. 13), first_negative_m, min_base (Men et al. 2024)");
+  sub->add_option("--config", c->config,
+                  "A model's config.json: d = its rotary dimension, base = its rope_theta, context-len = its "
+                  "max_position_embeddings (flags given beside it override them; its scaling is not used)");
+  sub->add_option("--layer-type", c->layer_type, "With --config: whose RoPE (Gemma 3: full_attention | sliding_attention)");
   sub->add_option("--head-dim", c->params.head_dim, "Channels per head d (even)")->capture_default_str();
   sub->add_option("--base", c->params.base, "RoPE base")->capture_default_str();
   sub->add_option("--context-len", c->params.context_len, "Training / context length, 1..2^20")->capture_default_str();
   add_output_flags(*sub, c->out);
-  sub->callback([c] {
-    const RopeBounds b = rope_bounds(c->params);
-    const float first = b.first_negative_m ? float(*b.first_negative_m) : std::numeric_limits<float>::quiet_NaN();
-    const NdArray row = NdArray::from_floats({1, 4}, {float(b.d_extra), float(b.t_extra), first, float(b.min_base)});
-    const nlohmann::json params = {{"head_dim", c->params.head_dim}, {"base", c->params.base},
-                                   {"context_len", c->params.context_len}};
+  sub->callback([c, sub] {
+    RopeBoundsParams p = c->params;
+    nlohmann::json from_config = nlohmann::json::object();
+    if (const auto cr = config_rope(c->config, c->layer_type)) {
+      // Men et al.'s B(m) sums over the rotating pairs, theta_i = base^(-2i/R): d is the rotary dimension.
+      if (!sub->count("--head-dim")) p.head_dim = rotary_dim(cr->layer.rope);
+      if (!sub->count("--base")) p.base = cr->layer.rope.base;
+      if (!sub->count("--context-len") && cr->max_position_embeddings) p.context_len = cr->max_position_embeddings;
+      from_config = {{"model", cr->model}, {"layer_type", cr->layer.layer_type}};
+    }
+    const RopeBounds b = rope_bounds(p);
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    const float first = b.first_negative_m ? float(*b.first_negative_m) : nan;
+    const float base = b.min_base ? float(*b.min_base) : nan;
+    const NdArray row = NdArray::from_floats({1, 4}, {float(b.d_extra), float(b.t_extra), first, base});
+    nlohmann::json params = {{"head_dim", p.head_dim}, {"base", p.base}, {"context_len", p.context_len}};
+    params.update(from_config);
     emit(row, params, c->out,
          {{"columns", {"d_extra", "t_extra", "first_negative_m", "min_base"}},
           {"d_extra", b.d_extra},
           {"t_extra", b.t_extra},
           {"first_negative_m", b.first_negative_m ? nlohmann::json(*b.first_negative_m) : nlohmann::json(nullptr)},
-          {"min_base", b.min_base}});
+          {"min_base", b.min_base ? nlohmann::json(*b.min_base) : nlohmann::json(nullptr)}});
   });
 }
 

@@ -11,17 +11,18 @@ namespace peviz::cli {
 
 namespace {
 bool given(const RopeFlags& f, const std::string& flag) { return f.sub && f.sub->count(flag) > 0; }
-
-template <class T>
-std::optional<T> if_given(const RopeFlags& f, const std::string& flag, T value) {
-  return given(f, flag) ? std::optional<T>(value) : std::nullopt;
-}
 }  // namespace
 
 void add_rope_flags(CLI::App& sub, RopeFlags& f) {
   f.sub = &sub;
-  sub.add_option("--head-dim", f.rope.head_dim, "Channels per attention head, even, 2..16384")->required();
-  sub.add_option("--base", f.rope.base, "rope_theta, finite and > 1 (10000 in RoFormer and LLaMA 1/2)")->required();
+  sub.add_option("--config", f.config,
+                 "A model's config.json (Hugging Face): head_dim, rope_theta, partial rotary, rope_scaling or "
+                 "rope_parameters, read as transformers does; flags given beside it override it");
+  sub.add_option("--layer-type", f.layer_type,
+                 "With --config: whose RoPE (Gemma 3: full_attention | sliding_attention), default full_attention");
+  sub.add_option("--head-dim", f.rope.head_dim, "Channels per attention head, even, 2..16384 (required without --config)");
+  sub.add_option("--base", f.rope.base,
+                 "rope_theta, finite and > 1 (10000 in RoFormer and LLaMA 1/2; required without --config)");
   sub.add_option("--rotary-dim", f.rope.rotary_dim, "Channels that rotate (partial rotary), even, <= head-dim");
   sub.add_option("--scaling", f.scaling, "none | linear | dynamic | yarn | llama3 | longrope")->capture_default_str();
   sub.add_option("--factor", f.factor, "Context extension factor, >= 1");
@@ -58,28 +59,65 @@ std::vector<double> parse_number_list(const std::string& text, const std::string
   return out;
 }
 
-ResolvedRope resolve_rope_flags(const RopeFlags& f) {
-  ResolvedRope r;
-  r.rope = f.rope;
-  const auto kind = parse_rope_scaling(f.scaling);
-  if (!kind) throw ParamError("scaling", "must be none, linear, dynamic, yarn, llama3 or longrope, got '" + f.scaling + "'");
-  RopeScalingParams& s = r.scaling;
-  s.kind = *kind;
-  s.factor = if_given(f, "--factor", f.factor);
-  s.original_max_len = if_given(f, "--original-max-len", f.original_max_len);
-  s.max_len = if_given(f, "--max-len", f.max_len);
-  s.seq_len = if_given(f, "--seq-len", f.seq_len);
-  s.beta_fast = if_given(f, "--beta-fast", f.beta_fast);
-  s.beta_slow = if_given(f, "--beta-slow", f.beta_slow);
-  s.low_freq_factor = if_given(f, "--low-freq-factor", f.low_freq_factor);
-  s.high_freq_factor = if_given(f, "--high-freq-factor", f.high_freq_factor);
-  s.attention_factor = if_given(f, "--attention-factor", f.attention_factor);
-  s.mscale = if_given(f, "--mscale", f.mscale);
-  s.mscale_all_dim = if_given(f, "--mscale-all-dim", f.mscale_all_dim);
+std::optional<ConfigRope> config_rope(const std::string& config, const std::string& layer_type) {
+  if (config.empty()) {
+    if (!layer_type.empty()) throw ParamError("layer-type", "needs --config FILE");
+    return std::nullopt;
+  }
+  const ModelConfig m = load_model_config(config);
+  if (m.scheme != PositionScheme::rope)
+    throw ParamError("config", m.name + " (model_type '" + m.model_type + "') uses " + std::string(to_string(m.scheme)) +
+                                   " positions, not RoPE");
+  return ConfigRope{m.name, layer_type_rope(m, layer_type), m.max_position_embeddings};
+}
+
+namespace {
+
+// Every scaling flag given replaces the value it names; the others keep what the config said.
+void apply_scaling_flags(const RopeFlags& f, RopeScalingParams& s) {
+  const auto take = [&](const char* flag, auto& field, auto value) {
+    if (given(f, flag)) field = value;
+  };
+  take("--factor", s.factor, f.factor);
+  take("--original-max-len", s.original_max_len, f.original_max_len);
+  take("--max-len", s.max_len, f.max_len);
+  take("--seq-len", s.seq_len, f.seq_len);
+  take("--beta-fast", s.beta_fast, f.beta_fast);
+  take("--beta-slow", s.beta_slow, f.beta_slow);
+  take("--low-freq-factor", s.low_freq_factor, f.low_freq_factor);
+  take("--high-freq-factor", s.high_freq_factor, f.high_freq_factor);
+  take("--attention-factor", s.attention_factor, f.attention_factor);
+  take("--mscale", s.mscale, f.mscale);
+  take("--mscale-all-dim", s.mscale_all_dim, f.mscale_all_dim);
   if (f.no_truncate) s.truncate = false;
   if (given(f, "--short-factor")) s.short_factor = parse_number_list(f.short_factor, "short-factor");
   if (given(f, "--long-factor")) s.long_factor = parse_number_list(f.long_factor, "long-factor");
-  validate(r.rope, s);
+}
+
+}  // namespace
+
+ResolvedRope resolve_rope_flags(const RopeFlags& f) {
+  ResolvedRope r;
+  if (const auto c = config_rope(f.config, f.layer_type)) {
+    r.rope = c->layer.rope;
+    r.scaling = c->layer.scaling;
+    r.model = c->model;
+    r.layer_type = c->layer.layer_type;
+  } else {
+    if (!given(f, "--head-dim")) throw ParamError("head-dim", "is required (or give --config FILE)");
+    if (!given(f, "--base")) throw ParamError("base", "is required (or give --config FILE)");
+  }
+  if (given(f, "--head-dim")) r.rope.head_dim = f.rope.head_dim;
+  if (given(f, "--base")) r.rope.base = f.rope.base;
+  if (given(f, "--rotary-dim")) r.rope.rotary_dim = f.rope.rotary_dim;
+  if (given(f, "--scaling") || f.config.empty()) {
+    const auto kind = parse_rope_scaling(f.scaling);
+    if (!kind) throw ParamError("scaling", "must be none, linear, dynamic, yarn, llama3 or longrope, got '" + f.scaling + "'");
+    if (*kind != r.scaling.kind) r.scaling = RopeScalingParams{};  // another scaling: none of the config's values
+    r.scaling.kind = *kind;
+  }
+  apply_scaling_flags(f, r.scaling);
+  validate(r.rope, r.scaling);
   return r;
 }
 
@@ -89,6 +127,10 @@ nlohmann::json rope_params_json(const ResolvedRope& r, const ScaledRope& scaled)
                       {"rotary_dim", rotary_dim(r.rope)},
                       {"base", r.rope.base},
                       {"scaling", to_string(s.kind)}};
+  if (!r.model.empty()) {
+    j["model"] = r.model;
+    j["layer_type"] = r.layer_type;
+  }
   if (s.kind == RopeScaling::none) return j;
   j["factor"] = scaled.factor;
   if (scaled.original_max_len) j["original_max_len"] = scaled.original_max_len;

@@ -1,8 +1,9 @@
 // Liu et al. 2023's critical dimension and Men et al. 2024's B(m) bound on the RoPE base.
 #include "core/rope_bounds.hpp"
 
+#include <algorithm>
 #include <cmath>
-#include <complex>
+#include <deque>
 #include <vector>
 
 #include "core/limits.hpp"
@@ -14,6 +15,12 @@ namespace {
 
 constexpr double kTwoPi = 6.283185307179586476925286766559;
 constexpr long long kSearchLimit = 1LL << 24;
+constexpr long long kWalkBlock = 512;        // distances walked by rotation between two exact sin/cos
+constexpr double kScanStep = 5e-4;           // largest step of the scan in log(base): bases 0.05% apart
+constexpr double kRefineWidth = 1e-6;        // the refinement stops when hi / lo - 1 is below this
+constexpr double kLowestBase = 1.0000001;    // the scan starts here (the base must be > 1)
+constexpr double kHighestBase = 1e12;        // and gives up here: no base up to it holds
+constexpr std::size_t kWitnesses = 16;       // distances that made recent bases fail, tried first
 
 std::vector<double> thetas(int head_dim, double base) {
   RopeParams p;
@@ -22,36 +29,155 @@ std::vector<double> thetas(int head_dim, double base) {
   return rope_inv_freq(p);
 }
 
-// Walks m = 0, 1, ... with every pair's phasor rotated one step at a time (exact sin/cos again every
-// 4096 steps, so the drift stays ~1e-12); returns the first m <= limit with sum cos < 0.
-std::optional<long long> first_negative(const std::vector<double>& theta, long long limit) {
-  const std::size_t n = theta.size();
-  std::vector<std::complex<double>> step(n), z(n);
-  for (std::size_t i = 0; i < n; ++i) step[i] = std::polar(1.0, theta[i]);
-  for (long long m = 0; m <= limit; ++m) {
-    if (m % 4096 == 0)
-      for (std::size_t i = 0; i < n; ++i) z[i] = std::polar(1.0, double(m) * theta[i]);
-    double sum = 0;
+struct Negative {
+  long long m = 0;     // a distance with B(m) < 0
+  double value = 0;    // B(m) there
+};
+
+// Walks m = lo..hi with every pair's phasor (cos, sin of m theta_i) rotated one step at a time, exact
+// sin/cos again every kWalkBlock steps (the drift stays ~1e-13); the first m with sum cos < 0. The
+// buffers live here so that the many short walks of the scan allocate nothing.
+struct Walker {
+  std::vector<double> c, s, step_c, step_s;
+
+  std::optional<Negative> operator()(const std::vector<double>& theta, long long lo, long long hi) {
+    const std::size_t n = theta.size();
+    c.resize(n), s.resize(n), step_c.resize(n), step_s.resize(n);
     for (std::size_t i = 0; i < n; ++i) {
-      sum += z[i].real();
-      z[i] *= step[i];
+      step_c[i] = std::cos(theta[i]);
+      step_s[i] = std::sin(theta[i]);
     }
-    if (sum < 0) return m;
+    for (long long m = lo; m <= hi; ++m) {
+      if ((m - lo) % kWalkBlock == 0) reseed(theta, m);
+      const double sum = sum_cos();
+      if (sum < 0) return Negative{m, sum};
+      rotate();
+    }
+    return std::nullopt;
   }
-  return std::nullopt;
+
+  void reseed(const std::vector<double>& theta, long long m) {
+    for (std::size_t i = 0; i < theta.size(); ++i) {
+      c[i] = std::cos(double(m) * theta[i]);
+      s[i] = std::sin(double(m) * theta[i]);
+    }
+  }
+
+  // Four partial sums in a fixed order, so that the loop vectorises and the result is the same everywhere.
+  double sum_cos() const {
+    double lane[4] = {0, 0, 0, 0};
+    std::size_t i = 0;
+    for (; i + 4 <= c.size(); i += 4)
+      for (std::size_t k = 0; k < 4; ++k) lane[k] += c[i + k];
+    for (; i < c.size(); ++i) lane[0] += c[i];
+    return (lane[0] + lane[1]) + (lane[2] + lane[3]);
+  }
+
+  void rotate() {
+    for (std::size_t i = 0; i < c.size(); ++i) {
+      const double cn = c[i] * step_c[i] - s[i] * step_s[i];
+      s[i] = s[i] * step_c[i] + c[i] * step_s[i];
+      c[i] = cn;
+    }
+  }
+
+  // Some m < L with B(m) < 0, walking blocks from the longest distances down: a base that fails mostly
+  // fails far out too, so a failing base is usually found in the first block walked.
+  std::optional<Negative> any_negative(const std::vector<double>& theta, long long L) {
+    for (long long top = L - 1; top >= 0; top -= kWalkBlock)
+      if (auto neg = (*this)(theta, std::max(0LL, top - kWalkBlock + 1), top)) return neg;
+    return std::nullopt;
+  }
+};
+
+double bound_at(const std::vector<double>& theta, long long m) {
+  double sum = 0;
+  for (double t : theta) sum += std::cos(double(m) * t);
+  return sum;
 }
 
-// Smallest base (relative precision 1e-4) whose B(m) stays >= 0 for every m < L, by bisection on
-// log(base) between just above 1 and 1e12 (Men et al. 2024 solve the same condition numerically).
-double min_base(int head_dim, int L) {
-  auto holds = [&](double base) { return !first_negative(thetas(head_dim, base), L - 1).has_value(); };
-  double lo = std::log(1.0000001), hi = std::log(1e12);
-  if (holds(std::exp(lo))) return std::exp(lo);
-  while (hi - lo > 1e-4) {
+// The frequencies at x = log(base) as powers of base^(-2/d) (scan only: the decisions that count use
+// rope_inv_freq), and S = sum_i theta_i 2i/d, which bounds |dB(m)/dx| / m for every base >= exp(x).
+struct ScanPoint {
+  std::vector<double> theta;
+  double slope = 0;
+};
+
+ScanPoint scan_point(int head_dim, double x) {
+  ScanPoint p;
+  const double q = std::exp(-2.0 * x / head_dim);
+  p.theta.resize(std::size_t(head_dim / 2));
+  double t = 1;
+  for (std::size_t i = 0; i < p.theta.size(); ++i, t *= q) {
+    p.theta[i] = t;
+    p.slope += t * 2.0 * double(i) / head_dim;
+  }
+  return p;
+}
+
+// Distances that made recent bases fail. A nearby base usually fails at one of them, or close to one
+// (the dips of B drift slowly with the base), which costs one sum or a short walk instead of a full one.
+struct Witnesses {
+  std::deque<long long> m;
+
+  std::optional<Negative> retry(const std::vector<double>& theta) {
+    for (std::size_t k = 0; k < m.size(); ++k) {
+      const double v = bound_at(theta, m[k]);
+      if (v >= 0) continue;
+      const Negative neg{m[k], v};
+      m.erase(m.begin() + std::ptrdiff_t(k));
+      m.push_front(neg.m);
+      return neg;
+    }
+    return std::nullopt;
+  }
+
+  std::optional<Negative> near(Walker& walk, const std::vector<double>& theta, long long L) const {
+    for (long long w : m) {
+      const long long half = std::max(32LL, w / 500);
+      if (auto neg = walk(theta, std::max(0LL, w - half), std::min(L - 1, w + half))) return neg;
+    }
+    return std::nullopt;
+  }
+
+  void add(long long w) {
+    m.push_front(w);
+    if (m.size() > kWitnesses) m.pop_back();
+  }
+};
+
+// Bisection between a failing lo and a holding hi (log of the base): the lower edge of the island.
+double refine(Walker& walk, int head_dim, double lo, double hi, long long L) {
+  while (hi - lo > kRefineWidth) {
     const double mid = 0.5 * (lo + hi);
-    (holds(std::exp(mid)) ? hi : lo) = mid;
+    (walk.any_negative(thetas(head_dim, std::exp(mid)), L) ? lo : hi) = mid;
   }
   return std::exp(hi);
+}
+
+// Smallest base with B(m) >= 0 for every m < L. B(m) is not monotone in the base: the bases that hold form
+// islands below the region where every base holds (d 128, L 4096: 26,952..26,973 hold, 26,974..28,641
+// fails again), so a bisection over the base lands on an arbitrary edge. The scan walks log(base) upwards
+// from just above 1. At a failing base with B(m) = -v at some m, |dB(m)/dx| <= m S, so every base up to
+// x + v / (m S) fails as well and is skipped; otherwise the step is kScanStep (0.05%): an island narrower
+// than that can be stepped over. The first base that holds is refined by bisection against the last one
+// that failed. Men et al. 2024 solve the same condition numerically; their Table at d 128 (1k: 4.3e3,
+// 4k: 2.7e4, 8k: 8.4e4) is reproduced at L = 1024, 4096, 8192 (tests/core/rope_bounds_test.cpp).
+std::optional<double> min_base(int head_dim, long long L) {
+  Witnesses witnesses;
+  Walker walk;
+  double last_fail = std::log(kLowestBase);
+  for (double x = last_fail; x < std::log(kHighestBase);) {
+    const ScanPoint p = scan_point(head_dim, x);
+    std::optional<Negative> neg = witnesses.retry(p.theta);
+    if (!neg && (neg = witnesses.near(walk, p.theta, L))) witnesses.add(neg->m);
+    if (!neg && (neg = walk.any_negative(thetas(head_dim, std::exp(x)), L))) witnesses.add(neg->m);
+    if (!neg) return x == std::log(kLowestBase) ? std::exp(x) : refine(walk, head_dim, last_fail, x, L);
+    last_fail = x;
+    const double safe = p.slope > 0 ? 0.99 * -neg->value / (double(neg->m) * p.slope) : kHighestBase;
+    x += std::max(kScanStep, safe);
+  }
+  return std::nullopt;
 }
 
 }  // namespace
@@ -64,14 +190,12 @@ void validate(const RopeBoundsParams& p) {
   check_int(limits::bounds_context_len, p.context_len);
 }
 
-double rope_similarity_bound(int head_dim, double base, long long m) {
-  double sum = 0;
-  for (double t : thetas(head_dim, base)) sum += std::cos(double(m) * t);
-  return sum;
-}
+double rope_similarity_bound(int head_dim, double base, long long m) { return bound_at(thetas(head_dim, base), m); }
 
 std::optional<long long> first_negative_rope_bound(int head_dim, double base, long long limit) {
-  return first_negative(thetas(head_dim, base), limit);
+  Walker walk;
+  const auto neg = walk(thetas(head_dim, base), 0, limit);
+  return neg ? std::optional<long long>(neg->m) : std::nullopt;
 }
 
 RopeBounds rope_bounds(const RopeBoundsParams& p) {

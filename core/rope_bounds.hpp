@@ -7,7 +7,9 @@
 //    that never completed a period sees angles it was never trained on.
 //  - Men et al. 2024, "Base of RoPE Bounds Context Length", Eq. 7-8: B(m) = sum_i cos(m theta_i)
 //    measures how much more attention a similar token gets than a random one at distance m; it must stay
-//    >= 0 for every m < L, which bounds the base from below for a context length L.
+//    >= 0 for every m < L, which bounds the base from below for a context length L. B(m) is not monotone in
+//    the base: the bases that hold form islands below the region where all hold, so the smallest one is
+//    found by a scan over log(base) and a bisection inside the last step (core/rope_bounds.cpp, min_base).
 #pragma once
 #include <optional>
 
@@ -23,7 +25,8 @@ struct RopeBounds {
   int d_extra = 0;                             // Liu Eq. 13, clamped to [0, head_dim]
   double t_extra = 0;                          // 2 pi * base^(d_extra / head_dim)
   std::optional<long long> first_negative_m;   // first m with B(m) < 0, searched up to 2^24; nullopt: none
-  double min_base = 0;                         // smallest base (4 significant digits) with B(m) >= 0 for all m < L
+  std::optional<double> min_base;              // smallest base with B(m) >= 0 for all m < L (scan in steps of
+                                               // 0.05%, refined to 1e-6); nullopt: none up to 1e12
 };
 
 // Throws ParamError("head-dim" | "base" | "context-len", rule).

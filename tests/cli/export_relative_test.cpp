@@ -28,13 +28,6 @@ std::vector<std::vector<std::string>> csv_cells(const std::string& text) {
   return rows;
 }
 
-void check_refused(const std::string& args, const std::string& line) {
-  INFO("peviz " << args);
-  const RunResult r = run_peviz(args);
-  CHECK(r.code == 2);
-  CHECK(r.out.empty());
-  CHECK(r.err == line + "\n");
-}
 }  // namespace
 
 TEST_CASE("rope-inv-freq: one row per pair, JSON adds the attention factor") {

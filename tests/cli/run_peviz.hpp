@@ -10,6 +10,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <catch2/catch.hpp>
+
 struct RunResult {
   int code = -1;
   std::string out, err;
@@ -60,3 +62,11 @@ inline pid_t spawn_peviz(const std::vector<std::string>& args, const std::string
   return pid;
 }
 
+// A refused command: exit 2, nothing on stdout, exactly `line` on stderr.
+inline void check_refused(const std::string& args, const std::string& line) {
+  INFO("peviz " << args);
+  const RunResult r = run_peviz(args);
+  CHECK(r.code == 2);
+  CHECK(r.out.empty());
+  CHECK(r.err == line + "\n");
+}

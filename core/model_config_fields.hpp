@@ -1,0 +1,48 @@
+// Typed, named reads of a config.json's fields for the model config reader (core/model_config*.cpp only).
+#pragma once
+#include <initializer_list>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/model_config.hpp"
+
+namespace peviz::model_config_detail {
+
+// Throws ParamError("config", what).
+[[noreturn]] void refuse(const std::string& what);
+
+// A JSON value as the messages show it: one line, at most 60 characters.
+std::string shown(const nlohmann::json& v);
+
+// One JSON object of the config and the prefix its field names take in messages ("rope_scaling.").
+// A key whose value is null counts as absent, as transformers reads it (config.get(key) is None).
+struct Fields {
+  const nlohmann::json& object;
+  std::string prefix;
+
+  const nlohmann::json* find(std::string_view key) const;
+  bool has(std::string_view key) const { return find(key) != nullptr; }
+  std::string name(std::string_view key) const { return prefix + std::string(key); }
+  // A finite number; refused with the field's name and value otherwise.
+  std::optional<double> number(std::string_view key) const;
+  // A whole number in [lo, hi] (integral floats such as 4096.0 included).
+  std::optional<long long> integer(std::string_view key, long long lo, long long hi) const;
+  std::optional<std::string> text(std::string_view key) const;
+  std::optional<bool> boolean(std::string_view key) const;
+  // A list of finite numbers.
+  std::optional<std::vector<double>> numbers(std::string_view key) const;
+  // A nested object, or nullopt when absent.
+  std::optional<Fields> object_at(std::string_view key) const;
+  // The first of `keys` that is present (transformers' attribute_map aliases: n_embd for hidden_size).
+  std::optional<long long> integer_alias(std::initializer_list<std::string_view> keys, long long lo, long long hi) const;
+};
+
+// Reads the RoPE of the model (core/model_config_rope.cpp): head_dim, rotary fraction, base, rope_scaling or
+// rope_parameters, per-layer types. `top` is the (text) config.
+void read_rope_scheme(const Fields& top, ModelConfig& out);
+
+}  // namespace peviz::model_config_detail
