@@ -55,6 +55,7 @@ struct CurrentPlot {
   std::vector<Point> drawn;  // every sample drawn this plot (screen), which the legend must not cover
   std::vector<Box> notes;    // the boxes of text notes (plot_text), which the legend must not cover
   float legend_right = 0, legend_top = 0;  // room kept right of / above the area for the legend (from storage)
+  int tile_period = 0;  // a tiled heatmap's tile side + gutter: both axes count cells inside each tile
 };
 CurrentPlot g_plot;
 HeatmapTextureSource g_texture_source;  // the GL layer's pictures (none: headless)
@@ -78,10 +79,14 @@ struct Tick {
   std::string label;
 };
 
-std::vector<Tick> axis_ticks(AxisRange r, unsigned flags, int target) {
+// `tile_period` > 0: a tiled heatmap's axis, labelled by the cell index inside each tile.
+std::vector<Tick> axis_ticks(AxisRange r, unsigned flags, int target, int tile_period = 0) {
   std::vector<Tick> out;
   const double lo = std::min(r.min, r.max), hi = std::max(r.min, r.max);
-  if (flags & axis_cells) {
+  if ((flags & axis_cells) && tile_period > 0) {
+    for (int cell : tile_cell_ticks(lo, hi, tile_period, target))
+      out.push_back({cell + 0.5, format_tick(cell % tile_period, 1.0)});
+  } else if (flags & axis_cells) {
     for (double v : nice_integer_ticks(lo - 0.5, hi - 0.5, target))
       out.push_back({v + 0.5, format_tick(v, 1.0)});
   } else if (flags & axis_integer) {
@@ -210,7 +215,7 @@ void draw_axes() {
   const float pad = 0.4f * fs;
   const ImU32 text = style_color(ImGuiCol_Text);
   canvas_rect(a.Min, a.Max, style_color(ImGuiCol_Border));
-  for (const Tick& t : axis_ticks(g_plot.xmap.range, g_plot.x_flags, x_tick_target())) {
+  for (const Tick& t : axis_ticks(g_plot.xmap.range, g_plot.x_flags, x_tick_target(), g_plot.tile_period)) {
     const float x = data_to_pixel(g_plot.xmap, t.position);
     canvas_line(ImVec2(x, a.Max.y), ImVec2(x, a.Max.y + pad), text);
     if (g_plot.x_flags & axis_no_labels) continue;
@@ -218,7 +223,7 @@ void draw_axes() {
     const float left = std::clamp(x - 0.5f * w, g_plot.frame.Min.x, g_plot.frame.Max.x - w);  // stay inside
     canvas_text_at(ImVec2(left + 0.5f * w, a.Max.y + pad), HAlign::center, VAlign::top, text, t.label.c_str());
   }
-  for (const Tick& t : axis_ticks(g_plot.ymap.range, g_plot.y_flags, y_tick_target())) {
+  for (const Tick& t : axis_ticks(g_plot.ymap.range, g_plot.y_flags, y_tick_target(), g_plot.tile_period)) {
     const float y = data_to_pixel(g_plot.ymap, t.position);
     canvas_line(ImVec2(a.Min.x - pad, y), ImVec2(a.Min.x, y), text);
     if (g_plot.y_flags & axis_no_labels) continue;
@@ -401,6 +406,7 @@ bool begin_plot(const char* id, ImVec2 size, unsigned flags) {
   g_plot.legend_top = ImGui::GetStateStorage()->GetFloat(storage_key("legend.top", gid), 0.0f);
   g_plot.palette_next = 0;
   g_plot.heatmap = nullptr;
+  g_plot.tile_period = 0;
   // Hover regions need the area; setup_axes fills them in. Remember raw hover for now.
   g_plot.hover = hovered ? Region::area : Region::none;
   return true;
@@ -531,6 +537,7 @@ void plot_heatmap(HeatmapImage& img, const char* value_label) {
   IM_ASSERT(g_plot.ready);
   g_plot.heatmap = &img;
   g_plot.heatmap_label = value_label;
+  g_plot.tile_period = img.tile_side > 0 && img.cell_width == 1.0 && img.cell_height == 1.0 ? img.tile_side + 1 : 0;
   if (!has_values(img.values)) return;
   const double cw = img.cell_width, ch = img.cell_height;
   const double cols = double(value_cols(img.values)) * cw, rows = double(value_rows(img.values)) * ch;

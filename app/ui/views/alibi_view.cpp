@@ -6,7 +6,6 @@
 
 #include <imgui.h>
 
-#include "app/plot/draw/canvas.hpp"
 #include "app/plot/draw/plot.hpp"
 #include "app/ui/views/analysis_views.hpp"
 #include "app/ui/views/views.hpp"
@@ -14,29 +13,6 @@
 namespace peviz::app {
 
 namespace {
-
-// "h0", "h1", ... in the top-left corner of each tile of the small multiples, where that corner is
-// on screen (the grid zooms and pans like any heatmap).
-void label_tiles(const AlibiOptions& o) {
-  const plot::HeatmapImage& img = o.grid_image;
-  const plot::HeatmapWindow& w = img.window;
-  if (!img.drawn || w.x_right == w.x_left || w.y_bottom == w.y_top) return;
-  const ImVec2 lo(img.screen_min[0], img.screen_min[1]), hi(img.screen_max[0], img.screen_max[1]);
-  plot::canvas_push_clip(lo, hi);
-  const double step = double(o.seq_len + 1);  // a tile and its one-cell gutter
-  const float pad = ImGui::GetStyle().FramePadding.x;
-  for (int h = 0; h < o.heads; ++h) {
-    const double col = double(h % o.grid_cols) * step, row = double(h / o.grid_cols) * step;
-    const float x = lo.x + float((col - w.x_left) / (w.x_right - w.x_left)) * (hi.x - lo.x) + pad;
-    const float y = lo.y + float((row - w.y_top) / (w.y_bottom - w.y_top)) * (hi.y - lo.y) + pad;
-    char label[16];
-    std::snprintf(label, sizeof label, "h%d", h);
-    const ImVec2 size = ImGui::CalcTextSize(label);
-    plot::canvas_rect_filled(ImVec2(x - 2, y), ImVec2(x + size.x + 2, y + size.y), IM_COL32(0, 0, 0, 150), 2.0f);
-    plot::canvas_text(ImVec2(x, y), IM_COL32(255, 255, 255, 255), label);
-  }
-  plot::canvas_pop_clip();
-}
 
 }  // namespace
 
@@ -90,11 +66,10 @@ void draw_alibi_view(AppState& s) {
   ImGui::BeginGroup();
   ImGui::Text("all %d heads (row-major, %d per row; %s)", o.heads, o.grid_cols,
               o.per_head_scale ? "each head on its own scale" : "one colour scale");
-  heatmap_panel(o.grid_image, "##alibi_grid", "key j (per tile)", "query i (per tile)",
+  heatmap_panel(o.grid_image, "##alibi_grid", "key j", "query i",
                 o.per_head_scale ? "bias / head's largest |bias|" : "bias",
                 ImVec2(0, beside ? ImGui::GetContentRegionAvail().y : 0.75f * avail.y));
   record_page_region(s);
-  label_tiles(o);
   ImGui::EndGroup();
 }
 

@@ -26,7 +26,8 @@ bool series_toggles(const char* id, const std::vector<const char*>& names, bool*
                     const std::vector<const char*>& hints = {});
 // Records the screen rectangle of the last item (a plot) as the page's key region.
 void record_page_region(AppState& s);
-// A heatmap with its colourbar at the right filling `size` (size.x <= 0: the remaining width).
+// A heatmap with its colourbar at the right filling `size` (size.x <= 0: the remaining width); a tiled one
+// names each tile in its corner, and its axes count cells inside each tile.
 void heatmap_panel(plot::HeatmapImage& img, const char* id, const char* x_label, const char* y_label,
                    const char* value_label, ImVec2 size);
 // Slider over an int option; marks `page` dirty when it moves.

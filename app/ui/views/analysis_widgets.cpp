@@ -1,9 +1,12 @@
 // Widgets the analysis pages share: toggling legend, page sliders, heatmap with colourbar, dispatch.
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <string>
 
 #include <imgui.h>
 
+#include "app/plot/draw/canvas.hpp"
 #include "app/plot/draw/plot.hpp"
 #include "app/ui/views/analysis_views.hpp"
 #include "app/ui/views/views.hpp"
@@ -35,6 +38,39 @@ void record_page_region(AppState& s) {
   s.analysis.plot_region[2] = b.x, s.analysis.plot_region[3] = b.y;
 }
 
+namespace {
+
+// The name of each tile of a tiled heatmap in its top-left corner, where that corner is on screen (the grid
+// zooms and pans like any heatmap): "h0", "h1", ... for heads (0-based, as ALiBi's head slider), "L1 h1",
+// "L1 h2", ... for layer x head maps (1-based, as the Lab's layer and head counts). The hover says the same.
+void label_tiles(const plot::HeatmapImage& img) {
+  const plot::HeatmapWindow& w = img.window;
+  if (img.tile_side <= 0 || !img.drawn || w.x_right == w.x_left || w.y_bottom == w.y_top) return;
+  const ImVec2 lo(img.screen_min[0], img.screen_min[1]), hi(img.screen_max[0], img.screen_max[1]);
+  plot::canvas_push_clip(lo, hi);
+  const double step = double(img.tile_side + 1);  // a tile and its one-cell gutter
+  const float pad = ImGui::GetStyle().FramePadding.x;
+  const float tile_px = float(img.tile_side / std::abs(w.x_right - w.x_left)) * (hi.x - lo.x);
+  if (tile_px < 3.0f * ImGui::CalcTextSize("L8 h8").x) return;  // the labels would hide small tiles: the hover names them
+  for (int t = 0; t < img.tile_count; ++t) {
+    const int tile_row = t / std::max(img.tiles_across, 1), tile_col = t % std::max(img.tiles_across, 1);
+    const double col = tile_col * step, row = tile_row * step;
+    const float x = lo.x + float((col - w.x_left) / (w.x_right - w.x_left)) * (hi.x - lo.x) + pad;
+    const float y = lo.y + float((row - w.y_top) / (w.y_bottom - w.y_top)) * (hi.y - lo.y) + pad;
+    char label[32];
+    if (img.tiles_are_layers)
+      std::snprintf(label, sizeof label, "L%d h%d", tile_row + 1, tile_col + 1);
+    else
+      std::snprintf(label, sizeof label, "h%d", t);
+    const ImVec2 size = ImGui::CalcTextSize(label);
+    plot::canvas_rect_filled(ImVec2(x - 2, y), ImVec2(x + size.x + 2, y + size.y), IM_COL32(0, 0, 0, 150), 2.0f);
+    plot::canvas_text(ImVec2(x, y), IM_COL32(255, 255, 255, 255), label);
+  }
+  plot::canvas_pop_clip();
+}
+
+}  // namespace
+
 void heatmap_panel(plot::HeatmapImage& img, const char* id, const char* x_label, const char* y_label,
                    const char* value_label, ImVec2 size) {
   if (!plot::has_values(img.values)) return;
@@ -47,6 +83,7 @@ void heatmap_panel(plot::HeatmapImage& img, const char* id, const char* x_label,
                      plot::axis_cells, plot::axis_cells | plot::axis_inverted);
     plot::plot_heatmap(img, value_label);
     plot::end_plot();
+    label_tiles(img);
   }
   ImGui::SameLine();
   plot::colorbar((std::string(id) + "_bar").c_str(), img.colormap, img.vmin, img.vmax, ImVec2(bar_width, height),

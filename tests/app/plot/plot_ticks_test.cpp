@@ -1,7 +1,9 @@
 // Tests for app/plot/plot_ticks: the 1-2-5 step rule, tick placement and labels.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "app/plot/plot_ticks.hpp"
 
@@ -79,4 +81,35 @@ TEST_CASE("tick labels: zero prints 0 and tiny steps print in scientific notatio
   CHECK(format_tick(3e-4, 1e-4) == "0.0003");  // steps from 1e-4 keep fixed decimals
   CHECK(format_tick(1.5e7, 5e6) == "1.5e+07");
   CHECK(format_tick(0.5, 0.1) == "0.5");
+}
+
+TEST_CASE("tile_cell_ticks count cells inside each tile and skip the gutters") {
+  // 4 tiles of 64 cells + 1 gutter (period 65) across cells [0, 260): plenty of room, nice local ticks per tile.
+  const std::vector<int> many = tile_cell_ticks(0, 260, 65, 40);
+  REQUIRE_FALSE(many.empty());
+  std::vector<std::vector<int>> local(4);  // each tile's own indices
+  for (int cell : many) {
+    INFO(cell);
+    CHECK(cell % 65 < 64);  // never the gutter
+    local[std::size_t(cell / 65)].push_back(cell % 65);
+  }
+  REQUIRE(local[0].size() >= 3);
+  const int step = local[0][1];
+  CHECK((step == 5 || step == 10));  // a 1-2-5 step for about 10 ticks over 64 cells
+  for (std::size_t i = 0; i < local[0].size(); ++i) CHECK(local[0][i] == int(i) * step);
+  for (const std::vector<int>& tile : local) CHECK(tile == local[0]);
+  CHECK(many.front() == 0);
+  CHECK(std::count(many.begin(), many.end(), 65) == 1);   // tile 1 starts at its own 0
+  CHECK(std::count(many.begin(), many.end(), 195) == 1);  // tile 3 too
+  // Little room: only each tile's first cell.
+  CHECK(tile_cell_ticks(0, 260, 65, 5) == std::vector<int>{0, 65, 130, 195});
+  // Less room than tiles: every other tile's first cell.
+  CHECK(tile_cell_ticks(0, 260, 65, 2) == std::vector<int>{0, 130});
+  // A zoomed window keeps only cells whose centres it shows, counted in their own tile.
+  for (int cell : tile_cell_ticks(70.2, 100.0, 65, 10)) {
+    CHECK(cell + 0.5 >= 70.2);
+    CHECK(cell + 0.5 <= 100.0);
+  }
+  CHECK(tile_cell_ticks(0, 10, 1, 5).empty());
+  CHECK(tile_cell_ticks(0, std::numeric_limits<double>::infinity(), 65, 5).empty());
 }
