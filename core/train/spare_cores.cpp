@@ -28,7 +28,7 @@ thread_local SpareCores* t_cores = nullptr;
 
 }  // namespace
 
-struct SpareCores::Slot {
+struct alignas(64) SpareCores::Slot {  // one cache line each: the slots of two workers never share one
   std::atomic<int> state{absent};
   const RangeFn* fn = nullptr;  // written while claimed, read while posted
   std::size_t begin = 0, end = 0;
@@ -106,6 +106,7 @@ bool SpareCores::split(std::size_t n, std::size_t cut, const RangeFn& fn) {
   for (int i = 0; i < count_; ++i) {
     Slot& s = slots_[std::size_t(i)];
     int expected = idle;
+    if (s.state.load(std::memory_order_relaxed) != idle) continue;  // a read keeps the line shared while busy
     if (!s.state.compare_exchange_strong(expected, claimed, std::memory_order_acq_rel)) continue;
     s.fn = &fn;
     s.begin = cut;

@@ -10,12 +10,25 @@
 #include <atomic>
 #include <cstddef>
 #include <exception>
-#include <functional>
 #include <memory>
+#include <type_traits>
 
 namespace peviz::train {
 
-using RangeFn = std::function<void(std::size_t begin, std::size_t end)>;
+// A non-owning reference to a callable fn(begin, end) (no allocation per loop, unlike std::function): the
+// callable must outlive the call it is passed to, as a lambda written in the call's argument list does.
+class RangeFn {
+ public:
+  template <class F, class = std::enable_if_t<!std::is_same_v<std::decay_t<F>, RangeFn>>>
+  RangeFn(F&& f)  // NOLINT(google-explicit-constructor): lambdas convert implicitly
+      : object_(const_cast<void*>(static_cast<const void*>(std::addressof(f)))),
+        call_([](void* o, std::size_t begin, std::size_t end) { (*static_cast<std::remove_reference_t<F>*>(o))(begin, end); }) {}
+  void operator()(std::size_t begin, std::size_t end) const { call_(object_, begin, end); }
+
+ private:
+  void* object_;
+  void (*call_)(void*, std::size_t, std::size_t);
+};
 
 class SpareCores {
  public:

@@ -117,7 +117,7 @@ TEST_CASE("split is refused without a serving thread, and after close", "[train]
 
 TEST_CASE("split_rows: small loops, no spare cores, or a single row run whole on this thread", "[train][spare]") {
   std::vector<std::pair<std::size_t, std::size_t>> calls;
-  const RangeFn record = [&](std::size_t first, std::size_t end) { calls.emplace_back(first, end); };
+  const auto record = [&](std::size_t first, std::size_t end) { calls.emplace_back(first, end); };
   split_rows(100, 16, 1e9, record);  // no UseSpareCores scope
   ServedCores served;
   UseSpareCores use(&served.cores);
