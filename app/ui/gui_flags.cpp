@@ -32,6 +32,7 @@ void add_gui_flags(CLI::App& app, GuiOptions& o) {
   app.add_flag("--report", o.report, "Sweep d_model/base/L every frame; print frame-time median and p95 at exit");
   app.add_option("--screenshot", o.screenshot, "Save a PNG of the last frame to this path");
   app.add_option("--regions", o.regions, "Write the screen rectangles of the views' key parts (JSON) here");
+  app.add_flag("--hide-pointer", o.hide_pointer, "Ignore the mouse pointer: screenshots without hover read-outs");
   app.add_flag("--reset", o.reset, "Start with default settings, ignoring the saved session");
   app.add_option("--size", o.size, "Window size WxH (e.g. 1600x900)");
   app.add_option("--encoding", o.encoding, "Initial encoding: sinusoidal, learned, binary, normalized, integer");

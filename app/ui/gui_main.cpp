@@ -3,6 +3,7 @@
 #include "app/ui/gui_main.hpp"
 
 #include <algorithm>
+#include <cfloat>
 #include <chrono>
 #include <cstdio>
 #include <ctime>
@@ -119,6 +120,7 @@ void draw(GLFWwindow* window, const GuiOptions& o, AppState& s, gfx::HeatmapRend
   const auto ui_start = std::chrono::steady_clock::now();
   gfx::begin_platform_frame();
   if (loop.monkey) feed_monkey_input(*loop.monkey, s, loop.frame);
+  if (o.hide_pointer) ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);  // ImGui's "no mouse"
   ImGui::NewFrame();
   handle_shortcuts(s);
   draw_app(s);

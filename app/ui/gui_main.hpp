@@ -13,6 +13,7 @@ struct GuiOptions {
   bool report = false;         // --report: scripted sweep of d_model/base/L, frame-time statistics at exit
   std::string screenshot;      // --screenshot PATH: save a PNG of the last frame
   std::string regions;         // --regions PATH: JSON with the screen rectangles of the key parts
+  bool hide_pointer = false;   // --hide-pointer: ignore the pointer (screenshots without hover read-outs)
   bool reset = false;          // --reset: ignore the saved session
   std::string size;            // --size WxH: window size in screen units (default: session or 1600x900)
   // Initial parameters (override the session; 0 / empty = keep).

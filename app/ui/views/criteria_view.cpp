@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <string>
 
 #include <imgui.h>
 
@@ -18,32 +19,60 @@ void verdict(bool pass) {
   ImGui::TextColored(pass ? ImVec4(0.35f, 0.8f, 0.35f, 1) : ImVec4(0.95f, 0.35f, 0.3f, 1), pass ? "pass" : "FAIL");
 }
 
+// A verdict and what was measured: beside it when the table is wide, in the verdict's hover when compact.
+void verdict_and_measure(bool pass, bool compact, const std::string& measure) {
+  verdict(pass);
+  if (measure.empty()) return;
+  if (compact) {
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", measure.c_str());
+    return;
+  }
+  ImGui::SameLine();
+  ImGui::TextWrapped("%s", measure.c_str());
+}
+
+std::string format(const char* fmt, double a, double b = 0, double c = 0) {
+  char buf[128];
+  std::snprintf(buf, sizeof buf, fmt, a, b, c);
+  return buf;
+}
+
+struct Column {
+  const char* title;        // the wide table's header
+  const char* short_title;  // the compact table's header
+  float weight;             // share of the wide table's width
+  const char* meaning;
+};
+constexpr Column kColumns[6] = {
+    {"encoding", "encoding", 0.9f, "The encodings measured: the seed texts' candidates, from the sinusoid to the raw integer."},
+    {"unique (min distance)", "unique", 1.3f, "Every position gets its own vector: the smallest distance between two rows, "
+                                              "and which two."},
+    {"consistent distance (spread over t, change L->2L)", "consistent", 1.8f,
+     "The distance between positions t and t + k is the same for every t (spread over t), and does not change when "
+     "the sequence doubles from L to 2L (L->2L)."},
+    {"bounded (max|v| at L, growth to 4L)", "bounded", 1.5f, "Values stay in a fixed range: the largest |value| at length L and "
+                                                             "how much it grows out to 4L."},
+    {"deterministic", "deterministic", 0.9f, "The same position always gets the same vector (no randomness at use)."},
+    {"extrapolation", "extrapolates", 2.2f, "Whether positions past the longest training length still get a vector."}};
+
+// Below this width (in em) the measures go into the verdicts' hovers, so that no column squeezes its text
+// into a letter per line (a projector at 1280 x 720 in presentation mode).
+constexpr float kWideTableEm = 52.0f;
+
 void scorecard(const CriteriaOptions& o) {
   static const char* const encodings[5] = {"sinusoidal", "learned", "binary", "t/(L-1)", "integer t"};
+  const bool compact = ImGui::GetContentRegionAvail().x < kWideTableEm * ImGui::GetFontSize();
   const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp;  // widths by the weights below
   if (!ImGui::BeginTable("##criteria", 6, flags)) return;
-  struct Column {
-    const char* title;
-    float weight;  // share of the width
-    const char* meaning;
-  };
-  static const Column columns[6] = {
-      {"encoding", 0.9f, "The encodings measured: the seed texts' candidates, from the sinusoid to the raw integer."},
-      {"unique (min distance)", 1.3f, "Every position gets its own vector: the smallest distance between two rows, "
-                                      "and which two."},
-      {"consistent distance (spread over t, change L->2L)", 1.8f,
-       "The distance between positions t and t + k is the same for every t (spread over t), and does not change when "
-       "the sequence doubles from L to 2L (L->2L)."},
-      {"bounded (max|v| at L, growth to 4L)", 1.5f, "Values stay in a fixed range: the largest |value| at length L and "
-                                                   "how much it grows out to 4L."},
-      {"deterministic", 0.9f, "The same position always gets the same vector (no randomness at use)."},
-      {"extrapolation", 2.2f, "Whether positions past the longest training length still get a vector."}};
-  for (const Column& c : columns) ImGui::TableSetupColumn(c.title, ImGuiTableColumnFlags_WidthStretch, c.weight);
+  for (int i = 0; i < 6; ++i)
+    ImGui::TableSetupColumn(compact ? kColumns[i].short_title : kColumns[i].title, ImGuiTableColumnFlags_WidthStretch,
+                            compact ? ImGui::CalcTextSize(kColumns[i].short_title).x : kColumns[i].weight);
   ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
   for (int i = 0; i < 6; ++i) {
     ImGui::TableSetColumnIndex(i);
-    ImGui::TableHeader(columns[i].title);
-    hint(columns[i].meaning);
+    ImGui::TableHeader(compact ? kColumns[i].short_title : kColumns[i].title);
+    hint(compact ? (std::string(kColumns[i].title) + ": " + kColumns[i].meaning + " Hover a verdict for its measure.").c_str()
+                 : kColumns[i].meaning);
   }
   for (int e = 0; e < 5; ++e) {
     const CriteriaReport& r = o.reports[std::size_t(e)];
@@ -56,24 +85,17 @@ void scorecard(const CriteriaOptions& o) {
       continue;
     }
     ImGui::TableNextColumn();
-    verdict(r.unique);
-    ImGui::SameLine();
-    ImGui::Text("%.3g (t=%d, %d)", r.min_distance, r.closest_p, r.closest_q);
+    verdict_and_measure(r.unique, compact, format("%.3g (t=%g, %g)", r.min_distance, r.closest_p, r.closest_q));
     ImGui::TableNextColumn();
-    verdict(r.consistent);
-    ImGui::SameLine();
-    if (std::isnan(r.change_with_length)) ImGui::Text("%.3g, no rows at 2L", r.spread_over_t);
-    else ImGui::Text("%.3g, %.3g", r.spread_over_t, r.change_with_length);
+    verdict_and_measure(r.consistent, compact,
+                        std::isnan(r.change_with_length) ? format("%.3g, no rows at 2L", r.spread_over_t)
+                                                         : format("%.3g, %.3g", r.spread_over_t, r.change_with_length));
     ImGui::TableNextColumn();
-    verdict(r.bounded);
-    ImGui::SameLine();
-    ImGui::Text("%.3g, x%.3g", r.max_abs, r.growth);
+    verdict_and_measure(r.bounded, compact, format("%.3g, x%.3g", r.max_abs, r.growth));
     ImGui::TableNextColumn();
     verdict(r.deterministic);
     ImGui::TableNextColumn();
-    verdict(r.extrapolates);
-    ImGui::SameLine();
-    ImGui::TextWrapped("%s", r.extrapolation_note.c_str());
+    verdict_and_measure(r.extrapolates, compact, r.extrapolation_note);
   }
   ImGui::EndTable();
 }

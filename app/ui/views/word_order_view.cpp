@@ -35,10 +35,12 @@ void sentence_block(const char* caption, const std::vector<std::string>& words, 
   const float label_w = ImGui::CalcTextSize("chased  0").x + cell;
   const float sign_w = ImGui::CalcTextSize(" = ").x;
   ImVec2 origin = ImGui::GetCursorScreenPos();
+  // Rows at least a text line apart, so that small cells never stack their word labels on each other.
+  const float pitch = std::max(cell + 2.0f, ImGui::GetFontSize() + 2.0f);
   const float text_dy = 0.5f * (cell - ImGui::GetFontSize());
   const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
   for (std::size_t r = 0; r < words.size(); ++r) {
-    const ImVec2 row(origin.x, origin.y + float(r) * (cell + 2.0f));
+    const ImVec2 row(origin.x, origin.y + float(r) * pitch + std::max(0.0f, -text_dy));
     char label[64];
     std::snprintf(label, sizeof label, "%zu %s", r, words[r].c_str());
     plot::canvas_text(ImVec2(row.x, row.y + text_dy), text, label);
@@ -48,8 +50,7 @@ void sentence_block(const char* caption, const std::vector<std::string>& words, 
     plot::canvas_text(ImVec2(x + 0.3f * sign_w, row.y + text_dy), text, "=");
     cell_row(ImVec2(x + sign_w, row.y), sums, r, cell);
   }
-  ImGui::Dummy(ImVec2(label_w + 3.0f * float(kWordOrderDim) * cell + 2.0f * sign_w,
-                      float(words.size()) * (cell + 2.0f)));
+  ImGui::Dummy(ImVec2(label_w + 3.0f * float(kWordOrderDim) * cell + 2.0f * sign_w, float(words.size()) * pitch));
 }
 
 }  // namespace
