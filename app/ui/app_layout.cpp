@@ -110,8 +110,8 @@ void status_line(const AppState& s, const std::string& caption) {
   if (s.status_is_error) ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(235, 80, 70, 255));
   if (s.status_is_error || uses_sidebar_encoding(s.analysis.page))
     ImGui::TextUnformatted(s.status.c_str());
-  else  // the summary describes the sidebar's encoding, which this page does not use
-    ImGui::Text("%s: the encoding settings of Basics (d_model, length, base) do not apply here", page_title(s.analysis.page));
+  else  // the summary describes the sidebar's encoding, which this page does not use: the page's name instead
+    ImGui::TextUnformatted(page_title(s.analysis.page));
   if (s.status_is_error) ImGui::PopStyleColor();
   const TeachState& t = s.teach;
   if (t.notice.empty()) return;
