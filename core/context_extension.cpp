@@ -1,7 +1,9 @@
 // Every RoPE scaling at the same knobs, for the side-by-side wavelength comparison, and model presets.
 #include "core/context_extension.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <numbers>
 
 #include "core/errors.hpp"
@@ -67,6 +69,50 @@ std::span<const RopeModelPreset> rope_model_presets() {
            "YaRN x4 from 32768 to 131072 tokens"),
   };
   return presets;
+}
+
+namespace {
+
+std::string number_text(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
+}
+
+}  // namespace
+
+RopeModelPreset rope_model_preset(const ModelConfig& model, std::string_view layer_type) {
+  if (model.scheme != PositionScheme::rope)
+    throw ParamError("config", model.name + " has " + std::string(to_string(model.scheme)) + " positions, not RoPE");
+  const LayerTypeRope& lt = layer_type_rope(model, layer_type);
+  const RopeScalingParams& sc = lt.scaling;
+  RopeModelPreset m;
+  m.name = model.name;
+  m.model_scaling = sc.kind;
+  m.params.rope = lt.rope;
+  const int max_pos = model.max_position_embeddings;
+  m.params.original_len = sc.original_max_len.value_or(max_pos > 0 ? max_pos : m.params.original_len);
+  // Linear scaling names no original context (HF _compute_linear_scaling_rope_parameters divides every frequency
+  // by the factor): max_position_embeddings is the stretched window, so the original is max_position / factor.
+  if (sc.kind == RopeScaling::linear && !sc.original_max_len && sc.factor && max_pos > 0)
+    m.params.original_len = std::max(2, int(std::lround(max_pos / *sc.factor)));
+  if (sc.kind == RopeScaling::none) {
+    m.params.factor = 1.0;
+  } else {
+    const double derived = max_pos > m.params.original_len ? double(max_pos) / m.params.original_len : 1.0;
+    m.params.factor = std::max(1.0, sc.factor.value_or(derived));
+  }
+  m.params.target_len = max_pos > m.params.original_len ? max_pos : 0;
+  m.params.beta_fast = sc.beta_fast.value_or(m.params.beta_fast);
+  m.params.beta_slow = sc.beta_slow.value_or(m.params.beta_slow);
+  m.params.low_freq_factor = sc.low_freq_factor.value_or(m.params.low_freq_factor);
+  m.params.high_freq_factor = sc.high_freq_factor.value_or(m.params.high_freq_factor);
+  m.note = (model.layer_types.size() > 1 ? lt.layer_type + ": " : "") + "rope_theta " + number_text(lt.rope.base) + ", " +
+           (sc.kind == RopeScaling::none ? std::string("no scaling")
+                                         : std::string(to_string(sc.kind)) + " x" + number_text(m.params.factor) +
+                                               " from " + std::to_string(m.params.original_len)) +
+           (max_pos > 0 ? "; max_position_embeddings " + std::to_string(max_pos) : "");
+  return m;
 }
 
 }  // namespace peviz

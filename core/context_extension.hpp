@@ -8,8 +8,10 @@
 #pragma once
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "core/model_config.hpp"
 #include "core/rope.hpp"
 #include "core/rope_scaling.hpp"
 
@@ -50,5 +52,12 @@ struct RopeModelPreset {
   std::string note;
 };
 std::span<const RopeModelPreset> rope_model_presets();
+
+// The page's knobs for a model read from its config.json (core/model_config.hpp), layer type `layer_type` ("" =
+// the default one): its head_dim, rotary dim and base; its scaling's factor, original context and YaRN / llama3
+// parameters where it has them (else the knobs' defaults); max_position_embeddings as the target when it
+// exceeds the original context (linear scaling, which names no original: max_position_embeddings / factor). A model without scaling gets factor 1 (nothing stretched). Throws ParamError
+// ("layer-type" for an unknown type, "config" for a model whose positions are not RoPE).
+RopeModelPreset rope_model_preset(const ModelConfig& model, std::string_view layer_type = "");
 
 }  // namespace peviz

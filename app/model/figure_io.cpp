@@ -7,6 +7,7 @@
 
 #include "app/model/figure.hpp"
 #include "app/model/page_model.hpp"
+#include "app/model/pages/context_extension_page.hpp"
 #include "app/model/state_json.hpp"
 #include "app/plot/vector_metadata.hpp"
 #include "core/atomic_file.hpp"
@@ -137,6 +138,13 @@ void handle_file_requests(AppState& s, double now_seconds, long long unix_second
       try {
         open_lab_experiment(s, path);
         show_toast(s, "Opened the lab runs of " + path, false, now_seconds);
+      } catch (const ParamError& e) {
+        show_toast(s, "Cannot open " + path + ": " + e.rule, true, now_seconds);
+      }
+    } else if (is_model_config_file_name(path)) {
+      try {
+        const std::string name = open_model_config(s, path);
+        show_toast(s, "Opened the positions of " + name + " (" + path + ")", false, now_seconds);
       } catch (const ParamError& e) {
         show_toast(s, "Cannot open " + path + ": " + e.rule, true, now_seconds);
       }

@@ -44,7 +44,8 @@ void add_gui_flags(CLI::App& app, GuiOptions& o) {
                                    "distance, linear-shift, criteria, learned, precision, lab");
   app.add_option("--open", o.open, "Open a figure saved by peviz (PNG, SVG or PDF; restores its parameters), a lab "
                                    "experiment (.json) or run (.safetensors) saved by peviz train --out or File > Export "
-                                   "lab runs, or a .npy / .safetensors file as the learned table");
+                                   "lab runs, a Hugging Face config.json (the model's positions), or a .npy / "
+                                   ".safetensors file as the learned table");
   app.add_option("--figure-dir", o.figure_dir, "Folder F12 saves figures into (default ~/Pictures/peviz)");
   app.add_option("--save-figure", o.save_figure, "After the last --frames frame, save this view as F12 does "
                                                  "(window, waves, encoding, ... or a page name)");

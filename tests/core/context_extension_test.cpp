@@ -2,9 +2,13 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <filesystem>
+#include <string>
 #include <numbers>
 
 #include "core/context_extension.hpp"
+#include "core/errors.hpp"
+#include "core/model_config.hpp"
 #include "param_error.hpp"
 
 using namespace peviz;
@@ -80,4 +84,41 @@ TEST_CASE("context extension knobs are validated with their flag names") {
   p.high_freq_factor = 4.0;
   p.original_len = 1;
   CHECK(param_error_of([&] { compare_context_extensions(p); }).rfind("original-max-len: must be an integer in [2,", 0) == 0);
+}
+
+namespace {
+const std::filesystem::path kModelConfigs = std::filesystem::path(__FILE__).parent_path() / "model_configs";
+ModelConfig model_fixture(const std::string& name) { return load_model_config((kModelConfigs / name).string()); }
+}  // namespace
+
+TEST_CASE("rope_model_preset: Llama 3.1's config.json gives the hand-typed Llama-3.1 preset") {
+  const RopeModelPreset read = rope_model_preset(model_fixture("llama-3.1-8b-instruct.json"));
+  const RopeModelPreset& typed = rope_model_presets()[1];
+  CHECK(read.model_scaling == RopeScaling::llama3);
+  CHECK(read.params.rope.head_dim == typed.params.rope.head_dim);
+  CHECK(read.params.rope.base == typed.params.rope.base);
+  CHECK(read.params.factor == typed.params.factor);
+  CHECK(read.params.original_len == typed.params.original_len);
+  CHECK(read.params.target_len == typed.params.target_len);
+  CHECK(read.params.low_freq_factor == 1.0);
+  CHECK(read.params.high_freq_factor == 4.0);
+  CHECK(read.note == "rope_theta 500000, llama3 x8 from 8192; max_position_embeddings 131072");
+  CHECK_NOTHROW(compare_context_extensions(read.params));
+}
+
+TEST_CASE("rope_model_preset: each layer type of Gemma 3, and models without RoPE refused") {
+  const ModelConfig gemma = model_fixture("gemma-3-12b-it.json");
+  const RopeModelPreset full = rope_model_preset(gemma, "full_attention");
+  const RopeModelPreset sliding = rope_model_preset(gemma, "sliding_attention");
+  CHECK(full.params.rope.base == 1e6);
+  CHECK(full.model_scaling == RopeScaling::linear);
+  CHECK(full.params.factor == 8.0);
+  CHECK(full.params.original_len == 131072 / 8);  // linear names no original: max_position / factor
+  CHECK(full.params.target_len == 131072);
+  CHECK(sliding.params.rope.base == 10000.0);
+  CHECK(sliding.model_scaling == RopeScaling::none);
+  CHECK(sliding.params.factor == 1.0);  // nothing stretched
+  CHECK(sliding.note.rfind("sliding_attention: rope_theta 10000, no scaling", 0) == 0);
+  CHECK_THROWS_AS(rope_model_preset(gemma, "global"), ParamError);
+  CHECK_THROWS_WITH(rope_model_preset(model_fixture("gpt2.json")), Catch::Contains("not RoPE"));
 }

@@ -40,25 +40,52 @@ bool keep_above(double& upper, double lower) {
   return true;
 }
 
+// The opened model's layer types (Gemma 3: full and sliding attention), when it has more than one.
+void model_layer_types(AppState& s, ContextExtensionOptions& o) {
+  if (!o.model || o.model->layer_types.size() < 2) return;
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10.0f);
+  const auto& types = o.model->layer_types;
+  const int shown = std::clamp(o.model_layer, 0, int(types.size()) - 1);
+  if (ImGui::BeginCombo("layers##ext", types[std::size_t(shown)].layer_type.c_str())) {
+    for (std::size_t i = 0; i < types.size(); ++i)
+      if (ImGui::Selectable(types[i].layer_type.c_str(), int(i) == shown)) {
+        o.model_layer = int(i);
+        o.model_layer_changed = true;
+        s.analysis.mark(Page::context_extension);
+      }
+    ImGui::EndCombo();
+  }
+  hint("The model's attention layer types: each has its own RoPE base (and scaling).");
+}
+
 void controls(AppState& s) {
   ContextExtensionOptions& o = s.analysis.context_extension;
   ContextExtensionParams& p = o.params;
   constexpr Page page = Page::context_extension;
   const auto presets = rope_model_presets();
-  const char* current = o.preset >= 0 ? presets[std::size_t(o.preset)].name.c_str() : "custom";
+  const char* current = o.preset >= 0 ? presets[std::size_t(o.preset)].name.c_str()
+                        : !o.model_name.empty() ? o.model_name.c_str() : "custom";
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14.0f);
   if (ImGui::BeginCombo("preset", current)) {
     for (std::size_t i = 0; i < presets.size(); ++i)
       if (ImGui::Selectable(presets[i].name.c_str(), int(i) == o.preset)) {
         o.preset = int(i);
         p = presets[i].params;
+        o.model_name.clear();
+        o.model.reset();
         s.analysis.mark(page);
       }
     ImGui::EndCombo();
   }
+  hint("A real model's settings; File > Open (or drop) a Hugging Face config.json to read any model's.");
   if (o.preset >= 0) {
     ImGui::SameLine();
     ImGui::TextDisabled("%s", presets[std::size_t(o.preset)].note.c_str());
+  } else if (!o.model_name.empty()) {
+    model_layer_types(s, o);
+    ImGui::SameLine();
+    ImGui::TextDisabled("from its config.json: %s", o.model_note.c_str());
   }
   bool changed = false;
   changed |= pairs_slider(s, page, "head_dim / 2##ext", p.rope.head_dim, 2, 256);
@@ -86,7 +113,11 @@ void controls(AppState& s) {
     s.analysis.mark(page);
     changed = true;
   }
-  if (changed) o.preset = -1;
+  if (changed) {  // no longer a preset's or the opened model's settings
+    o.preset = -1;
+    o.model_name.clear();
+    o.model.reset();
+  }
 }
 
 }  // namespace

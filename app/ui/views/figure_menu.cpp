@@ -39,8 +39,9 @@ FigureView chosen_view(const AppState& s) {
 
 void draw_file_menu(AppState& s) {
   if (!ImGui::BeginMenu("File")) return;
-  if (ImGui::MenuItem("Open figure or table...", "Ctrl+O")) s.figure.open_dialog_requested = true;
-  hint("Open a figure saved by peviz (PNG, SVG or PDF: restores the parameters that made it), or a .npy / .safetensors learned table.");
+  if (ImGui::MenuItem("Open figure, model or table...", "Ctrl+O")) s.figure.open_dialog_requested = true;
+  hint("Open a figure saved by peviz (PNG, SVG or PDF: restores the parameters that made it), a lab experiment, a "
+       "Hugging Face config.json (the model's positions), or a .npy / .safetensors learned table.");
   ImGui::Separator();
   const std::string save_label = "Save figure: " + view_label(chosen_view(s)) + " at " + std::to_string(s.figure.scale) + "x";
   if (ImGui::MenuItem(save_label.c_str(), "F12")) s.figure.save_requested = true;
@@ -78,7 +79,8 @@ void draw_file_dialogs(AppState& s) {
   const float em = ImGui::GetFontSize();
 
   if (ImGui::BeginPopupModal("Open", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
-    ImGui::TextUnformatted("A figure saved by peviz (PNG, SVG, PDF), or a .npy / .safetensors table.");
+    ImGui::TextUnformatted("A figure saved by peviz (PNG, SVG, PDF), a lab experiment, a model's config.json, or a "
+                           ".npy / .safetensors table.");
     ImGui::TextDisabled("Dropping a file onto the window opens it too.");
     ImGui::SetNextItemWidth(em * 30.0f);
     if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
