@@ -10,6 +10,20 @@ namespace peviz::cli {
 
 namespace {
 
+// The deepest subcommand given on the command line (the app itself when none was).
+const CLI::App* deepest_given(const CLI::App& app) {
+  const CLI::App* at = &app;
+  while (!at->get_subcommands().empty()) at = at->get_subcommands().front();
+  return at;
+}
+
+// "export, bench, train, ...": the subcommands `at` offers.
+std::string subcommand_names(const CLI::App& at) {
+  std::string names;
+  for (const CLI::App* sub : at.get_subcommands({})) names += (names.empty() ? "" : ", ") + sub->get_name();
+  return names;
+}
+
 // CLI11's parse errors in our one-line form: "--flag: rule" where the text allows it.
 std::string usage_message(const CLI::ParseError& e, const CLI::App& app) {
   const std::string what = e.what();
@@ -21,13 +35,20 @@ std::string usage_message(const CLI::ParseError& e, const CLI::App& app) {
       return flag + ": must be a number of the type and range shown by --help, got '" + what.substr(eq + 3) + "'";
     }
   }
+  if (const std::string extra = "The following argument was not expected: "; what.rfind(extra, 0) == 0) {
+    // "peviz trian": name the subcommands of the deepest one given (the top level's for a misspelt one).
+    const CLI::App* at = deepest_given(app);
+    const std::string names = subcommand_names(*at);
+    const std::string given = what.substr(extra.size());
+    if (names.empty()) return "'" + given + "' is not a flag or value of " + (at == &app ? "peviz" : at->get_name()) +
+                              " (see --help)";
+    return "'" + given + "' is not a subcommand" + (at == &app ? "" : " of " + at->get_name()) + ": use one of " + names +
+           " (see --help)";
+  }
   if (what.find("subcommand is required") != std::string::npos) {
     // Name the choices of the deepest subcommand that was given.
-    const CLI::App* at = &app;
-    while (!at->get_subcommands().empty()) at = at->get_subcommands().front();
-    std::string names;
-    for (const CLI::App* sub : at->get_subcommands({})) names += (names.empty() ? "" : ", ") + sub->get_name();
-    return std::string(at == &app ? "" : at->get_name() + ": ") + "needs one of " + names;
+    const CLI::App* at = deepest_given(app);
+    return std::string(at == &app ? "" : at->get_name() + ": ") + "needs one of " + subcommand_names(*at);
   }
   return what;
 }
