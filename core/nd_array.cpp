@@ -11,6 +11,7 @@
 #include "core/array_stream.hpp"
 #include "core/atomic_file.hpp"
 #include "core/errors.hpp"
+#include "core/safetensors.hpp"
 
 namespace peviz {
 
@@ -106,8 +107,9 @@ NpyHeader parse_header(std::string_view bytes, std::string_view name) {
   h.kind = descr[2];
   if (order != '<' && order != '>' && order != '|' && order != '=') bad(name, "malformed descr");
   h.big_endian = order == '>';
-  if ((h.kind != 'f' && h.kind != 'i') || (descr[3] != '4' && descr[3] != '8') || descr[4] != descr[0])
-    bad(name, "dtype must be float32, float64, int32 or int64, got " + std::string(descr.substr(0, 6)));
+  const bool half = h.kind == 'f' && descr[3] == '2';  // float16 (numpy '<f2'), as tables are often saved
+  if ((h.kind != 'f' && h.kind != 'i') || (descr[3] != '4' && descr[3] != '8' && !half) || descr[4] != descr[0])
+    bad(name, "dtype must be float16, float32, float64, int32 or int64, got " + std::string(descr.substr(0, 6)));
   h.itemsize = std::size_t(descr[3] - '0');
 
   std::string_view fo = value_after(dict, "'fortran_order'", name);
@@ -143,6 +145,7 @@ double read_element(const char* p, const NpyHeader& h) {
   std::memcpy(b, p, h.itemsize);
   if (h.big_endian) std::reverse(b, b + h.itemsize);
   if (h.kind == 'f') {
+    if (h.itemsize == 2) return double(half_bits_to_float(std::uint16_t(b[0] | (b[1] << 8))));
     if (h.itemsize == 4) return double(std::bit_cast<float>(*reinterpret_cast<std::uint32_t*>(b)));
     return std::bit_cast<double>(*reinterpret_cast<std::uint64_t*>(b));
   }
@@ -154,7 +157,7 @@ double read_element(const char* p, const NpyHeader& h) {
 
 Matrix parse_npy_matrix(std::string_view bytes, std::string_view name) {
   const NpyHeader h = parse_header(bytes, name);
-  if (h.kind != 'f') bad(name, "a table must be float32 or float64");
+  if (h.kind != 'f') bad(name, "a table must be float16, float32 or float64");
   if (h.shape.size() != 2) bad(name, "a table must be 2-D, got " + std::to_string(h.shape.size()) + "-D");
   if (h.shape[0] == 0 || h.shape[1] == 0) bad(name, "a table must not be empty");
   Matrix m(h.shape[0], h.shape[1]);

@@ -48,6 +48,26 @@ TEST_CASE("NPY matrix reader accepts float64 and Fortran order") {
   CHECK(m.at(1, 0) == 3.0f);
 }
 
+TEST_CASE("a float16 NPY table loads exactly, little- or big-endian") {
+  for (const char* descr : {"<f2", ">f2"}) {
+    INFO(descr);
+    std::string dict = std::string("{'descr': '") + descr + "', 'fortran_order': False, 'shape': (2, 2), }";
+    dict.append(128 - 10 - dict.size() - 1, ' ');
+    dict += '\n';
+    std::string bytes = std::string("\x93NUMPY\x01\x00", 8) + char(dict.size()) + '\0' + dict;
+    // 1, -2, 0.5, 65504 (the largest half) as IEEE binary16 bit patterns.
+    for (unsigned bits : {0x3C00u, 0xC000u, 0x3800u, 0x7BFFu}) {
+      const char lo = char(bits & 0xFF), hi = char(bits >> 8);
+      bytes += descr[0] == '<' ? std::string{lo, hi} : std::string{hi, lo};
+    }
+    const Matrix m = parse_npy_matrix(bytes);
+    CHECK(m.at(0, 0) == 1.0f);
+    CHECK(m.at(0, 1) == -2.0f);
+    CHECK(m.at(1, 0) == 0.5f);
+    CHECK(m.at(1, 1) == 65504.0f);
+  }
+}
+
 TEST_CASE("corrupt NPY files are refused with a reason") {
   const std::string good = to_npy(NdArray::from_floats({2, 2}, {1, 2, 3, 4}));
   auto reason = [](const std::string& bytes) -> std::string {
@@ -67,7 +87,10 @@ TEST_CASE("corrupt NPY files are refused with a reason") {
   CHECK(reason(long_header).find("past the end") != std::string::npos);
   std::string wrong_type = good;
   wrong_type.replace(wrong_type.find("<f4"), 3, "<c8");
-  CHECK(reason(wrong_type).find("dtype") != std::string::npos);
+  CHECK(reason(wrong_type).find("dtype must be float16, float32, float64, int32 or int64") != std::string::npos);
+  std::string int16 = good;
+  int16.replace(int16.find("<f4"), 3, "<i2");
+  CHECK(reason(int16).find("dtype") != std::string::npos);
   std::string one_d = to_npy(NdArray::from_floats({4}, {1, 2, 3, 4}));
   CHECK(reason(one_d).find("2-D") != std::string::npos);
   std::string nan_file = to_npy(NdArray::from_floats({1, 2}, {1, NAN}));
