@@ -40,7 +40,12 @@ fi
 
 JOBS="$(nproc 2>/dev/null || echo 2)"
 cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release
-cmake --build "$BUILD_DIR" -j "$JOBS"
+# run builds what the window needs (the peviz binary); test builds everything, the test programs too.
+if [[ "$MODE" == run ]]; then
+  cmake --build "$BUILD_DIR" -j "$JOBS" --target peviz
+else
+  cmake --build "$BUILD_DIR" -j "$JOBS"
+fi
 
 case "$MODE" in
   run)  exec "$BUILD_DIR/peviz" "${@:2}" ;;
