@@ -182,9 +182,13 @@ void draw_body(AppState& s, const std::string& caption) {
   const bool presenting = s.teach.presenting;
   if (presenting && !ImGui::GetIO().WantTextInput && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape), false))
     set_presenting(s, false);
-  if (presenting) {
+  if (presenting) {  // the parameters in large type, shrunk (down to 60%) to fit one line of the screen
     push_heading_font();
-    ImGui::TextUnformatted(parameter_header(s).c_str());
+    const std::string header = parameter_header(s);
+    const float width = ImGui::CalcTextSize(header.c_str()).x, avail_w = ImGui::GetContentRegionAvail().x;
+    if (width > avail_w && width > 0) ImGui::SetWindowFontScale(std::max(0.6f, avail_w / width));
+    ImGui::TextUnformatted(header.c_str());
+    ImGui::SetWindowFontScale(1.0f);
     pop_heading_font();
   }
   const float scale = ImGui::GetFontSize() / 16.0f;
