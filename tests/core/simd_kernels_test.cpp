@@ -13,8 +13,12 @@ using namespace peviz;
 namespace {
 std::vector<SimdPath> supported_paths() {
   std::vector<SimdPath> paths;
-  for (SimdPath p : {SimdPath::baseline, SimdPath::avx2, SimdPath::avx512})
-    if (simd_path_supported(p)) paths.push_back(p);
+  for (SimdPath p : {SimdPath::baseline, SimdPath::avx2, SimdPath::avx512}) {
+    if (simd_path_supported(p))
+      paths.push_back(p);
+    else  // said in the output: the comparisons below then cover fewer paths
+      WARN("SKIPPED: this CPU has no " << (p == SimdPath::avx2 ? "AVX2" : "AVX-512") << ": that kernel path is not compared");
+  }
   return paths;
 }
 

@@ -112,15 +112,19 @@ TEST_CASE("a PDF figure reopens to the state and view that made it; a corrupt on
   std::filesystem::remove(path);
 }
 
-TEST_CASE("corrupt cairo PDFs give ParamError or a result from the metadata reader, never a crash") {
+TEST_CASE("corpus run: corrupt cairo PDFs give ParamError or a result from the metadata reader, never a crash") {
   const Matrix cells = sample_cells();
   const std::string pdf = media::encode_pdf(sample_display_list(cells), sample_metadata());
+  CHECK(read_pdf_text(pdf).at("peviz") == sample_metadata().at("peviz"));  // the intact file round-trips
+  int refused = 0;
   for (std::size_t n = 0; n < pdf.size(); n += 1 + n / 16) {  // prefixes
     try {
       read_pdf_text(std::string_view(pdf).substr(0, n));
     } catch (const ParamError&) {
+      ++refused;
     }
   }
+  CHECK(refused > 0);  // at least the empty and the short prefixes
   // The trailer and the /Info object sit in the last 2 KiB: change each byte there.
   std::string b = pdf;
   for (std::size_t i = pdf.size() > 2048 ? pdf.size() - 2048 : 0; i < b.size(); ++i) {

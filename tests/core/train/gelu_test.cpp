@@ -71,7 +71,10 @@ TEST_CASE("float GELU: every SIMD path gives the same bits", "[train][gelu]") {
   std::vector<float> out0(n), d0(n);
   gelu_forward_float(SimdPath::baseline, out0.data(), d0.data(), x.data(), n);
   for (SimdPath path : {SimdPath::avx2, SimdPath::avx512}) {
-    if (!peviz::simd_path_supported(path)) continue;
+    if (!peviz::simd_path_supported(path)) {  // said in the output, so a pass here is not mistaken for a check
+      WARN("SKIPPED: this CPU has no " << (path == SimdPath::avx2 ? "AVX2" : "AVX-512") << ": that GELU path is not compared");
+      continue;
+    }
     std::vector<float> out(n), d(n);
     gelu_forward_float(path, out.data(), d.data(), x.data(), n);
     CHECK(std::memcmp(out.data(), out0.data(), sizeof(float) * std::size_t(n)) == 0);
