@@ -47,11 +47,11 @@ void label_tiles(const plot::HeatmapImage& img) {
   const plot::HeatmapWindow& w = img.window;
   if (img.tile_side <= 0 || !img.drawn || w.x_right == w.x_left || w.y_bottom == w.y_top) return;
   const ImVec2 lo(img.screen_min[0], img.screen_min[1]), hi(img.screen_max[0], img.screen_max[1]);
+  const float tile_px = float(img.tile_side / std::abs(w.x_right - w.x_left)) * (hi.x - lo.x);
+  if (tile_px < 3.0f * ImGui::CalcTextSize("L8 h8").x) return;  // the labels would hide small tiles: the hover names them
   plot::canvas_push_clip(lo, hi);
   const double step = double(img.tile_side + 1);  // a tile and its one-cell gutter
   const float pad = ImGui::GetStyle().FramePadding.x;
-  const float tile_px = float(img.tile_side / std::abs(w.x_right - w.x_left)) * (hi.x - lo.x);
-  if (tile_px < 3.0f * ImGui::CalcTextSize("L8 h8").x) return;  // the labels would hide small tiles: the hover names them
   for (int t = 0; t < img.tile_count; ++t) {
     const int tile_row = t / std::max(img.tiles_across, 1), tile_col = t % std::max(img.tiles_across, 1);
     const double col = tile_col * step, row = tile_row * step;
