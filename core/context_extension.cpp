@@ -5,8 +5,10 @@
 #include <cmath>
 #include <cstdio>
 #include <numbers>
+#include <stdexcept>
 
 #include "core/errors.hpp"
+#include "core/shipped_models.hpp"
 
 namespace peviz {
 
@@ -42,33 +44,22 @@ ContextExtension compare_context_extensions(const ContextExtensionParams& p) {
 }
 
 std::span<const RopeModelPreset> rope_model_presets() {
-  auto make = [](std::string name, int head_dim, double base, double factor, int original, int target,
-                 RopeScaling kind, std::string note) {
-    RopeModelPreset m;
-    m.name = std::move(name);
-    m.params.rope.head_dim = head_dim;
-    m.params.rope.base = base;
-    m.params.factor = factor;
-    m.params.original_len = original;
-    m.params.target_len = target;
-    m.model_scaling = kind;
-    m.note = std::move(note);
-    return m;
-  };
-  static const RopeModelPreset presets[] = {
-      // meta-llama/Llama-2-7b-hf config.json: rope_theta 10000, max_position_embeddings 4096, no rope_scaling.
-      make("Llama-2 7B", 128, 10000.0, 4.0, 4096, 0, RopeScaling::none,
-           "ships without scaling (4096 tokens); factor 4 shows stretching it to 16384"),
-      // meta-llama/Llama-3.1-8B config.json: rope_theta 500000, rope_scaling {rope_type llama3, factor 8,
-      // low_freq_factor 1, high_freq_factor 4, original_max_position_embeddings 8192}.
-      make("Llama-3.1 8B", 128, 500000.0, 8.0, 8192, 131072, RopeScaling::llama3,
-           "llama3 scaling x8 from 8192; max_position_embeddings 131072"),
-      // Qwen/Qwen2-7B-Instruct: rope_theta 1e6, 32768 tokens; its model card adds rope_scaling
-      // {type yarn, factor 4, original_max_position_embeddings 32768} for 131072 tokens.
-      make("Qwen2-style (base 1e6, YaRN)", 128, 1e6, 4.0, 32768, 0, RopeScaling::yarn,
-           "YaRN x4 from 32768 to 131072 tokens"),
-  };
+  static const std::vector<RopeModelPreset> presets = [] {
+    std::vector<RopeModelPreset> out;
+    for (const auto& model : shipped_models()) {
+      if (model->scheme != PositionScheme::rope) continue;
+      out.push_back(rope_model_preset(*model));
+      out.back().model = model;
+    }
+    return out;
+  }();
   return presets;
+}
+
+const RopeModelPreset& default_rope_model_preset() {
+  for (const RopeModelPreset& p : rope_model_presets())
+    if (p.name == kDefaultRopeModel) return p;
+  throw std::logic_error("the default model " + std::string(kDefaultRopeModel) + " is not shipped");
 }
 
 namespace {
@@ -88,6 +79,7 @@ RopeModelPreset rope_model_preset(const ModelConfig& model, std::string_view lay
   const RopeScalingParams& sc = lt.scaling;
   RopeModelPreset m;
   m.name = model.name;
+  m.layer_type = lt.layer_type;
   m.model_scaling = sc.kind;
   m.params.rope = lt.rope;
   const int max_pos = model.max_position_embeddings;

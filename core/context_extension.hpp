@@ -6,6 +6,7 @@
 // side. The target context is original_len * factor unless given (Llama 3.1 scales 8192 by 8 but
 // claims 131072); dynamic NTK is evaluated at the target length.
 #pragma once
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
@@ -44,14 +45,20 @@ struct ContextExtension {
 // Validates (ParamError naming the flag: factor, original-max-len, beta-fast, ...) and computes all five.
 ContextExtension compare_context_extensions(const ContextExtensionParams& p);
 
-// Real models' RoPE settings (from their published config.json files).
+// A real model's RoPE settings, read from its config.json.
 struct RopeModelPreset {
-  std::string name;
+  std::string name;                               // the model's name (ModelConfig::name)
+  std::string layer_type;                         // the layer type these settings are for
   ContextExtensionParams params;
   RopeScaling model_scaling = RopeScaling::none;  // the scaling the model itself ships with
-  std::string note;
+  std::string note;                               // "rope_theta 500000, llama3 x8 from 8192; ..."
+  std::shared_ptr<const ModelConfig> model;       // the config read (rope_model_presets only)
 };
+// One preset per shipped RoPE model (core/shipped_models.hpp: the published config.json files), its
+// default layer type, in file order.
 std::span<const RopeModelPreset> rope_model_presets();
+// The preset of kDefaultRopeModel (core/shipped_models.hpp).
+const RopeModelPreset& default_rope_model_preset();
 
 // The page's knobs for a model read from its config.json (core/model_config.hpp), layer type `layer_type` ("" =
 // the default one): its head_dim, rotary dim and base; its scaling's factor, original context and YaRN / llama3

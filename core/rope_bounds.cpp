@@ -163,7 +163,9 @@ double refine(Walker& walk, int head_dim, double lo, double hi, long long L) {
 // than that can be stepped over. The first base that holds is refined by bisection against the last one
 // that failed. Men et al. 2024 solve the same condition numerically; their Table at d 128 (1k: 4.3e3,
 // 4k: 2.7e4, 8k: 8.4e4) is reproduced at L = 1024, 4096, 8192 (tests/core/rope_bounds_test.cpp).
-std::optional<double> min_base(int head_dim, long long L) {
+}  // namespace
+
+std::optional<double> rope_min_base(int head_dim, long long L) {
   Witnesses witnesses;
   Walker walk;
   double last_fail = std::log(kLowestBase);
@@ -180,14 +182,19 @@ std::optional<double> min_base(int head_dim, long long L) {
   return std::nullopt;
 }
 
-}  // namespace
-
 void validate(const RopeBoundsParams& p) {
   RopeParams r;
   r.head_dim = p.head_dim;
   r.base = p.base;
   validate(r);
   check_int(limits::bounds_context_len, p.context_len);
+}
+
+int liu_critical_dim(int head_dim, double base, double context_len) {
+  // Liu et al. 2023 Eq. 13.
+  const double d = head_dim;
+  const double raw = 2.0 * std::ceil(d / 2.0 * std::log(context_len / kTwoPi) / std::log(base));
+  return int(std::min(d, std::max(0.0, raw)));
 }
 
 double rope_similarity_bound(int head_dim, double base, long long m) { return bound_at(thetas(head_dim, base), m); }
@@ -202,12 +209,10 @@ RopeBounds rope_bounds(const RopeBoundsParams& p) {
   validate(p);
   RopeBounds b;
   const double d = p.head_dim;
-  // Liu et al. 2023 Eq. 13.
-  const double raw = 2.0 * std::ceil(d / 2.0 * std::log(p.context_len / kTwoPi) / std::log(p.base));
-  b.d_extra = int(std::min(d, std::max(0.0, raw)));
+  b.d_extra = liu_critical_dim(p.head_dim, p.base, p.context_len);
   b.t_extra = kTwoPi * std::pow(p.base, b.d_extra / d);
   b.first_negative_m = first_negative_rope_bound(p.head_dim, p.base, kSearchLimit);
-  b.min_base = min_base(p.head_dim, p.context_len);
+  b.min_base = rope_min_base(p.head_dim, p.context_len);
   return b;
 }
 

@@ -33,6 +33,11 @@ struct RopeBounds {
 void validate(const RopeBoundsParams& p);
 RopeBounds rope_bounds(const RopeBoundsParams& p);
 
+// Liu et al. Eq. 13's d_extra, clamped to [0, head_dim] (no validation).
+int liu_critical_dim(int head_dim, double base, double context_len);
+// Men et al.'s smallest base for context L (RopeBounds::min_base) without the rest (no validation).
+std::optional<double> rope_min_base(int head_dim, long long L);
+
 // B(m) = sum_{i < d/2} cos(m * base^(-2i/d)), in double (Men et al. 2024, Eq. 8).
 double rope_similarity_bound(int head_dim, double base, long long m);
 // The first m in [0, limit] with B(m) < 0, or nullopt.

@@ -76,7 +76,6 @@ nlohmann::json animation_patch(AnimatedParam p, double value) {
       break;
     case AnimatedParam::factor:
       j["context_extension"]["factor"] = value;
-      j["context_extension"]["preset"] = -1;
       break;
     case AnimatedParam::lesson: break;  // steps apply their own states (go_to_step)
   }

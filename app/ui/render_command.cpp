@@ -117,7 +117,6 @@ nlohmann::json flags_as_state(const RenderOptions& o) {
   if (o.position >= 0) j["rope_clocks"]["position"] = o.position;
   if (o.factor > 0) j["context_extension"]["factor"] = o.factor;
   if (o.original_max_len) j["context_extension"]["original_len"] = o.original_max_len;
-  if (o.given("--factor") || o.original_max_len) j["context_extension"]["preset"] = -1;
   if (o.heads) j["alibi"]["heads"] = j["distance"]["heads"] = o.heads;
   if (o.given("--bidirectional")) j["alibi"]["bidirectional"] = true;
   if (o.given("--causal")) j["t5_shaw"]["causal"] = j["distance"]["causal"] = true;

@@ -9,14 +9,13 @@
 
 #include "run_peviz.hpp"
 #include "tests/temp_path.hpp"
+#include "../core/model_config_fixtures.hpp"
 
 namespace fs = std::filesystem;
 
 namespace {
 
-const fs::path kConfigs = fs::path(__FILE__).parent_path().parent_path() / "core" / "model_configs";
-
-std::string config(const std::string& name) { return "--config '" + (kConfigs / name).string() + "'"; }
+std::string config(const std::string& name) { return "--config '" + model_config_fixture(name).string() + "'"; }
 
 nlohmann::json run_json(const std::string& args) {
   INFO("peviz " << args);

@@ -10,14 +10,16 @@
 #include "core/errors.hpp"
 #include "core/model_config.hpp"
 #include "param_error.hpp"
+#include "model_config_fixtures.hpp"
 
 using namespace peviz;
 
 namespace {
-const RopeModelPreset& preset(std::string_view prefix) {
+// The shipped model whose name contains `part`.
+const RopeModelPreset& preset(std::string_view part) {
   for (const auto& m : rope_model_presets())
-    if (m.name.rfind(prefix, 0) == 0) return m;
-  FAIL("no preset " << prefix);
+    if (m.name.find(part) != std::string::npos) return m;
+  FAIL("no preset " << part);
   throw;
 }
 }  // namespace
@@ -58,14 +60,14 @@ TEST_CASE("real models: the pair counts quoted in the README") {
   CHECK(l2.rows[0].pairs_beyond_original == 64 - 46);
   CHECK(l2.rows[0].wavelength[46] == Approx(4712).margin(1));
   // Llama 3.1: 35 pairs turn inside 8192; after llama3 x8, 39 turn inside 131072.
-  const RopeModelPreset& l3 = preset("Llama-3.1");
+  const RopeModelPreset& l3 = preset("llama-3.1");
   CHECK(l3.model_scaling == RopeScaling::llama3);
   const ContextExtension c3 = compare_context_extensions(l3.params);
   CHECK(c3.target_len == 131072.0);
   REQUIRE(c3.rows.size() > 4);
   CHECK(c3.rows[0].pairs_beyond_original == 64 - 35);
   CHECK(c3.rows[4].pairs_beyond_target == 64 - 39);
-  const ContextExtension qw = compare_context_extensions(preset("Qwen2").params);
+  const ContextExtension qw = compare_context_extensions(preset("qwen2.5-7b-instruct-yarn").params);
   CHECK(qw.target_len == 131072.0);
   REQUIRE(qw.rows.size() > 3);
   CHECK(qw.rows[3].scaled.factor == 4.0);
@@ -87,19 +89,17 @@ TEST_CASE("context extension knobs are validated with their flag names") {
 }
 
 namespace {
-const std::filesystem::path kModelConfigs = std::filesystem::path(__FILE__).parent_path() / "model_configs";
-ModelConfig model_fixture(const std::string& name) { return load_model_config((kModelConfigs / name).string()); }
+ModelConfig model_fixture(const std::string& name) { return load_model_config(model_config_fixture(name).string()); }
 }  // namespace
 
-TEST_CASE("rope_model_preset: Llama 3.1's config.json gives the hand-typed Llama-3.1 preset") {
+TEST_CASE("rope_model_preset: Llama 3.1's config.json gives its llama3 knobs") {
   const RopeModelPreset read = rope_model_preset(model_fixture("llama-3.1-8b-instruct.json"));
-  const RopeModelPreset& typed = rope_model_presets()[1];
   CHECK(read.model_scaling == RopeScaling::llama3);
-  CHECK(read.params.rope.head_dim == typed.params.rope.head_dim);
-  CHECK(read.params.rope.base == typed.params.rope.base);
-  CHECK(read.params.factor == typed.params.factor);
-  CHECK(read.params.original_len == typed.params.original_len);
-  CHECK(read.params.target_len == typed.params.target_len);
+  CHECK(read.params.rope.head_dim == 128);
+  CHECK(read.params.rope.base == 500000.0);
+  CHECK(read.params.factor == 8.0);
+  CHECK(read.params.original_len == 8192);
+  CHECK(read.params.target_len == 131072);
   CHECK(read.params.low_freq_factor == 1.0);
   CHECK(read.params.high_freq_factor == 4.0);
   CHECK(read.note == "rope_theta 500000, llama3 x8 from 8192; max_position_embeddings 131072");

@@ -12,6 +12,7 @@
 
 #include "param_error.hpp"
 #include "tests/temp_path.hpp"
+#include "model_config_fixtures.hpp"
 
 using namespace peviz;
 
@@ -19,9 +20,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const fs::path kConfigs = fs::path(__FILE__).parent_path() / "model_configs";
-
-ModelConfig fixture(const std::string& name) { return load_model_config((kConfigs / name).string()); }
+ModelConfig fixture(const std::string& name) { return load_model_config(model_config_fixture(name).string()); }
 
 std::string config_error(std::string_view json) {
   return param_error_of([&] { read_model_config(json, "inline"); });

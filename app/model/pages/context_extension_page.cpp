@@ -1,5 +1,9 @@
 // The context-extension page: wavelength per RoPE pair for none / PI / NTK / YaRN / llama3 (core/context_extension).
+#include <algorithm>
 #include <cmath>
+#include <filesystem>
+#include <limits>
+#include <optional>
 #include <utility>
 
 #include "app/model/app_state.hpp"
@@ -13,8 +17,47 @@ namespace peviz::app {
 
 namespace {
 
+// The summary's name for a model and layer type (RopeModelSummary::name).
+std::string summarize_name(const ModelConfig& m, const std::string& layer_type) {
+  if (m.layer_types.size() < 2) return m.name;
+  return m.name + " (" + layer_type_rope(m, layer_type).layer_type + ")";
+}
+
+// The summaries of the compared models, reusing those already computed (Men et al.'s base takes a scan).
+void update_summaries(ContextExtensionOptions& o) {
+  std::vector<RopeModelSummary> out;
+  for (const ComparedModel& c : o.compared) {
+    const std::string name = summarize_name(*c.model, c.layer_type);
+    const auto old = std::find_if(o.summaries.begin(), o.summaries.end(), [&](auto& x) { return x.name == name; });
+    out.push_back(old != o.summaries.end() ? std::move(*old) : summarize_rope_model(*c.model, c.layer_type));
+  }
+  o.summaries = std::move(out);
+  const auto log10_of = [](const std::vector<double>& w) {
+    std::vector<float> out;
+    for (double v : w) out.push_back(float(std::log10(v)));
+    return out;
+  };
+  o.compared_log10.clear();
+  o.compared_log10_unscaled.clear();
+  for (const RopeModelSummary& m : o.summaries) {
+    o.compared_log10.push_back(log10_of(m.scaled_wavelength));
+    o.compared_log10_unscaled.push_back(log10_of(m.wavelength));
+  }
+}
+
+// Comparing with nothing ticked yet: the usual three, and the page's model when it is another.
+void default_comparison(ContextExtensionOptions& o) {
+  for (std::string_view name : kDefaultComparedModels)
+    if (auto m = find_shipped_model(name)) toggle_compared(o, {m, "", ""});
+  if (!o.model) return;
+  const std::string layer =
+      o.model->layer_types.size() > 1 ? o.model->layer_types[std::size_t(o.model_layer)].layer_type : "";
+  if (!is_compared(o, *o.model, layer)) toggle_compared(o, {o.model, layer, o.model_path});
+}
+
 void update(AppState& s) {
   ContextExtensionOptions& o = s.analysis.context_extension;
+  if (o.compare && o.compared.empty()) default_comparison(o);
   if (std::exchange(o.model_layer_changed, false) && o.model &&
       o.model_layer >= 0 && o.model_layer < int(o.model->layer_types.size())) {
     const RopeModelPreset m = rope_model_preset(*o.model, o.model->layer_types[std::size_t(o.model_layer)].layer_type);
@@ -27,11 +70,27 @@ void update(AppState& s) {
     for (double w : o.result.rows[k].wavelength) o.log10_wavelength[k].push_back(float(std::log10(w)));
   }
   o.ramp.assign(o.result.rows[3].scaled.yarn_ramp.begin(), o.result.rows[3].scaled.yarn_ramp.end());
+  update_summaries(o);
+}
+
+// Columns: pair j, then each compared model's scaled wavelength (NaN past its last pair).
+NdArray comparison_data(const ContextExtensionOptions& o) {
+  if (o.summaries.empty()) throw ParamError("out", "no models compared yet");
+  std::size_t pairs = 0;
+  for (const RopeModelSummary& m : o.summaries) pairs = std::max(pairs, m.scaled_wavelength.size());
+  std::vector<std::vector<float>> cols(1);
+  for (std::size_t j = 0; j < pairs; ++j) cols[0].push_back(float(j));
+  for (const RopeModelSummary& m : o.summaries) {
+    cols.emplace_back(pairs, std::numeric_limits<float>::quiet_NaN());
+    for (std::size_t j = 0; j < m.scaled_wavelength.size(); ++j) cols.back()[j] = float(m.scaled_wavelength[j]);
+  }
+  return data_columns(cols);
 }
 
 // Columns: pair, wavelength for none, linear, dynamic, yarn, llama3, then the YaRN ramp.
 NdArray export_data(const AppState& s) {
   const ContextExtensionOptions& o = s.analysis.context_extension;
+  if (o.compare) return comparison_data(o);
   const auto& rows = o.result.rows;
   if (rows.empty()) throw ParamError("out", "nothing computed yet for the context extension");
   std::vector<std::vector<float>> cols(1);
@@ -44,16 +103,44 @@ NdArray export_data(const AppState& s) {
 std::string caption(const AppState& s) {
   const ContextExtensionParams& c = s.analysis.context_extension.params;
   const std::string dot = kCaptionDot;
+  if (s.analysis.context_extension.compare) {
+    std::string text = "RoPE models compared";
+    for (const RopeModelSummary& m : s.analysis.context_extension.summaries) text += dot + m.name;
+    return text;
+  }
   const std::string& model = s.analysis.context_extension.model_name;
   return "RoPE scaling" + dot + (model.empty() ? "" : model + dot) + "head_dim " + std::to_string(c.rope.head_dim) + dot + "base " + caption_number(c.rope.base) +
          dot + "factor " + caption_number(c.factor) + dot + "original " + std::to_string(c.original_len);
 }
 
+// A compared model from the state JSON: a shipped one by name, else its config.json read again (nullopt when
+// that file is gone: the rest of the state still opens).
+std::optional<ComparedModel> read_compared(const nlohmann::json& j) {
+  ComparedModel c;
+  std::string name;
+  read(j, "model", name);
+  read(j, "layer_type", c.layer_type);
+  read(j, "path", c.path);
+  c.model = c.path.empty() ? find_shipped_model(name) : nullptr;
+  if (!c.path.empty()) {
+    try {
+      c.model = std::make_shared<const ModelConfig>(load_model_config(c.path));
+    } catch (const ParamError&) {
+      return std::nullopt;
+    }
+  }
+  if (!c.model) return std::nullopt;
+  rope_model_preset(*c.model, c.layer_type);  // validates the scheme and the layer type
+  return c;
+}
+
 void read_json(const nlohmann::json& j, AnalysisState& a) {
-  ContextExtensionParams& c = a.context_extension.params;
-  a.context_extension.model_name.clear();  // a state without a model name describes no opened model
-  a.context_extension.model_note.clear();
-  a.context_extension.model.reset();
+  ContextExtensionOptions& o = a.context_extension;
+  ContextExtensionParams& c = o.params;
+  o.model_name.clear();  // a state without a model name describes custom knobs
+  o.model_note.clear();
+  o.model_path.clear();
+  o.model.reset();
   read_rope_json(j, c.rope);
   read(j, "factor", c.factor);
   read(j, "original_len", c.original_len);
@@ -62,21 +149,39 @@ void read_json(const nlohmann::json& j, AnalysisState& a) {
   read(j, "beta_slow", c.beta_slow);
   read(j, "low_freq_factor", c.low_freq_factor);
   read(j, "high_freq_factor", c.high_freq_factor);
-  read(j, "preset", a.context_extension.preset);
-  read(j, "model_name", a.context_extension.model_name);
-  read(j, "model_note", a.context_extension.model_note);
-  check_range("preset", a.context_extension.preset, -1, double(rope_model_presets().size()) - 1);
+  read(j, "model_name", o.model_name);
+  read(j, "model_note", o.model_note);
+  std::string layer;
+  read(j, "layer_type", layer);
+  // A shipped model's knobs come from its config.json (a preset names the model and nothing else).
+  if (auto shipped = find_shipped_model(o.model_name); shipped && shipped->scheme == PositionScheme::rope)
+    show_rope_model(o, shipped, "", layer);
   compare_context_extensions(c);  // validates every knob together (factor, lengths, betas, llama3)
+  read(j, "compare", o.compare);
+  if (j.contains("compared")) {
+    o.compared.clear();
+    if (!j.at("compared").is_array()) throw ParamError("compared", "must be a list of models");
+    for (const nlohmann::json& m : j.at("compared"))
+      if (auto c = read_compared(m); c && int(o.compared.size()) < kMaxComparedModels) o.compared.push_back(*c);
+  }
 }
 
 nlohmann::json write_json(const AnalysisState& a) {
-  const ContextExtensionParams& c = a.context_extension.params;
+  const ContextExtensionOptions& o = a.context_extension;
+  const ContextExtensionParams& c = o.params;
   nlohmann::json j = rope_json(c.rope);
   j.update({{"factor", c.factor}, {"original_len", c.original_len}, {"target_len", c.target_len},
             {"beta_fast", c.beta_fast}, {"beta_slow", c.beta_slow}, {"low_freq_factor", c.low_freq_factor},
-            {"high_freq_factor", c.high_freq_factor}, {"preset", a.context_extension.preset}});
-  if (!a.context_extension.model_name.empty())
-    j.update({{"model_name", a.context_extension.model_name}, {"model_note", a.context_extension.model_note}});
+            {"high_freq_factor", c.high_freq_factor}});
+  if (!o.model_name.empty()) {
+    j.update({{"model_name", o.model_name}, {"model_note", o.model_note}});
+    if (o.model && o.model_layer >= 0 && o.model_layer < int(o.model->layer_types.size()))
+      j["layer_type"] = o.model->layer_types[std::size_t(o.model_layer)].layer_type;
+  }
+  j["compare"] = o.compare;
+  j["compared"] = nlohmann::json::array();
+  for (const ComparedModel& m : o.compared)
+    j["compared"].push_back({{"model", m.model->name}, {"layer_type", m.layer_type}, {"path", m.path}});
   return j;
 }
 
@@ -92,16 +197,12 @@ std::string open_model_config(AppState& s, const std::string& path) {
   AnalysisState& a = s.analysis;
   switch (model->scheme) {
     case PositionScheme::rope: {
-      const RopeModelPreset m = rope_model_preset(*model);
       ContextExtensionOptions& o = a.context_extension;
-      o.params = m.params;
-      o.preset = -1;
-      o.model_name = model->name;
-      o.model_note = m.note;
-      o.model_layer = 0;
-      for (std::size_t i = 0; i < model->layer_types.size(); ++i)
-        if (model->layer_types[i].layer_type == layer_type_rope(*model, "").layer_type) o.model_layer = int(i);
-      o.model = std::move(model);
+      const std::string absolute = std::filesystem::absolute(path).string();
+      std::erase_if(o.opened, [&](const ComparedModel& m) { return m.path == absolute; });
+      o.opened.push_back({model, "", absolute});
+      if (o.compare && !is_compared(o, *model, "")) toggle_compared(o, o.opened.back());
+      show_rope_model(o, std::move(model), absolute);
       a.page = Page::context_extension;
       break;
     }
@@ -122,6 +223,32 @@ std::string open_model_config(AppState& s, const std::string& path) {
   }
   a.mark(a.page);
   return name;
+}
+
+void show_rope_model(ContextExtensionOptions& o, std::shared_ptr<const ModelConfig> model, const std::string& path,
+                     const std::string& layer) {
+  const RopeModelPreset m = rope_model_preset(*model, layer);  // validates the layer type
+  o.params = m.params;
+  o.model_name = model->name;
+  o.model_note = m.note;
+  o.model_path = path;
+  o.model_layer = 0;
+  for (std::size_t i = 0; i < model->layer_types.size(); ++i)
+    if (model->layer_types[i].layer_type == m.layer_type) o.model_layer = int(i);
+  o.model = std::move(model);
+}
+
+bool is_compared(const ContextExtensionOptions& o, const ModelConfig& model, const std::string& layer_type) {
+  return std::any_of(o.compared.begin(), o.compared.end(),
+                     [&](const ComparedModel& c) { return c.model->name == model.name && c.layer_type == layer_type; });
+}
+
+bool toggle_compared(ContextExtensionOptions& o, const ComparedModel& m) {
+  const auto same = [&](const ComparedModel& c) { return c.model->name == m.model->name && c.layer_type == m.layer_type; };
+  if (std::erase_if(o.compared, same)) return true;
+  if (int(o.compared.size()) >= kMaxComparedModels) return false;
+  o.compared.push_back(m);
+  return true;
 }
 
 extern const PageModel context_extension_page{.name = "context-extension", .title = "Context extension",

@@ -10,6 +10,7 @@
 #include "app/plot/draw/canvas.hpp"
 #include "app/plot/draw/plot.hpp"
 #include "app/ui/views/analysis_views.hpp"
+#include "app/ui/views/model_comparison_view.hpp"
 #include "app/ui/views/views.hpp"
 
 namespace peviz::app {
@@ -63,26 +64,19 @@ void controls(AppState& s) {
   ContextExtensionOptions& o = s.analysis.context_extension;
   ContextExtensionParams& p = o.params;
   constexpr Page page = Page::context_extension;
-  const auto presets = rope_model_presets();
-  const char* current = o.preset >= 0 ? presets[std::size_t(o.preset)].name.c_str()
-                        : !o.model_name.empty() ? o.model_name.c_str() : "custom";
+  const char* current = !o.model_name.empty() ? o.model_name.c_str() : "custom";
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14.0f);
-  if (ImGui::BeginCombo("preset", current)) {
-    for (std::size_t i = 0; i < presets.size(); ++i)
-      if (ImGui::Selectable(presets[i].name.c_str(), int(i) == o.preset)) {
-        o.preset = int(i);
-        p = presets[i].params;
-        o.model_name.clear();
-        o.model.reset();
+  if (ImGui::BeginCombo("model", current)) {
+    for (const RopeModelPreset& m : rope_model_presets())
+      if (ImGui::Selectable(m.name.c_str(), m.name == o.model_name)) {
+        show_rope_model(o, m.model, "");
         s.analysis.mark(page);
       }
     ImGui::EndCombo();
   }
-  hint("A real model's settings; File > Open (or drop) a Hugging Face config.json to read any model's.");
-  if (o.preset >= 0) {
-    ImGui::SameLine();
-    ImGui::TextDisabled("%s", presets[std::size_t(o.preset)].note.c_str());
-  } else if (!o.model_name.empty()) {
+  hint("Real models, read from their published config.json files (assets/models/); File > Open (or drop) a "
+       "Hugging Face config.json to read any other.");
+  if (!o.model_name.empty()) {
     model_layer_types(s, o);
     ImGui::SameLine();
     ImGui::TextDisabled("from its config.json: %s", o.model_note.c_str());
@@ -113,18 +107,34 @@ void controls(AppState& s) {
     s.analysis.mark(page);
     changed = true;
   }
-  if (changed) {  // no longer a preset's or the opened model's settings
-    o.preset = -1;
+  if (changed) {  // no longer the model's settings
     o.model_name.clear();
     o.model.reset();
   }
+}
+
+// One model's five scalings, or real models side by side.
+void mode_switch(AppState& s, ContextExtensionOptions& o) {
+  bool compare = o.compare;
+  if (ImGui::RadioButton("one model, every scaling", !compare)) compare = false;
+  ImGui::SameLine();
+  if (ImGui::RadioButton("models compared", compare)) compare = true;
+  if (compare != o.compare) {
+    o.compare = compare;
+    s.analysis.mark(Page::context_extension);
+  }
+  hint("Up to four real models side by side: each one's wavelengths with its own scaling, and a table of its "
+       "contexts and the bounds of Liu et al. 2023 and Men et al. 2024.");
 }
 
 }  // namespace
 
 void draw_context_extension_view(AppState& s) {
   ContextExtensionOptions& o = s.analysis.context_extension;
-  view_title("Context extension: wavelength per pair for every scaling (HF modeling_rope_utils)");
+  view_title(o.compare ? "Context extension: real models compared, wavelength per pair"
+                       : "Context extension: wavelength per pair for every scaling (HF modeling_rope_utils)");
+  if (!drawing_figure(s)) mode_switch(s, o);
+  if (o.compare) return draw_model_comparison(s);
   if (!drawing_figure(s)) {  // the settings and the series shown; a figure leaves them out
     controls(s);
     bool shown[5];

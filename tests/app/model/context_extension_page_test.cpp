@@ -1,26 +1,26 @@
 // Tests for opening a model's config.json: the page of its positions, its knobs, layer types and name in state JSON.
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <filesystem>
 #include <string>
 
 #include <nlohmann/json.hpp>
 
 #include "app/model/app_update.hpp"
+#include "app/model/figure.hpp"
 #include "app/model/page_model.hpp"
 #include "app/model/pages/context_extension_page.hpp"
 #include "app/model/state_json.hpp"
 #include "core/errors.hpp"
+#include "../../core/model_config_fixtures.hpp"
 
 using namespace peviz;
 using namespace peviz::app;
 
 namespace {
-// The reader's fixtures: published config.json files (tests/core/model_configs/README.md).
-std::string config(const std::string& name) {
-  return (std::filesystem::path(__FILE__).parent_path().parent_path().parent_path() / "core" / "model_configs" / name)
-      .string();
-}
+// The reader's fixtures: published config.json files (assets/models/README.md).
+std::string config(const std::string& name) { return model_config_fixture(name).string(); }
 }  // namespace
 
 TEST_CASE("a RoPE model opens on Context extension with its knobs, name and layer types") {
@@ -30,7 +30,7 @@ TEST_CASE("a RoPE model opens on Context extension with its knobs, name and laye
   const ContextExtensionOptions& o = s.analysis.context_extension;
   CHECK(s.analysis.page == Page::context_extension);
   CHECK(o.model_name == "gemma-3-12b-it");
-  CHECK(o.preset == -1);
+  CHECK(o.model_path == std::filesystem::absolute(config("gemma-3-12b-it.json")).string());
   CHECK(o.params.rope.base == 1e6);
   CHECK(o.params.factor == 8.0);
   REQUIRE(o.model != nullptr);
@@ -68,4 +68,62 @@ TEST_CASE("T5 and ALiBi models open on their pages; a learned table and a foreig
   CHECK(s.analysis.page == Page::alibi);
   CHECK(is_model_config_file_name("Llama-3.1-8B/config.json"));
   CHECK_FALSE(is_model_config_file_name("weights.safetensors"));
+}
+
+TEST_CASE("a shipped model named in a state takes its knobs from its config.json") {
+  AppState s;
+  apply_state_json(nlohmann::json::parse(R"({"context_extension": {"model_name": "qwen2.5-7b-instruct-yarn"}})"), s);
+  const ContextExtensionOptions& o = s.analysis.context_extension;
+  CHECK(o.params.rope.base == 1e6);
+  CHECK(o.params.factor == 4.0);
+  CHECK(o.params.original_len == 32768);
+  CHECK(o.model_note == "rope_theta 1e+06, yarn x4 from 32768; max_position_embeddings 32768");
+  // Moving a knob in a state makes the knobs custom: no model name stays on them.
+  apply_state_json(nlohmann::json::parse(R"({"context_extension": {"factor": 2}})"), s);
+  CHECK(o.model_name.empty());
+  CHECK(o.params.factor == 2.0);
+}
+
+TEST_CASE("models compared: the usual three first, at most four, opened configs join, the state keeps them") {
+  AppState s;
+  ContextExtensionOptions& o = s.analysis.context_extension;
+  o.compare = true;
+  s.analysis.page = Page::context_extension;
+  s.analysis.mark(Page::context_extension);
+  update_app_state(s);
+  REQUIRE(o.summaries.size() == 3);  // Llama 2, Llama 3.1 (the page's model), Qwen2.5 YaRN
+  CHECK(o.summaries[0].name == "meta-llama/Llama-2-7b-hf");
+  CHECK(o.summaries[1].name == "llama-3.1-8b-instruct");
+  CHECK(o.compared_log10[1].size() == 64);
+  CHECK(o.compared_log10[1][0] == Approx(std::log10(2 * 3.14159265358979)).epsilon(1e-6));
+
+  open_model_config(s, config("phi-3.5-mini-instruct.json"));  // joins the comparison
+  update_app_state(s);
+  REQUIRE(o.summaries.size() == 4);
+  CHECK(o.summaries[3].name == "microsoft/Phi-3.5-mini-instruct");
+  CHECK(o.summaries[3].scaling == RopeScaling::longrope);
+  const auto deepseek = find_shipped_model("deepseek-v3");
+  CHECK_FALSE(toggle_compared(o, {deepseek, "", ""}));  // full
+  CHECK(toggle_compared(o, o.compared[0]));              // ticking a compared one removes it
+  CHECK(o.compared.size() == 3);
+  CHECK(toggle_compared(o, {deepseek, "", ""}));
+  s.analysis.mark(Page::context_extension);
+  update_app_state(s);
+  CHECK(page_model(Page::context_extension).caption(s) ==
+        "RoPE models compared" + std::string(kCaptionDot) + "llama-3.1-8b-instruct" + kCaptionDot +
+            "qwen2.5-7b-instruct-yarn" + kCaptionDot + "microsoft/Phi-3.5-mini-instruct" + kCaptionDot + "deepseek-v3");
+  const NdArray data = page_model(Page::context_extension).export_data(s);
+  CHECK(data.shape == std::vector<std::size_t>{64, 5});  // pair j, then one column per model
+
+  AppState reopened;
+  apply_state_json(state_to_json(s), reopened);
+  update_app_state(reopened);
+  const ContextExtensionOptions& r = reopened.analysis.context_extension;
+  CHECK(r.compare);
+  REQUIRE(r.summaries.size() == 4);
+  CHECK(r.summaries[2].name == "microsoft/Phi-3.5-mini-instruct");  // read again from its file
+  CHECK(r.summaries[3].pairs_turning_extended == o.summaries[3].pairs_turning_extended);
+  CHECK_THROWS_AS(apply_state_json(nlohmann::json::parse(
+                      R"({"context_extension": {"compared": [{"model": "gemma-3-12b-it", "layer_type": "global"}]}})"),
+                      reopened), ParamError);
 }

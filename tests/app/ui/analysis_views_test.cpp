@@ -78,6 +78,7 @@ TEST_CASE("every analysis page draws headless, with interaction, for several opt
     s.analysis.rope_clocks.animate = true;
     s.analysis.rope_decay.head_dim = 2;
     s.analysis.context_extension.params = rope_model_presets()[2].params;
+    s.analysis.context_extension.compare = true;  // the models compared, the usual three
     s.analysis.alibi.heads = 12;
     s.analysis.alibi.bidirectional = true;
     s.analysis.t5_shaw.causal = true;
@@ -200,7 +201,7 @@ TEST_CASE("context extension page: the upper knob of each ordered pair stays abo
   ui.frame(s);
   CHECK(p.high_freq_factor == Approx(5.4 * 1.01));
   CHECK(p.beta_fast == Approx(40.0 * 1.01));
-  CHECK(s.analysis.context_extension.preset == -1);  // no longer the model's preset
+  CHECK(s.analysis.context_extension.model_name.empty());  // no longer the model's knobs
   CHECK_FALSE(s.status_is_error);
   CHECK(check_state(s) == "");
 }

@@ -1,0 +1,45 @@
+// Real models side by side: each RoPE model's wavelengths per pair, its contexts, and the theory's bounds.
+//
+// One summary per model (and layer type) read from its config.json (core/model_config.hpp):
+//  - wavelengths 2 pi / inv_freq per pair, unscaled (base^(-2j/R)) and with the model's own rope_scaling as
+//    transformers computes it at the extended context (core/rope_scaling.hpp; dynamic NTK and LongRoPE
+//    evaluated at seq_len = the extended context, so LongRoPE uses its long factors);
+//  - how many pairs complete a turn (wavelength <= context) inside the original and the extended context;
+//  - Liu et al. 2023's critical dimension for the original context and Men et al. 2024's smallest base for
+//    the extended one (core/rope_bounds.hpp), both over the R rotating channels.
+#pragma once
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/model_config.hpp"
+#include "core/rope_scaling.hpp"
+
+namespace peviz {
+
+inline constexpr int kMaxComparedModels = 4;  // models side by side on the context-extension page
+
+struct RopeModelSummary {
+  std::string name;                       // the model's name, "name (layer type)" when it has several
+  int head_dim = 0;
+  int rotary_dim = 0;                     // R: the channels that rotate
+  double base = 0;                        // rope_theta of this layer type
+  RopeScaling scaling = RopeScaling::none;
+  double factor = 1.0;                    // the scaling's factor (1 without scaling)
+  double attention_factor = 1.0;          // multiplies cos and sin (YaRN, LongRoPE)
+  int original_len = 0;                   // the context the model was trained on
+  int extended_len = 0;                   // max_position_embeddings when above the original, else original x factor
+  std::vector<double> wavelength;         // per pair, unscaled
+  std::vector<double> scaled_wavelength;  // per pair, with the model's scaling at the extended context
+  int pairs_turning_original = 0;         // unscaled wavelength <= original_len
+  int pairs_turning_extended = 0;         // scaled wavelength <= extended_len
+  int critical_dim = 0;                   // Liu et al. d_extra for original_len, in channels (0..R)
+  std::optional<double> min_base;         // Men et al.'s smallest base for extended_len (nullopt: none found)
+  bool base_meets_bound = false;          // base >= min_base
+};
+
+// ParamError("layer-type") for an unknown layer type, ParamError("config") for a model without RoPE.
+RopeModelSummary summarize_rope_model(const ModelConfig& model, std::string_view layer_type = "");
+
+}  // namespace peviz

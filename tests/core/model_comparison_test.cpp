@@ -1,0 +1,94 @@
+// Tests for core/model_comparison: each model's pair counts, scaled wavelengths and bounds, from closed forms.
+#include "core/model_comparison.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <numbers>
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include "core/errors.hpp"
+#include "model_config_fixtures.hpp"
+
+using namespace peviz;
+
+namespace {
+ModelConfig fixture(const std::string& name) { return load_model_config(model_config_fixture(name).string()); }
+// Pairs j < R/2 with 2 pi base^(2j/R) <= L, counted from the closed form.
+int pairs_turning(int R, double base, double L) {
+  int n = 0;
+  for (int j = 0; j < R / 2; ++j) n += 2 * std::numbers::pi * std::pow(base, 2.0 * j / R) <= L;
+  return n;
+}
+}  // namespace
+
+TEST_CASE("summary of Llama 3.1: pairs turning, Liu's critical dimension, Men's base") {
+  const RopeModelSummary s = summarize_rope_model(fixture("llama-3.1-8b-instruct.json"));
+  CHECK(s.rotary_dim == 128);
+  CHECK(s.base == 500000.0);
+  CHECK(s.scaling == RopeScaling::llama3);
+  CHECK(s.factor == 8.0);
+  CHECK(s.original_len == 8192);
+  CHECK(s.extended_len == 131072);
+  CHECK(s.pairs_turning_original == pairs_turning(128, 500000.0, 8192));
+  CHECK(s.pairs_turning_original == 35);
+  // Liu et al. Eq. 13: d_extra = 2 ceil(64 ln(8192 / 2 pi) / ln 500000) = 2 ceil(34.98) = 70 = 2 x the pairs.
+  CHECK(s.critical_dim == 70);
+  // llama3 divides the long wavelengths by nothing and multiplies them by 8: the scaled ones are never shorter.
+  REQUIRE(s.scaled_wavelength.size() == 64);
+  for (std::size_t j = 0; j < 64; ++j) CHECK(s.scaled_wavelength[j] >= s.wavelength[j] * (1 - 1e-12));
+  CHECK(s.scaled_wavelength[63] == Approx(8 * s.wavelength[63]).epsilon(1e-12));
+  CHECK(s.scaled_wavelength[0] == Approx(s.wavelength[0]).epsilon(1e-12));
+  REQUIRE(s.min_base);
+  CHECK(s.base_meets_bound == (s.base >= *s.min_base));
+}
+
+TEST_CASE("summary of Llama 2: Men et al.'s base for 4k is about 2.7e4, so base 10000 is below it") {
+  const RopeModelSummary s = summarize_rope_model(fixture("llama-2-7b-hf.json"));
+  CHECK(s.base == 10000.0);
+  CHECK(s.scaling == RopeScaling::none);
+  CHECK(s.extended_len == 4096);
+  REQUIRE(s.min_base);
+  CHECK(*s.min_base == Approx(26952.4).epsilon(1e-5));  // tests/core/rope_bounds_test.cpp: the paper's 2.7e4
+  CHECK_FALSE(s.base_meets_bound);
+  CHECK(s.scaled_wavelength == s.wavelength);
+  CHECK(s.pairs_turning_extended == pairs_turning(128, 10000.0, 4096));
+}
+
+TEST_CASE("summary of Qwen2.5 with its YaRN opt-in: extended to original x factor") {
+  // The model card adds rope_scaling but keeps max_position_embeddings 32768: the extended context is 4 x 32768.
+  const RopeModelSummary s = summarize_rope_model(fixture("qwen2.5-7b-instruct-yarn.json"));
+  CHECK(s.original_len == 32768);
+  CHECK(s.extended_len == 131072);
+  CHECK(s.scaling == RopeScaling::yarn);
+  CHECK(s.attention_factor == Approx(0.1 * std::log(4.0) + 1.0).epsilon(1e-12));
+  CHECK(s.pairs_turning_extended == int(std::count_if(s.scaled_wavelength.begin(), s.scaled_wavelength.end(),
+                                                      [](double w) { return w <= 131072; })));
+}
+
+TEST_CASE("summary of a linear-scaled layer type and of LongRoPE's long factors") {
+  const RopeModelSummary full = summarize_rope_model(fixture("gemma-3-12b-it.json"), "full_attention");
+  CHECK(full.name == "gemma-3-12b-it (full_attention)");
+  CHECK(full.scaling == RopeScaling::linear);
+  for (std::size_t j = 0; j < full.wavelength.size(); ++j)
+    CHECK(full.scaled_wavelength[j] == Approx(8 * full.wavelength[j]).epsilon(1e-12));
+  CHECK(full.pairs_turning_extended == full.pairs_turning_original);  // both stretched by 8
+  const RopeModelSummary sliding = summarize_rope_model(fixture("gemma-3-12b-it.json"), "sliding_attention");
+  CHECK(sliding.base == 10000.0);
+  CHECK(sliding.scaling == RopeScaling::none);
+
+  // Phi-3.5: R 96, base 10000, original 4096, max 131072: every pair divided by its long factor,
+  // attention factor sqrt(1 + ln(32) / ln(4096)) (transformers' _compute_longrope_parameters).
+  std::ifstream in(model_config_fixture("phi-3.5-mini-instruct.json"));
+  const nlohmann::json j = nlohmann::json::parse(in);
+  const std::vector<double> long_factor = j["rope_scaling"]["long_factor"];
+  const RopeModelSummary phi = summarize_rope_model(fixture("phi-3.5-mini-instruct.json"));
+  CHECK(phi.scaling == RopeScaling::longrope);
+  REQUIRE(phi.scaled_wavelength.size() == long_factor.size());
+  for (std::size_t p = 0; p < long_factor.size(); ++p)
+    CHECK(phi.scaled_wavelength[p] == Approx(phi.wavelength[p] * long_factor[p]).epsilon(1e-12));
+  CHECK(phi.attention_factor == Approx(std::sqrt(1 + std::log(32.0) / std::log(4096.0))).epsilon(1e-12));
+  CHECK_THROWS_AS(summarize_rope_model(fixture("gpt2.json")), ParamError);
+}
