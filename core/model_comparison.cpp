@@ -7,7 +7,6 @@
 
 #include "core/context_extension.hpp"
 #include "core/limits.hpp"
-#include "core/rope.hpp"
 #include "core/rope_bounds.hpp"
 
 namespace peviz {
@@ -26,35 +25,43 @@ int pairs_within(const std::vector<double>& wavelength, double context) {
 
 }  // namespace
 
-RopeModelSummary summarize_rope_model(const ModelConfig& model, std::string_view layer_type) {
+ModelRope model_rope(const ModelConfig& model, std::string_view layer_type) {
   const RopeModelPreset preset = rope_model_preset(model, layer_type);  // validates the scheme and layer type
   const LayerTypeRope& lt = layer_type_rope(model, layer_type);
-  RopeModelSummary out;
-  out.name = model.layer_types.size() > 1 ? model.name + " (" + lt.layer_type + ")" : model.name;
-  out.head_dim = lt.rope.head_dim;
-  out.rotary_dim = rotary_dim(lt.rope);
-  out.base = lt.rope.base;
-  out.scaling = lt.scaling.kind;
-  out.original_len = preset.params.original_len;
-  // The extended context: max_position_embeddings when larger than the original, else original x factor (Qwen2.5's
+  ModelRope out;
+  out.rope = lt.rope;
+  // The extended context: max_position_embeddings when above the original, else original x factor (Qwen2.5's
   // YaRN opt-in keeps max_position_embeddings 32768 and scales it by 4).
   const ContextExtensionParams& p = preset.params;
+  out.original_len = p.original_len;
   out.extended_len = p.target_len > p.original_len ? p.target_len : int(std::lround(p.original_len * p.factor));
-
   RopeScalingParams scaling = lt.scaling;
   if (scaling.kind == RopeScaling::dynamic || scaling.kind == RopeScaling::longrope) scaling.seq_len = out.extended_len;
   // yarn and longrope derive a missing factor from max_len / original (transformers reads the config's).
   if ((scaling.kind == RopeScaling::yarn || scaling.kind == RopeScaling::longrope) && !scaling.max_len &&
       model.max_position_embeddings > 0)
     scaling.max_len = model.max_position_embeddings;
-  const ScaledRope scaled = rope_scaled_inv_freq(lt.rope, scaling);
-  out.factor = scaled.factor;
-  out.attention_factor = scaled.attention_factor;
-  out.wavelength = wavelengths(rope_inv_freq(lt.rope));
-  out.scaled_wavelength = wavelengths(scaled.inv_freq);
+  out.scaled = rope_scaled_inv_freq(lt.rope, scaling);
+  return out;
+}
+
+RopeModelSummary summarize_rope_model(const ModelConfig& model, std::string_view layer_type) {
+  const ModelRope r = model_rope(model, layer_type);
+  const LayerTypeRope& lt = layer_type_rope(model, layer_type);
+  RopeModelSummary out;
+  out.name = model.layer_types.size() > 1 ? model.name + " (" + lt.layer_type + ")" : model.name;
+  out.head_dim = r.rope.head_dim;
+  out.rotary_dim = rotary_dim(r.rope);
+  out.base = r.rope.base;
+  out.scaling = lt.scaling.kind;
+  out.original_len = r.original_len;
+  out.extended_len = r.extended_len;
+  out.factor = r.scaled.factor;
+  out.attention_factor = r.scaled.attention_factor;
+  out.wavelength = wavelengths(rope_inv_freq(r.rope));
+  out.scaled_wavelength = wavelengths(r.scaled.inv_freq);
   out.pairs_turning_original = pairs_within(out.wavelength, out.original_len);
   out.pairs_turning_extended = pairs_within(out.scaled_wavelength, out.extended_len);
-
   const long long bound_len = std::min<long long>(out.extended_len, (long long)limits::bounds_context_len.max);
   out.critical_dim = liu_critical_dim(out.rotary_dim, out.base, out.original_len);
   out.min_base = rope_min_base(out.rotary_dim, bound_len);

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/model_config.hpp"
+#include "core/rope.hpp"
 #include "core/rope_scaling.hpp"
 
 namespace peviz {
@@ -38,6 +39,15 @@ struct RopeModelSummary {
   std::optional<double> min_base;         // Men et al.'s smallest base for extended_len (nullopt: none found)
   bool base_meets_bound = false;          // base >= min_base
 };
+
+// A model's RoPE as it runs at its extended context: its head, its contexts and its scaled frequencies.
+struct ModelRope {
+  RopeParams rope;          // head_dim, rotary_dim, base of the layer type
+  ScaledRope scaled;        // inv_freq with the model's scaling (dynamic NTK and LongRoPE at the extended context)
+  int original_len = 0;
+  int extended_len = 0;
+};
+ModelRope model_rope(const ModelConfig& model, std::string_view layer_type = "");
 
 // ParamError("layer-type") for an unknown layer type, ParamError("config") for a model without RoPE.
 RopeModelSummary summarize_rope_model(const ModelConfig& model, std::string_view layer_type = "");

@@ -45,19 +45,9 @@ void update_summaries(ContextExtensionOptions& o) {
   }
 }
 
-// Comparing with nothing ticked yet: the usual three, and the page's model when it is another.
-void default_comparison(ContextExtensionOptions& o) {
-  for (std::string_view name : kDefaultComparedModels)
-    if (auto m = find_shipped_model(name)) toggle_compared(o, {m, "", ""});
-  if (!o.model) return;
-  const std::string layer =
-      o.model->layer_types.size() > 1 ? o.model->layer_types[std::size_t(o.model_layer)].layer_type : "";
-  if (!is_compared(o, *o.model, layer)) toggle_compared(o, {o.model, layer, o.model_path});
-}
-
 void update(AppState& s) {
   ContextExtensionOptions& o = s.analysis.context_extension;
-  if (o.compare && o.compared.empty()) default_comparison(o);
+  if (o.compare) ensure_comparison(o);
   if (std::exchange(o.model_layer_changed, false) && o.model &&
       o.model_layer >= 0 && o.model_layer < int(o.model->layer_types.size())) {
     const RopeModelPreset m = rope_model_preset(*o.model, o.model->layer_types[std::size_t(o.model_layer)].layer_type);
@@ -204,6 +194,7 @@ std::string open_model_config(AppState& s, const std::string& path) {
       if (o.compare && !is_compared(o, *model, "")) toggle_compared(o, o.opened.back());
       show_rope_model(o, std::move(model), absolute);
       a.page = Page::context_extension;
+      a.mark(Page::rope_decay);  // it draws the compared models too
       break;
     }
     case PositionScheme::t5_relative:
@@ -237,6 +228,18 @@ void show_rope_model(ContextExtensionOptions& o, std::shared_ptr<const ModelConf
     if (model->layer_types[i].layer_type == m.layer_type) o.model_layer = int(i);
   o.model = std::move(model);
 }
+
+void ensure_comparison(ContextExtensionOptions& o) {
+  if (!o.compared.empty()) return;
+  for (std::string_view name : kDefaultComparedModels)
+    if (auto m = find_shipped_model(name)) toggle_compared(o, {m, "", ""});
+  if (!o.model) return;
+  const std::string layer =
+      o.model->layer_types.size() > 1 ? o.model->layer_types[std::size_t(o.model_layer)].layer_type : "";
+  if (!is_compared(o, *o.model, layer)) toggle_compared(o, {o.model, layer, o.model_path});
+}
+
+std::string compared_name(const ComparedModel& c) { return summarize_name(*c.model, c.layer_type); }
 
 bool is_compared(const ContextExtensionOptions& o, const ModelConfig& model, const std::string& layer_type) {
   return std::any_of(o.compared.begin(), o.compared.end(),

@@ -57,6 +57,10 @@ void show_rope_model(ContextExtensionOptions& o, std::shared_ptr<const ModelConf
                      const std::string& layer = "");
 // Adds a model to the comparison, or removes it when it is there; false when the comparison is full.
 bool toggle_compared(ContextExtensionOptions& o, const ComparedModel& m);
+// Nothing compared yet: the usual three (kDefaultComparedModels) and the page's model when it is another.
+void ensure_comparison(ContextExtensionOptions& o);
+// "name" or "name (layer type)", as RopeModelSummary::name.
+std::string compared_name(const ComparedModel& c);
 bool is_compared(const ContextExtensionOptions& o, const ModelConfig& model, const std::string& layer_type);
 
 }  // namespace peviz::app

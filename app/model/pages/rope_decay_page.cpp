@@ -8,27 +8,56 @@ namespace peviz::app {
 
 namespace {
 
+// Score / score(0) and the bound per r, from a decay table.
+void decay_series(const Matrix& d, std::vector<float>& score, std::vector<float>& bound) {
+  score.resize(d.rows);
+  bound.resize(d.rows);
+  for (std::size_t r = 0; r < d.rows; ++r) {
+    score[r] = d.at(r, 1) / d.at(0, 1);
+    bound[r] = d.at(r, 2);  // RoFormer's Figure 2 plots it as is
+  }
+}
+
+void update_models(AppState& s) {
+  RopeDecayOptions& o = s.analysis.rope_decay;
+  ContextExtensionOptions& ext = s.analysis.context_extension;
+  ensure_comparison(ext);
+  o.model_names.clear();
+  o.model_score.assign(ext.compared.size(), {});
+  o.model_bound.assign(ext.compared.size(), {});
+  for (std::size_t k = 0; k < ext.compared.size(); ++k) {
+    const ComparedModel& c = ext.compared[k];
+    const ModelRope r = model_rope(*c.model, c.layer_type);
+    o.model_names.push_back(compared_name(c));
+    decay_series(rope_decay(r.scaled.inv_freq, r.rope.head_dim, o.max_distance), o.model_score[k], o.model_bound[k]);
+  }
+}
+
 void update(AppState& s) {
   RopeDecayOptions& o = s.analysis.rope_decay;
   check_int(limits::decay_max_distance, o.max_distance);
+  if (o.models) return update_models(s);
   for (std::size_t b = 0; b < 3; ++b) {
     RopeParams p;
     p.head_dim = o.head_dim;
     p.base = kDecayBases[b];
-    const Matrix d = rope_decay(rope_inv_freq(p), p.head_dim, o.max_distance);
-    o.score[b].resize(d.rows);
-    o.bound[b].resize(d.rows);
-    for (std::size_t r = 0; r < d.rows; ++r) {
-      o.score[b][r] = d.at(r, 1) / d.at(0, 1);
-      o.bound[b][r] = d.at(r, 2);  // RoFormer's Figure 2 plots it as is
-    }
+    decay_series(rope_decay(rope_inv_freq(p), p.head_dim, o.max_distance), o.score[b], o.bound[b]);
   }
 }
 
-// Columns: r, then score / score(0) and the relative upper bound per base 1e4, 5e5, 1e6.
+// Columns: r, then score / score(0) and the relative upper bound per base 1e4, 5e5, 1e6 (or per compared model).
 NdArray export_data(const AppState& s) {
   const RopeDecayOptions& o = s.analysis.rope_decay;
   std::vector<std::vector<float>> cols(1);
+  if (o.models) {
+    if (o.model_score.empty()) throw ParamError("out", "no models compared yet");
+    for (std::size_t r = 0; r < o.model_score[0].size(); ++r) cols[0].push_back(float(r));
+    for (std::size_t k = 0; k < o.model_score.size(); ++k) {
+      cols.push_back(o.model_score[k]);
+      cols.push_back(o.model_bound[k]);
+    }
+    return data_columns(cols);
+  }
   for (std::size_t r = 0; r < o.score[0].size(); ++r) cols[0].push_back(float(r));
   for (std::size_t b = 0; b < 3; ++b) {
     cols.push_back(o.score[b]);
@@ -40,6 +69,11 @@ NdArray export_data(const AppState& s) {
 std::string caption(const AppState& s) {
   const RopeDecayOptions& o = s.analysis.rope_decay;
   const std::string dot = kCaptionDot;
+  if (o.models) {
+    std::string text = "RoPE decay";
+    for (const std::string& name : o.model_names) text += dot + name;
+    return text + dot + "r \u2264 " + std::to_string(o.max_distance);
+  }
   return "RoPE decay" + dot + "head_dim " + std::to_string(o.head_dim) + dot + "bases 1e4, 5e5, 1e6" + dot + "r \u2264 " +
          std::to_string(o.max_distance);
 }
@@ -48,13 +82,15 @@ void read_json(const nlohmann::json& j, AnalysisState& a) {
   RopeDecayOptions& o = a.rope_decay;
   read(j, "head_dim", o.head_dim);
   read_limited(j, "max_distance", limits::decay_max_distance, o.max_distance);
+  read(j, "models", o.models);
   RopeParams rope;
   rope.head_dim = o.head_dim;
   validate(rope);
 }
 
 nlohmann::json write_json(const AnalysisState& a) {
-  return {{"head_dim", a.rope_decay.head_dim}, {"max_distance", a.rope_decay.max_distance}};
+  return {{"head_dim", a.rope_decay.head_dim}, {"max_distance", a.rope_decay.max_distance},
+          {"models", a.rope_decay.models}};
 }
 
 }  // namespace

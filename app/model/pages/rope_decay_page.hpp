@@ -18,6 +18,11 @@ struct RopeDecayOptions {
   // units ((2/R) sum |S_i|, (R/2 + 1)/2 at r = 0). Two quantities on two scales: drawn in two panels, never
   // one over the other (the bound bounds the score only times max_i |h_{i+1} - h_i|, RoFormer eq. 37).
   std::array<std::vector<float>, 3> score, bound;
+  // The context-extension page's compared models instead of the three bases: each model's own head and scaled
+  // frequencies (core/model_comparison.hpp model_rope), one colour each as there.
+  bool models = false;
+  std::vector<std::string> model_names;                 // cache, per compared model
+  std::vector<std::vector<float>> model_score, model_bound;
 };
 
 inline constexpr double kDecayBases[3] = {10000.0, 500000.0, 1e6};

@@ -48,7 +48,10 @@ void picker(AppState& s, ContextExtensionOptions& o) {
     if (!first && ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + w <= right) ImGui::SameLine();
     first = false;
     ImGui::BeginDisabled(full && !ticked);
-    if (ImGui::Checkbox(label.c_str(), &ticked) && toggle_compared(o, c)) s.analysis.mark(kPage);
+    if (ImGui::Checkbox(label.c_str(), &ticked) && toggle_compared(o, c)) {
+      s.analysis.mark(kPage);
+      s.analysis.mark(Page::rope_decay);  // it draws the compared models too
+    }
     ImGui::EndDisabled();
   }
 }

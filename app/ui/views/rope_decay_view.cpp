@@ -11,21 +11,39 @@
 
 namespace peviz::app {
 
+namespace {
+
+// One line per compared model in its colour on the comparison; the names live in the state (they outlive
+// end_plot). The bound panel's lines stay out of the legend.
+void model_lines(const std::vector<std::string>& names, const std::vector<std::vector<float>>& series,
+                 bool unlabelled = false) {
+  for (std::size_t k = 0; k < series.size(); ++k)
+    plot::plot_line(unlabelled ? "##model bound" : names[k].c_str(), series[k].data(), int(series[k].size()), 0.0, 1.0,
+                    1, plot::series_color(int(k)), 2.0f);
+}
+
+}  // namespace
+
 void draw_rope_decay_view(AppState& s) {
   RopeDecayOptions& o = s.analysis.rope_decay;
   constexpr Page page = Page::rope_decay;
   view_title("RoPE long-term decay (RoFormer §3.4.3)");
   if (!drawing_figure(s)) {  // the settings and the bases shown; a figure leaves them out
-    pairs_slider(s, page, "head_dim / 2", o.head_dim, 1, 256);
-    ImGui::SameLine();
+    if (!o.models) {  // the models bring their own heads
+      pairs_slider(s, page, "head_dim / 2", o.head_dim, 1, 256);
+      ImGui::SameLine();
+    }
     page_slider(s, page, "max distance", o.max_distance, limits::decay_max_distance);
     ImGui::SameLine();
     ImGui::Checkbox("bound panel", &o.show_bound);
     hint("RoFormer's relative upper bound (2/d) sum_i |S_i|, S_i = sum_{k<i} exp(i r theta_k), in its own units (its "
          "Figure 2): times max_i |h_{i+1} - h_i| it bounds the score of any query and key.");
+    if (ImGui::Checkbox("real models", &o.models)) s.analysis.mark(page);
+    hint("The models compared on the Context extension page (tick them there), each with its own head_dim, base and "
+         "scaling at its extended context, instead of three bases.");
     const char* names[3] = {"base 10000", "base 500000", "base 1e6"};
     bool shown[3] = {o.base_on[0], o.base_on[1], o.base_on[2]};
-    if (series_toggles("##decay_bases", {names[0], names[1], names[2]}, shown))
+    if (!o.models && series_toggles("##decay_bases", {names[0], names[1], names[2]}, shown))
       for (int i = 0; i < 3; ++i) o.base_on[std::size_t(i)] = shown[i];
   }
   ImGui::PushTextWrapPos(0.0f);
@@ -33,7 +51,7 @@ void draw_rope_decay_view(AppState& s) {
                       "ones, divided by its value at r = 0. Bottom: RoFormer's relative upper bound, which decays for "
                       "every content. A larger base decays more slowly.");
   ImGui::PopTextWrapPos();
-  if (o.score[0].empty()) {
+  if (o.models ? o.model_score.empty() : o.score[0].empty()) {
     ImGui::TextDisabled("no results yet: see the status line");
     return;
   }
@@ -45,7 +63,8 @@ void draw_rope_decay_view(AppState& s) {
   const float score_h = readable_height(o.show_bound ? avail - bound_h - ImGui::GetStyle().ItemSpacing.y : avail);
   if (plot::begin_plot("##decay", ImVec2(-1, score_h))) {
     plot::setup_axes("relative distance r", "score / score(0)", {0.0, double(o.max_distance)}, {-0.3, 1.05});
-    for (int b = 0; b < 3; ++b)
+    if (o.models) model_lines(o.model_names, o.model_score);
+    for (int b = 0; b < 3 && !o.models; ++b)
       if (o.base_on[std::size_t(b)])
         plot::plot_line(score_labels[b], o.score[std::size_t(b)].data(), int(o.score[std::size_t(b)].size()), 0.0, 1.0, 1,
                         plot::series_color(b), 2.0f);
@@ -54,9 +73,12 @@ void draw_rope_decay_view(AppState& s) {
   }
   record_page_region(s);
   if (o.show_bound && plot::begin_plot("##decay_bound", ImVec2(-1, bound_h))) {
-    const double top = double(o.bound[0].empty() ? 1.0f : o.bound[0][0]) * 1.05;
+    double top = double(o.bound[0].empty() ? 1.0f : o.bound[0][0]) * 1.05;
+    if (o.models)
+      for (const auto& b : o.model_bound) top = b.empty() ? top : std::max(top, double(b[0]) * 1.05);
     plot::setup_axes("relative distance r", "relative upper bound", {0.0, double(o.max_distance)}, {0.0, top});
-    for (int b = 0; b < 3; ++b)
+    if (o.models) model_lines(o.model_names, o.model_bound, true);
+    for (int b = 0; b < 3 && !o.models; ++b)
       if (o.base_on[std::size_t(b)])
         plot::plot_line(bound_labels[b], o.bound[std::size_t(b)].data(), int(o.bound[std::size_t(b)].size()), 0.0, 1.0, 1,
                         plot::series_color(b), 2.0f);

@@ -127,3 +127,28 @@ TEST_CASE("models compared: the usual three first, at most four, opened configs 
                       R"({"context_extension": {"compared": [{"model": "gemma-3-12b-it", "layer_type": "global"}]}})"),
                       reopened), ParamError);
 }
+
+TEST_CASE("the decay page draws the compared models: each one's own head and scaled frequencies") {
+  AppState s;
+  s.analysis.rope_decay.models = true;
+  s.analysis.rope_decay.max_distance = 500;
+  s.analysis.page = Page::rope_decay;
+  s.analysis.mark(Page::rope_decay);
+  update_app_state(s);
+  const RopeDecayOptions& o = s.analysis.rope_decay;
+  REQUIRE(o.model_names.size() == 3);  // nothing ticked yet: the usual three
+  CHECK(o.model_names[0] == "meta-llama/Llama-2-7b-hf");
+  REQUIRE(o.model_score[0].size() == 501);
+  CHECK(o.model_score[0][0] == 1.0f);
+  // Llama 2 has no scaling: its score is 2 sum_j cos(r theta_j) over base 10000, here at r = 100, normalised.
+  double at_100 = 0.0;
+  for (int j = 0; j < 64; ++j) at_100 += std::cos(100.0 * std::pow(10000.0, -2.0 * j / 128)) / 64.0;
+  CHECK(o.model_score[0][100] == Approx(at_100).epsilon(1e-5));
+  // Llama 3.1's base 500000 decays more slowly than Llama 2's 10000 over the first hundred positions.
+  CHECK(o.model_score[1][50] > o.model_score[0][50]);
+  CHECK(page_model(Page::rope_decay).caption(s).find("llama-3.1-8b-instruct") != std::string::npos);
+  CHECK(page_model(Page::rope_decay).export_data(s).shape == std::vector<std::size_t>{501, 7});
+  AppState reopened;
+  apply_state_json(state_to_json(s), reopened);
+  CHECK(reopened.analysis.rope_decay.models);
+}
