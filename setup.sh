@@ -18,6 +18,10 @@ PACKAGES=(build-essential cmake pkg-config libimgui-dev libglfw3-dev python3-gla
           libcairo2-dev libgif-dev libavcodec-dev libavformat-dev libswscale-dev libavutil-dev
           poppler-utils librsvg2-bin)
 # (the last two lines: vector figures and animations; poppler-utils and librsvg2-bin only for tests)
+# The lab's PyTorch twin is checked against the engine by tests/twin (they skip without torch); `run` never needs it.
+if [[ "$MODE" == test ]]; then
+  PACKAGES+=(python3-torch)
+fi
 
 missing=()
 for p in "${PACKAGES[@]}"; do

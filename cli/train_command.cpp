@@ -18,6 +18,7 @@
 #include "core/train/experiment.hpp"
 #include "core/train/run_queue.hpp"
 #include "core/train/run_io.hpp"
+#include "core/train/twin.hpp"
 
 namespace peviz::cli {
 
@@ -35,6 +36,8 @@ struct TrainCommand {
   int threads = int(limits::train_threads.fallback);
   std::string out;  // run.safetensors; several runs: a set named by train::experiment_file_names
   bool half = false;  // --out weights as F16
+  std::string emit_pytorch;  // a folder: write the PyTorch twin of these runs there instead of training
+  bool emit = false;         // --emit-pytorch was given (its folder may be empty: refused by the emitter)
 };
 
 std::vector<PositionEncoding> parse_encodings(const std::string& text) {
@@ -96,6 +99,25 @@ void draw_progress(const train::RunQueue& q) {
 
 bool finished(train::RunState s) { return s == train::RunState::done || s == train::RunState::failed; }
 
+// --emit-pytorch: the twin's folder (core/train/twin.hpp), any size validate_shape allows; one warning line names
+// every setting beyond what peviz trains itself.
+void emit_pytorch(const std::vector<TrainSettings>& settings, const std::string& dir) {
+  for (const TrainSettings& s : settings) train::validate_shape(s);
+  std::vector<std::string> over;
+  for (const TrainSettings& s : settings)
+    for (const std::string& o : train::beyond_engine_limits(s))
+      if (std::find(over.begin(), over.end(), o) == over.end()) over.push_back(o);
+  if (!over.empty()) {
+    std::string line;
+    for (const std::string& o : over) line += (line.empty() ? "" : ", ") + o;
+    std::fprintf(stderr, "peviz: warning: beyond what peviz trains itself (emitted for the PyTorch twin): %s\n",
+                 line.c_str());
+  }
+  const std::vector<std::string> written = train::emit_pytorch_experiment(settings, dir);
+  std::printf("wrote %s (%zu files); train with: python3 %s/lab.py, or torchrun --standalone --nproc_per_node N "
+              "%s/lab.py\n", dir.c_str(), written.size(), dir.c_str(), dir.c_str());
+}
+
 void run_train(TrainCommand& c) {
   if (!train::parse_task(c.task, c.settings.task))
     throw ParamError("task", "must be copy, reverse or sort, got '" + c.task + "'");
@@ -103,6 +125,7 @@ void run_train(TrainCommand& c) {
   const std::vector<std::uint64_t> seeds = parse_seeds(c.seeds, c.settings.seed);
   check_int(limits::train_threads, c.threads);
   const std::vector<TrainSettings> settings = train::experiment_settings(c.settings, encodings, seeds);
+  if (c.emit) return emit_pytorch(settings, c.emit_pytorch);
   for (const TrainSettings& s : settings) train::validate(s);  // before any training starts
   if (!c.out.empty()) {  // refuse a missing folder now, not after minutes of training
     const std::filesystem::path dir = std::filesystem::absolute(c.out).parent_path();
@@ -158,9 +181,15 @@ void register_train(CLI::App& app) {
   sub->add_option("--warmup", s.warmup, "Linear warm-up steps before the cosine decay")->capture_default_str();
   sub->add_option("--threads", c->threads, "Threads: runs trained in parallel; a thread with no run left computes half of a running run's larger loops (results do not depend on it)")
       ->capture_default_str();
-  sub->add_option("--out", c->out, "Save the run as PATH (.safetensors); several runs: PATH-<pe>[-seed<S>].safetensors, their loss and "
+  CLI::Option* out = sub->add_option("--out", c->out, "Save the run as PATH (.safetensors); several runs: PATH-<pe>[-seed<S>].safetensors, their loss and "
                                   "accuracy CSVs, and PATH.json listing them (File > Open reopens either)");
   sub->add_flag("--half", c->half, "With --out: weights as float16 (half the size; curves and accuracies as trained)");
+  sub->add_option("--emit-pytorch", c->emit_pytorch,
+                  "Train nothing: write DIR/lab.py (these runs in PyTorch, for python3 or torchrun), settings.json and "
+                  "peviz's initial weights; sizes beyond peviz's own limits are allowed (docs/lab.md)")
+      ->type_name("DIR")
+      ->each([c](const std::string&) { c->emit = true; })
+      ->excludes(out);
   sub->callback([c] { run_train(*c); });
 }
 

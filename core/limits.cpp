@@ -17,13 +17,22 @@ std::string number_text(double v) {
 }
 
 std::string range_of(double lo, double hi, bool lo_exclusive) {
-  if (hi >= limits::kUnbounded) return (lo_exclusive ? "> " : ">= ") + number_text(lo);
-  return (lo_exclusive ? "(" : "[") + number_text(lo) + ", " + number_text(hi) + "]";
+  std::string out = hi >= limits::kUnbounded ? (lo_exclusive ? "> " : ">= ") : (lo_exclusive ? "(" : "[");
+  out += number_text(lo);
+  if (hi >= limits::kUnbounded) return out;
+  out += ", ";
+  out += number_text(hi);
+  out += "]";
+  return out;
 }
 
 int checked_int(const Limit& l, long long v, double lo, double hi) {
   if (double(v) < lo || double(v) > hi)
-    throw ParamError(std::string(l.name), "must be an integer in " + range_of(lo, hi, false) + ", got " + std::to_string(v));
+    throw ParamError(std::string(l.name), std::string(hi >= limits::kUnbounded ? "must be an integer "
+                                                                                : "must be an integer in ")
+                                              .append(range_of(lo, hi, false))
+                                              .append(", got ")
+                                              .append(std::to_string(v)));
   return int(v);
 }
 

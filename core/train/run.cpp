@@ -3,6 +3,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <sstream>
 
 #include "core/errors.hpp"
 #include "core/limits.hpp"
@@ -33,6 +34,38 @@ std::size_t evaluation_att(const TrainSettings& s) {
   const std::size_t test = std::size_t(longest_sequence(s));
   return std::size_t(s.heads) * test * test;
 }
+// Each bounded setting beside its entry in the limits table.
+struct BoundedSetting {
+  const Limit& limit;
+  double value;
+  bool integer;
+};
+std::vector<BoundedSetting> bounded_settings(const TrainSettings& s) {
+  return {{limits::train_layers, double(s.layers), true},  {limits::train_heads, double(s.heads), true},
+          {limits::train_d_model, double(s.d_model), true}, {limits::train_batch, double(s.batch), true},
+          {limits::train_steps, double(s.steps), true},     {limits::train_max, double(s.train_max), true},
+          {limits::test_max, double(s.test_max), true},     {limits::test_samples, double(s.test_samples), true},
+          {limits::base, s.rope_base, false},               {limits::learning_rate, s.lr, false},
+          {limits::warmup, double(s.warmup), true}};
+}
+
+// Weights of the model, in double (param_layout's count in size_t could overflow for settings not yet checked).
+double weight_count(const TrainSettings& s) {
+  const double d = s.d_model, V = kVocab, learned = s.pe == PositionEncoding::learned ? 2.0 * s.train_max + 3 : 0;
+  const double t5 = s.pe == PositionEncoding::t5 ? 32.0 * s.heads : 0;
+  return 2 * V * d + V + 2 * d + learned * d + t5 + double(s.layers) * (12 * d * d + 13 * d);
+}
+
+// Bytes of one training step's buffers (validate's estimate: activations, attention, parameters with gradients and
+// moments), in double so that any settings can be asked.
+double training_bytes(const TrainSettings& s) {
+  const double train_l = 2.0 * s.train_max + 3, test_l = 2.0 * std::max(s.train_max, s.test_max) + 3;
+  const double tokens = std::max(double(s.batch) * train_l, test_l);
+  const double att = double(s.heads) * std::max(double(s.batch) * train_l * train_l, test_l * test_l);
+  const double per_token = double(s.layers) * 2 * 16 * s.d_model + 4.0 * s.d_model;
+  return 4 * (tokens * per_token + double(s.layers) * att + 4 * weight_count(s));
+}
+
 // An evaluating model never runs backward (step() rebuilds a training model first): no gradient buffers.
 void drop_gradients(Model<float>& m) {
   m.grads = {};
@@ -69,6 +102,51 @@ void validate(const TrainSettings& s) {
                                   std::to_string(kDefaultMemoryBudget >> 20) + "); lower batch, d-model or layers");
 }
 
+void validate_shape(const TrainSettings& s) {
+  for (const BoundedSetting& b : bounded_settings(s)) {
+    Limit floor_only = b.limit;  // the minimum and the spelling of the table, no maximum
+    floor_only.max = limits::kUnbounded;
+    if (b.integer)
+      check_int(floor_only, (long long)b.value);
+    else
+      check_real(floor_only, b.value);
+  }
+  if (s.d_model % s.heads != 0 || (s.d_model / s.heads) % 2 != 0)
+    throw ParamError("heads", "d-model / heads must be an even integer (the head dimension), got d-model " +
+                                  std::to_string(s.d_model) + " and heads " + std::to_string(s.heads));
+  if (s.test_max > 4 * double(s.train_max))
+    throw ParamError("test-max", "must be at most 4 x train-max (" + std::to_string(4LL * s.train_max) + "), got " +
+                                     std::to_string(s.test_max));
+  // Viewing evaluates one test sequence at a time: its activations, attention and scratch, and the position tables.
+  const double L = 2.0 * std::max(s.train_max, s.test_max) + 3, layers = s.layers;
+  const double viewing = 4 * (L * (layers * 32 * s.d_model + 4.0 * s.d_model) + layers * s.heads * L * L + 2 * L * L +
+                              L * s.d_model);
+  if (viewing > double(kDefaultMemoryBudget))
+    throw ParamError("test-max", "evaluating one test sequence would need " + std::to_string(std::llround(viewing / 1048576)) +
+                                     " MiB (over " + std::to_string(kDefaultMemoryBudget >> 20) +
+                                     "); lower test-max, train-max, d-model or layers");
+  const double weight_bytes = 4 * weight_count(s), file_limit = double(std::size_t(1) << 31) - double(1 << 24);
+  if (weight_bytes > file_limit)
+    throw ParamError("d-model", "the weights would take " + std::to_string(std::llround(weight_bytes / 1048576)) +
+                                    " MiB, over the 2032 MiB a run file may hold; lower d-model or layers");
+}
+
+std::vector<std::string> beyond_engine_limits(const TrainSettings& s) {
+  auto text = [](double v) {
+    std::ostringstream os;
+    os << v;
+    return os.str();
+  };
+  std::vector<std::string> over;
+  for (const BoundedSetting& b : bounded_settings(s))
+    if (b.value > b.limit.max) over.push_back(std::string(b.limit.name) + " " + text(b.value) + " > " + text(b.limit.max));
+  const double bytes = training_bytes(s);
+  if (bytes > double(kDefaultMemoryBudget))
+    over.push_back("memory " + std::to_string(std::llround(bytes / 1048576)) + " MiB > " +
+                   std::to_string(kDefaultMemoryBudget >> 20));
+  return over;
+}
+
 ModelConfig model_config(const TrainSettings& s) {
   ModelConfig c;
   c.vocab = kVocab;
@@ -90,7 +168,8 @@ TrainRun::TrainRun(const TrainSettings& s)
 }
 
 TrainRun::TrainRun(const TrainSettings& s, const std::vector<float>& params, TrainSnapshot saved)
-    : settings_((validate(s), s)),
+    : settings_((validate_shape(s), s)),
+      trainable_(beyond_engine_limits(s).empty()),
       model_(make_model<float>(model_config(s), evaluation_tokens(s), evaluation_att(s), s.seed)),
       data_rng_(s.seed ^ kDataStream) {
   drop_gradients(model_);
@@ -106,7 +185,7 @@ TrainRun::TrainRun(const TrainSettings& s, const std::vector<float>& params, Tra
 
 bool TrainRun::step() {
   const int step = progress_.step;  // only this thread writes it
-  if (step >= settings_.steps || progress_.diverged_at > 0) return false;
+  if (step >= settings_.steps || progress_.diverged_at > 0 || !trainable_) return false;
   resize_buffers(token_capacity(settings_), att_capacity(settings_));  // a reopened or finished run trains on
   const auto t0 = std::chrono::steady_clock::now();
   training_batch(settings_.task, settings_.batch, settings_.train_max, data_rng_, batch_);

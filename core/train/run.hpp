@@ -47,6 +47,15 @@ struct TrainSettings {
 
 // Throws ParamError naming the flag ("layers", "heads", "test-max", ...) and its rule.
 void validate(const TrainSettings& s);
+// The rules that hold at any size: every setting at least its limit's minimum, an even head dimension,
+// test-max at most 4 x train-max, one test sequence's evaluation within the per-result memory budget and
+// the weights within the 2 GiB a run file may hold. What a run trained elsewhere (the PyTorch twin,
+// core/train/twin.hpp) must meet to be emitted or reopened for viewing. ParamError as validate().
+void validate_shape(const TrainSettings& s);
+// The settings of `s` that peviz cannot train itself, one entry each: a setting over its limit's maximum as
+// "<flag name> <value> > <max>" ("layers 12 > 8"), and "memory <N> MiB > 1024" when a training step would exceed
+// the per-result budget. For settings that validate_shape accepts: empty exactly when validate() accepts them too.
+std::vector<std::string> beyond_engine_limits(const TrainSettings& s);
 // The model a run builds: 13 tokens, learned table of 2 * train_max + 3 rows, tables for 2 * test_max + 3.
 ModelConfig model_config(const TrainSettings& s);
 
@@ -65,13 +74,15 @@ struct TrainSnapshot {
 class TrainRun {
  public:
   explicit TrainRun(const TrainSettings& s);  // validates, allocates, initialises
-  TrainRun(const TrainSettings& s, const std::vector<float>& params, TrainSnapshot saved);  // run_io.hpp's load_run
+  // run_io.hpp's load_run: settings need only validate_shape (a run trained beyond peviz's limits opens for
+  // viewing; step() then does nothing).
+  TrainRun(const TrainSettings& s, const std::vector<float>& params, TrainSnapshot saved);
 
   const TrainSettings& settings() const { return settings_; }
   std::size_t parameter_count() const { return model_.params.size(); }
 
   // One optimizer step on the next training batch; returns false (and does nothing) once all
-  // steps are done or the run has diverged. A loss that is not finite (NaN, inf) stops the run at that
+  // steps are done, the run has diverged, or its settings are beyond what peviz trains (a reopened run). A loss that is not finite (NaN, inf) stops the run at that
   // step without updating the weights: snapshot().diverged_at names it. Call from one thread at a time.
   bool step();
   // Steps until done, diverged or `cancel` becomes true, then finish(cancel).
@@ -105,6 +116,7 @@ class TrainRun {
   void resize_buffers(int tokens, std::size_t att);
 
   TrainSettings settings_;
+  bool trainable_ = true;          // validate() accepts the settings
   Model<float> model_;
   AdamWState adam_;
   std::mt19937_64 data_rng_;

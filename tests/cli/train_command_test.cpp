@@ -46,20 +46,15 @@ TEST_CASE("peviz train --out saves a run whose learned table the encoding export
 }
 
 TEST_CASE("peviz train refuses bad flags with one line and exit 2") {
-  auto refused = [](const std::string& args, const std::string& line) {
-    const RunResult r = run_peviz(args);
-    CHECK(r.code == 2);
-    CHECK(r.err == line + "\n");
-  };
-  refused("train --pe fourier", "peviz: --pe: must be nope, sinusoidal, learned, rope, alibi, t5, a comma list of them, "
+  check_refused("train --pe fourier", "peviz: --pe: must be nope, sinusoidal, learned, rope, alibi, t5, a comma list of them, "
                                 "or all; got 'fourier'");
-  refused("train --task add", "peviz: --task: must be copy, reverse or sort, got 'add'");
-  refused("train --heads 3", "peviz: --heads: d-model / heads must be an even integer (the head dimension), got d-model "
+  check_refused("train --task add", "peviz: --task: must be copy, reverse or sort, got 'add'");
+  check_refused("train --heads 3", "peviz: --heads: d-model / heads must be an even integer (the head dimension), got d-model "
                              "64 and heads 3");
-  refused("train --steps 0", "peviz: --steps: must be an integer in [1, 100000], got 0");
-  refused("train --threads 0", "peviz: --threads: must be an integer in [1, 64], got 0");
-  refused("train --train-max 5 --test-max 21", "peviz: --test-max: must be at most 4 x train-max (20), got 21");
-  refused("train --out /nonexistent/run.safetensors", "peviz: --out: cannot write /nonexistent/run.safetensors: "
+  check_refused("train --steps 0", "peviz: --steps: must be an integer in [1, 100000], got 0");
+  check_refused("train --threads 0", "peviz: --threads: must be an integer in [1, 64], got 0");
+  check_refused("train --train-max 5 --test-max 21", "peviz: --test-max: must be at most 4 x train-max (20), got 21");
+  check_refused("train --out /nonexistent/run.safetensors", "peviz: --out: cannot write /nonexistent/run.safetensors: "
                                                       "/nonexistent is not a folder");
 }
 
@@ -130,4 +125,38 @@ TEST_CASE("Ctrl+C while peviz train --out trains: one line, exit 130, no file") 
   CHECK(std::filesystem::is_empty(dir));
   std::filesystem::remove_all(dir);
   std::filesystem::remove(err);
+}
+
+TEST_CASE("peviz train --emit-pytorch writes the twin's folder, trains nothing, and warns once beyond its limits") {
+  const std::string dir = unique_temp_path("emit-pytorch");
+  const RunResult r = run_peviz("train --pe rope,alibi --seeds 2 --layers 9 --heads 1 --d-model 16 --steps 200000 "
+                                "--emit-pytorch " + dir);
+  REQUIRE(r.code == 0);
+  CHECK(r.err == "peviz: warning: beyond what peviz trains itself (emitted for the PyTorch twin): layers 9 > 8, "
+                 "steps 200000 > 100000\n");
+  CHECK(r.out == "wrote " + dir + " (6 files); train with: python3 " + dir + "/lab.py, or torchrun --standalone "
+                 "--nproc_per_node N " + dir + "/lab.py\n");
+  for (const char* name : {"lab.py", "settings.json", "init-rope-seed0.safetensors", "init-alibi-seed1.safetensors"})
+    CHECK(std::filesystem::exists(dir + "/" + name));
+  const nlohmann::json settings = nlohmann::json::parse(std::ifstream(dir + "/settings.json"));
+  CHECK(settings["settings"]["layers"] == 9);
+  CHECK(settings["runs"].size() == 4);
+  std::filesystem::remove_all(dir);
+  // Within the limits: no warning.
+  const RunResult quiet = run_peviz(kSmall + "--pe nope --emit-pytorch " + dir);
+  CHECK(quiet.code == 0);
+  CHECK(quiet.err.empty());
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("peviz train --emit-pytorch refuses bad input with one line") {
+  check_refused("train --emit-pytorch /nonexistent/twin", "peviz: --emit-pytorch: cannot write /nonexistent/twin: "
+                                                    "/nonexistent is not a folder");
+  check_refused("train --emit-pytorch ''", "peviz: --emit-pytorch: needs a folder to write into");
+  check_refused("train --heads 3 --emit-pytorch /tmp", "peviz: --heads: d-model / heads must be an even integer (the head "
+                                                 "dimension), got d-model 64 and heads 3");
+  check_refused("train --layers 0 --emit-pytorch /tmp", "peviz: --layers: must be an integer >= 1, got 0");
+  const RunResult both = run_peviz("train --emit-pytorch /tmp/x --out /tmp/x.safetensors");
+  CHECK(both.code != 0);
+  CHECK(count_lines(both.err) >= 1);
 }

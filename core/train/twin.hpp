@@ -1,0 +1,35 @@
+// The PyTorch twin of a lab experiment: lab.py (compiled in), its settings and peviz's initial weights in one folder.
+//
+// `peviz train ... --emit-pytorch DIR` writes, and trains nothing:
+//   DIR/lab.py                            core/train/twin/lab.py, byte for byte: the same model, task stream,
+//                                         loss, AdamW and schedule, evaluation and run files, in PyTorch alone
+//   DIR/settings.json                     {"format": kTwinFormat, "settings": {every TrainSettings field but pe and
+//                                         seed}, "runs": [{"pe", "seed", "init"}...]}
+//   DIR/init-<pe>-seed<S>.safetensors     peviz's initial weights of each run (model.hpp names, F32)
+// `python3 DIR/lab.py` or `torchrun --nproc_per_node N DIR/lab.py` then writes the files `peviz train --out`
+// writes (experiment.hpp), which `peviz --open` and load_run reopen.
+#pragma once
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/train/run.hpp"
+
+namespace peviz::train {
+
+inline constexpr const char* kTwinFormat = "peviz-pytorch-twin-1";
+
+// core/train/twin/lab.py as compiled into this binary.
+std::string_view twin_lab_py();
+// settings.json for the runs (experiment_settings order); `init_files` names each run's initial weights.
+nlohmann::ordered_json twin_settings_json(const std::vector<TrainSettings>& runs, const std::vector<std::string>& init_files);
+// The initial weights' file name of a run: "init-<pe>-seed<S>.safetensors".
+std::string twin_init_file_name(const TrainSettings& s);
+// Writes the folder above (created when its parent exists), each file atomically. Every run must pass
+// validate_shape (ParamError from it); ParamError("emit-pytorch", one line) when the folder cannot be made or
+// written. Returns the paths written.
+std::vector<std::string> emit_pytorch_experiment(const std::vector<TrainSettings>& runs, const std::string& dir);
+
+}  // namespace peviz::train

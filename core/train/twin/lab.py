@@ -1,0 +1,549 @@
+#!/usr/bin/env python3
+"""The PyTorch twin of a peviz lab experiment: the same model, data, loss, optimizer, schedule and evaluation.
+
+Written by `peviz train ... --emit-pytorch DIR` beside DIR/settings.json and DIR/init-<pe>-seed<S>.safetensors
+(peviz's initial weights). PyTorch and the standard library only.
+
+    python3 DIR/lab.py [--device cpu|cuda] [--out DIR/run.safetensors] [--threads N] [--stop-after N]
+    torchrun --standalone --nproc_per_node N DIR/lab.py [...]     # DistributedDataParallel, gloo on CPU, nccl on CUDA
+    python3 DIR/lab.py --evaluate RUN.safetensors                 # exact match of a saved run's weights
+
+It writes what `peviz train --out` writes (core/train/experiment.hpp, run_io.hpp): one .safetensors per run with
+its settings, loss curve and exact match in __metadata__; with several runs also <stem>-<pe>[-seed<S>]-loss.csv,
+-accuracy.csv and <stem>.json. `peviz --open <stem>.json` shows them on the Lab page.
+
+Each part below mirrors one part of peviz's engine (core/train/): the task streams (tasks.cpp, std::mt19937_64
+re-implemented, so one seed gives peviz's batches bit for bit), the position encodings, the pre-LN blocks
+(model.cpp), the loss on answer tokens (layers.cpp crossentropy), AdamW and the warm-up + cosine schedule
+(adamw.cpp) and the greedy exact-match evaluation (evaluate.cpp). Sequences are padded to the longest of a
+batch instead of packed: with causal attention and padding at the end, every real token sees exactly the
+tokens it sees in peviz's block-causal packing, and padded rows carry no loss, hence no gradient.
+"""
+import argparse
+import ctypes
+import json
+import math
+import os
+import struct
+import sys
+import time
+
+import torch
+import torch.distributed as dist
+import torch.nn.functional as F
+
+SYMBOLS, BOS, SEP, EOS, VOCAB = 10, 10, 11, 12, 13
+MASK64 = (1 << 64) - 1
+DATA_STREAM = 0xA0761D6478BD642F  # core/train/run.cpp kDataStream: training batches, a stream apart from init
+ENCODINGS = ["nope", "sinusoidal", "learned", "rope", "alibi", "t5"]
+# Parameter tensors in peviz's buffer order (core/train/model.hpp Param).
+PARAMS = ["wte", "wpe", "t5_bias", "ln1w", "ln1b", "qkvw", "qkvb", "attprojw", "attprojb", "ln2w", "ln2b",
+          "fcw", "fcb", "fcprojw", "fcprojb", "lnfw", "lnfb", "headw", "headb"]
+
+
+# ---- the task streams (core/train/tasks.cpp) ------------------------------------------------------------------
+
+class MT19937_64:
+    """std::mt19937_64 (C++11 [rand.predef]: w 64, n 312, m 156, r 31, a 0xB5026F5AA96619E9, u 29,
+    d 0x5555555555555555, s 17, b 0x71D67FFFEDA60000, t 37, c 0xFFF7EEE000000000, l 43, f 6364136223846793005)."""
+
+    def __init__(self, seed):
+        mt = [seed & MASK64]
+        for i in range(1, 312):
+            mt.append((6364136223846793005 * (mt[-1] ^ (mt[-1] >> 62)) + i) & MASK64)
+        self.mt, self.i = mt, 312
+
+    def _twist(self):
+        mt = self.mt
+        for i in range(312):
+            x = (mt[i] & 0xFFFFFFFF80000000) | (mt[(i + 1) % 312] & 0x7FFFFFFF)
+            mt[i] = mt[(i + 156) % 312] ^ (x >> 1) ^ (0xB5026F5AA96619E9 if x & 1 else 0)
+        self.i = 0
+
+    def __call__(self):
+        if self.i >= 312:
+            self._twist()
+        y = self.mt[self.i]
+        self.i += 1
+        y ^= (y >> 29) & 0x5555555555555555
+        y ^= (y << 17) & 0x71D67FFFEDA60000
+        y ^= (y << 37) & 0xFFF7EEE000000000
+        return (y ^ (y >> 43)) & MASK64
+
+
+def task_sequence(task, symbols):
+    """BOS x1..xn SEP y1..yn EOS."""
+    answer = symbols[::-1] if task == "reverse" else sorted(symbols) if task == "sort" else list(symbols)
+    return [BOS] + list(symbols) + [SEP] + answer + [EOS]
+
+
+def random_symbols(rng, n):
+    return [rng() % SYMBOLS for _ in range(n)]
+
+
+def training_batch(task, batch, train_max, rng):
+    """`batch` sequences with n uniform in [1, train_max], as (sequence, n) pairs in peviz's order."""
+    out = []
+    for _ in range(batch):
+        n = 1 + rng() % train_max
+        out.append((task_sequence(task, random_symbols(rng, n)), n))
+    return out
+
+
+def test_lengths(test_max):
+    return list(range(5, test_max + 1, 5)) + ([test_max] if test_max % 5 else [])
+
+
+def test_sequences(task, n, count, seed):
+    """The fixed test set of one length: a stream seeded by (seed, n) only."""
+    rng = MT19937_64(seed ^ ((0xD1B54A32D192ED03 * (n + 1)) & MASK64))
+    return [task_sequence(task, random_symbols(rng, n)) for _ in range(count)]
+
+
+def pad(pairs, device):
+    """Sequences padded at the end: tokens [B, T]; targets [B, T], the next token at SEP, y1..yn, else -1
+    (core/train/packed_batch.cpp: token i, first_target = n + 1 <= i < L - 1, targets seq[i + 1])."""
+    T = max(len(s) for s, _ in pairs)
+    tokens = torch.zeros(len(pairs), T, dtype=torch.long)
+    targets = torch.full((len(pairs), T), -1, dtype=torch.long)
+    for b, (s, n) in enumerate(pairs):
+        tokens[b, :len(s)] = torch.tensor(s)
+        targets[b, n + 1:len(s) - 1] = torch.tensor(s[n + 2:])
+    return tokens.to(device), targets.to(device)
+
+
+# ---- the position encodings (core/absolute_encodings, core/rope, core/alibi, core/t5_buckets) ---------------
+
+def sinusoid_table(max_positions, d, base=10000.0):
+    """Interleaved, Vaswani et al. 2017 §3.5: PE(t, 2i) = sin(t w_i), PE(t, 2i+1) = cos(t w_i), w_i = base^(-2i/d)."""
+    w = torch.exp(-2.0 * torch.arange((d + 1) // 2, dtype=torch.float64) * math.log(base) / d)
+    angle = torch.arange(max_positions, dtype=torch.float64)[:, None] * w
+    table = torch.zeros(max_positions, d, dtype=torch.float64)
+    table[:, 0::2] = torch.sin(angle)
+    table[:, 1::2] = torch.cos(angle[:, :d // 2])
+    return table.float()
+
+
+def rope_tables(head_dim, base, max_positions, dtype=torch.float32):
+    """cos and sin [position, pair] of position * base^(-2j/head_dim), angles in double, rounded once (HF LLaMA)."""
+    inv_freq = torch.tensor([base ** (-2.0 * j / head_dim) for j in range(head_dim // 2)], dtype=torch.float64)
+    angle = torch.arange(max_positions, dtype=torch.float64)[:, None] * inv_freq
+    return torch.cos(angle).to(dtype), torch.sin(angle).to(dtype)
+
+
+def alibi_slopes(heads):
+    """Press et al. 2022 (ofirpress/attention_with_linear_biases get_slopes), as core/alibi.cpp."""
+    p = 1
+    while p * 2 <= heads:
+        p *= 2
+    start = 2.0 ** (-8.0 / p)
+    slopes = [start * start ** h for h in range(p)]
+    return slopes if p == heads else slopes + alibi_slopes(2 * p)[0::2][:heads - p]
+
+
+def t5_bucket(distance, buckets, max_distance):
+    """Causal bucket of key - query = -distance (HF T5Attention._relative_position_bucket, float32 as torch)."""
+    exact = buckets // 2
+    if distance < exact:
+        return distance
+    ratio = torch.tensor(float(distance), dtype=torch.float32) / torch.tensor(float(exact), dtype=torch.float32)
+    scale = torch.tensor(math.log(max_distance / exact), dtype=torch.float32)
+    large = torch.log(ratio) / scale * torch.tensor(float(buckets - exact), dtype=torch.float32)
+    return min(exact + int(large.item()), buckets - 1)
+
+
+# ---- the model (core/train/model.cpp, layers.cpp, attention.cpp) ----------------------------------------------
+
+def param_shapes(cfg):
+    """Shape of every tensor (model.cpp param_shape); wpe and t5_bias only for their encodings."""
+    L, d, V, pe = cfg["layers"], cfg["d_model"], VOCAB, cfg["pe"]
+    shapes = {"wte": [V, d], "wpe": [cfg["learned_len"], d] if pe == "learned" else None,
+              "t5_bias": [cfg["heads"], cfg["t5_buckets"]] if pe == "t5" else None,
+              "ln1w": [L, d], "ln1b": [L, d], "qkvw": [L, 3 * d, d], "qkvb": [L, 3 * d], "attprojw": [L, d, d],
+              "attprojb": [L, d], "ln2w": [L, d], "ln2b": [L, d], "fcw": [L, 4 * d, d], "fcb": [L, 4 * d],
+              "fcprojw": [L, d, 4 * d], "fcprojb": [L, d], "lnfw": [d], "lnfb": [d], "headw": [V, d], "headb": [V]}
+    return [(name, shapes[name]) for name in PARAMS if shapes[name] is not None]
+
+
+class LabModel(torch.nn.Module):
+    """Token embedding [+ position table]; per layer x += attn(ln1(x)), x += mlp(ln2(x)); final LayerNorm; head.
+    Parameters carry peviz's names and stacked [layers, ...] shapes, so weights move between the two as they are."""
+
+    def __init__(self, cfg, weights, dtype=torch.float32):
+        """dtype float64 reproduces peviz's double engine (its gradient checks): tables rounded as it rounds them."""
+        super().__init__()
+        self.cfg = cfg
+        for name, shape in param_shapes(cfg):
+            if list(weights[name].shape) != shape:
+                raise ValueError(f"tensor {name} has shape {list(weights[name].shape)}, the settings give {shape}")
+            setattr(self, name, torch.nn.Parameter(weights[name].clone().to(dtype)))
+        P, hd = cfg["max_positions"], cfg["d_model"] // cfg["heads"]
+        if cfg["pe"] == "sinusoidal":  # core's float table, also beside double weights
+            self.register_buffer("table", sinusoid_table(P, cfg["d_model"]).to(dtype))
+        if cfg["pe"] == "rope":
+            cos, sin = rope_tables(hd, cfg["rope_base"], P, dtype)
+            self.register_buffer("rope_cos", cos)
+            self.register_buffer("rope_sin", sin)
+        distance = torch.arange(P)[:, None] - torch.arange(P)[None, :]  # i - j
+        if cfg["pe"] == "alibi":  # -m_h (i - j), in double then rounded once (attention.cpp bias_mask_softmax)
+            slopes = torch.tensor(alibi_slopes(cfg["heads"]), dtype=torch.float64)
+            self.register_buffer("alibi", (-slopes[:, None, None] * distance.clamp(min=0).double()).to(dtype))
+        if cfg["pe"] == "t5":
+            table = [t5_bucket(k, cfg["t5_buckets"], cfg["t5_max_distance"]) for k in range(P)]
+            self.register_buffer("t5_index", torch.tensor(table)[distance.clamp(min=0)])
+
+    def embed(self, tokens):
+        x = self.wte[tokens]
+        T = tokens.shape[1]
+        if self.cfg["pe"] == "learned":
+            x = x + self.wpe[:T]
+        if self.cfg["pe"] == "sinusoidal":
+            x = x + self.table[:T]
+        return x
+
+    def rope(self, x):
+        """Halves pairing: (x_j, x_{j+half}) -> (x_j cos - x_{j+half} sin, x_{j+half} cos + x_j sin)."""
+        T, half = x.shape[2], x.shape[3] // 2
+        cos, sin = self.rope_cos[:T], self.rope_sin[:T]
+        a, b = x[..., :half], x[..., half:]
+        return torch.cat((a * cos - b * sin, b * cos + a * sin), dim=-1)
+
+    def attention(self, x, l):
+        B, T, C = x.shape
+        H = self.cfg["heads"]
+        qkv = F.linear(x, self.qkvw[l], self.qkvb[l])
+        q, k, v = (t.view(B, T, H, C // H).transpose(1, 2) for t in qkv.split(C, dim=2))
+        if self.cfg["pe"] == "rope":
+            q, k = self.rope(q), self.rope(k)
+        scores = (q @ k.transpose(-2, -1)) * (1.0 / math.sqrt(C // H))
+        if self.cfg["pe"] == "alibi":
+            scores = scores + self.alibi[:, :T, :T]
+        if self.cfg["pe"] == "t5":
+            scores = scores + self.t5_bias[:, self.t5_index[:T, :T]]
+        causal = torch.ones(T, T, dtype=torch.bool, device=x.device).tril()
+        probs = scores.masked_fill(~causal, float("-inf")).softmax(-1)
+        y = (probs @ v).transpose(1, 2).reshape(B, T, C)
+        return F.linear(y, self.attprojw[l], self.attprojb[l]), probs
+
+    def mlp(self, x, l):
+        """d -> 4d -> d with exact GELU (Hendrycks & Gimpel 2016; torch approximate='none')."""
+        return F.linear(F.gelu(F.linear(x, self.fcw[l], self.fcb[l])), self.fcprojw[l], self.fcprojb[l])
+
+    def forward(self, tokens):
+        """Logits [B, T, vocab]."""
+        d = self.cfg["d_model"]
+        x = self.embed(tokens)
+        for l in range(self.cfg["layers"]):
+            a, _ = self.attention(F.layer_norm(x, (d,), self.ln1w[l], self.ln1b[l], 1e-5), l)
+            x = x + a
+            x = x + self.mlp(F.layer_norm(x, (d,), self.ln2w[l], self.ln2b[l], 1e-5), l)
+        return F.linear(F.layer_norm(x, (d,), self.lnfw, self.lnfb, 1e-5), self.headw, self.headb)
+
+
+def answer_loss_sum(logits, targets):
+    """Sum of the cross-entropy over the answer tokens (targets >= 0); peviz divides by their count."""
+    keep = targets >= 0
+    return F.cross_entropy(logits[keep], targets[keep], reduction="sum")
+
+
+# ---- AdamW and the schedule (core/train/adamw.cpp) -------------------------------------------------------------
+
+def learning_rate(step, total, peak, warmup):
+    """0-based step: linear warm-up peak (step + 1) / warmup, then cosine to 0 at the last step."""
+    if step < warmup:
+        return peak * (step + 1) / warmup
+    span = max(1, total - 1 - warmup)
+    progress = min(1.0, (step - warmup) / span)
+    return peak * 0.5 * (1.0 + math.cos(math.pi * progress))
+
+
+def make_optimizer(params):
+    """torch.optim.AdamW, betas (0.9, 0.999), eps 1e-8, decoupled weight decay 0.01 on every parameter."""
+    try:
+        return torch.optim.AdamW(params, lr=0.0, betas=(0.9, 0.999), eps=1e-8, weight_decay=0.01, foreach=False)
+    except TypeError:  # a PyTorch without the foreach argument
+        return torch.optim.AdamW(params, lr=0.0, betas=(0.9, 0.999), eps=1e-8, weight_decay=0.01)
+
+
+# ---- evaluation (core/train/evaluate.cpp) ----------------------------------------------------------------------
+
+@torch.no_grad()
+def exact_match(model, cfg, device):
+    """Per test length: the fraction of test sequences whose whole answer greedy decoding gets right, in one
+    teacher-forced pass (right iff every answer position's argmax, first maximum, is its target); None where a
+    learned table is shorter than the sequence."""
+    out = []
+    for n in test_lengths(cfg["test_max"]):
+        L = 2 * n + 3
+        if cfg["pe"] == "learned" and L > cfg["learned_len"]:
+            out.append((n, None))
+            continue
+        seqs = torch.tensor(test_sequences(cfg["task"], n, cfg["test_samples"], cfg["seed"]), dtype=torch.long)
+        per_seq = L * (cfg["d_model"] * 16 + cfg["heads"] * L) * cfg["layers"]
+        chunk = max(1, int(5e7 // per_seq))
+        exact = 0
+        for first in range(0, len(seqs), chunk):
+            s = seqs[first:first + chunk].to(device)
+            pred = model(s[:, :-1])[:, n + 1:2 * n + 2].argmax(-1)
+            exact += int((pred == s[:, n + 2:]).all(dim=1).sum())
+        out.append((n, exact / cfg["test_samples"]))
+    return out
+
+
+# ---- files (core/safetensors*.cpp, core/train/run_io.cpp, experiment.cpp) -------------------------------------
+
+def read_safetensors(path):
+    """{name: float32 tensor} and the __metadata__ strings; F32 and F16 (peviz's --half) tensors."""
+    with open(path, "rb") as f:
+        data = f.read()
+    n = struct.unpack("<Q", data[:8])[0]
+    header = json.loads(data[8:8 + n])
+    meta = header.pop("__metadata__", {})
+    buf, tensors = bytearray(data[8 + n:]), {}
+    for name, t in header.items():
+        kinds = {"F32": torch.float32, "F16": torch.float16}
+        if t["dtype"] not in kinds:
+            raise ValueError(f"{path}: tensor {name} is {t['dtype']}, not F32 or F16")
+        begin, end = t["data_offsets"]
+        flat = torch.frombuffer(buf, dtype=kinds[t["dtype"]], count=(end - begin) // (4 if t["dtype"] == "F32" else 2),
+                                offset=begin) if end > begin else torch.zeros(0)
+        tensors[name] = flat.float().reshape(t["shape"]).clone()
+    return tensors, meta
+
+
+def write_atomically(path, data):
+    tmp = f"{path}.tmp-{os.getpid()}"
+    with open(tmp, "wb") as f:
+        f.write(data if isinstance(data, bytes) else data.encode())
+    os.replace(tmp, path)
+
+
+def safetensors_bytes(tensors, meta):
+    """F32 tensors in the given order, little-endian; header keys sorted, padded with spaces to 8 bytes."""
+    assert sys.byteorder == "little", "little-endian hosts only, as core/safetensors"
+    header, offset, blobs = {"__metadata__": meta}, 0, []
+    for name, t in tensors:
+        t = t.detach().to("cpu", torch.float32).contiguous()
+        blobs.append(ctypes.string_at(t.data_ptr(), 4 * t.numel()))
+        header[name] = {"dtype": "F32", "shape": list(t.shape), "data_offsets": [offset, offset + 4 * t.numel()]}
+        offset += 4 * t.numel()
+    text = json.dumps(header, sort_keys=True, separators=(",", ":"))
+    text += " " * (-len(text) % 8)
+    return struct.pack("<Q", len(text)) + text.encode() + b"".join(blobs)
+
+
+def shortest(v):
+    """run_io.cpp shortest(): 17 significant digits, %g style."""
+    return "%.17g" % v
+
+
+def float_text(v):
+    """std::to_chars(float): the fewest digits that read back as the same float32, fixed or scientific."""
+    if not math.isfinite(v):
+        return "null"
+    f32 = lambda x: struct.unpack("<f", struct.pack("<f", x))[0]
+    for p in range(1, 10):
+        sci = "%.*e" % (p - 1, v)
+        if f32(float(sci)) == v:
+            break
+    mantissa, exp = sci.split("e")
+    sign, digits, e = ("-" if v < 0 else ""), mantissa.lstrip("-").replace(".", ""), int(exp)
+    if e >= 0:
+        fixed = digits + "0" * (e + 1 - len(digits)) if len(digits) <= e + 1 else digits[:e + 1] + "." + digits[e + 1:]
+    else:
+        fixed = "0." + "0" * (-e - 1) + digits
+    return sign + fixed if len(sign + fixed) <= len(sci) else sci
+
+
+def settings_metadata(cfg):
+    """run_io.cpp settings_metadata: the run's settings as strings."""
+    return {"format": "peviz-train-run-1", "task": cfg["task"], "pe": cfg["pe"], "layers": str(cfg["layers"]),
+            "heads": str(cfg["heads"]), "d-model": str(cfg["d_model"]), "batch": str(cfg["batch"]),
+            "steps": str(cfg["steps"]), "train-max": str(cfg["train_max"]), "test-max": str(cfg["test_max"]),
+            "test-samples": str(cfg["test_samples"]), "seed": str(cfg["seed"]), "base": shortest(cfg["rope_base"]),
+            "lr": shortest(cfg["lr"]), "warmup": str(cfg["warmup"])}
+
+
+def run_summary(cfg, result):
+    """run_io.cpp run_summary_json, keys in its order."""
+    j = {"pe": cfg["pe"], "task": cfg["task"], "seed": cfg["seed"], "train_max": cfg["train_max"],
+         "params": sum(math.prod(s) for _, s in param_shapes(cfg)), "steps": len(result["loss"]),
+         "steps_per_s": result["steps_per_s"], "final_loss": result["loss"][-1] if result["loss"] else None,
+         "exact_match": {str(n): a for n, a in result["accuracy"]}}
+    if result["diverged_at"]:
+        j["diverged_at"] = result["diverged_at"]
+    return j
+
+
+def save_run(path, cfg, weights, result):
+    """run_io.cpp save_run: the weights (model.hpp names, F32) and the run in __metadata__."""
+    meta = settings_metadata(cfg)
+    meta["loss"] = "[" + ",".join(float_text(v) for v in result["loss"]) + "]"
+    meta["exact_match"] = json.dumps({str(n): a for n, a in result["accuracy"]}, sort_keys=True, separators=(",", ":"))
+    meta["steps_per_s"] = shortest(result["steps_per_s"])
+    meta["cancelled"] = "true" if result.get("cancelled") else "false"
+    meta["diverged_at"] = str(result["diverged_at"])
+    write_atomically(path, safetensors_bytes([(n, weights[n]) for n, _ in param_shapes(cfg)], meta))
+
+
+def file_names(cfgs, out):
+    """experiment.cpp experiment_file_names: one run is `out` itself; several are <stem>-<pe>[-seed<S>]."""
+    if len(cfgs) == 1:
+        return [out]
+    stem = os.path.splitext(out)[0]
+    encodings, seeds = {c["pe"] for c in cfgs}, {c["seed"] for c in cfgs}
+    return [stem + (f"-{c['pe']}" if len(encodings) > 1 or len(seeds) == 1 else "") +
+            (f"-seed{c['seed']}" if len(seeds) > 1 else "") + ".safetensors" for c in cfgs]
+
+
+def save_experiment(cfgs, weights, results, out):
+    """experiment.cpp save_experiment: run files, their loss and accuracy CSVs, and the JSON manifest."""
+    names = file_names(cfgs, out)
+    if len(cfgs) == 1:
+        save_run(out, cfgs[0], weights[0], results[0])
+        return [out]
+    manifest = {"format": "peviz-lab-experiment-1", "runs": []}
+    for cfg, w, r, name in zip(cfgs, weights, results, names):
+        base = os.path.splitext(name)[0]
+        save_run(name, cfg, w, r)
+        write_atomically(base + "-loss.csv", "step,loss\n" + "".join(f"{i + 1},{shortest(v)}\n" for i, v in enumerate(r["loss"])))
+        write_atomically(base + "-accuracy.csv", "n,exact_match\n" +
+                         "".join(f"{n},{'' if a is None else shortest(a)}\n" for n, a in r["accuracy"]))
+        entry = {"file": os.path.basename(name), **run_summary(cfg, r)}
+        entry["settings"] = dict(sorted(settings_metadata(cfg).items()))
+        manifest["runs"].append(entry)
+    write_atomically(os.path.splitext(out)[0] + ".json", json.dumps(manifest, indent=1) + "\n")
+    return names + [os.path.splitext(out)[0] + ".json"]
+
+
+# ---- training (core/train/run.cpp TrainRun::step), on one process or several (DistributedDataParallel) --------
+
+def run_config(settings, model, pe, seed):
+    """One run's settings (settings.json's "settings" and "model", or a run file's metadata) as one dict."""
+    return {**settings, **model, "pe": pe, "seed": seed}
+
+
+def batch_loss(trained, pairs, device, world, rank):
+    """(the loss this rank back-propagates, the global batch's mean answer-token loss as a float).
+
+    Every rank draws the whole global batch from the same stream and keeps its share (sequences rank, rank + world,
+    ...). Its loss is its answer tokens' cross-entropy sum divided by the global answer-token count and multiplied by
+    `world`, because DistributedDataParallel averages gradients over ranks (torch/nn/parallel/distributed.py: the
+    reducer all-reduces each bucket and divides by world_size). The ranks' gradients then add up to one process's
+    gradient of the global batch's mean loss, peviz's loss (layers.cpp crossentropy: a mean over the batch's targets)."""
+    n_targets = sum(n + 1 for _, n in pairs)  # y1..yn and EOS of every sequence of the global batch
+    tokens, targets = pad(pairs[rank::world], device)
+    local = answer_loss_sum(trained(tokens), targets)
+    total = local.detach().clone()
+    if world > 1:
+        dist.all_reduce(total)
+    return local * (world / n_targets), float(total) / n_targets
+
+
+def train_run(cfg, init, device, world, rank, log=None, dtype=torch.float32, stop_after=None):
+    """Steps as peviz does: the next batch of the run's stream, forward, stop at a loss that is not finite (no update),
+    backward, AdamW at learning_rate(step); on `world` processes each takes its share of every batch (batch_loss).
+    stop_after: end after that many steps of the schedule, as a cancelled peviz run does (evaluated all the same)."""
+    model = LabModel(cfg, init, dtype).to(device)
+    trained = model
+    if world > 1:
+        trained = torch.nn.parallel.DistributedDataParallel(model, device_ids=[device.index] if device.type == "cuda"
+                                                            else None, broadcast_buffers=False)
+    opt = make_optimizer(list(model.parameters()))
+    rng = MT19937_64(cfg["seed"] ^ DATA_STREAM)
+    losses, diverged_at, seconds = [], 0, 0.0
+    for step in range(cfg["steps"] if stop_after is None else min(stop_after, cfg["steps"])):
+        t0 = time.perf_counter()
+        pairs = training_batch(cfg["task"], cfg["batch"], cfg["train_max"], rng)
+        scaled, loss = batch_loss(trained, pairs, device, world, rank)
+        if not math.isfinite(loss):
+            diverged_at = step + 1
+            break
+        opt.zero_grad(set_to_none=True)
+        scaled.backward()
+        for group in opt.param_groups:
+            group["lr"] = learning_rate(step, cfg["steps"], cfg["lr"], cfg["warmup"])
+        opt.step()
+        seconds += time.perf_counter() - t0
+        losses.append(struct.unpack("<f", struct.pack("<f", loss))[0])  # peviz keeps float(loss)
+        if log and (step + 1) % 500 == 0:
+            log(f"{cfg['pe']} seed {cfg['seed']}: step {step + 1} of {cfg['steps']}, loss {losses[-1]:.4g}")
+    accuracy = []
+    if not diverged_at and rank == 0:
+        model.eval()
+        accuracy = exact_match(model, cfg, device)
+    weights = {name: p.detach().cpu() for name, p in model.named_parameters()}
+    return weights, {"loss": losses, "accuracy": accuracy, "diverged_at": diverged_at,
+                     "cancelled": not diverged_at and len(losses) < cfg["steps"],
+                     "steps_per_s": len(losses) / seconds if seconds > 0 else 0.0}
+
+
+def settings_of_run_file(meta):
+    """A run file's __metadata__ (run_io.cpp settings_metadata) back to a run config."""
+    i = lambda key: int(meta[key])
+    settings = {"task": meta["task"], "layers": i("layers"), "heads": i("heads"), "d_model": i("d-model"),
+                "batch": i("batch"), "steps": i("steps"), "train_max": i("train-max"), "test_max": i("test-max"),
+                "test_samples": i("test-samples"), "rope_base": float(meta["base"]), "lr": float(meta["lr"]),
+                "warmup": i("warmup")}
+    longest = 2 * max(settings["train_max"], settings["test_max"]) + 3
+    model = {"vocab": VOCAB, "learned_len": 2 * settings["train_max"] + 3, "max_positions": longest,
+             "t5_buckets": 32, "t5_max_distance": 128}
+    return run_config(settings, model, meta["pe"], int(meta["seed"]))
+
+
+def main():
+    here = os.path.dirname(os.path.abspath(__file__))
+    p = argparse.ArgumentParser(description="Train the runs of DIR/settings.json as peviz would, in PyTorch.")
+    p.add_argument("--settings", default=os.path.join(here, "settings.json"), help="settings.json (default: beside lab.py)")
+    p.add_argument("--out", default=os.path.join(here, "run.safetensors"),
+                   help="run file; several runs: <stem>-<pe>[-seed<S>].safetensors, CSVs and <stem>.json")
+    p.add_argument("--device", default="cuda" if torch.cuda.is_available() else "cpu", help="cpu or cuda")
+    p.add_argument("--threads", type=int, default=0, help="torch CPU threads (0: torch's default)")
+    p.add_argument("--stop-after", type=int, metavar="N", help="end every run after N steps of its schedule (saved as "
+                   "cancelled, as peviz saves a run stopped early)")
+    p.add_argument("--evaluate", metavar="RUN", help="print the exact match of a saved run's weights and exit")
+    a = p.parse_args()
+    if a.threads > 0:
+        torch.set_num_threads(a.threads)
+    world, rank = int(os.environ.get("WORLD_SIZE", "1")), int(os.environ.get("RANK", "0"))
+    device = torch.device(a.device)
+    if world > 1:
+        if device.type == "cuda":
+            device = torch.device("cuda", int(os.environ.get("LOCAL_RANK", "0")))
+            torch.cuda.set_device(device)
+        dist.init_process_group("nccl" if device.type == "cuda" else "gloo")
+    if a.evaluate:
+        weights, meta = read_safetensors(a.evaluate)
+        cfg = settings_of_run_file(meta)
+        model = LabModel(cfg, weights).to(device).eval()
+        print(json.dumps({"pe": cfg["pe"], "seed": cfg["seed"],
+                          "exact_match": {str(n): v for n, v in exact_match(model, cfg, device)}}, separators=(",", ":")))
+        return 0
+    try:
+        with open(a.settings) as f:
+            spec = json.load(f)
+    except (OSError, ValueError) as e:
+        sys.exit(f"lab.py: cannot read {a.settings}: {e}")
+    if spec.get("format") != "peviz-pytorch-twin-1":
+        sys.exit(f"lab.py: {a.settings} is not a peviz twin settings file (format {spec.get('format')!r})")
+    if spec["settings"]["batch"] < world:
+        sys.exit(f"lab.py: batch {spec['settings']['batch']} is smaller than the {world} processes")
+    log = (lambda text: print(text, file=sys.stderr, flush=True)) if rank == 0 else None
+    cfgs, weights, results = [], [], []
+    for r in spec["runs"]:
+        cfg = run_config(spec["settings"], spec["model"], r["pe"], r["seed"])
+        init, _ = read_safetensors(os.path.join(os.path.dirname(os.path.abspath(a.settings)), r["init"]))
+        w, result = train_run(cfg, init, device, world, rank, log, stop_after=a.stop_after)
+        if rank == 0:
+            print(json.dumps(run_summary(cfg, result), separators=(",", ":")), flush=True)
+        cfgs.append(cfg), weights.append(w), results.append(result)
+    if rank == 0:
+        save_experiment(cfgs, weights, results, a.out)
+    if world > 1:
+        dist.barrier()
+        dist.destroy_process_group()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
