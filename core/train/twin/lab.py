@@ -6,6 +6,7 @@ Written by `peviz train ... --emit-pytorch DIR` beside DIR/settings.json and DIR
 
     python3 DIR/lab.py [--device cpu|cuda] [--out DIR/run.safetensors] [--threads N] [--stop-after N]
     torchrun --standalone --nproc_per_node N DIR/lab.py [...]     # DistributedDataParallel, gloo on CPU, nccl on CUDA
+                                                                  # (--backend gloo: several ranks on one GPU)
     python3 DIR/lab.py --evaluate RUN.safetensors                 # exact match of a saved run's weights
 
 It writes what `peviz train --out` writes (core/train/experiment.hpp, run_io.hpp): one .safetensors per run with
@@ -499,6 +500,8 @@ def main():
                    help="run file; several runs: <stem>-<pe>[-seed<S>].safetensors, CSVs and <stem>.json")
     p.add_argument("--device", default="cuda" if torch.cuda.is_available() else "cpu", help="cpu or cuda")
     p.add_argument("--threads", type=int, default=0, help="torch CPU threads (0: torch's default)")
+    p.add_argument("--backend", choices=["nccl", "gloo"], help="torchrun's process group (default: nccl on CUDA, gloo "
+                   "on CPU; gloo also on CUDA, where ranks outnumber GPUs and share them)")
     p.add_argument("--stop-after", type=int, metavar="N", help="end every run after N steps of its schedule (saved as "
                    "cancelled, as peviz saves a run stopped early)")
     p.add_argument("--evaluate", metavar="RUN", help="print the exact match of a saved run's weights and exit")
@@ -507,11 +510,15 @@ def main():
         torch.set_num_threads(a.threads)
     world, rank = int(os.environ.get("WORLD_SIZE", "1")), int(os.environ.get("RANK", "0"))
     device = torch.device(a.device)
+    if device.type == "cuda":
+        # float32 products in float32, as peviz's SGEMM: no TF32 (PyTorch's default for matmul, said here for cuDNN too).
+        torch.backends.cuda.matmul.allow_tf32 = False
+        torch.backends.cudnn.allow_tf32 = False
     if world > 1:
-        if device.type == "cuda":
-            device = torch.device("cuda", int(os.environ.get("LOCAL_RANK", "0")))
+        if device.type == "cuda":  # rank r on GPU r, or r mod the GPU count where ranks share GPUs (gloo only)
+            device = torch.device("cuda", int(os.environ.get("LOCAL_RANK", "0")) % torch.cuda.device_count())
             torch.cuda.set_device(device)
-        dist.init_process_group("nccl" if device.type == "cuda" else "gloo")
+        dist.init_process_group(a.backend or ("nccl" if device.type == "cuda" else "gloo"))
     if a.evaluate:
         weights, meta = read_safetensors(a.evaluate)
         cfg = settings_of_run_file(meta)

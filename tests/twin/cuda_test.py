@@ -1,0 +1,153 @@
+#!/usr/bin/env python3
+"""The PyTorch twin on a CUDA GPU against peviz's engine (the CPU twin is parity_test.py's; this is its --device cuda).
+
+For every encoding (on a small model: 2 layers, 4 heads, d_model 32, so that what --prepare writes stays small), from
+peviz's initial weights and first batch (twin_dump parity):
+  - the loss and every parameter's gradient computed on the GPU agree with peviz's to 1e-5, relative per tensor
+    (float32 on both sides; lab.py turns TF32 off);
+  - five optimizer steps on the GPU give peviz's five losses (1e-5) and weights (1e-5, the key biases apart);
+  - the twin's exact match of peviz's trained weights (assets/lab, seed 0), evaluated on the GPU, equals peviz's;
+  - torchrun with two ranks sharing the GPU (DistributedDataParallel, gloo on CUDA tensors) trains eight steps with
+    the same loss curve as one process (1e-5).
+The parts that need peviz (emitting, the dumps, peviz's evaluation) can run on another machine: --prepare DIR writes
+them, --check DIR reads them where the GPU is. Exit 0 pass, 1 fail, 77 (ctest's skip) without torch or CUDA.
+usage: cuda_test.py --peviz PEVIZ --dump TWIN_DUMP --assets ASSETS_LAB     (both halves, in a temporary folder)
+       cuda_test.py --prepare DIR --peviz PEVIZ --dump TWIN_DUMP --assets ASSETS_LAB
+       cuda_test.py --check DIR [--device cpu]
+"""
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from parity_test import TOLERANCE, check, determined, failures, load_lab, rel, run  # noqa: E402 (exits 77 without torch)
+
+import torch  # noqa: E402
+
+ENCODINGS = ["nope", "sinusoidal", "learned", "rope", "alibi", "t5"]
+GRADIENT_FLAGS = ["--pe", "all", "--layers", "2", "--heads", "4", "--d-model", "32", "--test-samples", "10"]
+DISTRIBUTED_FLAGS = ["--pe", "rope,t5", "--steps", "8", "--warmup", "3", "--layers", "2", "--d-model", "32",
+                     "--batch", "10", "--test-samples", "20", "--seed", "5"]
+
+
+def prepare(folder, peviz, dump, assets):
+    """Everything --check needs from peviz, in `folder`."""
+    os.makedirs(folder, exist_ok=True)
+    run([peviz, "train", *GRADIENT_FLAGS, "--emit-pytorch", os.path.join(folder, "gradients")])
+    run([dump, "parity", os.path.join(folder, "gradients")])
+    run([peviz, "train", *DISTRIBUTED_FLAGS, "--emit-pytorch", os.path.join(folder, "distributed")])
+    os.makedirs(os.path.join(folder, "trained"), exist_ok=True)
+    with open(os.path.join(folder, "trained", "peviz.jsonl"), "w") as lines:
+        for pe in ENCODINGS:
+            name = f"default-copy-{pe}-seed0.safetensors"
+            shutil.copy(os.path.join(assets, name), os.path.join(folder, "trained", name))
+            lines.write(run([dump, "evaluate", os.path.join(assets, name)]).strip() + "\n")
+
+
+def gradients_and_steps(lab, folder, r, spec, cuda):
+    """The first batch's loss and gradients, and five steps, on the GPU against peviz's dump of the same run."""
+    cfg = lab.run_config(spec["settings"], spec["model"], r["pe"], r["seed"])
+    dump, meta = lab.read_safetensors(os.path.join(folder, f"dump-{r['pe']}-seed{r['seed']}.safetensors"))
+    init, _ = lab.read_safetensors(os.path.join(folder, r["init"]))
+    pairs = lab.training_batch(cfg["task"], cfg["batch"], cfg["train_max"], lab.MT19937_64(cfg["seed"] ^ lab.DATA_STREAM))
+    model = lab.LabModel(cfg, init).to(cuda)
+    tok, tgt = lab.pad(pairs, cuda)
+    loss = lab.answer_loss_sum(model(tok), tgt) / sum(n + 1 for _, n in pairs)
+    loss.backward()
+    loss_rel = abs(loss.item() - float(meta["loss"])) / abs(float(meta["loss"]))
+    grad_rel = {p: rel(getattr(model, p).grad.cpu(), dump["grad." + p]) for p, _ in lab.param_shapes(cfg)}
+    worst_grad = max(grad_rel, key=grad_rel.get)
+    check(loss_rel <= TOLERANCE, f"{r['pe']}: CUDA loss differs from peviz's by {loss_rel:.3g}")
+    check(grad_rel[worst_grad] <= TOLERANCE, f"{r['pe']}: CUDA gradient of {worst_grad} differs by {grad_rel[worst_grad]:.3g}")
+    weights, result = lab.train_run(cfg, init, cuda, 1, 0, stop_after=5)
+    step_rel = max(abs(a - b) / abs(b) for a, b in zip(result["loss"], json.loads(meta["losses"])))
+    d = cfg["d_model"]
+    w_rel = {p: rel(determined(p, weights[p], d), determined(p, dump["step5." + p], d)) for p, _ in lab.param_shapes(cfg)}
+    worst_w = max(w_rel, key=w_rel.get)
+    check(step_rel <= TOLERANCE, f"{r['pe']}: CUDA five-step losses differ by {step_rel:.3g}")
+    check(w_rel[worst_w] <= TOLERANCE, f"{r['pe']}: CUDA weights after five steps differ by {w_rel[worst_w]:.3g} ({worst_w})")
+    print(f"{r['pe']:11} loss {loss_rel:.1e}  gradient {grad_rel[worst_grad]:.1e} ({worst_grad})  5 steps: losses "
+          f"{step_rel:.1e} weights {w_rel[worst_w]:.1e} ({worst_w})")
+
+
+def evaluation(lab, folder, cuda):
+    """The twin's exact match of peviz's trained weights, on the GPU, against peviz's own evaluation."""
+    print("exact match of peviz's trained weights (assets/lab, seed 0) on the GPU, peviz / twin:")
+    with open(os.path.join(folder, "trained", "peviz.jsonl")) as f:
+        theirs = {j["pe"]: j["exact_match"] for j in map(json.loads, f)}
+    for pe in ENCODINGS:
+        weights, meta = lab.read_safetensors(os.path.join(folder, "trained", f"default-copy-{pe}-seed0.safetensors"))
+        cfg = lab.settings_of_run_file(meta)
+        mine = {str(n): v for n, v in lab.exact_match(lab.LabModel(cfg, weights).to(cuda).eval(), cfg, cuda)}
+        print(f"  {pe:11} " + "  ".join(f"n={n}: {theirs[pe][n]} / {mine[n]}" for n in theirs[pe]))
+        check(mine == theirs[pe], f"{pe}: the twin's exact match of peviz's weights on the GPU differs")
+
+
+def distributed(lab, folder, device):
+    """torchrun, two ranks sharing the device (gloo), against one process: the loss curves of eight steps, read back
+    from the run files each wrote."""
+    lab_py = os.path.join(folder, "lab.py")
+    run([sys.executable, lab_py, "--device", device.type, "--out", os.path.join(folder, "one.safetensors")])
+    torchrun = shutil.which("torchrun")
+    launcher = [torchrun] if torchrun else [sys.executable, "-m", "torch.distributed.run"]
+    from torch.distributed.elastic.multiprocessing.api import Std
+    if Std.from_str("0") is None:  # PyTorch 1.13 on Python 3.11 (pytorch/pytorch#92319; distributed_test.py)
+        launcher += ["--redirects", "1", "--tee", "1"]
+    run([*launcher, "--standalone", "--nproc_per_node", "2", lab_py, "--device", device.type, "--backend", "gloo",
+         "--out", os.path.join(folder, "two.safetensors")])
+    for pe in ["rope", "t5"]:
+        curve_one = json.loads(lab.read_safetensors(os.path.join(folder, f"one-{pe}.safetensors"))[1]["loss"])
+        curve_two = json.loads(lab.read_safetensors(os.path.join(folder, f"two-{pe}.safetensors"))[1]["loss"])
+        worst = max(abs(x - y) / abs(x) for x, y in zip(curve_one, curve_two))
+        check(len(curve_one) == len(curve_two) == 8 and worst <= TOLERANCE,
+              f"{pe}: two ranks' loss curve differs from one process's by {worst:.3g}")
+        print(f"torchrun, 2 ranks sharing the device (gloo) vs 1 process, {pe}: loss curve {worst:.1e}")
+
+
+def check_on_gpu(folder, cuda):
+    torch.backends.cuda.matmul.allow_tf32 = False
+    torch.backends.cudnn.allow_tf32 = False
+    name = torch.cuda.get_device_name(0) if cuda.type == "cuda" else "cpu (a dry run of the checks)"
+    print(f"device: {name}, torch {torch.__version__}")
+    print("relative differences, twin on the GPU vs peviz: ||twin - peviz|| / ||peviz|| per tensor")
+    small = os.path.join(folder, "gradients")
+    lab = load_lab(os.path.join(small, "lab.py"))
+    with open(os.path.join(small, "settings.json")) as f:
+        spec = json.load(f)
+    for r in spec["runs"]:
+        gradients_and_steps(lab, small, r, spec, cuda)
+    evaluation(lab, folder, cuda)
+    distributed(lab, os.path.join(folder, "distributed"), cuda)
+    print("FAILED: " + "; ".join(failures) if failures else "PASSED")
+    return 1 if failures else 0
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--peviz")
+    p.add_argument("--dump")
+    p.add_argument("--assets")
+    p.add_argument("--prepare", metavar="DIR")
+    p.add_argument("--check", metavar="DIR")
+    p.add_argument("--device", default="cuda", help="cpu: run --check's comparisons on the CPU (to try the test itself)")
+    a = p.parse_args()
+    if a.prepare:
+        prepare(a.prepare, a.peviz, a.dump, a.assets)
+        return 0
+    device = torch.device(a.device)
+    if device.type == "cuda" and not torch.cuda.is_available():
+        print("SKIPPED: no CUDA device (torch.cuda.is_available() is False); run --prepare here and --check on a GPU")
+        return 77
+    if a.check:
+        return check_on_gpu(a.check, device)
+    with tempfile.TemporaryDirectory(prefix="peviz-twin-cuda-") as tmp:
+        prepare(tmp, a.peviz, a.dump, a.assets)
+        return check_on_gpu(tmp, device)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
