@@ -99,6 +99,7 @@ std::vector<TrainSettings> lab_settings(const LabOptions& o) {
 }
 
 void keep_lab_inputs_valid(LabOptions& o) {
+  if (!o.settings_beyond_limits.empty()) return;  // an opened run's settings, shown as they are
   TrainSettings& t = o.settings;
   const int m = 2 * t.heads;
   const int lo = (int(limits::train_d_model.min) + m - 1) / m * m, hi = int(limits::train_d_model.max) / m * m;
@@ -315,6 +316,10 @@ void open_shipped(AppState& s, const std::string& name) {
 void update(AppState& s) {
   LabOptions& o = s.analysis.lab;
   if (std::exchange(o.stop_requested, false) && o.runs) o.runs->stop();
+  if (std::exchange(o.new_experiment_requested, false)) {  // the opened runs stay on the page
+    o.settings = TrainSettings{};
+    o.settings_beyond_limits.clear();
+  }
   if (std::exchange(o.train_requested, false)) start_runs(o);
   if (!o.experiment.empty() && o.experiment != o.opened_shipped) open_shipped(s, std::exchange(o.experiment, ""));
   if (!o.runs && !std::exchange(o.shipped_shown, true)) {  // before anything ran: the shipped experiment, if installed
@@ -492,6 +497,7 @@ void open_lab_experiment(AppState& s, const std::string& path) {
   o.runs_train_max = t.train_max;
   o.attention_length = first_length_beyond(o.lengths, t.train_max);
   o.opened_from = path;
+  o.settings_beyond_limits = train::beyond_engine_limits(t);
   o.opened_shipped.clear();
   o.experiment.clear();
   o.error.clear();

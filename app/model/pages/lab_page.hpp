@@ -62,6 +62,11 @@ struct LabOptions {
   std::shared_ptr<train::RunQueue> runs;
   std::string opened_from;       // the file the runs were reopened from ("" = trained in this window)
   std::string opened_shipped;    // the shipped experiment's name when that is what is open
+  // What an opened run's settings exceed of peviz's own limits (train::beyond_engine_limits, e.g. "d-model 768 >
+  // 256", a run the PyTorch twin trained): the sidebar then shows its settings as they are, view only, and nothing
+  // clamps them until "New experiment" asks for trainable ones. Empty for every run peviz can train.
+  std::vector<std::string> settings_beyond_limits;
+  bool new_experiment_requested = false;  // back to the default settings (from a view-only run's sidebar)
   bool shipped_shown = false;    // the page has shown the default shipped experiment once (or tried to)
   // --- cache ---
   std::vector<LabRunView> views;       // one per run of `runs`

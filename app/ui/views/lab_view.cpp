@@ -41,7 +41,27 @@ void encoding_checkboxes(AppState& s, LabOptions& o) {
   }
 }
 
+// An opened run beyond peviz's own limits (the PyTorch twin's): its settings as they are, and a way back.
+void view_only_settings(AppState& s, LabOptions& o) {
+  const train::TrainSettings& t = o.settings;
+  ImGui::TextWrapped("Opened run, view only: %s, %d layers, %d heads, d_model %d, batch %d, %d steps, train max n %d, "
+                     "test max n %d, lr %g.", std::string(train::to_string(t.task)).c_str(), t.layers, t.heads, t.d_model, t.batch, t.steps,
+                     t.train_max, t.test_max, t.lr);
+  std::string beyond;
+  for (const std::string& b : o.settings_beyond_limits) beyond += (beyond.empty() ? "" : ", ") + b;
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::TextWrapped("Beyond what peviz trains itself (%s): its curves, accuracy and attention maps are shown; "
+                     "training goes through the PyTorch twin (peviz train --emit-pytorch).", beyond.c_str());
+  ImGui::PopStyleColor();
+  if (ImGui::Button("New experiment")) {
+    o.new_experiment_requested = true;
+    s.analysis.mark(kPage);
+  }
+  hint("Back to the default settings for Train; the opened runs stay on the page until then.");
+}
+
 void settings_controls(AppState& s, LabOptions& o, bool training) {
+  if (!o.settings_beyond_limits.empty()) return view_only_settings(s, o);
   train::TrainSettings& t = o.settings;
   ImGui::BeginDisabled(training);
   const char* tasks[] = {"copy", "reverse", "sort"};
@@ -70,7 +90,7 @@ void settings_controls(AppState& s, LabOptions& o, bool training) {
 }
 
 void run_buttons(AppState& s, LabOptions& o, bool training) {
-  ImGui::BeginDisabled(training);
+  ImGui::BeginDisabled(training || !o.settings_beyond_limits.empty());
   if (ImGui::Button("Train")) {
     o.train_requested = true;
     s.analysis.mark(kPage);

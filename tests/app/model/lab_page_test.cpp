@@ -439,6 +439,36 @@ TEST_CASE("an experiment of scattered seeds opens with its own seeds in the capt
   fs::remove_all(dir);
 }
 
+TEST_CASE("a run beyond peviz's limits opens view only: its settings as they are, no Train until New experiment") {
+  AppState s;
+  LabOptions& o = s.analysis.lab;
+  tiny(o, 2);
+  train::TrainSettings t = o.settings;
+  t.pe = PositionEncoding::rope;
+  t.d_model = 272;  // over the 256 peviz trains: a run of the PyTorch twin
+  const std::size_t count = train::param_layout(train::model_config(t)).total();
+  const train::TrainRun big(t, std::vector<float>(count, 0.01f), train::TrainSnapshot{});
+  const fs::path path = fs::temp_directory_path() / ("peviz-lab-big-" + std::to_string(::getpid()) + ".safetensors");
+  train::save_run(big, path.string());
+  open_lab_experiment(s, path.string());
+  CHECK(o.settings.d_model == 272);
+  CHECK(o.settings_beyond_limits == std::vector<std::string>{"d-model 272 > 256"});
+  keep_lab_inputs_valid(o);  // what the sidebar calls each frame: nothing clamps the opened settings
+  CHECK(o.settings.d_model == 272);
+  o.train_requested = true;
+  s.analysis.mark(Page::lab);
+  update_app_state(s);
+  CHECK(s.status.rfind("Not applied: d-model", 0) == 0);
+  CHECK(o.opened_from == path.string());  // the opened run stays
+  o.new_experiment_requested = true;
+  s.analysis.mark(Page::lab);
+  update_app_state(s);
+  CHECK(o.settings_beyond_limits.empty());
+  CHECK(o.settings.d_model == int(limits::train_d_model.fallback));
+  CHECK(o.views.size() == 1);  // still shown until Train
+  fs::remove(path);
+}
+
 TEST_CASE("the attention view marks the first wrong answer token and keeps its query's row per head") {
   AppState s;
   tiny(s.analysis.lab, 3);  // barely trained: its answers are wrong
