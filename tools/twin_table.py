@@ -58,9 +58,9 @@ def seed_rows(keys, peviz, twin, lengths):
               f"{b_run['steps_per_s']:.1f} |")
 
 
-def mean_rows(keys, peviz, twin, lengths):
+def mean_rows(keys, peviz, twin, lengths, labels):
     """Per encoding and length: seed mean on each side and the largest |difference| of one seed."""
-    print("\nseed means, peviz / twin, and [the largest gap of one seed]\n")
+    print(f"\nseed means, {labels[0]} / {labels[1]}, and [the largest gap of one seed]\n")
     print("| pe | seeds | " + " | ".join(f"n={n}" for n in lengths) + " |")
     print("|---" * (len(lengths) + 2) + "|")
     for pe in dict.fromkeys(k[0] for k in keys):
@@ -99,7 +99,7 @@ def main():
     print("|---" * (len(lengths) + 4) + "|")
     seed_rows(keys, peviz, twin, lengths)
     if len({k[1] for k in keys}) > 1:
-        mean_rows(keys, peviz, twin, lengths)
+        mean_rows(keys, peviz, twin, lengths, a.labels)
 
 
 if __name__ == "__main__":
