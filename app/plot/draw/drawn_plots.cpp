@@ -9,6 +9,14 @@ std::vector<DrawnPlot> g_drawn;  // ImGui is single-threaded: so is its frame's 
 
 void clear_drawn_plots() { g_drawn.clear(); }
 void note_drawn_plot(DrawnPlot plot) { g_drawn.push_back(std::move(plot)); }
+void note_plot_area_and_legend(ScreenBox area, ScreenBox legend) {
+  for (auto it = g_drawn.rbegin(); it != g_drawn.rend(); ++it)
+    if (!it->colorbar) {
+      it->area = area;
+      it->legend = legend;
+      return;
+    }
+}
 const std::vector<DrawnPlot>& drawn_plots() { return g_drawn; }
 
 }  // namespace peviz::plot

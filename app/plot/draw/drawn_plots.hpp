@@ -11,16 +11,20 @@ struct ScreenBox {
   ImVec2 min, max;
 };
 
-// A plot's or colour bar's frame (axes, labels and ticks included), as laid out, also when scrolled out of view.
+// A plot's or colour bar's frame (axes, labels and ticks included), as laid out, also when scrolled out of view;
+// for a plot, its data area and its legend's box (empty: no legend) once end_plot has placed it.
 struct DrawnPlot {
   std::string id;
   ScreenBox frame;
   bool colorbar = false;
+  ScreenBox area, legend;
 };
 
 // The window clears the list before drawing each frame; begin_plot and colorbar append to it.
 void clear_drawn_plots();
 void note_drawn_plot(DrawnPlot plot);
+// The area and legend of the plot noted last (end_plot calls it).
+void note_plot_area_and_legend(ScreenBox area, ScreenBox legend);
 const std::vector<DrawnPlot>& drawn_plots();
 
 }  // namespace peviz::plot

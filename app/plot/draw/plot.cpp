@@ -31,6 +31,12 @@ struct Series {
 
 enum class Region { none, area, x_axis, y_axis };
 
+struct PendingNote {  // a plot_text note, placed at end_plot once everything it must avoid is drawn
+  ImVec2 anchor;
+  std::string text;
+  ImU32 color;
+};
+
 // The plot being built between begin_plot and end_plot (plots do not nest).
 struct CurrentPlot {
   bool active = false;
@@ -54,6 +60,7 @@ struct CurrentPlot {
   ImVector<ImVec2> points;  // polyline scratch, reused
   std::vector<Point> drawn;  // every sample drawn this plot (screen), which the legend must not cover
   std::vector<Box> notes;    // the boxes of text notes (plot_text), which the legend must not cover
+  std::vector<PendingNote> pending_notes;  // plot_text calls of this plot, drawn at end_plot
   float legend_right = 0, legend_top = 0;  // room kept right of / above the area for the legend (from storage)
   int tile_period = 0;  // a tiled heatmap's tile side + gutter: both axes count cells inside each tile
 };
@@ -281,16 +288,21 @@ void draw_legend() {
          area.y1 - (area.y1 - b.y1) * sy};
   const LegendPlacement place =
       shown == 0 ? LegendPlacement{} : place_legend(full, size, pad, g_plot.drawn, g_plot.notes,
-                                                    0.35f * g_plot.frame.GetWidth(), 0.4f * g_plot.frame.GetHeight());
+                                                    0.35f * g_plot.frame.GetWidth(), 0.5f * g_plot.frame.GetHeight());
   const bool right = shown > 0 && place.spot == LegendSpot::outside_right, top = shown > 0 && place.spot == LegendSpot::outside_top;
   st->SetFloat(storage_key("legend.right"), right ? size.width + 2 * pad : 0.0f);
   st->SetFloat(storage_key("legend.top"), top ? size.row_height + pad : 0.0f);
-  if (shown == 0) return;
+  const ScreenBox screen_area{a.Min, a.Max};
+  if (shown == 0) {
+    note_plot_area_and_legend(screen_area, {});
+    return;
+  }
   // Drawn against this frame's area (the first frame outside has no room yet: the top-right corner).
   LegendSpot spot = place.spot;
   if ((right && g_plot.legend_right < size.width + pad) || (top && g_plot.legend_top < size.row_height + pad))
     spot = LegendSpot::top_right;
   const Box box = legend_box(area, size.width, spot == LegendSpot::outside_top ? size.row_height : size.height, pad, spot);
+  note_plot_area_and_legend(screen_area, {ImVec2(box.x0, box.y0), ImVec2(box.x1, box.y1)});
   canvas_rect_filled(ImVec2(box.x0, box.y0), ImVec2(box.x1, box.y1), style_color(ImGuiCol_PopupBg, 0.85f), 3.0f);
   canvas_rect(ImVec2(box.x0, box.y0), ImVec2(box.x1, box.y1), style_color(ImGuiCol_Border), 3.0f);
   ImVec2 at(box.x0, box.y0 + pad);
@@ -387,7 +399,7 @@ bool begin_plot(const char* id, ImVec2 size, unsigned flags) {
   const ImGuiID gid = window->GetID(id);
   const ImRect frame(window->DC.CursorPos, window->DC.CursorPos + size);
   ImGui::ItemSize(frame);
-  note_drawn_plot({id, {frame.Min, frame.Max}, false});
+  note_drawn_plot({id, {frame.Min, frame.Max}, false, {}, {}});
   if (!ImGui::ItemAdd(frame, gid)) return false;
   bool hovered = false, held = false;
   ImGui::ButtonBehavior(frame, gid, &hovered, &held, ImGuiButtonFlags_MouseButtonLeft);
@@ -402,6 +414,7 @@ bool begin_plot(const char* id, ImVec2 size, unsigned flags) {
   g_plot.series.clear();
   g_plot.drawn.clear();
   g_plot.notes.clear();
+  g_plot.pending_notes.clear();
   g_plot.legend_right = ImGui::GetStateStorage()->GetFloat(storage_key("legend.right", gid), 0.0f);
   g_plot.legend_top = ImGui::GetStateStorage()->GetFloat(storage_key("legend.top", gid), 0.0f);
   g_plot.palette_next = 0;
@@ -578,22 +591,40 @@ void plot_heatmap(HeatmapImage& img, const char* value_label) {
 
 void plot_vline(double x, ImU32 color, float thickness) {
   const float px = data_to_pixel(g_plot.xmap, x);
-  canvas_line(ImVec2(px, g_plot.area.Min.y), ImVec2(px, g_plot.area.Max.y), color, thickness);
+  const ImVec2 a(px, g_plot.area.Min.y), b(px, g_plot.area.Max.y);
+  canvas_line(a, b, color, thickness);
+  drawn_segment(a, b);
 }
 
 void plot_hline(double y, ImU32 color, float thickness) {
   const float py = data_to_pixel(g_plot.ymap, y);
-  canvas_line(ImVec2(g_plot.area.Min.x, py), ImVec2(g_plot.area.Max.x, py), color, thickness);
+  const ImVec2 a(g_plot.area.Min.x, py), b(g_plot.area.Max.x, py);
+  canvas_line(a, b, color, thickness);
+  drawn_segment(a, b);
 }
 
 void plot_text(double x, double y, const char* text, ImU32 color) {
-  const ImVec2 anchor = data_to_screen(x, y), size = ImGui::CalcTextSize(text);
-  const ImRect& a = g_plot.area;
-  const Point at = place_note({a.Min.x, a.Min.y, a.Max.x, a.Max.y}, {anchor.x, anchor.y}, size.x, size.y,
-                              0.75f * ImGui::GetFontSize(), 6, g_plot.drawn, g_plot.notes);
-  canvas_text(ImVec2(at.x, at.y), color, text);
-  g_plot.notes.push_back({at.x, at.y, at.x + size.x, at.y + size.y});
+  g_plot.pending_notes.push_back({data_to_screen(x, y), text, color});
 }
+
+namespace {
+
+// The notes, each at the nearest height (half-line steps, up or down) where it covers none of the plot's lines and
+// marker lines and no earlier note (place_note).
+void draw_notes() {
+  const ImRect& a = g_plot.area;
+  const float step = 0.5f * ImGui::GetFontSize();
+  const int tries = std::max(6, int(a.GetHeight() / step));  // the whole height, both ways
+  for (const PendingNote& n : g_plot.pending_notes) {
+    const ImVec2 size = ImGui::CalcTextSize(n.text.c_str());
+    const Point at = place_note({a.Min.x, a.Min.y, a.Max.x, a.Max.y}, {n.anchor.x, n.anchor.y}, size.x, size.y,
+                                step, tries, g_plot.drawn, g_plot.notes);
+    canvas_text(ImVec2(at.x, at.y), n.color, n.text.c_str());
+    g_plot.notes.push_back({at.x, at.y, at.x + size.x, at.y + size.y});
+  }
+}
+
+}  // namespace
 
 bool plot_hovered() { return g_plot.hover == Region::area; }
 ImVec2 mouse_data_position() { return g_plot.mouse_data; }
@@ -602,6 +633,7 @@ bool plot_clicked() { return g_plot.clicked; }
 void end_plot() {
   IM_ASSERT(g_plot.active && "end_plot without begin_plot");
   if (!g_plot.ready) setup_axes("", "", {0, 1}, {0, 1});
+  draw_notes();
   canvas_pop_clip();
   draw_axes();
   draw_legend();

@@ -66,11 +66,12 @@ void set_heatmap_texture_source(HeatmapTextureSource source);
 // visible window in `img` for the GL layer and draws its picture. value_label names the values
 // in the hover read-out.
 void plot_heatmap(HeatmapImage& img, const char* value_label);
-// Marker lines and a text label in data coordinates.
+// Marker lines and a text label in data coordinates. Marker lines are data to the legend and the notes.
 void plot_vline(double x, ImU32 color, float thickness = 2.0f);  // integer widths use ImGui's cheap textured lines
 void plot_hline(double y, ImU32 color, float thickness = 2.0f);
-// A note with its top-left corner at (x, y), or moved up or down by up to a few lines to the nearest spot
-// where it covers none of the lines drawn before it and no other note (the legend then avoids it too).
+// A note with its top-left corner at (x, y), or moved up or down (as far as the area allows) to the nearest spot
+// where it covers none of the plot's lines and marker lines and no earlier note (the legend then avoids it too).
+// Notes are drawn at end_plot, over everything else the plot draws; the text is copied.
 void plot_text(double x, double y, const char* text, ImU32 color);
 // Screen position of a data point (valid between setup_axes and end_plot).
 ImVec2 data_to_screen(double x, double y);

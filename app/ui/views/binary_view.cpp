@@ -5,6 +5,8 @@
 #include <cmath>
 #include <cstdio>
 #include <numbers>
+#include <string>
+#include <vector>
 
 #include <imgui.h>
 #include <imgui_internal.h>
@@ -102,17 +104,15 @@ void curves_plot(AppState& s, float height) {
   if (!plot::begin_plot("##binary_curves", ImVec2(-1, height))) return;
   plot::setup_axes("position t", "sin(w_k (t + 1/2)), bit k stacked", {-0.5, double(b.positions)},
                    {-kSpacing * (K - 1) - 1.3, 2.0}, plot::axis_integer, plot::axis_no_labels);
+  std::vector<std::string> labels(static_cast<std::size_t>(K));  // alive until end_plot draws the legend
   char label[64];
   for (int k = 0; k < K; ++k) {
     const double offset = -kSpacing * k;
-    std::snprintf(label, sizeof label, "##bit %d, period %.4g", k, period_of(b.frequency[k]));
-    plot::plot_line(label, b.curves.data() + std::size_t(k) * n, n, 0.0, 1.0 / b.samples_per_position, 1,
+    std::snprintf(label, sizeof label, "bit %d, period %.4g", k, period_of(b.frequency[k]));
+    labels[std::size_t(k)] = label;
+    plot::plot_line(labels[std::size_t(k)].c_str(), b.curves.data() + std::size_t(k) * n, n, 0.0, 1.0 / b.samples_per_position, 1,
                     plot::series_color(k), 2.0f, offset);
     plot::plot_hline(offset, ImGui::GetColorU32(ImGuiCol_Text, 0.15f), 1.0f);
-      const ImVec2 at = plot::data_to_screen(-0.45, offset + 1.3);
-    const ImVec2 size = ImGui::CalcTextSize(label + 2);
-    plot::canvas_rect_filled(at, at + size, ImGui::GetColorU32(ImGuiCol_WindowBg, 0.8f));
-    plot::canvas_text(at, plot::series_color(k), label + 2);
     for (int t = 0; t < b.positions; ++t) {
       const float v = b.curves[std::size_t(k) * n + std::size_t(t) * b.samples_per_position];
       const ImVec2 p = plot::data_to_screen(t, offset + v);

@@ -196,7 +196,7 @@ void loss_plot(const LabOptions& o, ImVec2 size) {
 }
 
 // Exact match against n: each encoding's mean over its seeds with the min-max band, a vertical line at
-// train_max, "not defined" where the learned table has no rows for the sequence.
+// train_max; the legend says from which n an encoding is not defined (the learned table has no rows for it).
 void accuracy_plot(AppState& s, const LabOptions& o, ImVec2 size) {
   if (!plot::begin_plot("##lab_accuracy", size)) return;
   const int train_max = o.runs_train_max > 0 ? o.runs_train_max : o.settings.train_max;
@@ -205,22 +205,24 @@ void accuracy_plot(AppState& s, const LabOptions& o, ImVec2 size) {
   plot::plot_vline(train_max, ImGui::GetColorU32(ImGuiCol_Text, 0.5f), 1.0f);
   plot::plot_text(train_max, 1.06, "train max", ImGui::GetColorU32(ImGuiCol_Text, 0.7f));
   const std::vector<float> xs(o.lengths.begin(), o.lengths.end());  // the band is drawn at once
+  std::vector<std::string> names;  // legend labels, alive until end_plot: where a table has no rows, it says from where
+  names.reserve(o.series.size());
   for (const LabSeries& sr : o.series) {
     if (sr.evaluated == 0) continue;
     const int k = encoding_index(sr.pe);
+    names.push_back(encoding_name(k));
+    for (std::size_t i = 0; i < o.lengths.size() && i < sr.mean.size(); ++i)
+      if (std::isnan(sr.mean[i]) && o.lengths[i] > train_max) {
+        names.back() += ": not defined from n = " + std::to_string(o.lengths[i]);
+        break;
+      }
     if (sr.evaluated > 1) plot::plot_band(xs.data(), sr.lo.data(), sr.hi.data(), int(xs.size()), encoding_color(k) & 0x40FFFFFFu);
     const std::size_t regular = o.lengths.size() > 1 && o.lengths.back() % 5 != 0 ? o.lengths.size() - 1 : o.lengths.size();
-    plot::plot_line(encoding_name(k), sr.mean.data(), int(regular), o.lengths.empty() ? 5.0 : o.lengths[0], 5.0, 1,
+    plot::plot_line(names.back().c_str(), sr.mean.data(), int(regular), o.lengths.empty() ? 5.0 : o.lengths[0], 5.0, 1,
                     encoding_color(k), 2.0f);
     if (regular < o.lengths.size())  // the last length is test_max itself, not a multiple of 5
       plot::plot_line(hidden_name(k), sr.mean.data() + regular - 1, 2,
                       o.lengths[regular - 1], o.lengths[regular] - o.lengths[regular - 1], 1, encoding_color(k), 2.0f);
-    for (std::size_t i = 0; i < o.lengths.size() && i < sr.mean.size(); ++i)
-      if (std::isnan(sr.mean[i]) && o.lengths[i] > train_max) {  // one label where it starts
-        plot::plot_text(o.lengths[i], 0.08 + 0.06 * k, (std::string(encoding_name(k)) + ": not defined from here").c_str(),
-                        encoding_color(k));
-        break;
-      }
   }
   plot::end_plot();
   record_page_region(s);

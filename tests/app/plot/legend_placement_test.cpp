@@ -60,17 +60,24 @@ TEST_CASE("when every corner covers data the legend goes outside, or to the leas
   CHECK(above.box.x1 == 400);
 }
 
-TEST_CASE("a note moves up or down to the nearest free spot; one outside the area stays") {
+TEST_CASE("a note moves up or down to the nearest free spot, else to the left of its anchor; one outside the area stays") {
   const std::vector<Point> line = segment(0, 100, 400, 100);  // a flat line through the middle
   CHECK(place_note(kArea, {50, 50}, 80, 16, 10, 6, line, {}).y == 50);  // free where it is
   const Point moved = place_note(kArea, {50, 90}, 80, 16, 10, 6, line, {});
   CHECK(moved.y == 80);  // up one step: 80..96 clears the line at 100
   CHECK(moved.x == 50);
   const std::vector<Box> other{{40, 70, 200, 90}};
-  CHECK(place_note(kArea, {50, 90}, 80, 16, 10, 6, line, other).y == 110);  // up is taken: down one step
+  CHECK(place_note(kArea, {50, 90}, 80, 16, 10, 6, line, other).y == 100);  // up is taken: down one step, its top edge on the line
   CHECK(place_note(kArea, {50, -20}, 80, 16, 10, 6, line, {}).y == -20);   // above the area
   std::vector<Point> everywhere;
   for (float y = 0; y <= 200; y += 5)
     for (const Point& p : segment(0, y, 400, y)) everywhere.push_back(p);
   CHECK(place_note(kArea, {50, 90}, 80, 16, 10, 6, everywhere, {}).y == 90);  // nowhere free: where asked
+  // Everything right of x = 252 is taken: the note ends at its anchor instead, at the anchor's height.
+  std::vector<Point> right_half;
+  for (const Point& p : everywhere)
+    if (p.x > 252) right_half.push_back(p);
+  const Point left = place_note(kArea, {250, 90}, 80, 16, 10, 6, right_half, {});
+  CHECK(left.x == 170);
+  CHECK(left.y == 90);
 }

@@ -14,15 +14,6 @@ using namespace peviz::app;
 
 namespace {
 
-// The fonts and theme at `zoom`, as the window builds them when the zoom changes.
-void use_zoom(float zoom, Theme theme) {
-  REQUIRE(load_fonts(zoom).empty());
-  unsigned char* pixels = nullptr;
-  int w = 0, h = 0;
-  ImGui::GetIO().Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
-  apply_theme(theme, zoom);
-}
-
 // Every plot and colour bar of the last frame at least the readable minimum (colour bars: as tall as a plot).
 void check_readable(const std::string& where) {
   const float fs = ImGui::GetFontSize();
@@ -40,7 +31,7 @@ void check_sizes(ImVec2 display, bool presenting) {
   HeadlessImGui ui(display);
   AppState s;
   if (presenting) set_presenting(s, true);
-  use_zoom(s.ui_zoom, presenting ? Theme::light : Theme::dark);
+  ui.use_zoom(s.ui_zoom, presenting ? Theme::light : Theme::dark);
   const std::string size = std::to_string(int(display.x)) + "x" + std::to_string(int(display.y)) +
                            (presenting ? " presenting" : " window");
   for (BasicsPanelInfo panel : kBasicsPanels) {  // each view, whether the grid shows them all or tabs one

@@ -30,6 +30,15 @@ struct HeadlessImGui {
   HeadlessImGui(const HeadlessImGui&) = delete;
   HeadlessImGui& operator=(const HeadlessImGui&) = delete;
 
+  // The fonts and theme at `zoom`, as the window builds them when the zoom changes.
+  void use_zoom(float zoom, peviz::app::Theme theme) {
+    REQUIRE(peviz::app::load_fonts(zoom).empty());
+    unsigned char* pixels = nullptr;
+    int w = 0, h = 0;
+    ImGui::GetIO().Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
+    peviz::app::apply_theme(theme, zoom);
+  }
+
   // One frame: update step, then the UI. Checks ImGui's stacks are balanced afterwards.
   void frame(peviz::app::AppState& s) {
     peviz::app::update_app_state(s);

@@ -1,0 +1,183 @@
+// Legends and notes off the data: every single-view figure and the window at every lesson step, recorded as a
+// display list, with no legend box and no text note inside a plot's area over the lines and markers drawn there.
+#include <cfloat>
+#include <string>
+#include <vector>
+
+#include "app/model/figure.hpp"
+#include "app/model/lessons.hpp"
+#include "app/model/page_model.hpp"
+#include "app/model/presentation.hpp"
+#include "app/plot/draw/canvas.hpp"
+#include "app/plot/draw/drawn_plots.hpp"
+#include "tests/app/ui/imgui_headless.hpp"
+
+using namespace peviz;
+using namespace peviz::app;
+
+namespace {
+
+struct Rect {
+  float x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+  bool empty() const { return x1 <= x0 || y1 <= y0; }
+  bool contains(plot::Point p) const { return p.x > x0 && p.x < x1 && p.y > y0 && p.y < y1; }
+  bool overlaps(const Rect& r) const { return x0 < r.x1 && r.x0 < x1 && y0 < r.y1 && r.y0 < y1; }
+  Rect inset(float d) const { return {x0 + d, y0 + d, x1 - d, y1 - d}; }
+};
+Rect rect(plot::ScreenBox b) { return {b.min.x, b.min.y, b.max.x, b.max.y}; }
+
+// What one plot's area holds in the display list: samples of the lines, markers and shapes drawn inside it
+// (every 2 pixels, where its clip shows them), and the boxes of its text notes with their text.
+struct AreaContent {
+  std::vector<plot::Point> points;
+  std::vector<Rect> notes;
+  std::vector<std::string> note_texts;
+};
+
+void sample_segment(plot::Point a, plot::Point b, const Rect& clip, std::vector<plot::Point>& out) {
+  const int steps = std::max(1, int(std::hypot(b.x - a.x, b.y - a.y) / 2.0f));
+  for (int k = 0; k <= steps; ++k) {
+    const float t = float(k) / float(steps);
+    const plot::Point p{a.x + t * (b.x - a.x), a.y + t * (b.y - a.y)};
+    if (clip.inset(-0.5f).contains(p)) out.push_back(p);
+  }
+}
+
+void sample_outline(const std::vector<plot::Point>& pts, bool closed, const Rect& clip, std::vector<plot::Point>& out) {
+  for (std::size_t i = 0; i + 1 < pts.size(); ++i) sample_segment(pts[i], pts[i + 1], clip, out);
+  if (closed && pts.size() > 2) sample_segment(pts.back(), pts.front(), clip, out);
+}
+
+// The line box of a text item in the current font (the anchor as the display list names it).
+Rect text_box(const plot::Text& t) {
+  const float w = ImGui::GetFont()->CalcTextSizeA(t.size, FLT_MAX, 0.0f, t.text.c_str()).x;
+  float x = t.position.x, y = t.position.y;
+  if (t.h == plot::HAlign::center) x -= 0.5f * w;
+  if (t.h == plot::HAlign::right) x -= w;
+  if (t.v == plot::VAlign::middle) y -= 0.5f * t.size;
+  if (t.v == plot::VAlign::bottom) y -= t.size;
+  return {x, y, x + w, y + t.size};
+}
+
+// Everything recorded under a clip rectangle inside `area` (the plot's own clip, or a narrower one).
+AreaContent area_content(const plot::DisplayList& list, const Rect& area) {
+  AreaContent out;
+  Rect clip;
+  bool inside = false;
+  for (const plot::DrawItem& item : list.items) {
+    if (const auto* c = std::get_if<plot::PushClip>(&item)) {
+      clip = {c->min.x, c->min.y, c->max.x, c->max.y};
+      inside = !clip.empty() && clip.x0 >= area.x0 - 0.5f && clip.y0 >= area.y0 - 0.5f && clip.x1 <= area.x1 + 0.5f &&
+               clip.y1 <= area.y1 + 0.5f;
+      continue;
+    }
+    if (std::holds_alternative<plot::PopClip>(item)) inside = false;
+    if (!inside) continue;
+    if (const auto* l = std::get_if<plot::Polyline>(&item)) sample_outline(l->points, l->closed, clip, out.points);
+    if (const auto* p = std::get_if<plot::FilledPolygon>(&item)) sample_outline(p->points, true, clip, out.points);
+    if (const auto* r = std::get_if<plot::FilledRect>(&item))
+      sample_outline({r->min, {r->max.x, r->min.y}, r->max, {r->min.x, r->max.y}}, true, clip, out.points);
+    if (const auto* m = std::get_if<plot::Circle>(&item))
+      if (clip.contains(m->center)) out.points.push_back(m->center);
+    if (const auto* t = std::get_if<plot::Text>(&item)) {
+      out.notes.push_back(text_box(*t));
+      out.note_texts.push_back(t->text);
+    }
+  }
+  return out;
+}
+
+int points_inside(const std::vector<plot::Point>& points, const Rect& box) {
+  int n = 0;
+  for (const plot::Point& p : points) n += box.contains(p) ? 1 : 0;
+  return n;
+}
+
+// Every plot of the recorded frame: its legend covers no data and no note; each note covers no data and no other note.
+void check_clearance(const plot::DisplayList& list, const std::string& where) {
+  INFO(where);
+  for (const plot::DrawnPlot& p : plot::drawn_plots()) {
+    const Rect area = rect(p.area);
+    if (p.colorbar || area.empty()) continue;
+    INFO("plot " << p.id);
+    const AreaContent c = area_content(list, area);
+    const Rect legend = rect(p.legend);
+    if (!legend.empty()) {
+      CHECK(points_inside(c.points, legend.inset(1.0f)) == 0);
+      for (std::size_t i = 0; i < c.notes.size(); ++i) {
+        INFO("note " << c.note_texts[i]);
+        CHECK_FALSE(c.notes[i].inset(1.0f).overlaps(legend));
+      }
+    }
+    for (std::size_t i = 0; i < c.notes.size(); ++i) {
+      INFO("note " << c.note_texts[i]);
+      CHECK(points_inside(c.points, c.notes[i].inset(1.0f)) == 0);
+      for (std::size_t j = i + 1; j < c.notes.size(); ++j) CHECK_FALSE(c.notes[i].inset(1.0f).overlaps(c.notes[j]));
+    }
+  }
+}
+
+// Three frames of a single-view figure at the display size, as render draws it (the mouse away); the last recorded.
+plot::DisplayList figure_frames(AppState& s, FigureView v) {
+  s.analysis.page = v.kind == FigureView::analysis_page ? v.page : Page::basics;
+  ImGuiIO& io = ImGui::GetIO();
+  plot::DisplayList list{io.DisplaySize.x, io.DisplaySize.y, 0, {}};
+  for (int f = 0; f < 3; ++f) {
+    update_app_state(s);
+    io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
+    ImGui::NewFrame();
+    if (f == 2) plot::record_into(&list);
+    draw_figure(s, v, figure_caption(s, v));
+    if (f == 2) plot::record_into(nullptr);
+    ImGui::Render();
+  }
+  return list;
+}
+
+// Three frames of the whole window, the last recorded.
+plot::DisplayList window_frames(HeadlessImGui& ui, AppState& s) {
+  plot::DisplayList list{ImGui::GetIO().DisplaySize.x, ImGui::GetIO().DisplaySize.y, 0, {}};
+  ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
+  ui.frame(s);
+  ui.frame(s);
+  plot::record_into(&list);
+  ui.frame(s);
+  plot::record_into(nullptr);
+  return list;
+}
+
+}  // namespace
+
+TEST_CASE("No legend or note of any single-view figure lies over its drawn data (1280 x 720 and 800 x 500)") {
+  for (const ImVec2 size : {ImVec2(1280, 720), ImVec2(800, 500)}) {
+    HeadlessImGui ui(size);
+    AppState s;
+    int legends = 0;
+    for (const FigureView& v : single_figure_views()) {
+      const plot::DisplayList list = figure_frames(s, v);
+      check_clearance(list, figure_view_name(v) + " at " + std::to_string(int(size.x)) + "x" + std::to_string(int(size.y)));
+      for (const plot::DrawnPlot& p : plot::drawn_plots()) legends += rect(p.legend).empty() ? 0 : 1;
+    }
+    CHECK(legends >= 8);  // the figures with legends were looked at (waves, similarity, context extension, ...)
+  }
+}
+
+TEST_CASE("No legend or note lies over drawn data in the window on any page and at any lesson step (1280 x 720)") {
+  for (const bool presenting : {false, true}) {
+    HeadlessImGui ui(ImVec2(1280, 720));
+    AppState s;
+    if (presenting) set_presenting(s, true);
+    ui.use_zoom(s.ui_zoom, presenting ? Theme::light : Theme::dark);
+    const std::string mode = presenting ? " presenting" : " window";
+    for (int page = 0; page < kPageCount; ++page) {
+      s.analysis.page = Page(page);
+      check_clearance(window_frames(ui, s), std::string(page_name(Page(page))) + mode);
+    }
+    s.analysis.page = Page::basics;
+    start_lesson(s, load_lesson_file(std::string(PEVIZ_SOURCE_DIR) + "/assets/lessons/positional-encodings.json"));
+    for (int step = 0; step < int(s.teach.lesson.steps.size()); ++step) {
+      go_to_step(s, step);
+      check_clearance(window_frames(ui, s), "lesson step " + std::to_string(step + 1) + mode);
+    }
+  }
+}
