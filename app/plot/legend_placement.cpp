@@ -1,6 +1,7 @@
 // Legend placement: the inner corner free of data, else outside on the right, else the least-covered corner.
 #include "app/plot/legend_placement.hpp"
 
+#include <algorithm>
 #include <array>
 
 namespace peviz::plot {
@@ -50,14 +51,17 @@ Point place_note(const Box& area, Point at, float width, float height, float ste
                  const std::vector<Point>& points, const std::vector<Box>& notes) {
   const bool inside = at.y >= area.y0 && at.y + height <= area.y1;
   if (!inside) return at;  // a note placed outside the area (a label above it) covers no data
-  for (const float x : {at.x, at.x - width})  // right of the anchor, else ending at it
+  // Inside the area across: moved left from the anchor as far as its right end needs (a note wider than the area
+  // starts at the area's left edge).
+  const auto fit = [&](float x) { return std::max(area.x0, std::min(x, area.x1 - width)); };
+  for (const float x : {fit(at.x), fit(at.x - width)})  // right of the anchor, else ending at it
     for (int k = 0; k <= 2 * tries; ++k) {
       const float dy = float((k + 1) / 2) * step * (k % 2 == 1 ? -1.0f : 1.0f);  // 0, -1, +1, -2, +2, ...
       const Box box{x, at.y + dy, x + width, at.y + dy + height};
-      if (box.y0 < area.y0 || box.y1 > area.y1 || box.x0 < area.x0) continue;
+      if (box.y0 < area.y0 || box.y1 > area.y1) continue;
       if (covered_points(box, points, notes, -1.0f) == 0) return {x, box.y0};  // its edges may touch a line
     }
-  return at;
+  return {fit(at.x), at.y};
 }
 
 }  // namespace peviz::plot

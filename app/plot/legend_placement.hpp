@@ -39,8 +39,10 @@ LegendPlacement place_legend(const Box& area, const LegendSize& size, float pad,
 
 // Where a note of `width` x `height` anchored at its top-left `at` goes: there, or the nearest of the positions
 // `step`, 2 step, ... (up to `tries` each way) above and below it, inside `area`, that covers no point and no
-// other note (points on its edge, such as a marker line at the anchor, do not count); when none is, the same search with the note ending at the anchor's x (left of it); the anchor
-// itself when none is free or when the note starts outside the area.
+// other note (points on its edge, such as a marker line at the anchor, do not count); when none is, the same search
+// with the note ending at the anchor's x (left of it); the anchor itself when none is free. Across, the note is kept
+// inside the area: moved left until its right end is in (never left of the area's left edge). A note that starts
+// above or below the area stays at its anchor.
 Point place_note(const Box& area, Point at, float width, float height, float step, int tries,
                  const std::vector<Point>& points, const std::vector<Box>& notes);
 

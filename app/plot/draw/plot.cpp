@@ -1,4 +1,4 @@
-// The plotting layer: axes, ticks, zoom/pan, line series, heatmap images, legend, read-out.
+// The plotting layer: axes, ticks, zoom/pan, line series, heatmap images, read-out (legend and notes: plot_annotations.cpp).
 #define IMGUI_DEFINE_MATH_OPERATORS  // ImVec2 + ImVec2 (imgui_internal.h)
 #include "app/plot/draw/plot.hpp"
 
@@ -11,7 +11,7 @@
 #include <imgui_internal.h>
 
 #include "app/plot/draw/canvas.hpp"
-#include "app/plot/legend_placement.hpp"
+#include "app/plot/draw/plot_annotations.hpp"
 #include "app/plot/line_joins.hpp"
 #include "app/plot/plot_ticks.hpp"
 
@@ -30,12 +30,6 @@ struct Series {
 };
 
 enum class Region { none, area, x_axis, y_axis };
-
-struct PendingNote {  // a plot_text note, placed at end_plot once everything it must avoid is drawn
-  ImVec2 anchor;
-  std::string text;
-  ImU32 color;
-};
 
 // The plot being built between begin_plot and end_plot (plots do not nest).
 struct CurrentPlot {
@@ -242,80 +236,6 @@ void draw_axes() {
 
 bool in_legend(const Series& s) { return !std::string_view(s.label).starts_with("##"); }
 
-// Rows the legend's entries take when they flow across `width` (each: swatch, label, a gap).
-int legend_rows(float width, float swatch, float pad) {
-  int rows = 1;
-  float x = 0.0f;
-  for (const Series& s : g_plot.series) {
-    if (!in_legend(s)) continue;
-    const float w = swatch + 3 * pad + ImGui::CalcTextSize(s.label, nullptr, true).x;
-    if (x > 0.0f && x + w > width) ++rows, x = 0.0f;
-    x += w;
-  }
-  return rows;
-}
-
-void draw_legend_entry(const Series& s, ImVec2 at, float swatch, float pad) {
-  const float fs = ImGui::GetFontSize();
-  canvas_line(ImVec2(at.x + pad, at.y + 0.5f * fs), ImVec2(at.x + pad + swatch, at.y + 0.5f * fs), s.color, 3.0f);
-  canvas_text(ImVec2(at.x + 2 * pad + swatch, at.y), style_color(ImGuiCol_Text), s.label, ImGui::FindRenderedTextEnd(s.label));
-}
-
-// The legend: where it covers no drawn sample and no note (legend_placement.hpp). When it has to go outside,
-// the next frames keep room for it right of or above the area (layout_area); the corners are judged on the
-// area as it would be without that room, so the choice does not flip back and forth between frames.
-void draw_legend() {
-  int shown = 0;
-  float widest = 0.0f;
-  for (const Series& s : g_plot.series) {
-    if (!in_legend(s)) continue;
-    widest = std::max(widest, ImGui::CalcTextSize(s.label, nullptr, true).x);
-    ++shown;
-  }
-  ImGuiStorage* st = ImGui::GetStateStorage();
-  const float fs = ImGui::GetFontSize();
-  const float swatch = 1.2f * fs, pad = 0.3f * fs;
-  const ImRect& a = g_plot.area;
-  const Box area{a.Min.x, a.Min.y, a.Max.x, a.Max.y};
-  const Box full{area.x0, area.y0 - g_plot.legend_top, area.x1 + g_plot.legend_right, area.y1};
-  const LegendSize size{widest + swatch + 3 * pad, shown * fs + 2 * pad,
-                        float(legend_rows(full.x1 - full.x0, swatch, pad)) * fs + 2 * pad};
-  const float sx = (full.x1 - full.x0) / std::max(area.x1 - area.x0, 1.0f);
-  const float sy = (full.y1 - full.y0) / std::max(area.y1 - area.y0, 1.0f);
-  for (Point& p : g_plot.drawn) p = {area.x0 + (p.x - area.x0) * sx, area.y1 - (area.y1 - p.y) * sy};
-  for (Box& b : g_plot.notes)
-    b = {area.x0 + (b.x0 - area.x0) * sx, area.y1 - (area.y1 - b.y0) * sy, area.x0 + (b.x1 - area.x0) * sx,
-         area.y1 - (area.y1 - b.y1) * sy};
-  const LegendPlacement place =
-      shown == 0 ? LegendPlacement{} : place_legend(full, size, pad, g_plot.drawn, g_plot.notes,
-                                                    0.35f * g_plot.frame.GetWidth(), 0.5f * g_plot.frame.GetHeight());
-  const bool right = shown > 0 && place.spot == LegendSpot::outside_right, top = shown > 0 && place.spot == LegendSpot::outside_top;
-  st->SetFloat(storage_key("legend.right"), right ? size.width + 2 * pad : 0.0f);
-  st->SetFloat(storage_key("legend.top"), top ? size.row_height + pad : 0.0f);
-  const ScreenBox screen_area{a.Min, a.Max};
-  if (shown == 0) {
-    note_plot_area_and_legend(screen_area, {});
-    return;
-  }
-  // Drawn against this frame's area (the first frame outside has no room yet: the top-right corner).
-  LegendSpot spot = place.spot;
-  if ((right && g_plot.legend_right < size.width + pad) || (top && g_plot.legend_top < size.row_height + pad))
-    spot = LegendSpot::top_right;
-  const Box box = legend_box(area, size.width, spot == LegendSpot::outside_top ? size.row_height : size.height, pad, spot);
-  note_plot_area_and_legend(screen_area, {ImVec2(box.x0, box.y0), ImVec2(box.x1, box.y1)});
-  canvas_rect_filled(ImVec2(box.x0, box.y0), ImVec2(box.x1, box.y1), style_color(ImGuiCol_PopupBg, 0.85f), 3.0f);
-  canvas_rect(ImVec2(box.x0, box.y0), ImVec2(box.x1, box.y1), style_color(ImGuiCol_Border), 3.0f);
-  ImVec2 at(box.x0, box.y0 + pad);
-  for (const Series& s : g_plot.series) {
-    if (!in_legend(s)) continue;
-    const float w = swatch + 3 * pad + ImGui::CalcTextSize(s.label, nullptr, true).x;
-    if (spot == LegendSpot::outside_top && at.x > box.x0 && at.x + w > box.x1) at = ImVec2(box.x0, at.y + fs);
-    draw_legend_entry(s, at, swatch, pad);
-    if (spot == LegendSpot::outside_top) at.x += w;
-    else at.y += fs;
-  }
-}
-
 // Index of the sample of `s` nearest to data x, or -1.
 int nearest_sample(const Series& s, double x) {
   if (s.count <= 0 || s.dx == 0.0) return -1;
@@ -388,6 +308,10 @@ void draw_readout() {
 }  // namespace
 
 void reset_zoom(const char* id) { ImGui::GetStateStorage()->SetBool(storage_key("user", ImGui::GetID(id)), false); }
+
+float legend_room_above(const char* id) {
+  return ImGui::GetStateStorage()->GetFloat(storage_key("legend.top", ImGui::GetID(id)), 0.0f);
+}
 
 bool begin_plot(const char* id, ImVec2 size, unsigned flags) {
   IM_ASSERT(!g_plot.active && "plots do not nest: call end_plot first");
@@ -607,25 +531,6 @@ void plot_text(double x, double y, const char* text, ImU32 color) {
   g_plot.pending_notes.push_back({data_to_screen(x, y), text, color});
 }
 
-namespace {
-
-// The notes, each at the nearest height (half-line steps, up or down) where it covers none of the plot's lines and
-// marker lines and no earlier note (place_note).
-void draw_notes() {
-  const ImRect& a = g_plot.area;
-  const float step = 0.5f * ImGui::GetFontSize();
-  const int tries = std::max(6, int(a.GetHeight() / step));  // the whole height, both ways
-  for (const PendingNote& n : g_plot.pending_notes) {
-    const ImVec2 size = ImGui::CalcTextSize(n.text.c_str());
-    const Point at = place_note({a.Min.x, a.Min.y, a.Max.x, a.Max.y}, {n.anchor.x, n.anchor.y}, size.x, size.y,
-                                step, tries, g_plot.drawn, g_plot.notes);
-    canvas_text(ImVec2(at.x, at.y), n.color, n.text.c_str());
-    g_plot.notes.push_back({at.x, at.y, at.x + size.x, at.y + size.y});
-  }
-}
-
-}  // namespace
-
 bool plot_hovered() { return g_plot.hover == Region::area; }
 ImVec2 mouse_data_position() { return g_plot.mouse_data; }
 bool plot_clicked() { return g_plot.clicked; }
@@ -633,10 +538,18 @@ bool plot_clicked() { return g_plot.clicked; }
 void end_plot() {
   IM_ASSERT(g_plot.active && "end_plot without begin_plot");
   if (!g_plot.ready) setup_axes("", "", {0, 1}, {0, 1});
-  draw_notes();
+  draw_plot_notes(g_plot.area, g_plot.pending_notes, g_plot.drawn, g_plot.notes);
   canvas_pop_clip();
   draw_axes();
-  draw_legend();
+  std::vector<LegendEntry> entries;
+  for (const Series& s : g_plot.series)
+    if (in_legend(s)) entries.push_back({s.label, s.color});
+  const LegendDrawn legend = draw_plot_legend(entries, g_plot.frame, g_plot.area, {g_plot.legend_right, g_plot.legend_top},
+                                              g_plot.drawn, g_plot.notes);
+  ImGuiStorage* st = ImGui::GetStateStorage();
+  st->SetFloat(storage_key("legend.right"), legend.next_room.right);
+  st->SetFloat(storage_key("legend.top"), legend.next_room.top);
+  note_plot_area_and_legend({g_plot.area.Min, g_plot.area.Max}, legend.box);
   draw_readout();
   g_plot.active = false;
   g_plot.ready = false;

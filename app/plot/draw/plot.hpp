@@ -39,6 +39,9 @@ enum PlotFlags : unsigned {
 
 // Drops the zoom and pan of plot `id` in the current window: it shows its default ranges again.
 void reset_zoom(const char* id);
+// The height plot `id` in the current window keeps above its area for its legend's rows (0: the legend is elsewhere),
+// as its last frame placed it: a view adds it to the plot's height so that the legend does not shrink the data.
+float legend_room_above(const char* id);
 // Starts a plot filling `size` (negative = fill remaining width/height). False when clipped.
 bool begin_plot(const char* id, ImVec2 size = ImVec2(-1, -1), unsigned flags = plot_default);
 // Axis labels, default (reset) ranges and flags. Call once, right after begin_plot.

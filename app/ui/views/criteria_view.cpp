@@ -145,9 +145,11 @@ void draw_criteria_view(AppState& s) {
     const double t0 = std::min(10, o.length_a - 1), t1 = std::min(20, o.length_a - 1);
     plot::plot_vline(t0, ImGui::GetColorU32(ImGuiCol_Text, 0.4f), 1.0f);
     plot::plot_vline(t1, ImGui::GetColorU32(ImGuiCol_Text, 0.4f), 1.0f);
-    // The note sits past the end of the steeper line, where the top of the plot is free.
-    plot::plot_text(std::min(o.length_a, o.length_b), 1.05, "t = 10 and 20: same offset, different values",
-                    ImGui::GetColorU32(ImGuiCol_Text, 0.8f));
+    // The note (about the two marker lines) sits under the longer line, where the lower right of the plot is free;
+    // a narrow plot gets its first words only.
+    const char* note = "same offset, different values";
+    if (ImGui::CalcTextSize(note).x > 0.6f * width) note = "same offset";
+    plot::plot_text(0.3 * m, 0.3, note, ImGui::GetColorU32(ImGuiCol_Text, 0.8f));
     plot::end_plot();
   }
   record_page_region(s);

@@ -81,3 +81,15 @@ TEST_CASE("a note moves up or down to the nearest free spot, else to the left of
   CHECK(left.x == 170);
   CHECK(left.y == 90);
 }
+
+TEST_CASE("a note stays inside the area across: moved left until its right end is in, never past the left edge") {
+  const std::vector<Point> line = segment(0, 100, 400, 100);
+  const Point near_edge = place_note(kArea, {350, 50}, 120, 16, 10, 6, line, {});
+  CHECK(near_edge.x == 280);  // 280 + 120 = the area's right edge
+  CHECK(near_edge.y == 50);
+  CHECK(place_note(kArea, {100, 50}, 500, 16, 10, 6, line, {}).x == 0);  // wider than the area: from its left edge
+  std::vector<Point> everywhere;
+  for (float y = 0; y <= 200; y += 5)
+    for (const Point& p : segment(0, y, 400, y)) everywhere.push_back(p);
+  CHECK(place_note(kArea, {390, 90}, 80, 16, 10, 6, everywhere, {}).x == 320);  // nowhere free: inside all the same
+}

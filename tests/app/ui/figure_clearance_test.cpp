@@ -1,5 +1,6 @@
 // Legends and notes off the data: every single-view figure and the window at every lesson step, recorded as a
-// display list, with no legend box and no text note inside a plot's area over the lines and markers drawn there.
+// display list, with no legend box and no text note inside a plot's area over the lines and markers drawn there, and
+// none of them cut off (a legend inside its plot's frame, a note inside its area).
 #include <cfloat>
 #include <string>
 #include <vector>
@@ -87,22 +88,27 @@ AreaContent area_content(const plot::DisplayList& list, const Rect& area) {
   return out;
 }
 
+bool inside(const Rect& r, const Rect& outer) { return r.x0 >= outer.x0 && r.y0 >= outer.y0 && r.x1 <= outer.x1 && r.y1 <= outer.y1; }
+
 int points_inside(const std::vector<plot::Point>& points, const Rect& box) {
   int n = 0;
   for (const plot::Point& p : points) n += box.contains(p) ? 1 : 0;
   return n;
 }
 
-// Every plot of the recorded frame: its legend covers no data and no note; each note covers no data and no other note.
+// Every plot of the recorded frame: its legend lies inside the plot's frame and covers no data and no note; each note
+// lies inside the area (whose clip would cut it) and covers no data and no other note.
 void check_clearance(const plot::DisplayList& list, const std::string& where) {
   INFO(where);
   for (const plot::DrawnPlot& p : plot::drawn_plots()) {
     const Rect area = rect(p.area);
     if (p.colorbar || area.empty()) continue;
-    INFO("plot " << p.id);
+    INFO("plot " << p.id << ", area " << area.x0 << ", " << area.y0 << " .. " << area.x1 << ", " << area.y1);
     const AreaContent c = area_content(list, area);
-    const Rect legend = rect(p.legend);
+    const Rect legend = rect(p.legend), frame = rect(p.frame).inset(-1.0f);
     if (!legend.empty()) {
+      INFO("legend " << legend.x0 << ", " << legend.y0 << " .. " << legend.x1 << ", " << legend.y1);
+      CHECK(inside(legend, frame));  // all of it on screen with its plot, none over a neighbour
       CHECK(points_inside(c.points, legend.inset(1.0f)) == 0);
       for (std::size_t i = 0; i < c.notes.size(); ++i) {
         INFO("note " << c.note_texts[i]);
@@ -111,6 +117,7 @@ void check_clearance(const plot::DisplayList& list, const std::string& where) {
     }
     for (std::size_t i = 0; i < c.notes.size(); ++i) {
       INFO("note " << c.note_texts[i]);
+      CHECK(inside(c.notes[i], area.inset(-1.0f)));  // the area clips its notes: none cut off
       CHECK(points_inside(c.points, c.notes[i].inset(1.0f)) == 0);
       for (std::size_t j = i + 1; j < c.notes.size(); ++j) CHECK_FALSE(c.notes[i].inset(1.0f).overlaps(c.notes[j]));
     }

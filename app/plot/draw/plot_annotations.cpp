@@ -1,0 +1,89 @@
+// A plot's legend and text notes, placed off its data and drawn through the canvas.
+#define IMGUI_DEFINE_MATH_OPERATORS  // ImVec2 + ImVec2 (imgui_internal.h)
+#include "app/plot/draw/plot_annotations.hpp"
+
+#include <algorithm>
+
+#include "app/plot/draw/canvas.hpp"
+
+namespace peviz::plot {
+
+namespace {
+
+ImU32 style_color(ImGuiCol c, float alpha = 1.0f) { return ImGui::GetColorU32(c, alpha); }
+
+float label_width(const LegendEntry& e) { return ImGui::CalcTextSize(e.label, nullptr, true).x; }
+
+// Rows the legend's entries take when they flow across `width` (each: swatch, label, a gap).
+int legend_rows(const std::vector<LegendEntry>& entries, float width, float swatch, float pad) {
+  int rows = 1;
+  float x = 0.0f;
+  for (const LegendEntry& e : entries) {
+    const float w = swatch + 3 * pad + label_width(e);
+    if (x > 0.0f && x + w > width) ++rows, x = 0.0f;
+    x += w;
+  }
+  return rows;
+}
+
+void draw_legend_entry(const LegendEntry& e, ImVec2 at, float swatch, float pad) {
+  const float fs = ImGui::GetFontSize();
+  canvas_line(ImVec2(at.x + pad, at.y + 0.5f * fs), ImVec2(at.x + pad + swatch, at.y + 0.5f * fs), e.color, 3.0f);
+  canvas_text(ImVec2(at.x + 2 * pad + swatch, at.y), style_color(ImGuiCol_Text), e.label,
+              ImGui::FindRenderedTextEnd(e.label));
+}
+
+}  // namespace
+
+void draw_plot_notes(const ImRect& area, const std::vector<PendingNote>& pending, const std::vector<Point>& drawn,
+                     std::vector<Box>& notes) {
+  const float step = 0.5f * ImGui::GetFontSize();
+  const int tries = std::max(6, int(area.GetHeight() / step));  // the whole height, both ways
+  for (const PendingNote& n : pending) {
+    const ImVec2 size = ImGui::CalcTextSize(n.text.c_str());
+    const Point at = place_note({area.Min.x, area.Min.y, area.Max.x, area.Max.y}, {n.anchor.x, n.anchor.y}, size.x,
+                                size.y, step, tries, drawn, notes);
+    canvas_text(ImVec2(at.x, at.y), n.color, n.text.c_str());
+    notes.push_back({at.x, at.y, at.x + size.x, at.y + size.y});
+  }
+}
+
+LegendDrawn draw_plot_legend(const std::vector<LegendEntry>& entries, const ImRect& frame, const ImRect& a,
+                             LegendRoom room, std::vector<Point>& drawn, std::vector<Box>& notes) {
+  if (entries.empty()) return {};
+  float widest = 0.0f;
+  for (const LegendEntry& e : entries) widest = std::max(widest, label_width(e));
+  const float fs = ImGui::GetFontSize();
+  const float swatch = 1.2f * fs, pad = 0.3f * fs;
+  const Box area{a.Min.x, a.Min.y, a.Max.x, a.Max.y};
+  const Box full{area.x0, area.y0 - room.top, area.x1 + room.right, area.y1};
+  const LegendSize size{widest + swatch + 3 * pad, float(entries.size()) * fs + 2 * pad,
+                        float(legend_rows(entries, full.x1 - full.x0, swatch, pad)) * fs + 2 * pad};
+  const float sx = (full.x1 - full.x0) / std::max(area.x1 - area.x0, 1.0f);
+  const float sy = (full.y1 - full.y0) / std::max(area.y1 - area.y0, 1.0f);
+  for (Point& p : drawn) p = {area.x0 + (p.x - area.x0) * sx, area.y1 - (area.y1 - p.y) * sy};
+  for (Box& b : notes)
+    b = {area.x0 + (b.x0 - area.x0) * sx, area.y1 - (area.y1 - b.y0) * sy, area.x0 + (b.x1 - area.x0) * sx,
+         area.y1 - (area.y1 - b.y1) * sy};
+  const LegendPlacement place =
+      place_legend(full, size, pad, drawn, notes, 0.35f * frame.GetWidth(), 0.5f * frame.GetHeight());
+  const bool right = place.spot == LegendSpot::outside_right, top = place.spot == LegendSpot::outside_top;
+  const LegendRoom next{right ? size.width + 2 * pad : 0.0f, top ? size.row_height + pad : 0.0f};
+  // Drawn against this frame's area (the first frame outside has no room yet: the top-right corner).
+  LegendSpot spot = place.spot;
+  if ((right && room.right < size.width + pad) || (top && room.top < size.row_height + pad)) spot = LegendSpot::top_right;
+  const Box box = legend_box(area, size.width, spot == LegendSpot::outside_top ? size.row_height : size.height, pad, spot);
+  canvas_rect_filled(ImVec2(box.x0, box.y0), ImVec2(box.x1, box.y1), style_color(ImGuiCol_PopupBg, 0.85f), 3.0f);
+  canvas_rect(ImVec2(box.x0, box.y0), ImVec2(box.x1, box.y1), style_color(ImGuiCol_Border), 3.0f);
+  ImVec2 at(box.x0, box.y0 + pad);
+  for (const LegendEntry& e : entries) {
+    const float w = swatch + 3 * pad + label_width(e);
+    if (spot == LegendSpot::outside_top && at.x > box.x0 && at.x + w > box.x1) at = ImVec2(box.x0, at.y + fs);
+    draw_legend_entry(e, at, swatch, pad);
+    if (spot == LegendSpot::outside_top) at.x += w;
+    else at.y += fs;
+  }
+  return {next, {ImVec2(box.x0, box.y0), ImVec2(box.x1, box.y1)}};
+}
+
+}  // namespace peviz::plot
