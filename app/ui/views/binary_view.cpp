@@ -165,7 +165,8 @@ void draw_binary_view(AppState& s) {
     curves_plot(s, avail.y);
     return;
   }
-  const float curves_h = std::max(0.5f * avail.y, kMinPlotHeightEm * fs);  // a narrow pane: the curves under the table
+  // A narrow pane: the curves under the table, their legend's rows above them on top of the readable minimum.
+  const float curves_h = std::max(0.5f * avail.y, kMinPlotHeightEm * fs + plot::legend_room_above("##binary_curves"));
   binary_table(s, avail.x, std::max(avail.y - curves_h - ImGui::GetStyle().ItemSpacing.y, 4.0f * fs));
   curves_plot(s, curves_h);
 }

@@ -330,7 +330,9 @@ void draw_lab_view(AppState& s) {
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const bool beside = fits_side_by_side(2);
   const float width = beside ? 0.5f * (avail.x - ImGui::GetStyle().ItemSpacing.x) : avail.x;
-  const float top = readable_height(avail.y * (beside ? 0.45f : 0.3f));
+  // A legend's rows above a chart come on top of the readable minimum (the page scrolls when it must).
+  const float legend_rows = std::max(plot::legend_room_above("##lab_loss"), plot::legend_room_above("##lab_accuracy"));
+  const float top = std::max(avail.y * (beside ? 0.45f : 0.3f), kMinPlotHeightEm * ImGui::GetFontSize() + legend_rows);
   loss_plot(o, ImVec2(width, top));
   if (beside) ImGui::SameLine();
   accuracy_plot(s, o, ImVec2(width, top));

@@ -117,7 +117,10 @@ void draw_waves_view(AppState& s) {
   }
   const float avail = ImGui::GetContentRegionAvail().y;
   const float strip = std::max(avail * 0.35f, kMinPlotHeightEm * ImGui::GetFontSize());
-  waves_plot(s, avail - strip - ImGui::GetStyle().ItemSpacing.y);
+  // The legend's rows above the waves come on top of the readable minimum (the pane scrolls when it must).
+  const float waves = std::max(avail - strip - ImGui::GetStyle().ItemSpacing.y,
+                               kMinPlotHeightEm * ImGui::GetFontSize() + plot::legend_room_above("##waves"));
+  waves_plot(s, waves);
   s.regions.waves_plot = {ImGui::GetItemRectMin().x, ImGui::GetItemRectMin().y, ImGui::GetItemRectMax().x,
                           ImGui::GetItemRectMax().y};
   frequency_strip(s, strip);

@@ -14,7 +14,9 @@ using namespace peviz::app;
 
 namespace {
 
-// Every plot and colour bar of the last frame at least the readable minimum (colour bars: as tall as a plot).
+// Every plot and colour bar of the last frame at least the readable minimum (colour bars: as tall as a plot), its
+// height not counting the rows a plot keeps for its legend above its data area: a legend above must not shrink the
+// data under what a plot of the minimum height would show.
 void check_readable(const std::string& where) {
   const float fs = ImGui::GetFontSize();
   const auto& plots = plot::drawn_plots();
@@ -22,7 +24,10 @@ void check_readable(const std::string& where) {
   CHECK_FALSE(plots.empty());
   for (const plot::DrawnPlot& p : plots) {
     INFO(p.id);
-    CHECK(p.frame.max.y - p.frame.min.y >= kMinPlotHeightEm * fs - 1.0f);
+    const bool legend = p.legend.max.x > p.legend.min.x;
+    const float above = legend && p.legend.max.y <= p.area.min.y ? p.area.min.y - p.legend.min.y : 0.0f;
+    INFO("legend room above " << above);
+    CHECK(p.frame.max.y - p.frame.min.y - above >= kMinPlotHeightEm * fs - 1.0f);
     if (!p.colorbar) CHECK(p.frame.max.x - p.frame.min.x >= kMinPlotWidthEm * fs - 1.0f);
   }
 }
