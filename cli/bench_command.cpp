@@ -11,6 +11,7 @@
 #include "cli/commands.hpp"
 #include "core/absolute_encodings.hpp"
 #include "core/errors.hpp"
+#include "core/limits.hpp"
 #include "core/parallel.hpp"
 #include "core/simd_kernels.hpp"
 #include "core/similarity.hpp"
@@ -90,7 +91,7 @@ void register_bench(CLI::App& app) {
       "bench", "Time the sinusoidal table, the write floor of its size and the cosine similarity (medians)");
   sub->add_flag("--json", o->json,
                 "Print {\"table\", \"similarity\", \"write_floor\": {size: ms}, \"threads\", \"simd\"}");
-  sub->add_option("--threads", o->threads, "Worker threads, 0..256 (0 = every core)")->capture_default_str();
+  sub->add_option("--threads", o->threads, "Worker threads, " + range_text(limits::threads) + " (0 = every core)")->capture_default_str();
   sub->add_option("--reps", o->reps, "Timed repetitions per size (after one warm-up)")
       ->check(CLI::Range(1, 1000))
       ->capture_default_str();

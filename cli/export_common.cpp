@@ -8,6 +8,7 @@
 #include "cli/progress_bar.hpp"
 #include "core/atomic_file.hpp"
 #include "core/errors.hpp"
+#include "core/limits.hpp"
 #include "core/parallel.hpp"
 #include "core/safetensors.hpp"
 
@@ -27,7 +28,8 @@ void add_output_flags(CLI::App& sub, OutputOptions& o) {
       ->type_name("SIZE");
   sub.add_option_function<int>(
          "--threads", [&o](int n) { o.threads = resolve_threads(n); },
-         "Worker threads for the table, similarity rows and text, 0..256 (0 = every core); results do not depend on it")
+         "Worker threads for the table, similarity rows and text, " + range_text(limits::threads) +
+             " (0 = every core); results do not depend on it")
       ->type_name("N");
   sub.add_flag("--quiet", o.quiet, "No progress bar (it is only drawn on a terminal, after a second)");
 }
@@ -102,12 +104,12 @@ void add_encoding_flags(CLI::App& sub, EncodingFlags& f) {
   EncodingParams& p = f.params;
   sub.add_option("--encoding", f.encoding, "sinusoidal | learned | binary | normalized | integer")
       ->capture_default_str();
-  sub.add_option("--d-model", p.d_model, "Channels, 1..16384")->capture_default_str();
-  sub.add_option("--seq-len", p.seq_len, "Positions 0..L-1, L in 1..65536")->capture_default_str();
+  sub.add_option("--d-model", p.d_model, "Channels, " + range_text(limits::d_model))->capture_default_str();
+  sub.add_option("--seq-len", p.seq_len, "Positions 0..L-1, L in " + range_text(limits::seq_len))->capture_default_str();
   sub.add_option("--base", p.base, "Sinusoid base, finite and > 1")->capture_default_str();
   sub.add_option("--layout", f.layout, "Sinusoid channel order: interleaved | halves")->capture_default_str();
   sub.add_option("--seed", p.seed, "Learned: seed of the random N(0, 0.02^2) table")->capture_default_str();
-  sub.add_option("--max-len", p.max_len, "Learned: rows of the table (positions it knows), 1..65536")
+  sub.add_option("--max-len", p.max_len, "Learned: rows of the table (positions it knows), " + range_text(limits::max_len))
       ->capture_default_str();
   sub.add_option("--from-npy", f.from_npy, "Learned: load the table from a 2-D float32/float64 .npy file");
   sub.add_option("--from-safetensors", f.from_safetensors,

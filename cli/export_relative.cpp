@@ -8,6 +8,7 @@
 #include "core/alibi.hpp"
 #include "core/distance_series.hpp"
 #include "core/errors.hpp"
+#include "core/limits.hpp"
 #include "core/precision.hpp"
 #include "core/rope.hpp"
 #include "core/rope_scaling.hpp"
@@ -25,7 +26,7 @@ struct RopeCommand {
   int context_len = 0;     // rope-wavelengths
   int target_len = 0;      // rope-wavelengths
   int max_position = 0;    // rope-precision
-  int points = 64;         // rope-precision
+  int points = int(limits::precision_points.fallback);  // rope-precision
 };
 
 struct AlibiCommand {
@@ -53,7 +54,7 @@ struct SeriesCommand {
 
 // Adds --seq-len (queries) and --key-len (keys, default: as many as queries).
 void add_length_flags(CLI::App& sub, MatrixCommand& c, const char* key_help) {
-  sub.add_option("--seq-len", c.seq_len, "Queries 0..L-1, L in 1..65536")->required();
+  sub.add_option("--seq-len", c.seq_len, "Queries 0..L-1, L in " + range_text(limits::t5_shaw_seq_len))->required();
   c.key_len_flag = sub.add_option("--key-len", c.key_len, key_help);
 }
 int key_len_of(const MatrixCommand& c) { return c.key_len_flag->count() ? c.key_len : c.seq_len; }
@@ -106,8 +107,7 @@ void register_rope(CLI::App& export_cmd) {
   CLI::App* sub = rope_subcommand(
       export_cmd, "rope-decay", "RoFormer long-term decay: rows r = 0..N with r, 2*sum cos(r theta), relative bound",
       decay, [](const RopeCommand& c, const ResolvedRope& r, const ScaledRope& s) {
-        if (c.max_distance < 0 || c.max_distance > kMaxContextLen)
-          throw ParamError("max-distance", "must be an integer in [0, 2^30], got " + std::to_string(c.max_distance));
+        check_int(limits::export_max_distance, c.max_distance);
         check_result_size(std::size_t(c.max_distance) + 1, 3, c.out.max_memory, "the decay table");
         nlohmann::json params = rope_params_json(r, s);
         params["max_distance"] = c.max_distance;
@@ -122,12 +122,14 @@ void register_rope(CLI::App& export_cmd) {
       "Per pair: wavelengths before/after scaling, full turns in the original and target context, YaRN ramp", wave,
       [](const RopeCommand& c, const ResolvedRope& r, const ScaledRope& s) {
         int context = c.context_len ? c.context_len : s.original_max_len;
-        if (context < 1 || context > kMaxContextLen)
-          throw ParamError("context-len", "must be an integer in [1, 2^30] (required unless the scaling has an "
-                                          "original length), got " + std::to_string(context));
+        if (context < 1 || context > limits::context_len.max)  // the message says when it is required
+          throw ParamError("context-len", "must be an integer in " + range_text(limits::context_len) +
+                                              " (required unless the scaling has an original length), got " +
+                                              std::to_string(context));
         const double target = c.target_len ? double(c.target_len) : std::round(double(context) * s.factor);
-        if (target < 1 || target > kMaxContextLen)
-          throw ParamError("target-len", "must be an integer in [1, 2^30], got " + std::to_string(c.target_len));
+        if (target < 1 || target > limits::context_len.max)
+          throw ParamError("target-len", "must be an integer in " + range_text(limits::context_len) + ", got " +
+                                             std::to_string(c.target_len));
         const std::vector<double> base_freq = rope_inv_freq(r.rope);
         nlohmann::json params = rope_params_json(r, s);
         params["context_len"] = context;
@@ -161,7 +163,7 @@ void register_rope(CLI::App& export_cmd) {
 void register_alibi(CLI::App& export_cmd) {
   auto slopes = std::make_shared<AlibiCommand>();
   CLI::App* sub = export_cmd.add_subcommand("alibi-slopes", "One row per head: the ALiBi slope m_h");
-  sub->add_option("--heads", slopes->heads, "Attention heads, 1..4096")->required();
+  sub->add_option("--heads", slopes->heads, "Attention heads, " + range_text(limits::alibi_heads))->required();
   add_output_flags(*sub, slopes->out);
   sub->callback([slopes] {
     const std::vector<double> m = alibi_slopes(slopes->heads);
@@ -171,8 +173,8 @@ void register_alibi(CLI::App& export_cmd) {
   auto bias = std::make_shared<AlibiCommand>();
   sub = export_cmd.add_subcommand("alibi-bias",
                                   "ALiBi bias [head, i, j] = -m_h (i - j); causal masks j > i (empty CSV cell, NaN, null)");
-  sub->add_option("--heads", bias->heads, "Attention heads, 1..4096")->required();
-  sub->add_option("--seq-len", bias->seq_len, "Positions 0..L-1, L in 1..65536")->required();
+  sub->add_option("--heads", bias->heads, "Attention heads, " + range_text(limits::alibi_heads))->required();
+  sub->add_option("--seq-len", bias->seq_len, "Positions 0..L-1, L in " + range_text(limits::alibi_seq_len))->required();
   sub->add_flag("--bidirectional", bias->bidirectional, "Symmetric -m_h |i - j|, nothing masked");
   add_output_flags(*sub, bias->out);
   sub->callback([bias] {
@@ -221,7 +223,7 @@ void register_series(CLI::App& export_cmd) {
   DistanceSeriesParams& p = cmd->params;
   CLI::App* sub = export_cmd.add_subcommand(
       "distance-series", "Rows r = -(L-1)..L-1: r, sinusoidal PE(0).PE(r), RoPE decay, ALiBi per head, T5 bucket, Shaw");
-  sub->add_option("--seq-len", p.seq_len, "L, 1..65536")->required();
+  sub->add_option("--seq-len", p.seq_len, "L, " + range_text(limits::t5_shaw_seq_len))->required();
   sub->add_option("--d-model", p.d_model, "Sinusoidal width")->capture_default_str();
   sub->add_option("--sinusoid-base", p.sinusoid_base, "Sinusoidal base")->capture_default_str();
   sub->add_option("--head-dim", p.rope.head_dim, "RoPE head dimension")->capture_default_str();

@@ -6,6 +6,7 @@
 #include "cli/commands.hpp"
 #include "cli/export_common.hpp"
 #include "cli/rope_flags.hpp"
+#include "core/limits.hpp"
 #include "core/rope_bounds.hpp"
 
 namespace peviz::cli {
@@ -25,7 +26,7 @@ void register_rope_bounds(CLI::App& export_cmd) {
   sub->add_option("--layer-type", c->layer_type, "With --config: whose RoPE (Gemma 3: full_attention | sliding_attention)");
   sub->add_option("--head-dim", c->params.head_dim, "Channels per head d (even)")->capture_default_str();
   sub->add_option("--base", c->params.base, "RoPE base")->capture_default_str();
-  sub->add_option("--context-len", c->params.context_len, "Training / context length, 1..2^20")->capture_default_str();
+  sub->add_option("--context-len", c->params.context_len, "Training / context length, " + range_text(limits::bounds_context_len))->capture_default_str();
   add_output_flags(*sub, c->out);
   sub->callback([c, sub] {
     RopeBoundsParams p = c->params;

@@ -6,6 +6,7 @@
 #include <cstdlib>
 
 #include "core/errors.hpp"
+#include "core/limits.hpp"
 
 namespace peviz::cli {
 
@@ -20,7 +21,7 @@ void add_rope_flags(CLI::App& sub, RopeFlags& f) {
                  "rope_parameters, read as transformers does; flags given beside it override it");
   sub.add_option("--layer-type", f.layer_type,
                  "With --config: whose RoPE (Gemma 3: full_attention | sliding_attention), default full_attention");
-  sub.add_option("--head-dim", f.rope.head_dim, "Channels per attention head, even, 2..16384 (required without --config)");
+  sub.add_option("--head-dim", f.rope.head_dim, "Channels per attention head, even, " + range_text(limits::head_dim) + " (required without --config)");
   sub.add_option("--base", f.rope.base,
                  "rope_theta, finite and > 1 (10000 in RoFormer and LLaMA 1/2; required without --config)");
   sub.add_option("--rotary-dim", f.rope.rotary_dim, "Channels that rotate (partial rotary), even, <= head-dim");

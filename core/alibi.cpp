@@ -8,13 +8,13 @@
 #include <string>
 
 #include "core/errors.hpp"
+#include "core/limits.hpp"
 #include "core/relative_matrix.hpp"
 
 namespace peviz {
 
 void validate_alibi_heads(int heads) {
-  if (heads < 1 || heads > kMaxHeads)
-    throw ParamError("heads", "must be an integer in [1, 4096], got " + std::to_string(heads));
+  check_int(limits::alibi_heads, heads);
 }
 
 namespace {

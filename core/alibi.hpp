@@ -10,12 +10,13 @@
 #include <vector>
 
 #include "core/array_stream.hpp"
+#include "core/limits.hpp"
 #include "core/nd_array.hpp"
 #include "core/params.hpp"
 
 namespace peviz {
 
-inline constexpr int kMaxHeads = 4096;
+inline constexpr int kMaxHeads = int(limits::alibi_heads.max);  // the limits table's
 
 // Throws ParamError("heads", ...) unless 1 <= heads <= 4096.
 void validate_alibi_heads(int heads);

@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "core/errors.hpp"
+#include "core/limits.hpp"
 #include "core/shipped_models.hpp"
 
 namespace peviz {
@@ -17,9 +18,10 @@ ContextExtension compare_context_extensions(const ContextExtensionParams& p) {
     throw ParamError("factor", "must be a finite number >= 1, got " + std::to_string(p.factor));
   ContextExtension out;
   out.target_len = p.target_len > 0 ? double(p.target_len) : double(p.original_len) * p.factor;
-  if (p.target_len < 0 || out.target_len > double(kMaxContextLen))
-    throw ParamError(p.target_len ? "target-len" : "factor",
-                     "the target context must be in [1, 2^30], got " + std::to_string(out.target_len));
+  if (p.target_len < 0 || out.target_len > limits::context_len.max)
+    throw ParamError(p.target_len ? "target-len" : "factor", "the target context must be in " +
+                                                                 range_text(limits::context_len) + ", got " +
+                                                                 std::to_string(out.target_len));
   for (RopeScaling kind : {RopeScaling::none, RopeScaling::linear, RopeScaling::dynamic, RopeScaling::yarn,
                            RopeScaling::llama3}) {
     RopeScalingParams s;

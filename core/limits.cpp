@@ -1,6 +1,7 @@
 // Range checks against the limits table; the messages every front end shows.
 #include "core/limits.hpp"
 
+#include <cmath>
 #include <sstream>
 
 #include "core/errors.hpp"
@@ -9,7 +10,10 @@ namespace peviz {
 
 namespace {
 
+// Exact powers of two from 2^30 up print as "2^30" (the context bounds), everything else in up to 10 digits.
 std::string number_text(double v) {
+  int exponent = 0;
+  if (v >= 0x1p30 && std::frexp(v, &exponent) == 0.5) return "2^" + std::to_string(exponent - 1);
   std::ostringstream os;
   os.precision(10);
   os << v;
@@ -47,6 +51,9 @@ double checked_real(const Limit& l, double v, double lo, double hi) {
 }  // namespace
 
 std::string range_text(const Limit& l) { return range_of(l.min, l.max, l.min_exclusive); }
+std::string window_range_text(const Limit& l) {
+  return range_of(l.window_lo(), l.window_hi(), l.min_exclusive && l.window_lo() == l.min);
+}
 
 int check_int(const Limit& l, long long v) { return checked_int(l, v, l.min, l.max); }
 double check_real(const Limit& l, double v) { return checked_real(l, v, l.min, l.max); }

@@ -40,68 +40,124 @@ int check_window_int(const Limit& l, long long v);
 double check_window_real(const Limit& l, double v);
 // "[1, 16384]", "> 1": the range as the messages print it.
 std::string range_text(const Limit& l);
+// The same for the window's range ("[1, 64]").
+std::string window_range_text(const Limit& l);
 
 // The table. Sections by module; a module's validate() and every front end refer to these entries.
 namespace limits {
 inline constexpr double kUnbounded = 1e300;
 // ---- absolute encodings (core/params) ----
-inline constexpr Limit d_model{"d-model", 1, 16384, 128, Scale::logarithmic, Limit::same, 4096};
-inline constexpr Limit seq_len{"seq-len", 1, 65536, 128, Scale::logarithmic, Limit::same, 8192};
-inline constexpr Limit base{"base", 1, kUnbounded, 10000, Scale::logarithmic, 1.0001, 1e7, true};
-inline constexpr Limit max_len{"max-len", 1, 65536, 1024, Scale::logarithmic, Limit::same, 8192};
+inline constexpr Limit d_model{.name = "d-model", .min = 1, .max = 16384, .fallback = 128,
+    .scale = Scale::logarithmic, .window_max = 4096};
+inline constexpr Limit seq_len{.name = "seq-len", .min = 1, .max = 65536, .fallback = 128,
+    .scale = Scale::logarithmic, .window_max = 8192};
+inline constexpr Limit base{.name = "base", .min = 1, .max = kUnbounded, .fallback = 10000,
+    .scale = Scale::logarithmic, .window_min = 1.0001, .window_max = 1e7, .min_exclusive = true};
+inline constexpr Limit max_len{.name = "max-len", .min = 1, .max = 65536, .fallback = 1024,
+    .scale = Scale::logarithmic, .window_max = 8192};
 // ---- RoPE pages (core/rope) ----
-inline constexpr Limit head_dim{"head-dim", 2, 16384, 128, Scale::logarithmic, 2, 512};
-inline constexpr Limit rope_base{"base", 1, kUnbounded, 10000, Scale::logarithmic, 2, 1e8, true};
-inline constexpr Limit rope_position{"position", 0, 1e9, 12, Scale::logarithmic, 0, 1e5};
-inline constexpr Limit decay_max_distance{"max-distance", 1, 100000, 1000, Scale::logarithmic, 10, 100000};
-inline constexpr Limit factor{"factor", 1, 1e6, 8, Scale::logarithmic, 1, 64};
-inline constexpr Limit original_len{"original-max-len", 1, 1 << 30, 8192, Scale::logarithmic, 128, 1 << 20};
-inline constexpr Limit target_len{"target-len", 0, 1 << 30, 0, Scale::logarithmic, 0, 1 << 24};
-inline constexpr Limit beta_fast{"beta-fast", 0, 1e6, 32, Scale::logarithmic, 1.01, 256};
-inline constexpr Limit beta_slow{"beta-slow", 0, 1e6, 1, Scale::logarithmic, 0.01, 64};
-inline constexpr Limit low_freq_factor{"low-freq-factor", 0, 1e6, 1, Scale::logarithmic, 0.1, 16};
-inline constexpr Limit high_freq_factor{"high-freq-factor", 0, 1e6, 4, Scale::logarithmic, 0.1, 64};
-inline constexpr Limit precision_max_position_log2{"max-position-log2", 4, 26, 20};
+inline constexpr Limit head_dim{.name = "head-dim", .min = 2, .max = 16384, .fallback = 128,
+    .scale = Scale::logarithmic, .window_min = 2, .window_max = 512};
+inline constexpr Limit rope_base{.name = "base", .min = 1, .max = kUnbounded, .fallback = 10000,
+    .scale = Scale::logarithmic, .window_min = 2, .window_max = 1e8, .min_exclusive = true};
+inline constexpr Limit rope_position{.name = "position", .min = 0, .max = 1e9, .fallback = 12,
+    .scale = Scale::logarithmic, .window_min = 0, .window_max = 1e5};
+inline constexpr Limit decay_max_distance{.name = "max-distance", .min = 1, .max = 100000, .fallback = 1000,
+    .scale = Scale::logarithmic, .window_min = 10, .window_max = 100000};
+inline constexpr Limit factor{.name = "factor", .min = 1, .max = 1e6, .fallback = 8,
+    .scale = Scale::logarithmic, .window_min = 1, .window_max = 64};
+inline constexpr Limit original_len{.name = "original-max-len", .min = 1, .max = 1 << 30, .fallback = 8192,
+    .scale = Scale::logarithmic, .window_min = 128, .window_max = 1 << 20};
+inline constexpr Limit target_len{.name = "target-len", .min = 0, .max = 1 << 30, .fallback = 0,
+    .scale = Scale::logarithmic, .window_min = 0, .window_max = 1 << 24};
+inline constexpr Limit beta_fast{.name = "beta-fast", .min = 0, .max = 1e6, .fallback = 32,
+    .scale = Scale::logarithmic, .window_min = 1.01, .window_max = 256};
+inline constexpr Limit beta_slow{.name = "beta-slow", .min = 0, .max = 1e6, .fallback = 1,
+    .scale = Scale::logarithmic, .window_min = 0.01, .window_max = 64};
+inline constexpr Limit low_freq_factor{.name = "low-freq-factor", .min = 0, .max = 1e6, .fallback = 1,
+    .scale = Scale::logarithmic, .window_min = 0.1, .window_max = 16};
+inline constexpr Limit high_freq_factor{.name = "high-freq-factor", .min = 0, .max = 1e6, .fallback = 4,
+    .scale = Scale::logarithmic, .window_min = 0.1, .window_max = 64};
+// rope-precision's log-spaced positions: up to max-position, `points` of them.
+inline constexpr Limit precision_max_position{.name = "max-position", .min = 1, .max = 1 << 30, .fallback = 1 << 20,
+    .scale = Scale::logarithmic};
+inline constexpr Limit precision_points{.name = "points", .min = 1, .max = 100000, .fallback = 64,
+    .scale = Scale::logarithmic};
+// rope-decay's distances 0..max-distance; a context (rope-wavelengths' and the target of an extension).
+inline constexpr Limit export_max_distance{.name = "max-distance", .min = 0, .max = 1 << 30, .fallback = 1000,
+    .scale = Scale::logarithmic};
+inline constexpr Limit context_len{.name = "context-len", .min = 1, .max = 1 << 30, .fallback = 8192,
+    .scale = Scale::logarithmic};
+// The fraction of a head that rotates (transformers' partial_rotary_factor, GPT-NeoX's rotary_pct).
+inline constexpr Limit rotary_fraction{.name = "partial_rotary_factor", .min = 0, .max = 1, .fallback = 1,
+    .min_exclusive = true};
+inline constexpr Limit precision_max_position_log2{.name = "max-position-log2", .min = 4, .max = 26, .fallback = 20};
 // ---- relative family (core/alibi, core/t5_buckets, core/shaw) ----
-inline constexpr Limit alibi_heads{"heads", 1, 4096, 8, Scale::linear, 1, 64};
-inline constexpr Limit alibi_seq_len{"seq-len", 1, 65536, 64, Scale::logarithmic, 2, 1024};
-inline constexpr Limit t5_shaw_seq_len{"seq-len", 1, 65536, 64, Scale::logarithmic, 2, 1024};
-inline constexpr Limit num_buckets{"num-buckets", 2, 65536, 32, Scale::linear, 2, 128};
-inline constexpr Limit t5_max_distance{"max-distance", 1, 1 << 30, 128, Scale::logarithmic, 2, 4096};
-inline constexpr Limit max_relative{"max-relative", 0, 65536, 16, Scale::logarithmic, 0, 256};
+inline constexpr Limit alibi_heads{.name = "heads", .min = 1, .max = 4096, .fallback = 8,
+    .scale = Scale::linear, .window_min = 1, .window_max = 64};
+inline constexpr Limit alibi_seq_len{.name = "seq-len", .min = 1, .max = 65536, .fallback = 64,
+    .scale = Scale::logarithmic, .window_min = 2, .window_max = 1024};
+inline constexpr Limit t5_shaw_seq_len{.name = "seq-len", .min = 1, .max = 65536, .fallback = 64,
+    .scale = Scale::logarithmic, .window_min = 2, .window_max = 1024};
+inline constexpr Limit num_buckets{.name = "num-buckets", .min = 2, .max = 65536, .fallback = 32,
+    .scale = Scale::linear, .window_min = 2, .window_max = 128};
+inline constexpr Limit t5_max_distance{.name = "max-distance", .min = 1, .max = 1 << 30, .fallback = 128,
+    .scale = Scale::logarithmic, .window_min = 2, .window_max = 4096};
+inline constexpr Limit max_relative{.name = "max-relative", .min = 0, .max = 65536, .fallback = 16,
+    .scale = Scale::logarithmic, .window_min = 0, .window_max = 256};
 // ---- window-only analyses ----
-inline constexpr Limit shift_position{"position", 0, 65536, 10, Scale::linear, 0, 8192};
-inline constexpr Limit criteria_length{"length", 2, 8192, 64, Scale::logarithmic};
-inline constexpr Limit ui_zoom{"ui-zoom", 0.5, 3, 1};
-inline constexpr Limit compare_offset{"compare-offset", -512, 512, 64};
+inline constexpr Limit shift_position{.name = "position", .min = 0, .max = 65536, .fallback = 10,
+    .scale = Scale::linear, .window_min = 0, .window_max = 8192};
+inline constexpr Limit criteria_length{.name = "length", .min = 2, .max = 8192, .fallback = 64,
+    .scale = Scale::logarithmic};
+inline constexpr Limit ui_zoom{.name = "ui-zoom", .min = 0.5, .max = 3, .fallback = 1};
+inline constexpr Limit compare_offset{.name = "compare-offset", .min = -512, .max = 512, .fallback = 64};
+// ---- figures (render, F12, File > Export): width and height in screen units ----
+inline constexpr Limit figure_width{.name = "width", .min = 64, .max = 7680, .fallback = 1600};
+inline constexpr Limit figure_height{.name = "height", .min = 64, .max = 4320, .fallback = 900};
 // ---- the binary analogy (core/binary_analogy: export binary-analogy and the window's view) ----
-inline constexpr Limit binary_positions{"positions", 2, 256, 16, Scale::logarithmic};
-inline constexpr Limit binary_morph{"morph", 0, 1, 0};
+inline constexpr Limit binary_positions{.name = "positions", .min = 2, .max = 256, .fallback = 16,
+    .scale = Scale::logarithmic};
+inline constexpr Limit binary_morph{.name = "morph", .min = 0, .max = 1, .fallback = 0};
 // ---- streamed exports (core/array_stream, core/parallel) ----
 // Largest file one export may write, in bytes (--max-output; the free space of the target folder is
 // checked as well). 1 byte .. 1 PiB, default 64 GiB.
-inline constexpr Limit max_output{"max-output", 1, 1125899906842624.0, 68719476736.0, Scale::logarithmic};
+inline constexpr Limit max_output{.name = "max-output", .min = 1, .max = 1125899906842624.0,
+    .fallback = 68719476736.0, .scale = Scale::logarithmic};
 // Worker threads for the table, the similarity rows and text formatting; 0 = every core.
-inline constexpr Limit threads{"threads", 0, 256, 0};
+inline constexpr Limit threads{.name = "threads", .min = 0, .max = 256, .fallback = 0};
 // ---- animations (peviz render --animate, View > Record animation; app/media writers) ----
-inline constexpr Limit animation_frames{"frames", 1, 3600, 60};
-// The default animation: 60 frames at 20 per second, 3 s (long enough to follow on a slide).
-inline constexpr Limit animation_fps{"fps", 1, 120, 20};  // MP4; a GIF plays at most 50 (media::kMaxGifFps)
+inline constexpr Limit animation_frames{.name = "frames", .min = 1, .max = 3600, .fallback = 60};
+// The default animation: 60 frames at 20 per second, 3 s (long enough to follow on a slide). MP4; a GIF plays at
+// most 50 (media::kMaxGifFps).
+inline constexpr Limit animation_fps{.name = "fps", .min = 1, .max = 120, .fallback = 20};
 // ---- training (core/train); the RoPE base of a run uses `base` above ----
-inline constexpr Limit train_layers{"layers", 1, 8, 4};  // the default: docs/lab.md, "Choosing the default"
-inline constexpr Limit train_heads{"heads", 1, 8, 4};
-inline constexpr Limit train_d_model{"d-model", 16, 256, 64, Scale::logarithmic};  // d-model / heads even
-inline constexpr Limit train_batch{"batch", 1, 256, 32, Scale::logarithmic};
-inline constexpr Limit train_steps{"steps", 1, 100000, 3000, Scale::logarithmic};
-inline constexpr Limit train_max{"train-max", 1, 40, 20};  // longest training n (2n + 3 tokens)
-inline constexpr Limit test_max{"test-max", 1, 160, 40};   // also at most 4 x train-max
-inline constexpr Limit test_samples{"test-samples", 1, 10000, 200, Scale::logarithmic};  // sequences per length
-inline constexpr Limit learning_rate{"lr", 1e-6, 1, 2e-3, Scale::logarithmic};  // the lab default: docs/lab.md
-inline constexpr Limit warmup{"warmup", 0, 100000, 300, Scale::logarithmic};
-inline constexpr Limit train_threads{"threads", 1, 64, 1};  // runs in parallel, one run per thread
-inline constexpr Limit train_seeds{"seeds", 1, 64, 1};      // seeds per encoding (a count; --seeds also takes a list)
+// The defaults: docs/lab.md, "Choosing the default".
+inline constexpr Limit train_layers{.name = "layers", .min = 1, .max = 8, .fallback = 4};
+inline constexpr Limit train_heads{.name = "heads", .min = 1, .max = 8, .fallback = 4};
+inline constexpr Limit train_d_model{.name = "d-model", .min = 16, .max = 256, .fallback = 64,
+    .scale = Scale::logarithmic};  // d-model / heads even
+inline constexpr Limit train_batch{.name = "batch", .min = 1, .max = 256, .fallback = 32,
+    .scale = Scale::logarithmic};
+inline constexpr Limit train_steps{.name = "steps", .min = 1, .max = 100000, .fallback = 3000,
+    .scale = Scale::logarithmic};
+// Longest training n (2n + 3 tokens).
+inline constexpr Limit train_max{.name = "train-max", .min = 1, .max = 40, .fallback = 20};
+// Also at most 4 x train-max.
+inline constexpr Limit test_max{.name = "test-max", .min = 1, .max = 160, .fallback = 40};
+inline constexpr Limit test_samples{.name = "test-samples", .min = 1, .max = 10000, .fallback = 200,
+    .scale = Scale::logarithmic};  // sequences per length
+inline constexpr Limit learning_rate{.name = "lr", .min = 1e-6, .max = 1, .fallback = 2e-3,
+    .scale = Scale::logarithmic};  // the lab default: docs/lab.md
+inline constexpr Limit warmup{.name = "warmup", .min = 0, .max = 100000, .fallback = 300,
+    .scale = Scale::logarithmic};
+// Runs in parallel, one run per thread.
+inline constexpr Limit train_threads{.name = "threads", .min = 1, .max = 64, .fallback = 1};
+// Seeds per encoding (a count; --seeds also takes a list).
+inline constexpr Limit train_seeds{.name = "seeds", .min = 1, .max = 64, .fallback = 1};
 // ---- RoPE extrapolation bounds (core/rope_bounds); head-dim and base as in core/rope ----
-inline constexpr Limit bounds_context_len{"context-len", 1, 1 << 20, 4096, Scale::logarithmic};
+inline constexpr Limit bounds_context_len{.name = "context-len", .min = 1, .max = 1 << 20, .fallback = 4096,
+    .scale = Scale::logarithmic};
 }  // namespace limits
 
 }  // namespace peviz

@@ -7,6 +7,7 @@
 #include <map>
 
 #include "core/errors.hpp"
+#include "core/limits.hpp"
 #include "core/model_config_fields.hpp"
 
 namespace peviz::model_config_detail {
@@ -48,7 +49,8 @@ int rotary_dim_of(const Fields& f, const std::optional<Fields>& dict, int head_d
       if (!fraction && (fraction = src->number(k))) field = src->name(k);
   }
   if (!fraction) return head_dim;
-  if (!(*fraction > 0 && *fraction <= 1)) refuse(field + " " + shown(*fraction) + " must be in (0, 1]");
+  if (!(*fraction > limits::rotary_fraction.min && *fraction <= limits::rotary_fraction.max))
+    refuse(field + " " + shown(*fraction) + " must be in " + range_text(limits::rotary_fraction));
   return int(double(head_dim) * *fraction);
 }
 

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "core/errors.hpp"
+#include "core/limits.hpp"
 
 namespace peviz {
 
@@ -74,10 +75,8 @@ Matrix rope_phase_error(std::span<const double> inv_freq, std::span<const double
 }
 
 std::vector<double> log_spaced_positions(int max_position, int points) {
-  if (max_position < 1 || max_position > (1 << 30))
-    throw ParamError("max-position", "must be an integer in [1, 2^30], got " + std::to_string(max_position));
-  if (points < 1 || points > 100000)
-    throw ParamError("points", "must be an integer in [1, 100000], got " + std::to_string(points));
+  check_int(limits::precision_max_position, max_position);
+  check_int(limits::precision_points, points);
   std::vector<double> out;
   for (int k = 0; k < points; ++k) {
     const double frac = points == 1 ? 1.0 : double(k) / double(points - 1);

@@ -9,15 +9,17 @@
 
 #include "core/array_stream.hpp"
 #include "core/errors.hpp"
+#include "core/limits.hpp"
 #include "core/nd_array.hpp"
 #include "core/params.hpp"
 
 namespace peviz {
 
-// Throws ParamError(param, "must be an integer in [1, 65536], got N") outside 1..kMaxSeqLen.
+// Throws ParamError(param, ...) outside limits::t5_shaw_seq_len's range, under the name `param`.
 inline void check_length(int value, std::string_view param) {
-  if (value < 1 || value > kMaxSeqLen)
-    throw ParamError(std::string(param), "must be an integer in [1, 65536], got " + std::to_string(value));
+  Limit length = limits::t5_shaw_seq_len;
+  length.name = param;
+  check_int(length, value);
 }
 
 // The int32 [query_len, key_len] rows with cell (i, j) = value(j - i), for a value that depends on the

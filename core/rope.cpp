@@ -9,6 +9,7 @@
 #include <string>
 
 #include "core/errors.hpp"
+#include "core/limits.hpp"
 
 namespace peviz {
 
@@ -21,8 +22,7 @@ RopePairing parse_pairing(std::string_view name) {
 }
 
 void validate(const RopeParams& p) {
-  if (p.head_dim < 2 || p.head_dim > kMaxHeadDim)
-    throw ParamError("head-dim", "must be an integer in [2, 16384], got " + std::to_string(p.head_dim));
+  check_int(limits::head_dim, p.head_dim);
   if (p.head_dim % 2 != 0) throw ParamError("head-dim", "must be even, got " + std::to_string(p.head_dim));
   if (p.rotary_dim != 0) {
     if (p.rotary_dim > p.head_dim)

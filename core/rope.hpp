@@ -19,6 +19,7 @@
 
 #include <string_view>
 
+#include "core/limits.hpp"
 #include "core/matrix.hpp"
 
 namespace peviz {
@@ -30,9 +31,10 @@ struct RopeParams {
   int rotary_dim = 0;        // channels that rotate, even, 2..head_dim; 0 = head_dim
   double base = 10000.0;     // rope_theta, finite and > 1
   RopePairing pairing = RopePairing::halves;
+  bool operator==(const RopeParams&) const = default;
 };
 
-inline constexpr int kMaxHeadDim = 16384;
+inline constexpr int kMaxHeadDim = int(limits::head_dim.max);  // the limits table's
 
 // "halves" / "interleaved": the one spelling of the pairing (CLI, state JSON, captions).
 std::string_view to_string(RopePairing p);

@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/limits.hpp"
 #include "core/rope.hpp"
 
 namespace peviz {
@@ -36,7 +37,7 @@ struct RopeScalingParams {
   std::vector<double> long_factor;         // longrope: R/2 per-pair divisors for seq_len > original
 };
 
-inline constexpr int kMaxContextLen = 1 << 30;  // bound on every *-len parameter
+inline constexpr int kMaxContextLen = int(limits::original_len.max);  // bound on every *-len parameter (the table's)
 
 struct ScaledRope {
   std::vector<double> inv_freq;     // R/2 scaled inverse frequencies

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/errors.hpp"
+#include "core/limits.hpp"
 #include "core/params.hpp"
 
 namespace peviz {
@@ -179,7 +180,8 @@ const SafetensorsTensor& find_table(const SafetensorsIndex& idx, const std::stri
     bad(param, "tensor '" + name + "' has dtype " + t.dtype + "; a table must be F32, F16, BF16 or F64");
   if (t.shape[0] < 1 || t.shape[0] > std::uint64_t(kMaxSeqLen) || t.shape[1] < 1 || t.shape[1] > std::uint64_t(kMaxDModel))
     bad(param, "tensor '" + name + "' is " + std::to_string(t.shape[0]) + " x " + std::to_string(t.shape[1]) +
-                   "; a table must have 1..65536 rows and 1..16384 columns");
+                   "; a table must have " + range_text(limits::max_len) + " rows and " + range_text(limits::d_model) +
+                   " columns");
   return t;
 }
 

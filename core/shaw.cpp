@@ -5,6 +5,7 @@
 #include <string>
 
 #include "core/errors.hpp"
+#include "core/limits.hpp"
 #include "core/relative_matrix.hpp"
 
 namespace peviz {
@@ -22,8 +23,7 @@ void validate_shape(const ShawParams& p) {
   if (p.query_len > p.key_len)
     throw ParamError("key-len", "must be >= --seq-len (" + std::to_string(p.query_len) +
                                     "): queries align to the last keys, got " + std::to_string(p.key_len));
-  if (p.max_relative < 0 || p.max_relative > kMaxSeqLen)
-    throw ParamError("max-relative", "must be an integer in [0, 65536], got " + std::to_string(p.max_relative));
+  check_int(limits::max_relative, p.max_relative);
 }
 
 void validate(const ShawParams& p) {

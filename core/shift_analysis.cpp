@@ -6,6 +6,7 @@
 
 #include "core/absolute_encodings.hpp"
 #include "core/errors.hpp"
+#include "core/limits.hpp"
 
 namespace peviz {
 
@@ -61,8 +62,7 @@ void apply_matrix(const Matrix& r, const float* x, float* y) {
 ShiftCheck measure_shift_identity(const EncodingParams& p, int k) {
   if (p.encoding != Encoding::sinusoidal)
     throw ParamError("encoding", "the shift matrix R(k) exists for sinusoidal encodings only");
-  if (k < 0 || k >= p.seq_len)
-    throw ParamError("shift", "must be in [0, seq-len - 1], got " + std::to_string(k));
+  check_int(Limit{.name = "shift", .min = 0, .max = double(p.seq_len - 1), .fallback = 0}, k);  // a position
   const Matrix pe = encode(p);
   const Matrix r = shift_matrix(p.d_model, p.base, p.layout, double(k));
   const int count = p.seq_len - k;

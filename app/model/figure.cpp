@@ -9,6 +9,7 @@
 #include "app/model/page_model.hpp"
 #include "app/model/state_json.hpp"
 #include "core/errors.hpp"
+#include "core/limits.hpp"
 
 namespace peviz::app {
 
@@ -87,10 +88,8 @@ std::optional<FigureFormat> figure_format_of_path(std::string_view path) {
 void validate(const FigureOptions& o) {
   if (o.scale != 1 && o.scale != 2 && o.scale != 4)
     throw ParamError("scale", "must be 1, 2 or 4, got " + std::to_string(o.scale));
-  if (o.width < 64 || o.width > kMaxFigureWidth)
-    throw ParamError("width", "must be an integer in [64, " + std::to_string(kMaxFigureWidth) + "], got " + std::to_string(o.width));
-  if (o.height < 64 || o.height > kMaxFigureHeight)
-    throw ParamError("height", "must be an integer in [64, " + std::to_string(kMaxFigureHeight) + "], got " + std::to_string(o.height));
+  check_int(limits::figure_width, o.width);
+  check_int(limits::figure_height, o.height);
   const long long w = (long long)o.width * o.scale, h = (long long)o.height * o.scale;
   if (w > kMaxFigureWidth || h > kMaxFigureWidth || w * h > (long long)kMaxFigureWidth * kMaxFigureHeight)
     throw ParamError("scale", std::to_string(o.width) + " x " + std::to_string(o.height) + " at " + std::to_string(o.scale) +

@@ -29,7 +29,7 @@ std::optional<FigureFormat> parse_figure_format(std::string_view name);
 std::optional<FigureFormat> figure_format_of_path(std::string_view path);
 
 // The largest figure peviz writes (8K UHD).
-inline constexpr int kMaxFigureWidth = 7680, kMaxFigureHeight = 4320;
+inline constexpr int kMaxFigureWidth = int(limits::figure_width.max), kMaxFigureHeight = int(limits::figure_height.max);
 
 struct FigureOptions {
   FigureView view;

@@ -30,6 +30,7 @@
 #include "cli/export_common.hpp"
 #include "core/atomic_file.hpp"
 #include "core/errors.hpp"
+#include "core/limits.hpp"
 #include "core/png_file.hpp"
 
 namespace peviz::app {
@@ -337,10 +338,10 @@ void register_render(CLI::App& app) {
                   "--animate: the first frame's value (default: " + sweep_ends_text(true) + "; lesson: the first step, 1-based)");
   sub->add_option("--to", o->animation.to, "--animate: the last frame's value (default: " + sweep_ends_text(false) +
                                                "; lesson: the last step)");
-  sub->add_option("--frames", o->animation.frames, "--animate: number of frames, 1..3600")->capture_default_str();
-  sub->add_option("--fps", o->animation.fps, "--animate: frames per second, 1..120 (a GIF: at most 50)")->capture_default_str();
-  sub->add_option("--width", o->width, "Figure width in screen units, 64..7680")->capture_default_str();
-  sub->add_option("--height", o->height, "Figure height in screen units, 64..7680")->capture_default_str();
+  sub->add_option("--frames", o->animation.frames, "--animate: number of frames, " + range_text(limits::animation_frames))->capture_default_str();
+  sub->add_option("--fps", o->animation.fps, "--animate: frames per second, " + range_text(limits::animation_fps) + " (a GIF: at most 50)")->capture_default_str();
+  sub->add_option("--width", o->width, "Figure width in screen units, " + range_text(limits::figure_width))->capture_default_str();
+  sub->add_option("--height", o->height, "Figure height in screen units, " + range_text(limits::figure_height))->capture_default_str();
   sub->add_option("--scale", o->scale, "Pixels per screen unit: 1, 2 or 4 (fonts rasterised for it; at most 7680 x 4320 pixels)")
       ->capture_default_str();
   sub->add_option("--theme", o->theme, "dark or light")->capture_default_str();
@@ -350,12 +351,12 @@ void register_render(CLI::App& app) {
                                              "single-view figures leave it out otherwise");
   sub->add_option("--state", o->state, "Start from a state: a figure saved by peviz (PNG, SVG, PDF), a preset or a session JSON");
   cli::add_encoding_flags(*sub, o->encoding);
-  sub->add_option("--head-dim", o->head_dim, "RoPE views: channels per head (even, 2..16384)");
+  sub->add_option("--head-dim", o->head_dim, "RoPE views: channels per head (even, " + range_text(limits::head_dim) + ")");
   sub->add_option("--pairing", o->pairing, "RoPE views: halves or interleaved");
   sub->add_option("--position", o->position, "RoPE clocks: the position t whose rotations are drawn");
   sub->add_option("--factor", o->factor, "Context extension: scaling factor (>= 1)");
   sub->add_option("--original-max-len", o->original_max_len, "Context extension: original context length");
-  sub->add_option("--heads", o->heads, "ALiBi: attention heads, 1..64");
+  sub->add_option("--heads", o->heads, "ALiBi: attention heads, " + window_range_text(limits::alibi_heads));
   sub->add_flag("--bidirectional", o->bidirectional, "ALiBi: the symmetric -m|i-j| bias instead of the causal one");
   sub->add_flag("--causal", o->causal, "T5: causal buckets");
   sub->add_option("--num-buckets", o->num_buckets, "T5: relative_attention_num_buckets");
