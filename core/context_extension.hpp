@@ -27,6 +27,7 @@ struct ContextExtensionParams {
   double beta_slow = 1.0;         // YaRN: pairs with fewer turns than this are interpolated
   double low_freq_factor = 1.0;   // Llama 3: wavelengths above original_len / low are divided by factor
   double high_freq_factor = 4.0;  // Llama 3: wavelengths below original_len / high are kept
+  bool operator==(const ContextExtensionParams&) const = default;
 };
 
 struct ScalingWavelengths {

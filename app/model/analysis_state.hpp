@@ -4,6 +4,7 @@
 #include <array>
 #include <cstddef>
 
+#include "app/model/loaded_rope_model.hpp"
 #include "app/model/page_list.hpp"
 
 namespace peviz::app {
@@ -23,6 +24,8 @@ struct AnalysisState {
 #undef PEVIZ_PAGE_MEMBER
   // Dirty per page; set by the page's controls and by sidebar parameter changes.
   std::array<bool, kPageCount> dirty{};
+  // The RoPE model whose knobs the RoPE pages take (loaded_rope_model.hpp); each page says whether it follows it.
+  LoadedRopeModel rope_model;
   AnalysisState() { dirty.fill(true); }
   void mark(Page p) { dirty[std::size_t(p)] = true; }
   // Where the key part of the page's drawing landed last frame (tests and screenshots).

@@ -36,6 +36,10 @@ struct PageModel {
   // The options object of the state JSON: read (validated, all keys optional; throws ParamError) and written.
   void (*read_json)(const nlohmann::json&, AnalysisState&) = nullptr;
   nlohmann::json (*write_json)(const AnalysisState&) = nullptr;
+  // RoPE pages: put the loaded model's knobs on the page (AnalysisState::rope_model), which then follows it, and
+  // whether it still does (its knobs are the model's); nullptr on the other pages.
+  void (*take_rope_model)(AnalysisState&) = nullptr;
+  bool (*follows_rope_model)(const AnalysisState&) = nullptr;
   // The page's heatmaps, for the GL layer to attach once.
   void (*heatmaps)(AnalysisState&, std::vector<plot::HeatmapImage*>&) = nullptr;
 };

@@ -45,15 +45,20 @@ void update_summaries(ContextExtensionOptions& o) {
   }
 }
 
+void take_model(AnalysisState& a) {
+  a.context_extension.params = loaded_preset(a.rope_model).params;
+  a.context_extension.from_model = true;
+}
+
+// The flag, and the knobs still the model's (a knob moved on a page not updated since counts too).
+bool follows_model(const AnalysisState& a) {
+  return a.context_extension.from_model && a.context_extension.params == loaded_preset(a.rope_model).params;
+}
+
 void update(AppState& s) {
   ContextExtensionOptions& o = s.analysis.context_extension;
-  if (o.compare) ensure_comparison(o);
-  if (std::exchange(o.model_layer_changed, false) && o.model &&
-      o.model_layer >= 0 && o.model_layer < int(o.model->layer_types.size())) {
-    const RopeModelPreset m = rope_model_preset(*o.model, o.model->layer_types[std::size_t(o.model_layer)].layer_type);
-    o.params = m.params;
-    o.model_note = m.note;
-  }
+  o.from_model = follows_model(s.analysis);  // a knob moved: custom from now on
+  if (o.compare) ensure_comparison(s.analysis);
   o.result = compare_context_extensions(o.params);
   for (std::size_t k = 0; k < o.result.rows.size(); ++k) {
     o.log10_wavelength[k].clear();
@@ -98,8 +103,8 @@ std::string caption(const AppState& s) {
     for (const RopeModelSummary& m : s.analysis.context_extension.summaries) text += dot + m.name;
     return text;
   }
-  const std::string& model = s.analysis.context_extension.model_name;
-  return "RoPE scaling" + dot + (model.empty() ? "" : model + dot) + "head_dim " + std::to_string(c.rope.head_dim) + dot + "base " + caption_number(c.rope.base) +
+  const std::string model = rope_model_caption(s.analysis, follows_model(s.analysis));
+  return "RoPE scaling" + dot + model + "head_dim " + std::to_string(c.rope.head_dim) + dot + "base " + caption_number(c.rope.base) +
          dot + "factor " + caption_number(c.factor) + dot + "original " + std::to_string(c.original_len);
 }
 
@@ -127,25 +132,23 @@ std::optional<ComparedModel> read_compared(const nlohmann::json& j) {
 void read_json(const nlohmann::json& j, AnalysisState& a) {
   ContextExtensionOptions& o = a.context_extension;
   ContextExtensionParams& c = o.params;
-  o.model_name.clear();  // a state without a model name describes custom knobs
-  o.model_note.clear();
-  o.model_path.clear();
-  o.model.reset();
-  read_rope_json(j, c.rope);
-  read(j, "factor", c.factor);
-  read(j, "original_len", c.original_len);
-  read(j, "target_len", c.target_len);
-  read(j, "beta_fast", c.beta_fast);
-  read(j, "beta_slow", c.beta_slow);
-  read(j, "low_freq_factor", c.low_freq_factor);
-  read(j, "high_freq_factor", c.high_freq_factor);
-  read(j, "model_name", o.model_name);
-  read(j, "model_note", o.model_note);
-  std::string layer;
-  read(j, "layer_type", layer);
-  // A shipped model's knobs come from its config.json (a preset names the model and nothing else).
-  if (auto shipped = find_shipped_model(o.model_name); shipped && shipped->scheme == PositionScheme::rope)
-    show_rope_model(o, shipped, "", layer);
+  // A model named takes its knobs from its config.json (a preset names the model and nothing else).
+  const RopeKnobSource source =
+      read_rope_model_json(j, a, {"head_dim", "rotary_dim", "base", "pairing", "factor", "original_len", "target_len",
+                                  "beta_fast", "beta_slow", "low_freq_factor", "high_freq_factor"});
+  if (source == RopeKnobSource::model) {
+    take_model(a);
+  } else {
+    if (source == RopeKnobSource::custom) o.from_model = false;
+    read_rope_json(j, c.rope);
+    read(j, "factor", c.factor);
+    read(j, "original_len", c.original_len);
+    read(j, "target_len", c.target_len);
+    read(j, "beta_fast", c.beta_fast);
+    read(j, "beta_slow", c.beta_slow);
+    read(j, "low_freq_factor", c.low_freq_factor);
+    read(j, "high_freq_factor", c.high_freq_factor);
+  }
   compare_context_extensions(c);  // validates every knob together (factor, lengths, betas, llama3)
   read(j, "compare", o.compare);
   if (j.contains("compared")) {
@@ -163,11 +166,7 @@ nlohmann::json write_json(const AnalysisState& a) {
   j.update({{"factor", c.factor}, {"original_len", c.original_len}, {"target_len", c.target_len},
             {"beta_fast", c.beta_fast}, {"beta_slow", c.beta_slow}, {"low_freq_factor", c.low_freq_factor},
             {"high_freq_factor", c.high_freq_factor}});
-  if (!o.model_name.empty()) {
-    j.update({{"model_name", o.model_name}, {"model_note", o.model_note}});
-    if (o.model && o.model_layer >= 0 && o.model_layer < int(o.model->layer_types.size()))
-      j["layer_type"] = o.model->layer_types[std::size_t(o.model_layer)].layer_type;
-  }
+  write_rope_model_json(j, a, follows_model(a));
   j["compare"] = o.compare;
   j["compared"] = nlohmann::json::array();
   for (const ComparedModel& m : o.compared)
@@ -192,8 +191,8 @@ std::string open_model_config(AppState& s, const std::string& path) {
       std::erase_if(o.opened, [&](const ComparedModel& m) { return m.path == absolute; });
       o.opened.push_back({model, "", absolute});
       if (o.compare && !is_compared(o, *model, "")) toggle_compared(o, o.opened.back());
-      show_rope_model(o, std::move(model), absolute);
-      a.page = Page::context_extension;
+      load_rope_model(a, std::move(model), absolute);
+      if (!page_model(a.page).take_rope_model) a.page = Page::context_extension;  // a RoPE page shown stays
       a.mark(Page::rope_decay);  // it draws the compared models too
       break;
     }
@@ -216,27 +215,14 @@ std::string open_model_config(AppState& s, const std::string& path) {
   return name;
 }
 
-void show_rope_model(ContextExtensionOptions& o, std::shared_ptr<const ModelConfig> model, const std::string& path,
-                     const std::string& layer) {
-  const RopeModelPreset m = rope_model_preset(*model, layer);  // validates the layer type
-  o.params = m.params;
-  o.model_name = model->name;
-  o.model_note = m.note;
-  o.model_path = path;
-  o.model_layer = 0;
-  for (std::size_t i = 0; i < model->layer_types.size(); ++i)
-    if (model->layer_types[i].layer_type == m.layer_type) o.model_layer = int(i);
-  o.model = std::move(model);
-}
-
-void ensure_comparison(ContextExtensionOptions& o) {
+void ensure_comparison(AnalysisState& a) {
+  ContextExtensionOptions& o = a.context_extension;
   if (!o.compared.empty()) return;
   for (std::string_view name : kDefaultComparedModels)
     if (auto m = find_shipped_model(name)) toggle_compared(o, {m, "", ""});
-  if (!o.model) return;
-  const std::string layer =
-      o.model->layer_types.size() > 1 ? o.model->layer_types[std::size_t(o.model_layer)].layer_type : "";
-  if (!is_compared(o, *o.model, layer)) toggle_compared(o, {o.model, layer, o.model_path});
+  if (!o.from_model) return;
+  const LoadedRopeModel& m = a.rope_model;
+  if (!is_compared(o, *m.model, shown_layer_type(m))) toggle_compared(o, {m.model, shown_layer_type(m), m.path});
 }
 
 std::string compared_name(const ComparedModel& c) { return summarize_name(*c.model, c.layer_type); }
@@ -257,6 +243,7 @@ bool toggle_compared(ContextExtensionOptions& o, const ComparedModel& m) {
 extern const PageModel context_extension_page{.name = "context-extension", .title = "Context extension",
                                               .json_key = "context_extension", .update = update,
                                               .export_data = export_data, .caption = caption,
-                                              .read_json = read_json, .write_json = write_json};
+                                              .read_json = read_json, .write_json = write_json,
+                                              .take_rope_model = take_model, .follows_rope_model = follows_model};
 
 }  // namespace peviz::app

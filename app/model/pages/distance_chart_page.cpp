@@ -8,8 +8,19 @@ namespace peviz::app {
 
 namespace {
 
+void take_model(AnalysisState& a) {
+  a.distance_chart.params.rope = single_rope(a.rope_model);
+  a.distance_chart.from_model = true;
+}
+
+// The flag, and the knobs still the model's (a knob moved on a page not updated since counts too).
+bool follows_model(const AnalysisState& a) {
+  return a.distance_chart.from_model && a.distance_chart.params.rope == single_rope(a.rope_model);
+}
+
 void update(AppState& s) {
   DistanceChartOptions& o = s.analysis.distance_chart;
+  o.from_model = follows_model(s.analysis);  // a knob moved: custom from now on
   o.series = distance_series(o.params);
   o.normalised = normalised_series(o.series);
   if (o.shown.size() == o.series.names.size()) return;
@@ -31,8 +42,11 @@ NdArray export_data(const AppState& s) {
 std::string caption(const AppState& s) {
   const DistanceSeriesParams& d = s.analysis.distance_chart.params;
   const std::string dot = kCaptionDot;
-  return "L " + std::to_string(d.seq_len) + dot + "sinusoidal d " + std::to_string(d.d_model) + dot + "RoPE head_dim " +
-         std::to_string(d.rope.head_dim) + dot + "ALiBi " + std::to_string(d.heads) + " heads" + dot + "T5 " +
+  const std::string rope = follows_model(s.analysis)
+                               ? rope_model_label(s.analysis.rope_model) + " (head_dim " + std::to_string(d.rope.head_dim) +
+                                     ", base " + caption_number(d.rope.base) + ")"
+                               : "head_dim " + std::to_string(d.rope.head_dim);
+  return "L " + std::to_string(d.seq_len) + dot + "sinusoidal d " + std::to_string(d.d_model) + dot + "RoPE " + rope + dot + "ALiBi " + std::to_string(d.heads) + " heads" + dot + "T5 " +
          std::to_string(d.num_buckets) + "/" + std::to_string(d.max_distance) + dot + "Shaw k " +
          std::to_string(d.max_relative);
 }
@@ -42,8 +56,14 @@ void read_json(const nlohmann::json& j, AnalysisState& a) {
   read(j, "seq_len", d.seq_len);
   read(j, "d_model", d.d_model);
   read(j, "sinusoid_base", d.sinusoid_base);
-  read(j, "rope_head_dim", d.rope.head_dim);
-  read(j, "rope_base", d.rope.base);
+  const RopeKnobSource source = read_rope_model_json(j, a, {"rope_head_dim", "rope_base"});
+  if (source == RopeKnobSource::model) {
+    take_model(a);
+  } else {
+    if (source == RopeKnobSource::custom) a.distance_chart.from_model = false;
+    read(j, "rope_head_dim", d.rope.head_dim);
+    read(j, "rope_base", d.rope.base);
+  }
   read(j, "heads", d.heads);
   read(j, "causal", d.causal);
   read(j, "num_buckets", d.num_buckets);
@@ -59,15 +79,19 @@ void read_json(const nlohmann::json& j, AnalysisState& a) {
 
 nlohmann::json write_json(const AnalysisState& a) {
   const DistanceSeriesParams& d = a.distance_chart.params;
-  return {{"seq_len", d.seq_len}, {"d_model", d.d_model}, {"sinusoid_base", d.sinusoid_base},
-          {"rope_head_dim", d.rope.head_dim}, {"rope_base", d.rope.base}, {"heads", d.heads}, {"causal", d.causal},
-          {"num_buckets", d.num_buckets}, {"max_distance", d.max_distance}, {"max_relative", d.max_relative}};
+  nlohmann::json j = {{"seq_len", d.seq_len}, {"d_model", d.d_model}, {"sinusoid_base", d.sinusoid_base},
+                      {"rope_head_dim", d.rope.head_dim}, {"rope_base", d.rope.base}, {"heads", d.heads},
+                      {"causal", d.causal}, {"num_buckets", d.num_buckets}, {"max_distance", d.max_distance},
+                      {"max_relative", d.max_relative}};
+  write_rope_model_json(j, a, follows_model(a));
+  return j;
 }
 
 }  // namespace
 
 extern const PageModel distance_chart_page{.name = "distance", .title = "Distance chart", .json_key = "distance",
                                            .update = update, .export_data = export_data, .caption = caption,
-                                           .read_json = read_json, .write_json = write_json};
+                                           .read_json = read_json, .write_json = write_json,
+                                           .take_rope_model = take_model, .follows_rope_model = follows_model};
 
 }  // namespace peviz::app

@@ -11,6 +11,7 @@ namespace peviz::app {
 
 struct DistanceChartOptions {
   DistanceSeriesParams params;
+  bool from_model = false;        // params.rope is the loaded model's rotary dim, base and pairing (unscaled)
   std::vector<bool> shown;        // per series (legend toggles); grows with the series list
   // cache
   DistanceSeries series;

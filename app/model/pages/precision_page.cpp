@@ -18,8 +18,24 @@ RopeParams rope_params(const PrecisionOptions& o) {
   return p;
 }
 
+void take_model(AnalysisState& a) {
+  PrecisionOptions& o = a.precision;
+  const RopeParams r = single_rope(a.rope_model);
+  o.head_dim = r.head_dim;
+  o.base = r.base;
+  o.use_rope = true;
+  o.from_model = true;
+}
+
+// The flag, and the knobs still the model's (a knob moved on a page not updated since counts too).
+bool follows_model(const AnalysisState& a) {
+  const RopeParams model = single_rope(a.rope_model);
+  return a.precision.from_model && a.precision.head_dim == model.head_dim && a.precision.base == model.base;
+}
+
 void update(AppState& s) {
   PrecisionOptions& o = s.analysis.precision;
+  o.from_model = follows_model(s.analysis);  // a knob moved: custom from now on
   check_int(limits::precision_max_position_log2, o.max_position_log2);
   std::vector<double> freq;
   if (o.use_rope) {
@@ -51,27 +67,37 @@ std::string caption(const AppState& s) {
   const PrecisionOptions& o = s.analysis.precision;
   if (!o.use_rope) return absolute_caption(s.params);
   const std::string dot = kCaptionDot;
-  return "RoPE" + dot + "head_dim " + std::to_string(o.head_dim) + dot + "base " + caption_number(o.base);
+  return "RoPE" + dot + rope_model_caption(s.analysis, follows_model(s.analysis)) + "head_dim " +
+         std::to_string(o.head_dim) + dot + "base " + caption_number(o.base);
 }
 
 void read_json(const nlohmann::json& j, AnalysisState& a) {
   PrecisionOptions& o = a.precision;
+  const RopeKnobSource source = read_rope_model_json(j, a, {"head_dim", "base"});
+  if (source == RopeKnobSource::model) take_model(a);
+  if (source == RopeKnobSource::custom) o.from_model = false;
   read(j, "use_rope", o.use_rope);
-  read(j, "head_dim", o.head_dim);
-  read(j, "base", o.base);
+  if (source != RopeKnobSource::model) {
+    read(j, "head_dim", o.head_dim);
+    read(j, "base", o.base);
+  }
   read_limited(j, "max_position_log2", limits::precision_max_position_log2, o.max_position_log2);
   validate(rope_params(o));
 }
 
 nlohmann::json write_json(const AnalysisState& a) {
   const PrecisionOptions& o = a.precision;
-  return {{"use_rope", o.use_rope}, {"head_dim", o.head_dim}, {"base", o.base}, {"max_position_log2", o.max_position_log2}};
+  nlohmann::json j = {{"use_rope", o.use_rope}, {"head_dim", o.head_dim}, {"base", o.base},
+                      {"max_position_log2", o.max_position_log2}};
+  write_rope_model_json(j, a, follows_model(a));
+  return j;
 }
 
 }  // namespace
 
 extern const PageModel precision_page{.name = "precision", .title = "Precision", .json_key = "precision",
                                       .follows_params = true, .update = update, .export_data = export_data,
-                                      .caption = caption, .read_json = read_json, .write_json = write_json};
+                                      .caption = caption, .read_json = read_json, .write_json = write_json,
+                                      .take_rope_model = take_model, .follows_rope_model = follows_model};
 
 }  // namespace peviz::app

@@ -13,6 +13,7 @@ struct PrecisionOptions {
   bool use_rope = true;           // RoPE (head_dim, base) or the sidebar's sinusoid frequencies
   int head_dim = 128;
   double base = 10000.0;
+  bool from_model = false;        // head_dim and base are the loaded model's rotary dim and base; a knob moved clears it
   int max_position_log2 = 20;     // positions 1 .. 2^this
   // cache
   std::vector<float> log2_position;

@@ -10,8 +10,19 @@ namespace peviz::app {
 
 namespace {
 
+void take_model(AnalysisState& a) {
+  a.rope_clocks.rope = single_rope(a.rope_model);
+  a.rope_clocks.from_model = true;
+}
+
+// The flag, and the knobs still the model's (a knob moved on a page not updated since counts too).
+bool follows_model(const AnalysisState& a) {
+  return a.rope_clocks.from_model && a.rope_clocks.rope == single_rope(a.rope_model);
+}
+
 void update(AppState& s) {
   RopeClocksOptions& o = s.analysis.rope_clocks;
+  o.from_model = follows_model(s.analysis);  // a knob moved: custom from now on
   o.inv_freq = rope_inv_freq(o.rope);  // validates head_dim and base
   o.angles = rope_clock_angles(o.inv_freq, o.position);
   o.angles_f.assign(o.angles.begin(), o.angles.end());
@@ -49,13 +60,20 @@ NdArray export_data(const AppState& s) {
 std::string caption(const AppState& s) {
   const RopeClocksOptions& o = s.analysis.rope_clocks;
   const std::string dot = kCaptionDot;
-  return "RoPE" + dot + "head_dim " + std::to_string(o.rope.head_dim) + dot + "base " + caption_number(o.rope.base) + dot +
+  return "RoPE" + dot + rope_model_caption(s.analysis, follows_model(s.analysis)) + "head_dim " +
+         std::to_string(o.rope.head_dim) + dot + "base " + caption_number(o.rope.base) + dot +
          std::string(to_string(o.rope.pairing)) + dot + "t = " + caption_number(o.position);
 }
 
 void read_json(const nlohmann::json& j, AnalysisState& a) {
   RopeClocksOptions& o = a.rope_clocks;
-  read_rope_json(j, o.rope);
+  const RopeKnobSource source = read_rope_model_json(j, a, {"head_dim", "rotary_dim", "base", "pairing"});
+  if (source == RopeKnobSource::model) {
+    take_model(a);
+  } else {
+    if (source == RopeKnobSource::custom) o.from_model = false;
+    read_rope_json(j, o.rope);
+  }
   read_limited(j, "position", limits::rope_position, o.position);
 }
 
@@ -63,6 +81,7 @@ nlohmann::json write_json(const AnalysisState& a) {
   const RopeClocksOptions& o = a.rope_clocks;
   nlohmann::json j = rope_json(o.rope);
   j["position"] = o.position;
+  write_rope_model_json(j, a, follows_model(a));
   return j;
 }
 
@@ -71,6 +90,7 @@ nlohmann::json write_json(const AnalysisState& a) {
 extern const PageModel rope_clocks_page{.name = "rope-clocks", .title = "RoPE clocks", .json_key = "rope_clocks",
                                         .update = update, .advance = advance, .busy = busy,
                                         .export_data = export_data, .caption = caption,
-                                        .read_json = read_json, .write_json = write_json};
+                                        .read_json = read_json, .write_json = write_json,
+                                        .take_rope_model = take_model, .follows_rope_model = follows_model};
 
 }  // namespace peviz::app

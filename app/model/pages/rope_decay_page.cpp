@@ -18,10 +18,20 @@ void decay_series(const Matrix& d, std::vector<float>& score, std::vector<float>
   }
 }
 
+void take_model(AnalysisState& a) {
+  a.rope_decay.head_dim = single_rope(a.rope_model).head_dim;
+  a.rope_decay.from_model = true;
+}
+
+// The flag, and head_dim still the model's (a knob moved on a page not updated since counts too).
+bool follows_model(const AnalysisState& a) {
+  return a.rope_decay.from_model && a.rope_decay.head_dim == single_rope(a.rope_model).head_dim;
+}
+
 void update_models(AppState& s) {
   RopeDecayOptions& o = s.analysis.rope_decay;
   ContextExtensionOptions& ext = s.analysis.context_extension;
-  ensure_comparison(ext);
+  ensure_comparison(s.analysis);
   o.model_names.clear();
   o.model_score.assign(ext.compared.size(), {});
   o.model_bound.assign(ext.compared.size(), {});
@@ -36,6 +46,8 @@ void update_models(AppState& s) {
 void update(AppState& s) {
   RopeDecayOptions& o = s.analysis.rope_decay;
   check_int(limits::decay_max_distance, o.max_distance);
+  const RopeParams model = single_rope(s.analysis.rope_model);
+  o.from_model = follows_model(s.analysis);  // the head_dim knob moved: custom from now on
   if (o.models) return update_models(s);
   for (std::size_t b = 0; b < 3; ++b) {
     RopeParams p;
@@ -43,9 +55,16 @@ void update(AppState& s) {
     p.base = kDecayBases[b];
     decay_series(rope_decay(rope_inv_freq(p), p.head_dim, o.max_distance), o.score[b], o.bound[b]);
   }
+  o.model_base_score.clear();
+  o.model_base_bound.clear();
+  o.model_label.clear();
+  if (!o.from_model) return;
+  decay_series(rope_decay(rope_inv_freq(model), model.head_dim, o.max_distance), o.model_base_score, o.model_base_bound);
+  o.model_label = rope_model_label(s.analysis.rope_model) + ", base " + caption_number(model.base);
 }
 
-// Columns: r, then score / score(0) and the relative upper bound per base 1e4, 5e5, 1e6 (or per compared model).
+// Columns: r, then score / score(0) and the relative upper bound per base 1e4, 5e5, 1e6 and the loaded model's base
+// while the page follows it (or per compared model).
 NdArray export_data(const AppState& s) {
   const RopeDecayOptions& o = s.analysis.rope_decay;
   std::vector<std::vector<float>> cols(1);
@@ -63,6 +82,10 @@ NdArray export_data(const AppState& s) {
     cols.push_back(o.score[b]);
     cols.push_back(o.bound[b]);
   }
+  if (!o.model_base_score.empty()) {
+    cols.push_back(o.model_base_score);
+    cols.push_back(o.model_base_bound);
+  }
   return data_columns(cols);
 }
 
@@ -74,13 +97,19 @@ std::string caption(const AppState& s) {
     for (const std::string& name : o.model_names) text += dot + name;
     return text + dot + "r \u2264 " + std::to_string(o.max_distance);
   }
-  return "RoPE decay" + dot + "head_dim " + std::to_string(o.head_dim) + dot + "bases 1e4, 5e5, 1e6" + dot + "r \u2264 " +
-         std::to_string(o.max_distance);
+  const bool follows = follows_model(s.analysis);
+  const std::string model_base =
+      follows ? " and " + caption_number(single_rope(s.analysis.rope_model).base) : std::string();
+  return "RoPE decay" + dot + rope_model_caption(s.analysis, follows) + "head_dim " + std::to_string(o.head_dim) +
+         dot + "bases 1e4, 5e5, 1e6" + model_base + dot + "r \u2264 " + std::to_string(o.max_distance);
 }
 
 void read_json(const nlohmann::json& j, AnalysisState& a) {
   RopeDecayOptions& o = a.rope_decay;
-  read(j, "head_dim", o.head_dim);
+  const RopeKnobSource source = read_rope_model_json(j, a, {"head_dim"});
+  if (source == RopeKnobSource::model) take_model(a);
+  if (source == RopeKnobSource::custom) o.from_model = false;
+  if (source != RopeKnobSource::model) read(j, "head_dim", o.head_dim);
   read_limited(j, "max_distance", limits::decay_max_distance, o.max_distance);
   read(j, "models", o.models);
   RopeParams rope;
@@ -89,14 +118,17 @@ void read_json(const nlohmann::json& j, AnalysisState& a) {
 }
 
 nlohmann::json write_json(const AnalysisState& a) {
-  return {{"head_dim", a.rope_decay.head_dim}, {"max_distance", a.rope_decay.max_distance},
-          {"models", a.rope_decay.models}};
+  nlohmann::json j = {{"head_dim", a.rope_decay.head_dim}, {"max_distance", a.rope_decay.max_distance},
+                      {"models", a.rope_decay.models}};
+  write_rope_model_json(j, a, follows_model(a));
+  return j;
 }
 
 }  // namespace
 
 extern const PageModel rope_decay_page{.name = "rope-decay", .title = "RoPE decay", .json_key = "rope_decay",
                                        .update = update, .export_data = export_data, .caption = caption,
-                                       .read_json = read_json, .write_json = write_json};
+                                       .read_json = read_json, .write_json = write_json,
+                                       .take_rope_model = take_model, .follows_rope_model = follows_model};
 
 }  // namespace peviz::app

@@ -11,6 +11,7 @@
 #include "app/plot/draw/plot.hpp"
 #include "app/ui/views/analysis_views.hpp"
 #include "app/ui/views/model_comparison_view.hpp"
+#include "app/ui/views/rope_model_line.hpp"
 #include "app/ui/views/views.hpp"
 
 namespace peviz::app {
@@ -41,45 +42,25 @@ bool keep_above(double& upper, double lower) {
   return true;
 }
 
-// The opened model's layer types (Gemma 3: full and sliding attention), when it has more than one.
-void model_layer_types(AppState& s, ContextExtensionOptions& o) {
-  if (!o.model || o.model->layer_types.size() < 2) return;
-  ImGui::SameLine();
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10.0f);
-  const auto& types = o.model->layer_types;
-  const int shown = std::clamp(o.model_layer, 0, int(types.size()) - 1);
-  if (ImGui::BeginCombo("layers##ext", types[std::size_t(shown)].layer_type.c_str())) {
-    for (std::size_t i = 0; i < types.size(); ++i)
-      if (ImGui::Selectable(types[i].layer_type.c_str(), int(i) == shown)) {
-        o.model_layer = int(i);
-        o.model_layer_changed = true;
-        s.analysis.mark(Page::context_extension);
-      }
-    ImGui::EndCombo();
-  }
-  hint("The model's attention layer types: each has its own RoPE base (and scaling).");
-}
-
 void controls(AppState& s) {
   ContextExtensionOptions& o = s.analysis.context_extension;
   ContextExtensionParams& p = o.params;
   constexpr Page page = Page::context_extension;
-  const char* current = !o.model_name.empty() ? o.model_name.c_str() : "custom";
+  const LoadedRopeModel& model = s.analysis.rope_model;
+  const char* current = o.from_model ? model.model->name.c_str() : "custom";
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14.0f);
   if (ImGui::BeginCombo("model", current)) {
     for (const RopeModelPreset& m : rope_model_presets())
-      if (ImGui::Selectable(m.name.c_str(), m.name == o.model_name)) {
-        show_rope_model(o, m.model, "");
-        s.analysis.mark(page);
-      }
+      if (ImGui::Selectable(m.name.c_str(), o.from_model && m.name == model.model->name))
+        load_rope_model(s.analysis, m.model, "");  // every RoPE page takes it
     ImGui::EndCombo();
   }
   hint("Real models, read from their published config.json files (assets/models/); File > Open (or drop) a "
        "Hugging Face config.json to read any other.");
-  if (!o.model_name.empty()) {
-    model_layer_types(s, o);
+  if (o.from_model) {
+    rope_layer_combo(s);
     ImGui::SameLine();
-    ImGui::TextDisabled("from its config.json: %s", o.model_note.c_str());
+    ImGui::TextDisabled("from its config.json: %s", model.note.c_str());
   }
   bool changed = false;
   changed |= pairs_slider(s, page, "head_dim / 2##ext", p.rope.head_dim, 2, 256);
@@ -107,10 +88,7 @@ void controls(AppState& s) {
     s.analysis.mark(page);
     changed = true;
   }
-  if (changed) {  // no longer the model's settings
-    o.model_name.clear();
-    o.model.reset();
-  }
+  if (changed) o.from_model = false;  // no longer the model's settings
 }
 
 // One model's five scalings, or real models side by side.

@@ -7,6 +7,7 @@
 
 #include "app/plot/draw/plot.hpp"
 #include "app/ui/views/analysis_views.hpp"
+#include "app/ui/views/rope_model_line.hpp"
 #include "app/ui/views/views.hpp"
 
 namespace peviz::app {
@@ -16,6 +17,7 @@ void draw_distance_chart_view(AppState& s) {
   constexpr Page page = Page::distance_chart;
   view_title("Every method against relative distance r = key - query");
   if (!drawing_figure(s)) {  // the settings; a figure leaves them out
+    draw_rope_model_line(s, page);
     page_slider(s, page, "length##dist", o.params.seq_len, limits::seq_len);
     ImGui::SameLine();
     page_slider(s, page, "ALiBi heads", o.params.heads, limits::alibi_heads);

@@ -9,6 +9,7 @@
 
 #include "app/plot/draw/plot.hpp"
 #include "app/ui/views/analysis_views.hpp"
+#include "app/ui/views/rope_model_line.hpp"
 #include "app/ui/views/views.hpp"
 
 namespace peviz::app {
@@ -18,6 +19,7 @@ void draw_precision_view(AppState& s) {
   constexpr Page page = Page::precision;
   view_title("Precision of the angle t * theta in reduced formats");
   if (!drawing_figure(s)) {  // the settings; a figure leaves them out
+    if (o.use_rope) draw_rope_model_line(s, page);
     int source = o.use_rope ? 0 : 1;
     if (ImGui::RadioButton("RoPE", &source, 0) | (ImGui::SameLine(), ImGui::RadioButton("sidebar sinusoid", &source, 1))) {
       o.use_rope = source == 0;

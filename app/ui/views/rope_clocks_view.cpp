@@ -10,6 +10,7 @@
 #include "app/plot/draw/canvas.hpp"
 #include "app/plot/draw/plot.hpp"
 #include "app/ui/views/analysis_views.hpp"
+#include "app/ui/views/rope_model_line.hpp"
 #include "app/ui/views/views.hpp"
 
 namespace peviz::app {
@@ -99,6 +100,7 @@ void dials(const RopeClocksOptions& o, ImVec2 size) {
 void draw_rope_clocks_view(AppState& s) {
   view_title("RoPE clocks: every rotary pair at position t");
   if (!drawing_figure(s)) {  // the settings; a figure leaves them out
+    draw_rope_model_line(s, Page::rope_clocks);
     controls(s);
   }
   const RopeClocksOptions& o = s.analysis.rope_clocks;

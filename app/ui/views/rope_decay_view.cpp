@@ -7,6 +7,7 @@
 
 #include "app/plot/draw/plot.hpp"
 #include "app/ui/views/analysis_views.hpp"
+#include "app/ui/views/rope_model_line.hpp"
 #include "app/ui/views/views.hpp"
 
 namespace peviz::app {
@@ -30,6 +31,7 @@ void draw_rope_decay_view(AppState& s) {
   view_title("RoPE long-term decay (RoFormer §3.4.3)");
   if (!drawing_figure(s)) {  // the settings and the bases shown; a figure leaves them out
     if (!o.models) {  // the models bring their own heads
+      draw_rope_model_line(s, page);
       pairs_slider(s, page, "head_dim / 2", o.head_dim, 1, 256);
       ImGui::SameLine();
     }
@@ -68,6 +70,9 @@ void draw_rope_decay_view(AppState& s) {
       if (o.base_on[std::size_t(b)])
         plot::plot_line(score_labels[b], o.score[std::size_t(b)].data(), int(o.score[std::size_t(b)].size()), 0.0, 1.0, 1,
                         plot::series_color(b), 2.0f);
+    if (!o.models && !o.model_base_score.empty())  // the loaded model's own base, named in the legend
+      plot::plot_line(o.model_label.c_str(), o.model_base_score.data(), int(o.model_base_score.size()), 0.0, 1.0, 1,
+                      plot::series_color(3), 2.5f);
     plot::plot_hline(0.0, ImGui::GetColorU32(ImGuiCol_Text, 0.3f), 1.0f);
     plot::end_plot();
   }
@@ -82,6 +87,9 @@ void draw_rope_decay_view(AppState& s) {
       if (o.base_on[std::size_t(b)])
         plot::plot_line(bound_labels[b], o.bound[std::size_t(b)].data(), int(o.bound[std::size_t(b)].size()), 0.0, 1.0, 1,
                         plot::series_color(b), 2.0f);
+    if (!o.models && !o.model_base_bound.empty())
+      plot::plot_line("##bound, model base", o.model_base_bound.data(), int(o.model_base_bound.size()), 0.0, 1.0, 1,
+                      plot::series_color(3), 2.5f);
     plot::end_plot();
   }
 }

@@ -28,30 +28,32 @@ TEST_CASE("a RoPE model opens on Context extension with its knobs, name and laye
   CHECK(open_model_config(s, config("gemma-3-12b-it.json")) == "gemma-3-12b-it");
   update_app_state(s);
   const ContextExtensionOptions& o = s.analysis.context_extension;
+  const LoadedRopeModel& m = s.analysis.rope_model;
   CHECK(s.analysis.page == Page::context_extension);
-  CHECK(o.model_name == "gemma-3-12b-it");
-  CHECK(o.model_path == std::filesystem::absolute(config("gemma-3-12b-it.json")).string());
+  CHECK(o.from_model);
+  CHECK(m.model->name == "gemma-3-12b-it");
+  CHECK(m.path == std::filesystem::absolute(config("gemma-3-12b-it.json")).string());
   CHECK(o.params.rope.base == 1e6);
   CHECK(o.params.factor == 8.0);
-  REQUIRE(o.model != nullptr);
-  REQUIRE(o.model->layer_types.size() == 2);
-  CHECK(o.model->layer_types[std::size_t(o.model_layer)].layer_type == "full_attention");
+  REQUIRE(m.model->layer_types.size() == 2);
+  CHECK(shown_layer_type(m) == "full_attention");
 
-  s.analysis.context_extension.model_layer = 1 - o.model_layer;  // as the view's layer combo does
-  s.analysis.context_extension.model_layer_changed = true;
-  s.analysis.mark(Page::context_extension);
+  choose_rope_layer(s.analysis, 1 - m.layer);  // as the layer combo does
   update_app_state(s);
+  CHECK(o.from_model);
   CHECK(o.params.rope.base == 10000.0);  // sliding layers: rope_local_base_freq
   CHECK(o.params.factor == 1.0);
-  CHECK(o.model_note.find("sliding_attention") == 0);
+  CHECK(m.note.find("sliding_attention") == 0);
   CHECK(s.analysis.page == Page::context_extension);
 
   const nlohmann::json j = state_to_json(s);  // the name travels with the knobs (figures, session)
   AppState reopened;
   apply_state_json(j, reopened);
-  CHECK(reopened.analysis.context_extension.model_name == "gemma-3-12b-it");
+  CHECK(reopened.analysis.context_extension.from_model);
+  CHECK(reopened.analysis.rope_model.model->name == "gemma-3-12b-it");
+  CHECK(shown_layer_type(reopened.analysis.rope_model) == "sliding_attention");
   CHECK(reopened.analysis.context_extension.params.rope.base == 10000.0);
-  CHECK(page_model(Page::context_extension).caption(s).find("gemma-3-12b-it") != std::string::npos);
+  CHECK(page_model(Page::context_extension).caption(s).find("gemma-3-12b-it (sliding_attention)") != std::string::npos);
 }
 
 TEST_CASE("T5 and ALiBi models open on their pages; a learned table and a foreign file are refused unchanged") {
@@ -77,10 +79,11 @@ TEST_CASE("a shipped model named in a state takes its knobs from its config.json
   CHECK(o.params.rope.base == 1e6);
   CHECK(o.params.factor == 4.0);
   CHECK(o.params.original_len == 32768);
-  CHECK(o.model_note == "rope_theta 1e+06, yarn x4 from 32768; max_position_embeddings 32768");
+  CHECK(s.analysis.rope_model.note == "rope_theta 1e+06, yarn x4 from 32768; max_position_embeddings 32768");
+  CHECK(o.from_model);
   // Moving a knob in a state makes the knobs custom: no model name stays on them.
   apply_state_json(nlohmann::json::parse(R"({"context_extension": {"factor": 2}})"), s);
-  CHECK(o.model_name.empty());
+  CHECK_FALSE(o.from_model);
   CHECK(o.params.factor == 2.0);
 }
 

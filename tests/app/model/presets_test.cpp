@@ -102,15 +102,17 @@ TEST_CASE("shipped presets set the models' values") {
     CHECK(c.factor == 8.0);
     CHECK(c.original_len == 8192);
     CHECK(c.target_len == 131072);  // from the shipped config.json: the preset names the model only
-    CHECK(s.analysis.context_extension.model_name == "llama-3.1-8b-instruct");
-    CHECK(s.analysis.context_extension.model_note == default_rope_model_preset().note);
+    CHECK(s.analysis.context_extension.from_model);
+    CHECK(s.analysis.rope_model.model->name == "llama-3.1-8b-instruct");
+    CHECK(s.analysis.rope_model.note == default_rope_model_preset().note);
     CHECK(s.analysis.rope_clocks.rope.base == 500000.0);
     CHECK(s.analysis.page == Page::context_extension);
   }
   {
     AppState s;
     REQUIRE(apply_preset(shipped(all, "Llama-2 7B"), s));
-    CHECK(s.analysis.context_extension.model_name == "meta-llama/Llama-2-7b-hf");
+    CHECK(s.analysis.context_extension.from_model);
+    CHECK(s.analysis.rope_model.model->name == "meta-llama/Llama-2-7b-hf");
     CHECK(s.analysis.context_extension.params.factor == 1.0);  // ships without scaling
     CHECK(s.analysis.rope_clocks.rope.head_dim == 128);
     CHECK(s.analysis.context_extension.params.original_len == 4096);
@@ -122,7 +124,8 @@ TEST_CASE("shipped presets set the models' values") {
     CHECK(s.analysis.context_extension.params.rope.base == 1e6);
     CHECK(s.analysis.context_extension.params.factor == 4.0);
     CHECK(s.analysis.context_extension.params.original_len == 32768);
-    CHECK(s.analysis.context_extension.model_name == "qwen2.5-7b-instruct-yarn");
+    CHECK(s.analysis.context_extension.from_model);
+    CHECK(s.analysis.rope_model.model->name == "qwen2.5-7b-instruct-yarn");
   }
   {
     AppState s;

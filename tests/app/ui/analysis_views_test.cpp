@@ -201,7 +201,7 @@ TEST_CASE("context extension page: the upper knob of each ordered pair stays abo
   ui.frame(s);
   CHECK(p.high_freq_factor == Approx(5.4 * 1.01));
   CHECK(p.beta_fast == Approx(40.0 * 1.01));
-  CHECK(s.analysis.context_extension.model_name.empty());  // no longer the model's knobs
+  CHECK_FALSE(s.analysis.context_extension.from_model);  // no longer the model's knobs
   CHECK_FALSE(s.status_is_error);
   CHECK(check_state(s) == "");
 }
