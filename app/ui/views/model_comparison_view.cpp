@@ -90,18 +90,22 @@ float table_height(const ContextExtensionOptions& o) {
 }
 
 void bounds_table(const ContextExtensionOptions& o) {
-  static const char* const kTitles[] = {"model", "R", "base", "scaling", "original", "extended", "turn in orig.",
-                                        "turn in ext.", "Liu d_extra", "Men min base", "base ok"};
+  // Short headers so that the table fits a 1280-pixel window; each header's hover says what it means.
+  static const char* const kTitles[] = {"model", "R", "base", "scaling", "orig.", "ext.", "turn o.",
+                                        "turn e.", "d_extra", "Men base", "ok"};
   static const char* const kMeanings[] = {
-      "The model (and layer type).", "Rotating channels per head (head_dim x partial rotary factor).",
-      "rope_theta.", "rope_scaling: its type and factor.", "The context it was trained on.",
-      "max_position_embeddings: the context it claims.",
-      "Pairs whose unscaled wavelength fits inside the original context (they complete a turn there).",
-      "Pairs whose scaled wavelength fits inside the extended context.",
-      "Liu et al. 2023, Eq. 13: channels whose pair completes a turn inside the original context; past "
-      "2 pi base^(d_extra/R) the first untrained angle appears.",
+      "The model (and layer type); its organisation prefix is left out here (hover a name for it, the legend has it).",
+      "R: rotating channels per head (head_dim x partial rotary factor).",
+      "rope_theta.", "rope_scaling: its type and factor.", "orig.: the context it was trained on.",
+      "ext.: the extended context (max_position_embeddings: the context it claims).",
+      "turn o.: pairs whose unscaled wavelength fits inside the original context (they complete a turn there), "
+      "of R/2.",
+      "turn e.: pairs whose scaled wavelength fits inside the extended context, of R/2.",
+      "Liu et al. 2023, Eq. 13, d_extra: channels whose pair completes a turn inside the original context, of R; "
+      "past 2 pi base^(d_extra/R) the first untrained angle appears.",
       "Men et al. 2024: the smallest base with B(m) >= 0 for every m below the extended context.",
-      "Whether the model's own base reaches Men et al.'s bound (scaling is not counted: it acts like a larger base)."};
+      "ok: whether the model's own base reaches Men et al.'s bound (scaling is not counted: it acts like a larger "
+      "base)."};
   constexpr int kColumns = int(std::size(kTitles));
   const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit |
                                 ImGuiTableFlags_ScrollX;
@@ -117,7 +121,10 @@ void bounds_table(const ContextExtensionOptions& o) {
     const RopeModelSummary& m = o.summaries[k];
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
-    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(plot::series_color(int(k))), "%s", m.name.c_str());
+    const std::size_t slash = m.name.find('/');  // "meta-llama/Llama-2-7b-hf" -> "Llama-2-7b-hf"
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(plot::series_color(int(k))), "%s",
+                       m.name.c_str() + (slash == std::string::npos ? 0 : slash + 1));
+    if (slash != std::string::npos) hint(m.name.c_str());
     ImGui::TableNextColumn();
     ImGui::Text("%d", m.rotary_dim);
     ImGui::TableNextColumn();
@@ -130,14 +137,14 @@ void bounds_table(const ContextExtensionOptions& o) {
     ImGui::TableNextColumn();
     ImGui::Text("%d", m.extended_len);
     ImGui::TableNextColumn();
-    ImGui::Text("%d of %zu", m.pairs_turning_original, m.wavelength.size());
+    ImGui::Text("%d/%zu", m.pairs_turning_original, m.wavelength.size());
     ImGui::TableNextColumn();
-    ImGui::Text("%d of %zu", m.pairs_turning_extended, m.wavelength.size());
+    ImGui::Text("%d/%zu", m.pairs_turning_extended, m.wavelength.size());
     ImGui::TableNextColumn();
-    ImGui::Text("%d of %d", m.critical_dim, m.rotary_dim);
+    ImGui::Text("%d/%d", m.critical_dim, m.rotary_dim);
     ImGui::TableNextColumn();
     if (m.min_base) ImGui::Text("%.3g", *m.min_base);
-    else ImGui::TextUnformatted("none up to 1e12");
+    else ImGui::TextUnformatted("> 1e12"), hint("No base up to 1e12 keeps B(m) >= 0 below the extended context.");
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(yes_no(m.base_meets_bound));
   }
