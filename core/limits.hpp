@@ -111,6 +111,9 @@ inline constexpr Limit shift_position{.name = "position", .min = 0, .max = 65536
 inline constexpr Limit criteria_length{.name = "length", .min = 2, .max = 8192, .fallback = 64,
     .scale = Scale::logarithmic};
 inline constexpr Limit ui_zoom{.name = "ui-zoom", .min = 0.5, .max = 3, .fallback = 1};
+// RoPE clocks' animation: positions per second.
+inline constexpr Limit clock_speed{.name = "speed", .min = 0.1, .max = 1000, .fallback = 4,
+    .scale = Scale::logarithmic};
 inline constexpr Limit compare_offset{.name = "compare-offset", .min = -512, .max = 512, .fallback = 64};
 // ---- figures (render, F12, File > Export): width and height in screen units ----
 inline constexpr Limit figure_width{.name = "width", .min = 64, .max = 7680, .fallback = 1600};

@@ -40,7 +40,7 @@ const std::vector<const Limit*> kEntries = {
     &limits::precision_max_position_log2, &limits::figure_width, &limits::figure_height,
     &limits::alibi_heads, &limits::alibi_seq_len, &limits::t5_shaw_seq_len, &limits::num_buckets,
     &limits::t5_max_distance, &limits::max_relative, &limits::shift_position, &limits::criteria_length,
-    &limits::ui_zoom, &limits::compare_offset, &limits::binary_positions, &limits::binary_morph,
+    &limits::ui_zoom, &limits::clock_speed, &limits::compare_offset, &limits::binary_positions, &limits::binary_morph,
     &limits::max_output, &limits::threads, &limits::animation_frames, &limits::animation_fps,
     &limits::train_layers, &limits::train_heads, &limits::train_d_model, &limits::train_batch,
     &limits::train_steps, &limits::train_max, &limits::test_max, &limits::test_samples, &limits::learning_rate,

@@ -14,7 +14,7 @@ struct RopeClocksOptions {
   bool from_model = false;       // `rope` is the loaded model's (AnalysisState::rope_model); a knob moved clears it
   double position = 12.0;        // t, the position whose rotations are drawn
   bool animate = false;          // sweep t forward every frame
-  float speed = 4.0f;            // positions per second while animating
+  float speed = float(limits::clock_speed.fallback);  // positions per second while animating
   // cache
   std::vector<double> inv_freq, angles;  // per pair; angle wrapped to [0, 2 pi)
   std::vector<float> angles_f;           // the same as float, for the line plot

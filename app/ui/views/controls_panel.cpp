@@ -99,7 +99,8 @@ void appearance_controls(AppState& s) {
   hint("Light theme, for slides and projectors.");
   s.theme = Theme(theme);
   float zoom_percent = s.ui_zoom * 100.0f;
-  if (ImGui::SliderFloat("zoom", &zoom_percent, 50.0f, 300.0f, "%.0f%%", kSliderFlags)) {
+  if (ImGui::SliderFloat("zoom", &zoom_percent, float(limits::ui_zoom.min * 100), float(limits::ui_zoom.max * 100),
+                         "%.0f%%", kSliderFlags)) {
     s.ui_zoom = zoom_percent / 100.0f;
   }
   if (ImGui::IsItemDeactivatedAfterEdit()) s.fonts_dirty = true;

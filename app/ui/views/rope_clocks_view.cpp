@@ -39,7 +39,7 @@ void controls(AppState& s) {
        "needs about 2*pi*base positions for one turn.");
   ImGui::SameLine();
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7.0f);
-  ImGui::SliderFloat("positions/s", &o.speed, 0.1f, 1000.0f, "%.3g",
+  ImGui::SliderFloat("positions/s", &o.speed, float(limits::clock_speed.min), float(limits::clock_speed.max), "%.3g",
                      ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);  // Ctrl+click typing too
   ImGui::SameLine();
   if (ImGui::SmallButton("t = 0")) {
