@@ -22,14 +22,14 @@ void draw_alibi_view(AppState& s) {
   view_title("ALiBi: a linear bias per head, -m_h * distance");
   if (!drawing_figure(s)) {  // the settings; a figure leaves them out
     page_slider(s, page, "heads", o.heads, limits::alibi_heads);
-    ImGui::SameLine();
+    next_slider_on_line("length##alibi");
     page_slider(s, page, "length##alibi", o.seq_len, limits::alibi_seq_len);
-    ImGui::SameLine();
+    next_on_line(radio_width("bidirectional"));
     if (ImGui::Checkbox("bidirectional", &o.bidirectional)) s.analysis.mark(page);
     hint("Causal: bias -m_h (i - j) for keys j <= i, future keys masked (drawn grey). Bidirectional: -m_h |i - j|.");
-    ImGui::SameLine();
+    next_slider_on_line("head shown");
     page_slider(s, page, "head shown", o.head, 0, std::max(o.heads - 1, 0));
-    ImGui::SameLine();
+    next_on_line(radio_width("per-head scale"));
     if (ImGui::Checkbox("per-head scale", &o.per_head_scale)) s.analysis.mark(page);
     hint("The tiles of all heads: each divided by its own largest |bias| (every head runs 0 to -1, so the gentle "
          "heads' gradients show), instead of one scale set by the steepest head.");
@@ -38,8 +38,10 @@ void draw_alibi_view(AppState& s) {
     ImGui::TextDisabled("no results yet: see the status line");
     return;
   }
+  ImGui::PushTextWrapPos(0.0f);  // wraps at the pane's right edge
   ImGui::TextDisabled("slopes 2^(-8h/H) for H a power of two (head 0: %.4g, head %d: %.4g); other H interleave the next "
                       "power of two's slopes.", o.slopes.front(), int(o.slopes.size()) - 1, o.slopes.back());
+  ImGui::PopTextWrapPos();
   // The slopes and one head on the left, all heads on the right; one under the other when the width is short.
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float spacing = ImGui::GetStyle().ItemSpacing.x;

@@ -36,6 +36,8 @@ bool page_slider(AppState& s, Page page, const char* label, double& v, double lo
 // The same over a limit's window range and scale (core/limits.hpp).
 bool page_slider(AppState& s, Page page, const char* label, int& v, const Limit& l);
 bool page_slider(AppState& s, Page page, const char* label, double& v, const Limit& l);
+// Puts the next page slider (labelled `label`) on the current line when it fits there, else on a new line.
+void next_slider_on_line(const char* label);
 // Slider over head_dim / 2 (the rotary pairs), keeping head_dim even; marks `page` dirty.
 bool pairs_slider(AppState& s, Page page, const char* label, int& head_dim, int min_pairs, int max_pairs);
 

@@ -91,8 +91,14 @@ void heatmap_panel(plot::HeatmapImage& img, const char* id, const char* x_label,
   ImGui::EndGroup();
 }
 
+namespace {
+constexpr float kPageSliderEm = 9.0f;  // a page slider's width, in font sizes
+}  // namespace
+
+void next_slider_on_line(const char* label) { next_on_line(ImGui::GetFontSize() * kPageSliderEm, label); }
+
 bool page_slider(AppState& s, Page page, const char* label, int& v, int lo, int hi, bool log) {
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9.0f);
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * kPageSliderEm);
   const bool changed = ImGui::SliderInt(label, &v, lo, hi, "%d",
                                         ImGuiSliderFlags_AlwaysClamp | (log ? ImGuiSliderFlags_Logarithmic : 0));
   if (changed) s.analysis.mark(page);
@@ -100,7 +106,7 @@ bool page_slider(AppState& s, Page page, const char* label, int& v, int lo, int 
 }
 
 bool page_slider(AppState& s, Page page, const char* label, double& v, double lo, double hi, bool log) {
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9.0f);
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * kPageSliderEm);
   const bool changed = ImGui::SliderScalar(label, ImGuiDataType_Double, &v, &lo, &hi, "%.6g",
                                            ImGuiSliderFlags_AlwaysClamp | (log ? ImGuiSliderFlags_Logarithmic : 0));
   if (changed) s.analysis.mark(page);
@@ -108,14 +114,14 @@ bool page_slider(AppState& s, Page page, const char* label, double& v, double lo
 }
 
 bool page_slider(AppState& s, Page page, const char* label, int& v, const Limit& l) {
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9.0f);
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * kPageSliderEm);
   const bool changed = limit_slider(label, v, l);
   if (changed) s.analysis.mark(page);
   return changed;
 }
 
 bool page_slider(AppState& s, Page page, const char* label, double& v, const Limit& l) {
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9.0f);
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * kPageSliderEm);
   const bool changed = limit_slider(label, v, l);
   if (changed) s.analysis.mark(page);
   return changed;

@@ -59,28 +59,30 @@ void controls(AppState& s) {
        "Hugging Face config.json to read any other.");
   if (o.from_model) {
     rope_layer_combo(s);
-    ImGui::SameLine();
+    next_on_line(ImGui::GetFontSize() * 12.0f);
+    ImGui::PushTextWrapPos(0.0f);  // wraps at the pane's right edge
     ImGui::TextDisabled("from its config.json: %s", model.note.c_str());
+    ImGui::PopTextWrapPos();
   }
   bool changed = false;
   changed |= pairs_slider(s, page, "head_dim / 2##ext", p.rope.head_dim, 2, 256);
-  ImGui::SameLine();
+  next_slider_on_line("base##ext");
   changed |= page_slider(s, page, "base##ext", p.rope.base, limits::rope_base);
-  ImGui::SameLine();
+  next_slider_on_line("factor");
   changed |= page_slider(s, page, "factor", p.factor, limits::factor);
   hint("The scaling factor: target context / original context (rope_scaling.factor).");
   changed |= page_slider(s, page, "original length", p.original_len, limits::original_len);
   hint("original_max_position_embeddings: the context the model was trained on.");
-  ImGui::SameLine();
+  next_slider_on_line("target (0 = orig x factor)");
   changed |= page_slider(s, page, "target (0 = orig x factor)", p.target_len, limits::target_len);
   changed |= page_slider(s, page, "YaRN beta_fast", p.beta_fast, limits::beta_fast);
   hint("YaRN keeps pairs that turn more than beta_fast times inside the original context.");
-  ImGui::SameLine();
+  next_slider_on_line("beta_slow");
   changed |= page_slider(s, page, "beta_slow", p.beta_slow, limits::beta_slow);
   hint("YaRN fully interpolates (divides by the factor) pairs that turn fewer than beta_slow times.");
   changed |= page_slider(s, page, "llama3 low_freq_factor", p.low_freq_factor, limits::low_freq_factor);
   hint("llama3: pairs whose wavelength is longer than original length / low_freq_factor are divided by the factor.");
-  ImGui::SameLine();
+  next_slider_on_line("high_freq_factor");
   changed |= page_slider(s, page, "high_freq_factor", p.high_freq_factor, limits::high_freq_factor);
   hint("llama3: pairs whose wavelength is shorter than original length / high_freq_factor keep their frequency; "
        "between the two cuts the frequency is blended smoothly.");
@@ -95,7 +97,7 @@ void controls(AppState& s) {
 void mode_switch(AppState& s, ContextExtensionOptions& o) {
   bool compare = o.compare;
   if (ImGui::RadioButton("one model, every scaling", !compare)) compare = false;
-  ImGui::SameLine();
+  next_on_line(radio_width("models compared"));
   if (ImGui::RadioButton("models compared", compare)) compare = true;
   if (compare != o.compare) {
     o.compare = compare;
@@ -127,15 +129,18 @@ void draw_context_extension_view(AppState& s) {
     return;
   }
   const double orig = double(o.params.original_len), target = r.target_len;
+  ImGui::PushTextWrapPos(0.0f);  // the notes wrap at the pane's right edge
   ImGui::TextDisabled("pairs whose wavelength exceeds the target context %.0f (never complete a turn there):", target);
   for (int k = 0; k < 5; ++k) {
-    ImGui::SameLine();
-    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(plot::series_color(k)), "%s %d", kNames[k],
-                       r.rows[std::size_t(k)].pairs_beyond_target);
+    char count[48];
+    std::snprintf(count, sizeof count, "%s %d", kNames[k], r.rows[std::size_t(k)].pairs_beyond_target);
+    next_on_line(ImGui::CalcTextSize(count).x);
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(plot::series_color(k)), "%s", count);
   }
   ImGui::TextDisabled("attention factor (multiplies cos and sin): YaRN %.4f; every other scaling 1. Pairs beyond "
                       "the original %.0f without scaling: %d.",
                       r.rows[3].scaled.attention_factor, orig, r.rows[0].pairs_beyond_original);
+  ImGui::PopTextWrapPos();
 
   const float avail = ImGui::GetContentRegionAvail().y;
   const float ramp_h = readable_height(avail * 0.3f);

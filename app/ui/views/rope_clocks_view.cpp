@@ -22,26 +22,30 @@ void controls(AppState& s) {
   constexpr Page page = Page::rope_clocks;
   pairs_slider(s, page, "pairs", o.rope.head_dim, 1, 128);
   hint("Rotary pairs = head_dim / 2. Pair j turns by t * base^(-2j/head_dim) radians.");
-  ImGui::SameLine();
+  next_slider_on_line("base##clocks");
   page_slider(s, page, "base##clocks", o.rope.base, limits::rope_base);
-  ImGui::SameLine();
   int pairing = int(o.rope.pairing);
-  if (ImGui::RadioButton("halves", &pairing, 0) | (ImGui::SameLine(), ImGui::RadioButton("interleaved", &pairing, 1))) {
+  next_on_line(radio_width("halves"));
+  bool pairing_changed = ImGui::RadioButton("halves", &pairing, 0);
+  next_on_line(radio_width("interleaved"));
+  pairing_changed |= ImGui::RadioButton("interleaved", &pairing, 1);
+  if (pairing_changed) {
     o.rope.pairing = RopePairing(pairing);
     s.analysis.mark(page);
   }
   hint("halves (GPT-NeoX, HF LLaMA rotate_half): channel j turns with j + d/2. interleaved (RoFormer, "
        "GPT-J): channel 2j turns with 2j+1. The angles are the same; only the channels differ.");
   page_slider(s, page, "position t", o.position, limits::rope_position);
-  ImGui::SameLine();
-  if (ImGui::Button(o.animate ? "stop" : "animate position")) o.animate = !o.animate;
+  const char* animate = o.animate ? "stop" : "animate position";
+  next_on_line(small_button_width(animate));
+  if (ImGui::Button(animate)) o.animate = !o.animate;
   hint("Sweeps t forward so the dials turn: pair 0 turns once every 2*pi positions, the last pair "
        "needs about 2*pi*base positions for one turn.");
-  ImGui::SameLine();
+  next_on_line(ImGui::GetFontSize() * 7.0f, "positions/s");
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7.0f);
   ImGui::SliderFloat("positions/s", &o.speed, float(limits::clock_speed.min), float(limits::clock_speed.max), "%.3g",
                      ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);  // Ctrl+click typing too
-  ImGui::SameLine();
+  next_on_line(small_button_width("t = 0"));
   if (ImGui::SmallButton("t = 0")) {
     o.position = 0.0;
     s.analysis.mark(page);
@@ -108,9 +112,11 @@ void draw_rope_clocks_view(AppState& s) {
     ImGui::TextDisabled("no results yet: see the status line");
     return;
   }
+  ImGui::PushTextWrapPos(0.0f);  // wraps at the pane's right edge
   ImGui::TextDisabled("t = %.2f. Pair 0 turns 1 rad per position (wavelength 2 pi); pair %d turns %.3g rad per "
                       "position (wavelength %.4g). Hover a dial for its numbers.",
                       o.position, int(o.angles.size()) - 1, o.inv_freq.back(), 2 * std::numbers::pi / o.inv_freq.back());
+  ImGui::PopTextWrapPos();
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float plot_h = readable_height(avail.y * 0.28f);
   dials(o, ImVec2(avail.x, readable_height(avail.y - plot_h - ImGui::GetStyle().ItemSpacing.y)));

@@ -15,7 +15,7 @@ void rope_layer_combo(AppState& s) {
   const LoadedRopeModel& m = s.analysis.rope_model;
   const auto& types = m.model->layer_types;
   if (types.size() < 2) return;
-  ImGui::SameLine();
+  next_on_line(ImGui::GetFontSize() * 10.0f, "layers");
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10.0f);
   const int shown = std::clamp(m.layer, 0, int(types.size()) - 1);
   if (ImGui::BeginCombo("layers##rope_model", types[std::size_t(shown)].layer_type.c_str())) {
@@ -36,8 +36,10 @@ void draw_rope_model_line(AppState& s, Page page) {
   if (p.follows_rope_model(s.analysis)) {
     const RopeParams r = single_rope(m);
     ImGui::AlignTextToFramePadding();
+    ImGui::PushTextWrapPos(0.0f);  // wraps at the pane's right edge
     ImGui::TextDisabled("model: %s, %d rotating channels, base %g (its config.json, unscaled)", name.c_str(),
                         r.head_dim, r.base);
+    ImGui::PopTextWrapPos();
     hint("The model loaded (File > Open, a drop, --open, or Context extension's model box). Moving a knob makes "
          "this page's settings custom; Context extension shows the model's scaling.");
     rope_layer_combo(s);
@@ -45,8 +47,9 @@ void draw_rope_model_line(AppState& s, Page page) {
   }
   ImGui::AlignTextToFramePadding();
   ImGui::TextDisabled("custom settings;");
-  ImGui::SameLine();
-  if (ImGui::SmallButton(("use " + name).c_str())) take_rope_model(s.analysis, int(page));
+  const std::string use = "use " + name;
+  next_on_line(small_button_width(use.c_str()));
+  if (ImGui::SmallButton(use.c_str())) take_rope_model(s.analysis, int(page));
   hint("Put the loaded model's rotary channels and base (of the layer type shown) on this page.");
 }
 

@@ -35,15 +35,15 @@ void draw_t5_shaw_view(AppState& s) {
   view_title("T5 buckets and Shaw clipping: relative positions as a few ids");
   if (!drawing_figure(s)) {  // the settings; a figure leaves them out
     page_slider(s, page, "length##t5", o.seq_len, limits::t5_shaw_seq_len);
-    ImGui::SameLine();
+    next_slider_on_line("buckets");
     page_slider(s, page, "buckets", o.num_buckets, limits::num_buckets);
-    ImGui::SameLine();
+    next_slider_on_line("max distance##t5");
     page_slider(s, page, "max distance##t5", o.max_distance, limits::t5_max_distance);
-    ImGui::SameLine();
+    next_on_line(radio_width("causal##t5"));
     if (ImGui::Checkbox("causal##t5", &o.causal)) s.analysis.mark(page);
     hint("Bidirectional: half the buckets for keys after the query (+B/2). Causal: every future key is bucket 0.");
     keep_t5_knobs_valid(s);
-    ImGui::SameLine();
+    next_slider_on_line("Shaw k");
     page_slider(s, page, "Shaw k", o.max_relative, limits::max_relative);
   }
   if (o.buckets.empty()) {
@@ -51,9 +51,11 @@ void draw_t5_shaw_view(AppState& s) {
     return;
   }
   const int exact = t5_exact_range(o.num_buckets, !o.causal);
+  ImGui::PushTextWrapPos(0.0f);  // wraps at the pane's right edge
   ImGui::TextDisabled("T5: |r| < %d gets its own bucket (exact), then buckets grow logarithmically up to |r| = %d; "
                       "Shaw: r clipped to [-%d, %d].", exact, o.max_distance, o.max_relative,
                       o.max_relative);
+  ImGui::PopTextWrapPos();
   // The two maps side by side over the bucket curve; one under the other when the width is short.
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float spacing = ImGui::GetStyle().ItemSpacing.x;

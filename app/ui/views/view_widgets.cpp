@@ -44,7 +44,9 @@ bool colormap_combo(const char* label, int& choice) {
 
 void view_title(const char* title) {
   ImGui::AlignTextToFramePadding();
+  ImGui::PushTextWrapPos(0.0f);  // wraps at the pane's right edge
   ImGui::TextUnformatted(title);
+  ImGui::PopTextWrapPos();
 }
 
 void next_on_line(float item_width, const char* label) {
