@@ -19,11 +19,11 @@ void draw_distance_chart_view(AppState& s) {
   if (!drawing_figure(s)) {  // the settings; a figure leaves them out
     draw_rope_model_line(s, page);
     page_slider(s, page, "length##dist", o.params.seq_len, limits::seq_len);
-    ImGui::SameLine();
+    next_slider_on_line("ALiBi heads");
     page_slider(s, page, "ALiBi heads", o.params.heads, limits::alibi_heads);
-    ImGui::SameLine();
+    next_on_line(radio_width("causal##dist"));
     if (ImGui::Checkbox("causal##dist", &o.params.causal)) s.analysis.mark(page);
-    ImGui::SameLine();
+    next_slider_on_line("Shaw k##dist");
     page_slider(s, page, "Shaw k##dist", o.params.max_relative, limits::max_relative);
   }
   const auto& names = o.series.names;

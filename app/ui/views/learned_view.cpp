@@ -40,7 +40,11 @@ void file_dialog(AppState& s, float width, float height) {
 void tensor_list(AppState& s, float width, float height) {
   LearnedOptions& o = s.analysis.learned;
   ImGui::BeginChild("##tensors", ImVec2(width, height), true);
-  if (o.tensors.empty()) ImGui::TextDisabled(".npy: one table. .safetensors: its tensors are listed here.");
+  if (o.tensors.empty()) {
+    ImGui::PushTextWrapPos(0.0f);  // wraps at the list's right edge
+    ImGui::TextDisabled(".npy: one table. .safetensors: its tensors are listed here.");
+    ImGui::PopTextWrapPos();
+  }
   for (std::size_t i = 0; i < o.tensors.size(); ++i) {
     const SafetensorsTensor& t = o.tensors[i];
     std::string label = t.name + "  " + t.dtype + " [";
@@ -66,7 +70,7 @@ void draw_learned_view(AppState& s) {
   LearnedOptions& o = s.analysis.learned;
   view_title("Learned position tables: open a .npy or .safetensors file, or drop one on the window");
   if (!drawing_figure(s)) {  // the buttons; a figure leaves them out
-    ImGui::SameLine();
+    next_on_line(small_button_width("random table"));
     if (ImGui::SmallButton("random table")) {
       s.params.encoding = Encoding::learned;
       s.params.learned_table.reset();
@@ -75,7 +79,7 @@ void draw_learned_view(AppState& s) {
       mark_params_changed(s);
     }
     hint("Back to the random GPT-2-style N(0, 0.02^2) table of the sidebar's d_model, max_len and seed.");
-    ImGui::SameLine();
+    next_on_line(small_button_width("trained table"));
     if (ImGui::SmallButton("trained table")) {
       o.shipped_requested = true;
       s.analysis.mark(Page::learned);

@@ -26,7 +26,9 @@ void draw_lesson_panel(AppState& s) {
   const float text_w = demo_beside ? avail_w * 0.42f : avail_w;
 
   if (demo_beside) ImGui::BeginChild("##lesson_text", ImVec2(text_w, 0), false);
+  ImGui::PushTextWrapPos(0.0f);  // a long lesson title wraps in a narrow column
   ImGui::TextDisabled("%s  ·  step %d / %d", t.lesson.title.c_str(), t.step + 1, n);
+  ImGui::PopTextWrapPos();
   ImGui::SameLine();
   const ImGuiStyle& style = ImGui::GetStyle();
   const float buttons_w = ImGui::CalcTextSize("← Prev").x + ImGui::CalcTextSize("Next →").x +

@@ -21,21 +21,26 @@ void draw_precision_view(AppState& s) {
   if (!drawing_figure(s)) {  // the settings; a figure leaves them out
     if (o.use_rope) draw_rope_model_line(s, page);
     int source = o.use_rope ? 0 : 1;
-    if (ImGui::RadioButton("RoPE", &source, 0) | (ImGui::SameLine(), ImGui::RadioButton("sidebar sinusoid", &source, 1))) {
+    bool source_changed = ImGui::RadioButton("RoPE", &source, 0);
+    next_on_line(radio_width("sidebar sinusoid"));
+    source_changed |= ImGui::RadioButton("sidebar sinusoid", &source, 1);
+    if (source_changed) {
       o.use_rope = source == 0;
       s.analysis.mark(page);
     }
     if (o.use_rope) {
-      ImGui::SameLine();
+      next_slider_on_line("head_dim / 2##prec");
       pairs_slider(s, page, "head_dim / 2##prec", o.head_dim, 1, 256);
-      ImGui::SameLine();
+      next_slider_on_line("base##prec");
       page_slider(s, page, "base##prec", o.base, limits::rope_base);
     }
-    ImGui::SameLine();
+    next_slider_on_line("log2 max position");
     page_slider(s, page, "log2 max position", o.max_position_log2, limits::precision_max_position_log2);
   }
+  ImGui::PushTextWrapPos(0.0f);  // wraps at the pane's right edge
   ImGui::TextDisabled("angle = fl(fl(t) * fl(theta)) in the format against t * theta in double; largest wrapped error "
                       "over all pairs, radians (pi = no phase left). Missing: the angle overflows fp16.");
+  ImGui::PopTextWrapPos();
   if (o.log2_position.empty()) {
     ImGui::TextDisabled("no results yet: see the status line");
     return;
