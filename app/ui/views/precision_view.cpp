@@ -1,5 +1,6 @@
 // Precision: phase error of t * theta in fp32, bf16 and fp16 against position, with the position at
 // which neighbouring positions round to the same number marked (core/precision.hpp).
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdio>
@@ -59,7 +60,10 @@ void draw_precision_view(AppState& s) {
     }
   }
   const int n = int(o.log2_position.size());
-  if (plot::begin_plot("##precision", ImVec2(-1, -1))) {
+  // The rest of the pane, but never less than a readable plot under its legend (the page scrolls then).
+  const float height = std::max(ImGui::GetContentRegionAvail().y,
+                                kMinPlotHeightEm * ImGui::GetFontSize() + plot::legend_room_above("##precision"));
+  if (plot::begin_plot("##precision", ImVec2(-1, height))) {
     plot::setup_axes("log2 position t", "phase error (rad)", {0.0, double(o.max_position_log2)},
                      {-0.05, std::numbers::pi + 0.1});
     for (int f = 0; f < 3; ++f) {
