@@ -120,7 +120,7 @@ void draw_criteria_view(AppState& s) {
   ImGui::Spacing();
   if (!drawing_figure(s)) {  // the settings; a figure leaves them out
     page_slider(s, page, "length A", o.length_a, limits::criteria_length);
-    ImGui::SameLine();
+    next_slider_on_line("length B");
     page_slider(s, page, "length B", o.length_b, limits::criteria_length);
   }
   if (o.normalized_a.empty()) return;
@@ -131,8 +131,10 @@ void draw_criteria_view(AppState& s) {
   const float width = beside ? 0.5f * (avail.x - ImGui::GetStyle().ItemSpacing.x) : avail.x;
   const float height = readable_height(beside ? avail.y - line : 0.5f * avail.y - line);
   ImGui::BeginGroup();
+  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width);  // each heading wraps at its plot's width
   ImGui::Text("t/(L-1): one step is %.4g at L = %d but %.4g at L = %d", 1.0 / (o.length_a - 1), o.length_a,
               1.0 / (o.length_b - 1), o.length_b);
+  ImGui::PopTextWrapPos();
   const int m = std::max(o.length_a, o.length_b);
   if (plot::begin_plot("##naive_normalized", ImVec2(width, height))) {
     plot::setup_axes("position t", "t/(L-1)", {0.0, double(m)}, {-0.05, 1.1});
@@ -156,7 +158,9 @@ void draw_criteria_view(AppState& s) {
   ImGui::EndGroup();
   if (beside) ImGui::SameLine();
   ImGui::BeginGroup();
+  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width);
   ImGui::Text("integer t: unbounded (shown to 4 x %d); sinusoids stay in [-1, 1]", m);
+  ImGui::PopTextWrapPos();
   const int n = int(o.integer_values.size());
   if (plot::begin_plot("##naive_integer", ImVec2(width, height))) {
     plot::setup_axes("position t", "value", {0.0, double(n)}, {-0.05 * n, 1.05 * n});

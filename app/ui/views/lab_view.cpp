@@ -244,7 +244,10 @@ void sequence_line(const LabOptions& o, int n) {
   for (int i = 0; i < int(o.attention_tokens_ids.size()); ++i) {
     const int id = o.attention_tokens_ids[std::size_t(i)];
     const std::string text = id == train::kBos ? "BOS" : id == train::kSep ? "SEP" : id == train::kEos ? "EOS" : std::to_string(id);
-    ImGui::SameLine(0.0f, ImGui::GetFontSize() * 0.3f);
+    const float gap = ImGui::GetFontSize() * 0.3f;  // the next token on this line when it fits, else on the next
+    const float right_edge = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+    if (ImGui::GetItemRectMax().x + gap + ImGui::CalcTextSize(("[" + text + "]").c_str()).x <= right_edge)
+      ImGui::SameLine(0.0f, gap);
     const bool answer = i >= n + 2;
     const bool wrong = o.attention_wrong >= 0 && i == o.attention_wrong + 1;
     const ImVec4 color = wrong ? ImVec4(1.0f, 0.35f, 0.35f, 1.0f) : answer ? ImVec4(0.5f, 0.85f, 0.5f, 1.0f)
@@ -266,10 +269,10 @@ void attention_panel(AppState& s, LabOptions& o, float height) {
         }
       ImGui::EndCombo();
     }
-    ImGui::SameLine();
+    next_slider_on_line("length n##lab_attention");
     page_slider(s, kPage, "length n##lab_attention", o.attention_length, 1, std::max(t.train_max, t.test_max));
     hint("Lengths past train max show what the model attends to on sequences longer than any it was trained on.");
-    ImGui::SameLine();
+    next_slider_on_line("test sequence##lab_attention");
     page_slider(s, kPage, "test sequence##lab_attention", o.attention_sample, 0, t.test_samples - 1);
     hint("Which of the test sequences of this length (the same ones the exact match is measured on).");
   }
@@ -280,6 +283,7 @@ void attention_panel(AppState& s, LabOptions& o, float height) {
   }
   const int n = (o.attention_tokens - 3) / 2;
   sequence_line(o, n);
+  ImGui::PushTextWrapPos(0.0f);  // the verdict wraps at the pane's right edge
   if (o.attention_wrong >= 0) {
     const int k = o.attention_wrong - n - 1;  // answer token k: y(k+1), or EOS
     const auto name = [](int id) { return id == train::kEos ? std::string("EOS") : id >= train::kSymbols ? std::string("?")
@@ -293,6 +297,7 @@ void attention_panel(AppState& s, LabOptions& o, float height) {
   else
     ImGui::TextDisabled("answered exactly; on the right, the last query's attention. Tiles: rows = layers 1..%d, "
                         "columns = heads 1..%d; row = query, column = key", o.attention_layers, o.attention_heads);
+  ImGui::PopTextWrapPos();
   // Square cells: as wide as the tiles need at this height (plus the axis and the colourbar), at most 60% of the
   // width and at least readable; the query's row beside them, or under them when the width is short.
   const float h = readable_height(ImGui::GetContentRegionAvail().y), em = ImGui::GetFontSize();
@@ -305,11 +310,13 @@ void attention_panel(AppState& s, LabOptions& o, float height) {
   if (beside) ImGui::SameLine();
   ImGui::BeginGroup();
   const int query = o.attention_wrong >= 0 ? o.attention_wrong : o.attention_tokens - 1;
+  const float row_w = beside ? std::max(avail - tiles_w - spacing, panel_min) : avail;
+  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + row_w);  // the heading wraps at its heatmap's width
   ImGui::Text("attention of query %d (%s), rows: layer 1 head 1, layer 1 head 2, ..., layer %d head %d", query,
               token_role(query, n).c_str(), o.attention_layers, o.attention_heads);
+  ImGui::PopTextWrapPos();
   heatmap_panel(o.attention_query_image, "##lab_query_row", "key j", "layer x head", "attention probability",
-                ImVec2(beside ? std::max(avail - tiles_w - spacing, panel_min) : avail,
-                       readable_height(h - ImGui::GetTextLineHeightWithSpacing())));
+                ImVec2(row_w, readable_height(h - ImGui::GetTextLineHeightWithSpacing())));
   ImGui::EndGroup();
 }
 

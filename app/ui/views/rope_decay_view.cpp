@@ -33,10 +33,10 @@ void draw_rope_decay_view(AppState& s) {
     if (!o.models) {  // the models bring their own heads
       draw_rope_model_line(s, page);
       pairs_slider(s, page, "head_dim / 2", o.head_dim, 1, 256);
-      ImGui::SameLine();
+      next_slider_on_line("max distance");
     }
     page_slider(s, page, "max distance", o.max_distance, limits::decay_max_distance);
-    ImGui::SameLine();
+    next_on_line(radio_width("bound panel"));
     ImGui::Checkbox("bound panel", &o.show_bound);
     hint("RoFormer's relative upper bound (2/d) sum_i |S_i|, S_i = sum_{k<i} exp(i r theta_k), in its own units (its "
          "Figure 2): times max_i |h_{i+1} - h_i| it bounds the score of any query and key.");

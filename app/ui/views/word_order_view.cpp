@@ -63,9 +63,12 @@ void draw_word_order_view(AppState& s) {
   // Fit both blocks (captions + rows), the header line and two lines of footer into the height.
   const float rows = float(d.words_a.size() + d.words_b.size());
   const float avail_h = ImGui::GetContentRegionAvail().y - 6.5f * lines;
-  const float avail_w = ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize("chased  0 + = ").x;
-  const float cell = std::clamp(std::min(avail_h / rows - 2.0f, avail_w / (3.0f * kWordOrderDim)), 0.5f * fs, 1.4f * fs);
+  // A block is the label, one cell, three rows of cells and two signs wide (sentence_block).
+  const float avail_w = ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize("chased  0").x - 2.0f * ImGui::CalcTextSize(" = ").x;
+  const float cell = std::clamp(std::min(avail_h / rows - 2.0f, avail_w / (3.0f * kWordOrderDim + 1.0f)), 0.3f * fs, 1.4f * fs);
+  ImGui::PushTextWrapPos(0.0f);  // wraps at the panel's right edge
   ImGui::TextDisabled("token vector + position vector (sinusoidal, d = %d) = what the model sees", kWordOrderDim);
+  ImGui::PopTextWrapPos();
   const Matrix& pos = d.positions;
   sentence_block("\"the cat chased the mouse\"", d.words_a, d.tokens_a, pos, d.sums_a, cell);
   sentence_block("\"the mouse chased the cat\"", d.words_b, d.tokens_b, pos, d.sums_b, cell);
