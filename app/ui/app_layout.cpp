@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include <imgui.h>
+#include <imgui_internal.h>  // RenderTextEllipsis
 
 #include "app/model/presentation.hpp"
 #include "app/plot/draw/canvas.hpp"
@@ -100,6 +101,17 @@ void draw_basics_tabs(AppState& s, ImVec2 origin, ImVec2 size) {
                  kBasicsCellHeightEm * ImGui::GetFontSize(), kDraw[shown], s);
 }
 
+// `text` on one line at most `width` wide: cut with "..." when longer, the whole text in its hover then.
+void fitted_text(const char* text, float width) {
+  const ImVec2 size = ImGui::CalcTextSize(text);
+  if (size.x <= width) return ImGui::TextUnformatted(text);
+  const ImVec2 pos = ImGui::GetCursorScreenPos();
+  const ImVec2 end(pos.x + width, pos.y + size.y);
+  ImGui::RenderTextEllipsis(ImGui::GetWindowDrawList(), pos, end, end.x, end.x, text, nullptr, &size);
+  ImGui::Dummy(ImVec2(width, size.y));
+  hint(text);
+}
+
 // The status line, or the figure's caption in its place.
 void status_line(const AppState& s, const std::string& caption) {
   if (!caption.empty()) {  // through the canvas: part of vector figures too
@@ -107,13 +119,18 @@ void status_line(const AppState& s, const std::string& caption) {
     ImGui::Dummy(ImGui::CalcTextSize(caption.c_str()));
     return;
   }
-  if (s.status_is_error) ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(235, 80, 70, 255));
-  if (s.status_is_error || uses_sidebar_encoding(s.analysis.page))
-    ImGui::TextUnformatted(s.status.c_str());
-  else  // the summary describes the sidebar's encoding, which this page does not use: the page's name instead
-    ImGui::TextUnformatted(page_title(s.analysis.page));
-  if (s.status_is_error) ImGui::PopStyleColor();
   const TeachState& t = s.teach;
+  // The notice keeps its room at the right; the status gives way (cut with "...", whole in its hover).
+  const ImGuiStyle& style = ImGui::GetStyle();
+  float room = ImGui::GetContentRegionAvail().x;
+  if (!t.notice.empty())
+    room -= ImGui::CalcTextSize(t.notice.c_str()).x + ImGui::CalcTextSize("|").x + 2.0f * style.ItemSpacing.x;
+  room = std::max(room, 4.0f * ImGui::GetFontSize());
+  if (s.status_is_error) ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(235, 80, 70, 255));
+  // The summary describes the sidebar's encoding; a page that does not use it shows the page's name instead.
+  const bool summary = s.status_is_error || uses_sidebar_encoding(s.analysis.page);
+  fitted_text(summary ? s.status.c_str() : page_title(s.analysis.page), room);
+  if (s.status_is_error) ImGui::PopStyleColor();
   if (t.notice.empty()) return;
   ImGui::SameLine();
   ImGui::TextDisabled("|");
