@@ -1,5 +1,6 @@
 // The window's layout at projector sizes: on every page and at every lesson step, no plot or colour bar is under
-// the readable minimum, in the window and in presentation mode, at 1280 x 720 and 1920 x 1080.
+// the readable minimum and no item runs past its pane's right edge, in the window and in presentation mode, at
+// 1280 x 720 and 1920 x 1080.
 #include <string>
 
 #include "app/model/lessons.hpp"
@@ -32,6 +33,23 @@ void check_readable(const std::string& where) {
   }
 }
 
+// No item of the last frame reaches past the right edge of the window (or pane) it sits in: ImGui's record of how
+// far the items of each window extended (its cursor's furthest x) within the window's work rectangle. Windows that
+// scroll sideways are exempt; popups, menus and tooltips size themselves to their items.
+void check_inside_panes(const std::string& where) {
+  const ImGuiContext& g = *GImGui;
+  INFO(where);
+  for (const ImGuiWindow* w : g.Windows) {
+    if (!w->Active || w->Hidden) continue;
+    if (w->Flags & (ImGuiWindowFlags_HorizontalScrollbar | ImGuiWindowFlags_Popup | ImGuiWindowFlags_Tooltip |
+                    ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_ChildMenu))
+      continue;
+    INFO("window " << w->Name << ": items reach x " << w->DC.CursorMaxPos.x << ", its work area ends at "
+                   << w->WorkRect.Max.x);
+    CHECK(w->DC.CursorMaxPos.x <= w->WorkRect.Max.x + 1.0f);
+  }
+}
+
 void check_sizes(ImVec2 display, bool presenting) {
   HeadlessImGui ui(display);
   AppState s;
@@ -43,12 +61,14 @@ void check_sizes(ImVec2 display, bool presenting) {
     s.layout.panel = panel.panel;
     for (int i = 0; i < 3; ++i) ui.frame(s);
     check_readable(size + ", Basics, " + panel.name);
+    check_inside_panes(size + ", Basics, " + panel.name);
   }
   for (int page = 0; page < kPageCount; ++page) {
     if (Page(page) == Page::basics) continue;  // above, panel by panel
     s.analysis.page = Page(page);
     for (int i = 0; i < 3; ++i) ui.frame(s);
     check_readable(size + ", page " + std::string(page_name(Page(page))));
+    check_inside_panes(size + ", page " + std::string(page_name(Page(page))));
   }
   s.analysis.page = Page::basics;
   start_lesson(s, load_lesson_file(std::string(PEVIZ_SOURCE_DIR) + "/assets/lessons/positional-encodings.json"));
@@ -56,6 +76,7 @@ void check_sizes(ImVec2 display, bool presenting) {
     go_to_step(s, step);
     for (int i = 0; i < 3; ++i) ui.frame(s);
     check_readable(size + ", lesson step " + std::to_string(step + 1));
+    check_inside_panes(size + ", lesson step " + std::to_string(step + 1));
   }
 }
 
