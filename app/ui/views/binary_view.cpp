@@ -35,7 +35,7 @@ void binary_table(AppState& s, float width, float height) {
   const float cell = std::round(std::clamp((height - header - 4.0f) / std::max(N, 1), 0.9f * fs, 1.35f * fs));
   const float gap = fs, label_w = ImGui::CalcTextSize("0000").x + 0.5f * fs;
   const ImVec2 origin = ImGui::GetCursorScreenPos();
-  const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text), zero = ImGui::GetColorU32(ImGuiCol_FrameBg);
+  const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text), zero = ImGui::GetColorU32(ImGuiCol_Text, 0.1f);  // a faint cell, not a widget's colour
   const float bits_x = origin.x + label_w, signs_x = bits_x + K * cell + gap;
   plot::canvas_text(ImVec2(bits_x, origin.y), text, "bits of t");
   plot::canvas_text(ImVec2(signs_x, origin.y), text, "sin < 0");

@@ -135,9 +135,9 @@ std::string run_status(const LabRunView& v) {
   return "";
 }
 
-// One line per encoding: its colour and name, the progress over its seeds, and each seed's state (the
-// running one's step and time left; when all are done, their final losses).
-void progress_lines(const LabOptions& o) {
+// One line per encoding: its colour and name, the progress over its seeds (a bar, when `bars`), and each seed's
+// state (the running one's step and time left; when all are done, their final losses).
+void progress_lines(const LabOptions& o, bool bars) {
   if (o.views.empty()) {
     ImGui::TextDisabled("No runs yet: press Train in the sidebar, or File > Open a saved experiment. Small settings "
                         "(d_model 32, 300 steps) finish in seconds.");
@@ -156,8 +156,10 @@ void progress_lines(const LabOptions& o) {
       if (v.state == train::RunState::queued) continue;
       text += (text.empty() ? "" : "  |  ") + (sr.runs > 1 ? "seed " + std::to_string(v.seed) + ": " : "") + run_status(v);
     }
-    ImGui::ProgressBar(done / float(std::max(sr.runs, 1)), ImVec2(ImGui::GetFontSize() * 6.0f, 0.0f), "");
-    ImGui::SameLine();
+    if (bars) {
+      ImGui::ProgressBar(done / float(std::max(sr.runs, 1)), ImVec2(ImGui::GetFontSize() * 6.0f, 0.0f), "");
+      ImGui::SameLine();
+    }
     ImGui::TextUnformatted(text.empty() ? "queued" : text.c_str());
   }
 }
@@ -332,7 +334,7 @@ void draw_lab_controls(AppState& s) {
 void draw_lab_view(AppState& s) {
   LabOptions& o = s.analysis.lab;
   view_title("Lab: train tiny transformers with each positional encoding, then test them on longer sequences");
-  progress_lines(o);
+  progress_lines(o, !drawing_figure(s));  // a figure keeps the words, not the bars
   // Loss and accuracy side by side (one under the other when the width is short), the attention maps below.
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const bool beside = fits_side_by_side(2);

@@ -1,7 +1,9 @@
-// Legends and notes off the data: every single-view figure and the window at every lesson step, recorded as a
-// display list, with no legend box and no text note inside a plot's area over the lines and markers drawn there, and
-// none of them cut off (a legend inside its plot's frame, a note inside its area).
+// Figures clean for slides: every single-view figure and the window at every lesson step, recorded as a display
+// list, with no legend box and no text note inside a plot's area over the lines and markers drawn there, and none of
+// them cut off (a legend inside its plot's frame, a note inside its area); and no input widget in a single-view figure.
 #include <cfloat>
+#include <cmath>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -153,7 +155,75 @@ plot::DisplayList window_frames(HeadlessImGui& ui, AppState& s) {
   return list;
 }
 
+// The style colours that only input widgets draw with (FrameBg also fills each plot's area), each set to a colour
+// nothing else uses, so that a vertex of that colour in ImGui's draw lists is a widget drawn.
+struct WidgetColor {
+  ImGuiCol id;
+  const char* name;
+};
+constexpr WidgetColor kWidgetColors[] = {{ImGuiCol_Button, "Button"},       {ImGuiCol_SliderGrab, "SliderGrab"},
+                                         {ImGuiCol_CheckMark, "CheckMark"}, {ImGuiCol_FrameBg, "FrameBg"},
+                                         {ImGuiCol_Header, "Header"},       {ImGuiCol_Tab, "Tab"},
+                                         {ImGuiCol_ScrollbarGrab, "ScrollbarGrab"}};
+
+ImU32 unique_widget_color(int k) { return IM_COL32(7 + k, 201 - k, 13 + 3 * k, 255); }
+
+void use_unique_widget_colors() {
+  ImGuiStyle& style = ImGui::GetStyle();
+  style.Alpha = 1.0f;
+  for (int k = 0; k < int(std::size(kWidgetColors)); ++k)
+    style.Colors[kWidgetColors[k].id] = ImGui::ColorConvertU32ToFloat4(unique_widget_color(k));
+}
+
+// A vertex on the outline of a plot's area: the FrameBg fill behind its data, not a widget.
+bool on_plot_area(const ImVec2& p) {
+  for (const plot::DrawnPlot& d : plot::drawn_plots()) {
+    const Rect a = rect(d.area).inset(-0.5f);
+    if (p.x >= a.x0 && p.x <= a.x1 && p.y >= a.y0 && p.y <= a.y1 &&
+        (std::abs(p.x - d.area.min.x) < 0.5f || std::abs(p.x - d.area.max.x) < 0.5f) &&
+        (std::abs(p.y - d.area.min.y) < 0.5f || std::abs(p.y - d.area.max.y) < 0.5f))
+      return true;
+  }
+  return false;
+}
+
+// The widget colours found in the last frame's draw lists, by name.
+std::vector<std::string> widget_colors_drawn() {
+  std::vector<std::string> found;
+  const ImDrawData* data = ImGui::GetDrawData();
+  for (int k = 0; k < int(std::size(kWidgetColors)); ++k) {
+    const ImU32 c = unique_widget_color(k);
+    bool seen = false;
+    for (int l = 0; l < data->CmdListsCount && !seen; ++l)
+      for (const ImDrawVert& v : data->CmdLists[l]->VtxBuffer)
+        if (v.col == c && !(kWidgetColors[k].id == ImGuiCol_FrameBg && on_plot_area(v.pos))) {
+          seen = true;
+          break;
+        }
+    if (seen) found.push_back(kWidgetColors[k].name);
+  }
+  return found;
+}
+
 }  // namespace
+
+TEST_CASE("No single-view figure draws an input widget (no vertex in a widget-only style colour)") {
+  for (const ImVec2 size : {ImVec2(1280, 720), ImVec2(800, 500)}) {
+    HeadlessImGui ui(size);
+    use_unique_widget_colors();
+    AppState s;
+    for (const FigureView& v : single_figure_views()) {
+      figure_frames(s, v);
+      INFO(figure_view_name(v) << " at " << int(size.x) << "x" << int(size.y));
+      for (const std::string& name : widget_colors_drawn()) {
+        INFO("a vertex in the widget colour " << name);
+        CHECK(false);
+      }
+    }
+    ui.frame(s);  // the window, whose sliders and buttons the search must find
+    CHECK(widget_colors_drawn().size() >= 4);
+  }
+}
 
 TEST_CASE("No legend or note of any single-view figure lies over its drawn data (1280 x 720 and 800 x 500)") {
   for (const ImVec2 size : {ImVec2(1280, 720), ImVec2(800, 500)}) {
