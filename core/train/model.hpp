@@ -25,11 +25,13 @@ std::string_view to_string(PositionEncoding pe);
 // "nope", "sinusoidal", "learned", "rope", "alibi", "t5"; false when unknown.
 bool parse_position_encoding(std::string_view s, PositionEncoding& out);
 
+// A model's shape. model_config(TrainSettings) derives it from a run's settings (whose defaults and ranges are the
+// limits table's); the values here are a small model for tests that build one directly.
 struct ModelConfig {
   int vocab = 13;          // token ids 0..vocab-1
-  int layers = 2;          // 1..4
-  int heads = 2;           // 1..8
-  int d_model = 64;        // 16..256, head_dim = d_model / heads even
+  int layers = 2;
+  int heads = 2;
+  int d_model = 64;        // head_dim = d_model / heads, even
   PositionEncoding pe = PositionEncoding::rope;
   int learned_len = 43;    // learned: rows of the trainable table = longest training sequence
   int max_positions = 83;  // longest sequence any pass will see (tables for sinusoid / RoPE / T5 sized to it)
