@@ -23,6 +23,10 @@
 
 namespace peviz::plot {
 
+// The smallest readable plot or heatmap, in font heights (width, height): 240 x 160 pixels at zoom 100%, scaled with
+// the UI zoom. A legend beside the data never takes a plot's frame under this width (it goes above or inside).
+inline constexpr float kMinPlotWidthEm = 15.0f, kMinPlotHeightEm = 10.0f;
+
 enum AxisFlags : unsigned {
   axis_default = 0,
   axis_integer = 1u << 0,   // ticks only at integers (positions, channels)

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "app/plot/draw/canvas.hpp"
+#include "app/plot/draw/plot.hpp"
 
 namespace peviz::plot {
 
@@ -65,8 +66,11 @@ LegendDrawn draw_plot_legend(const std::vector<LegendEntry>& entries, const ImRe
   for (Box& b : notes)
     b = {area.x0 + (b.x0 - area.x0) * sx, area.y1 - (area.y1 - b.y0) * sy, area.x0 + (b.x1 - area.x0) * sx,
          area.y1 - (area.y1 - b.y1) * sy};
-  const LegendPlacement place =
-      place_legend(full, size, pad, drawn, notes, 0.35f * frame.GetWidth(), 0.5f * frame.GetHeight());
+  // Room at the right: at most a third or so of the frame, and never so much that the frame left to the data is
+  // under the readable minimum width (the legend goes above the area or inside it instead).
+  const float min_width = kMinPlotWidthEm * fs;
+  const float room_right = std::min(0.35f * frame.GetWidth(), frame.GetWidth() - min_width);
+  const LegendPlacement place = place_legend(full, size, pad, drawn, notes, room_right, 0.5f * frame.GetHeight());
   const bool right = place.spot == LegendSpot::outside_right, top = place.spot == LegendSpot::outside_top;
   const LegendRoom next{right ? size.width + 2 * pad : 0.0f, top ? size.row_height + pad : 0.0f};
   // Drawn against this frame's area (the first frame outside has no room yet: the top-right corner).

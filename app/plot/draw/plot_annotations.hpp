@@ -35,7 +35,8 @@ void draw_plot_notes(const ImRect& area, const std::vector<PendingNote>& pending
 
 // Draws the legend of `entries` for the plot with `frame` and `area` (which already leaves out `room`) where it covers
 // none of `drawn` and no note (place_legend; `drawn` and `notes` are rescaled in place to the area without the room,
-// so the choice does not flip between frames). Returns the room the next frame should keep and the legend's box
+// so the choice does not flip between frames); beside the area only while the frame keeps the readable minimum width
+// (kMinPlotWidthEm) for the data. Returns the room the next frame should keep and the legend's box
 // (empty: no legend).
 struct LegendDrawn {
   LegendRoom next_room;

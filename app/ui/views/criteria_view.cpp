@@ -129,7 +129,9 @@ void draw_criteria_view(AppState& s) {
   const bool beside = fits_side_by_side(2);
   const float line = ImGui::GetTextLineHeightWithSpacing();
   const float width = beside ? 0.5f * (avail.x - ImGui::GetStyle().ItemSpacing.x) : avail.x;
-  const float height = readable_height(beside ? avail.y - line : 0.5f * avail.y - line);
+  const float legend_above =
+      std::max(plot::legend_room_above("##naive_normalized"), plot::legend_room_above("##naive_integer"));
+  const float height = readable_height(beside ? avail.y - line : 0.5f * avail.y - line, legend_above);
   ImGui::BeginGroup();
   ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width);  // each heading wraps at its plot's width
   ImGui::Text("t/(L-1): one step is %.4g at L = %d but %.4g at L = %d", 1.0 / (o.length_a - 1), o.length_a,

@@ -40,7 +40,7 @@ void draw_linear_shift_view(AppState& s) {
   const bool beside = fits_side_by_side(2, colorbar_extra_width());
   const float left = beside ? std::clamp(avail.x * 0.58f, kMinPlotWidthEm * ImGui::GetFontSize(), avail.x - heatmap_w - spacing)
                             : avail.x;
-  const float vectors_h = readable_height(avail.y * 0.62f);
+  const float vectors_h = readable_height(avail.y * 0.62f, plot::legend_room_above("##shift_vectors"));
   const int d = int(o.shifted.size());
   ImGui::BeginGroup();
   if (plot::begin_plot("##shift_vectors", ImVec2(left, vectors_h))) {
@@ -52,7 +52,8 @@ void draw_linear_shift_view(AppState& s) {
   }
   record_page_region(s);
   if (plot::begin_plot("##shift_difference",
-                       ImVec2(left, readable_height(avail.y - vectors_h - ImGui::GetStyle().ItemSpacing.y)))) {
+                       ImVec2(left, readable_height(avail.y - vectors_h - ImGui::GetStyle().ItemSpacing.y,
+                                                    plot::legend_room_above("##shift_difference"))))) {
     const double m = std::max(o.max_error_here * 1.2, 1e-7);
     plot::setup_axes("channel", "PE(p+k) - R(k) PE(p)", {-0.5, d - 0.5}, {-m, m}, plot::axis_integer);
     plot::plot_line("difference", o.difference.data(), d, 0.0, 1.0, 1, plot::series_color(3), 1.5f);

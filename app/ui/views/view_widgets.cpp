@@ -11,7 +11,9 @@
 
 namespace peviz::app {
 
-float readable_height(float share) { return std::max(share, kMinPlotHeightEm * ImGui::GetFontSize()); }
+float readable_height(float share, float legend_above) {
+  return std::max(share, kMinPlotHeightEm * ImGui::GetFontSize() + legend_above);
+}
 
 bool fits_side_by_side(int count, float extra) {
   const float need = float(count) * kMinPlotWidthEm * ImGui::GetFontSize() + float(count) * ImGui::GetStyle().ItemSpacing.x + extra;

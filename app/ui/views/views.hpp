@@ -2,23 +2,26 @@
 // draws its cached results through ImGui and the plotting layer; none computes or calls GL.
 #pragma once
 #include "app/model/app_state.hpp"
+#include "app/plot/draw/plot.hpp"
 #include "app/plot/heatmap_image.hpp"
 #include "core/limits.hpp"
 
 namespace peviz::app {
 
-// The smallest readable plot or heatmap, in font heights (width, height): 240 x 160 pixels at zoom 100%,
-// scaled with the UI zoom. Views split their height so that each of their plots keeps it when the pane can.
-inline constexpr float kMinPlotWidthEm = 15.0f, kMinPlotHeightEm = 10.0f;
+// The smallest readable plot or heatmap (declared with the plotting layer). Views split their height so that each of
+// their plots keeps it when the pane can.
+using plot::kMinPlotHeightEm;
+using plot::kMinPlotWidthEm;
 // While a single-view figure is drawn: no input widgets, and the highlight only when the figure asks for it.
 inline bool drawing_figure(const AppState& s) { return s.figure_drawing.active; }
 inline bool show_highlight(const AppState& s) { return !s.figure_drawing.active || s.figure_drawing.highlight; }
 
 // A colour bar beside a heatmap, in font heights.
 inline constexpr float kColorbarWidthEm = 5.0f;
-// A plot's height from the share of the pane it would take: never under the readable minimum (a page's pane
-// scrolls when its plots need more than it has; widths stack instead, see fits_side_by_side).
-float readable_height(float share);
+// A plot's height from the share of the pane it would take: never under the readable minimum plus `legend_above`,
+// the rows the plot keeps above its data for its legend (plot::legend_room_above), so that the data keeps the
+// minimum (a page's pane scrolls when its plots need more than it has; widths stack instead, see fits_side_by_side).
+float readable_height(float share, float legend_above = 0.0f);
 // True when `count` plots of readable width, `extra` pixels beside them, fit side by side in the width left
 // on the line; else the view stacks them.
 bool fits_side_by_side(int count, float extra = 0.0f);

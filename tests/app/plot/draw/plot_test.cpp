@@ -90,3 +90,32 @@ TEST_CASE("when curves fill the area the legend goes outside it, and the area ma
   CHECK(legend->max.x <= 600.0f + 8.0f);  // inside the plot's frame (window padding 8)
   CHECK(data_points_inside(list, *legend) == 0);
 }
+
+TEST_CASE("a legend beside the data never takes the frame under the readable width: it goes above instead") {
+  static std::vector<std::vector<float>> values(6, std::vector<float>(kSamples));
+  for (int k = 0; k < 6; ++k)
+    for (int i = 0; i < kSamples; ++i)
+      values[std::size_t(k)][std::size_t(i)] = float(std::sin(40.0 * i / kSamples + k));
+  static const char* kNames[] = {"a", "b", "c", "d", "e", "f"};
+  float frame_width = 0.0f, min_width = 0.0f;
+  const DisplayList list = recorded(
+      [&] {
+        // Wide enough that a third of it holds the legend, too narrow to give that third away.
+        min_width = kMinPlotWidthEm * ImGui::GetFontSize();
+        frame_width = 17.0f * ImGui::GetFontSize();
+        if (begin_plot("##narrow", ImVec2(frame_width, 300))) {
+          setup_axes("x", "y", {0, 1}, {-1, 1});
+          for (int k = 0; k < 6; ++k)
+            plot_line(kNames[k], values[std::size_t(k)].data(), kSamples, 0.0, 1.0 / (kSamples - 1));
+          end_plot();
+        }
+      },
+      ImVec2(700, 400), 3);
+  const auto legend = legend_frame(list);
+  REQUIRE(legend);
+  const StrokedRect area = area_frame(list);
+  CHECK(legend->max.y <= area.min.y);  // above the data
+  CHECK(legend->min.x < area.max.x);   // not beside it
+  CHECK(data_points_inside(list, *legend) == 0);
+  CHECK(frame_width > min_width);
+}
