@@ -16,8 +16,9 @@ using namespace peviz::app;
 namespace {
 
 // Every plot and colour bar of the last frame at least the readable minimum (colour bars: as tall as a plot), its
-// height not counting the rows a plot keeps for its legend above its data area: a legend above must not shrink the
-// data under what a plot of the minimum height would show.
+// height not counting the rows a plot keeps for its legend above its data area and its width not counting the room
+// a plot keeps for its legend right of its data area: a legend beside or above must not shrink the data under what
+// a plot of the minimum size would show.
 void check_readable(const std::string& where) {
   const float fs = ImGui::GetFontSize();
   const auto& plots = plot::drawn_plots();
@@ -29,7 +30,12 @@ void check_readable(const std::string& where) {
     const float above = legend && p.legend.max.y <= p.area.min.y ? p.area.min.y - p.legend.min.y : 0.0f;
     INFO("legend room above " << above);
     CHECK(p.frame.max.y - p.frame.min.y - above >= kMinPlotHeightEm * fs - 1.0f);
-    if (!p.colorbar) CHECK(p.frame.max.x - p.frame.min.x >= kMinPlotWidthEm * fs - 1.0f);
+    if (p.colorbar) continue;
+    // The legend's room at the right: its box with the gap it keeps from the data area on both of its sides.
+    const float gap = p.legend.min.x - p.area.max.x;
+    const float right = legend && gap >= 0.0f ? p.legend.max.x - p.legend.min.x + 2 * gap : 0.0f;
+    INFO("data area " << p.area.max.x - p.area.min.x << " wide, legend room right " << right);
+    CHECK(p.frame.max.x - p.frame.min.x - right >= kMinPlotWidthEm * fs - 1.0f);
   }
 }
 
