@@ -7,7 +7,9 @@
 
 #include "app/model/app_update.hpp"
 #include "app/model/lessons.hpp"
+#include "app/model/word_order_demo.hpp"
 #include "core/criteria.hpp"
+#include "core/rope.hpp"
 
 using namespace peviz;
 using namespace peviz::app;
@@ -33,6 +35,21 @@ double dot_rows(const Matrix& m, int p, int q) {
 }
 
 }  // namespace
+
+TEST_CASE("step 1: the two sentences are one bag of token vectors; with positions, rows 1 and 4 of the sums differ") {
+  AppState s = at_step(1);
+  REQUIRE(step_of(s).demo == "word-order");
+  const WordOrderDemo& d = s.teach.word_order;
+  REQUIRE(d.words_a.size() == 5);
+  CHECK(same_bag_of_rows(d.tokens_a, d.tokens_b));
+  CHECK_FALSE(same_bag_of_rows(d.sums_a, d.sums_b));
+  for (std::size_t row : {std::size_t(1), std::size_t(4)}) {  // cat / mouse swap places
+    double gap = 0.0;
+    for (std::size_t c = 0; c < d.sums_a.cols; ++c) gap += std::abs(d.sums_a.at(row, c) - d.sums_b.at(row, c));
+    CHECK(gap > 0.1);
+  }
+  for (std::size_t c = 0; c < d.sums_a.cols; ++c) CHECK(d.sums_a.at(2, c) == d.sums_b.at(2, c));  // "chased" stays
+}
 
 TEST_CASE("step 2: the integer grows without bound, the fraction gives one offset different sizes; the list is measured") {
   AppState s = at_step(2);
@@ -87,6 +104,23 @@ TEST_CASE("step 6: the dot product depends on the offset only: the rows of 40 an
   CHECK(rises);
 }
 
+TEST_CASE("step 7: PE(t + k) = R(k) PE(t) for every t, R(k) block diagonal with rotations by w_i k") {
+  AppState s = at_step(7);
+  CHECK(s.analysis.page == Page::linear_shift);
+  const LinearShiftOptions& o = s.analysis.linear_shift;
+  CHECK(o.max_error_all_p < 1e-5);
+  const std::size_t d = o.rk.rows;
+  REQUIRE(d == std::size_t(s.params.d_model));
+  for (std::size_t i = 0; i < d; ++i)
+    for (std::size_t j = 0; j < d; ++j)
+      if (i / 2 != j / 2) CHECK(o.rk.at(i, j) == 0.0f);  // interleaved pairs (2i, 2i + 1)
+  for (std::size_t i = 0; i < d / 2; ++i) {
+    const double w = std::pow(s.params.base, -2.0 * double(i) / double(d)), angle = w * o.k;
+    CHECK(o.rk.at(2 * i, 2 * i) == Approx(std::cos(angle)).margin(1e-6));
+    CHECK(std::abs(o.rk.at(2 * i, 2 * i + 1)) == Approx(std::abs(std::sin(angle))).margin(1e-6));
+  }
+}
+
 TEST_CASE("step 8: a table learned by the Lab's model, 43 rows, nothing past them") {
   AppState s = at_step(8);
   CHECK(s.params.encoding == Encoding::learned);
@@ -100,9 +134,68 @@ TEST_CASE("step 8: a table learned by the Lab's model, 43 rows, nothing past the
     CHECK(std::isnan(s.encoding.at(t, 0)) == (t >= 43));
 }
 
+TEST_CASE("step 9: one bucket per diagonal, exact for small distances, logarithmic up to max_distance; Shaw clips at k") {
+  AppState s = at_step(9);
+  const T5ShawOptions& o = s.analysis.t5_shaw;
+  REQUIRE(o.seq_len == 256);
+  for (std::size_t i = 1; i < o.buckets.rows; ++i)
+    for (std::size_t j = 1; j < o.buckets.cols; ++j) CHECK(o.buckets.at(i, j) == o.buckets.at(i - 1, j - 1));
+  // Bidirectional: half the buckets per sign, half of those exact (|r| < 8 has its own bucket).
+  const int exact = o.num_buckets / 4;
+  for (int r = 1; r < exact; ++r) CHECK(o.buckets.at(0, std::size_t(r)) != o.buckets.at(0, std::size_t(r - 1)));
+  CHECK(o.buckets.at(0, std::size_t(o.max_distance)) == o.buckets.at(0, std::size_t(o.seq_len - 1)));  // saturated
+  CHECK(o.buckets.at(0, std::size_t(o.max_distance / 2)) != o.buckets.at(0, std::size_t(o.max_distance)));
+  for (std::size_t j = 0; j < o.shaw.cols; ++j)
+    CHECK(o.shaw.at(0, j) == float(std::min<std::size_t>(j, std::size_t(o.max_relative))));
+}
+
+TEST_CASE("step 10: a rotated query and key meet by their offset only; the fast dial turns, the slow one barely") {
+  AppState s = at_step(10);
+  const RopeClocksOptions& o = s.analysis.rope_clocks;
+  REQUIRE(o.inv_freq.size() == std::size_t(o.rope.head_dim / 2));
+  CHECK(o.angles.front() == Approx(std::fmod(o.position, 2.0 * std::numbers::pi)));  // pair 0: one radian a position
+  CHECK(o.angles.back() < 0.01);
+  // <R(t) q, R(t + r) k> is the same for every t: sum over pairs of cos(r w_j) for all-ones q and k.
+  auto score = [&](double t, double r) {
+    double sum = 0.0;
+    for (double w : o.inv_freq) sum += std::cos((t + r) * w - t * w);
+    return sum;
+  };
+  for (double t : {0.0, 12.0, 1000.0}) CHECK(score(t, 7.0) == Approx(score(0.0, 7.0)).epsilon(1e-9));
+}
+
 TEST_CASE("step 11: the text describes the all-ones query and key the decay page draws, not an average") {
   AppState s = at_step(11);
   CHECK(s.analysis.page == Page::rope_decay);
   CHECK(step_of(s).text.find("Averaged over content") == std::string::npos);
   CHECK(step_of(s).text.find("all ones") != std::string::npos);
+}
+
+TEST_CASE("step 12: ALiBi's slopes are a geometric sequence and each head's bias is a line in distance") {
+  AppState s = at_step(12);
+  const AlibiOptions& o = s.analysis.alibi;
+  REQUIRE(o.slopes.size() == 8);
+  for (std::size_t h = 1; h < o.slopes.size(); ++h) CHECK(o.slopes[h] / o.slopes[h - 1] == Approx(0.5));
+  for (std::size_t i = 1; i < o.head_bias.rows; ++i)
+    for (std::size_t j = 0; j < i; ++j)
+      CHECK(o.head_bias.at(i, j) == Approx(-o.slopes[std::size_t(o.head)] * double(i - j)).epsilon(1e-6));
+}
+
+TEST_CASE("step 13: Llama 3.1, factor 8 from 8192; linear slows every pair, llama3 keeps the fast and slows the slow") {
+  AppState s = at_step(13);
+  const ContextExtensionOptions& o = s.analysis.context_extension;
+  CHECK(o.params.factor == 8.0);
+  CHECK(o.params.original_len == 8192);
+  const auto& rows = o.result.rows;
+  auto row = [&](RopeScaling kind) {
+    for (const ScalingWavelengths& w : rows)
+      if (w.kind == kind) return w;
+    FAIL("no row");
+    return rows.front();
+  };
+  const ScalingWavelengths none = row(RopeScaling::none), linear = row(RopeScaling::linear),
+                           llama3 = row(RopeScaling::llama3);
+  for (std::size_t j = 0; j < none.wavelength.size(); ++j) CHECK(linear.wavelength[j] == Approx(8.0 * none.wavelength[j]));
+  CHECK(llama3.wavelength.front() == Approx(none.wavelength.front()));  // the fastest pair kept
+  CHECK(llama3.wavelength.back() == Approx(8.0 * none.wavelength.back()));  // the slowest slowed by the factor
 }
