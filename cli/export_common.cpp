@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "cli/progress_bar.hpp"
+#include "core/absolute_encodings.hpp"
 #include "core/atomic_file.hpp"
 #include "core/errors.hpp"
 #include "core/limits.hpp"
@@ -102,7 +103,7 @@ void emit(const NdArray& a, const nlohmann::json& params, const OutputOptions& o
 
 void add_encoding_flags(CLI::App& sub, EncodingFlags& f) {
   EncodingParams& p = f.params;
-  sub.add_option("--encoding", f.encoding, "sinusoidal | learned | binary | normalized | integer")
+  sub.add_option("--encoding", f.encoding, encoding_names(" | ", " | "))
       ->capture_default_str();
   sub.add_option("--d-model", p.d_model, "Channels, " + range_text(limits::d_model))->capture_default_str();
   sub.add_option("--seq-len", p.seq_len, "Positions 0..L-1, L in " + range_text(limits::seq_len))->capture_default_str();
@@ -121,7 +122,7 @@ void add_encoding_flags(CLI::App& sub, EncodingFlags& f) {
 EncodingParams resolve_encoding_flags(EncodingFlags& f) {
   EncodingParams p = f.params;
   const auto enc = parse_encoding(f.encoding);
-  if (!enc) throw ParamError("encoding", "must be sinusoidal, learned, binary, normalized or integer, got '" + f.encoding + "'");
+  if (!enc) throw ParamError("encoding", "must be " + encoding_names() + ", got '" + f.encoding + "'");
   p.encoding = *enc;
   const auto layout = parse_layout(f.layout);
   if (!layout) throw ParamError("layout", "must be interleaved or halves, got '" + f.layout + "'");
@@ -134,7 +135,7 @@ EncodingParams resolve_encoding_flags(EncodingFlags& f) {
   const std::string& source = f.from_npy.empty() ? f.from_safetensors : f.from_npy;
   if (!source.empty()) {
     const char* flag = f.from_npy.empty() ? "from-safetensors" : "from-npy";
-    if (p.encoding != Encoding::learned) throw ParamError(flag, "needs --encoding learned");
+    if (!encoding_info(p.encoding).inputs.table) throw ParamError(flag, "needs --encoding learned");
     auto table = std::make_shared<Matrix>(f.from_npy.empty() ? read_safetensors_matrix(f.from_safetensors, f.tensor)
                                                              : read_npy_matrix(f.from_npy));
     p.d_model = int(table->cols);
@@ -148,19 +149,15 @@ EncodingParams resolve_encoding_flags(EncodingFlags& f) {
 
 nlohmann::json params_to_json(const EncodingParams& p) {
   nlohmann::json j = {{"encoding", to_string(p.encoding)}, {"d_model", encoding_width(p)}, {"seq_len", p.seq_len}};
-  switch (p.encoding) {
-    case Encoding::sinusoidal:
-      j["base"] = p.base;
-      j["layout"] = to_string(p.layout);
-      break;
-    case Encoding::learned:
-      j["max_len"] = p.learned_table ? int(p.learned_table->rows) : p.max_len;
-      if (!p.learned_table) j["seed"] = p.seed;
-      else j["source"] = p.learned_source.empty() ? "npy" : p.learned_source;
-      break;
-    case Encoding::binary: j["signed"] = p.signed_bits; break;
-    default: break;
+  const EncodingInputs& uses = encoding_info(p.encoding).inputs;
+  if (uses.base) j["base"] = p.base;
+  if (uses.layout) j["layout"] = to_string(p.layout);
+  if (uses.table) {
+    j["max_len"] = p.learned_table ? int(p.learned_table->rows) : p.max_len;
+    if (!p.learned_table) j["seed"] = p.seed;
+    else j["source"] = p.learned_source.empty() ? "npy" : p.learned_source;
   }
+  if (uses.signed_bits) j["signed"] = p.signed_bits;
   return j;
 }
 

@@ -47,8 +47,7 @@ std::vector<PositionEncoding> parse_encodings(const std::string& text) {
   for (std::string item; std::getline(ss, item, ',');) {
     PositionEncoding pe;
     if (!train::parse_position_encoding(item, pe))
-      throw ParamError("pe", "must be nope, sinusoidal, learned, rope, alibi, t5, a comma list of them, or all; got '" +
-                                 item + "'");
+      throw ParamError("pe", "must be " + train::lab_encoding_names() + ", a comma list of them, or all; got '" + item + "'");
     if (std::find(list.begin(), list.end(), pe) == list.end()) list.push_back(pe);
   }
   return list;
@@ -163,7 +162,7 @@ void register_train(CLI::App& app) {
   CLI::App* sub = app.add_subcommand("train", "Train a tiny transformer per position encoding on copy/reverse/sort; "
                                               "print one JSON line per encoding and seed (exact match by length)");
   sub->add_option("--task", c->task, "copy | reverse | sort")->capture_default_str();
-  sub->add_option("--pe", c->pe, "nope | sinusoidal | learned | rope | alibi | t5, a comma list, or all")
+  sub->add_option("--pe", c->pe, train::lab_encoding_names(" | ") + ", a comma list, or all")
       ->capture_default_str();
   sub->add_option("--steps", s.steps, "Optimizer steps, " + range_text(limits::train_steps))->capture_default_str();
   sub->add_option("--seed", s.seed, "Seed of the weights, training batches and test sets")->capture_default_str();

@@ -1,9 +1,11 @@
 // The absolute position encodings (sinusoidal in two layouts, learned, binary, normalized, integer).
 #include "core/absolute_encodings.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <numbers>
 #include <random>
 
 #include "core/errors.hpp"
@@ -57,63 +59,166 @@ Matrix learned_random_table(int max_len, int d_model, std::uint64_t seed) {
   return m;
 }
 
+namespace {
+
+// --- sinusoidal (Vaswani et al. 2017 §3.5; the channel order of `Layout`) ---
+void prepare_sinusoidal(EncodingRows& rows, MissingRows) {
+  rows.plan = make_sinusoid_plan(rows.params.d_model, rows.params.base, rows.params.layout);
+}
+void fill_sinusoidal(const EncodingRows& rows, std::size_t first, std::size_t count, float* out) {
+  // Threads take whole restart blocks, so every row is computed exactly as on one thread.
+  const SimdPath path = best_simd_path();
+  parallel_rows(first, count, kSinusoidRestart, rows.threads, [&](std::size_t from, std::size_t n) {
+    sinusoid_rows(path, rows.plan, from, n, out + (from - first) * rows.width);
+  });
+}
+ValueScale sinusoidal_scale(const EncodingParams&) { return {}; }
+std::vector<float> sinusoid_periods(const EncodingParams& p, std::size_t width) {
+  // Channel c belongs to pair c / 2 (interleaved) or c mod n (halves; an odd d's last channel to none).
+  std::vector<float> periods(width, std::nanf(""));
+  if (!std::isfinite(p.base) || p.base <= 1.0 || p.d_model < 1) return periods;
+  const std::vector<double> w = sinusoid_frequencies(p.d_model, p.base, p.layout);
+  const std::size_t n = w.size();
+  for (std::size_t c = 0; c < width; ++c) {
+    std::size_t pair = n;
+    if (p.layout == Layout::interleaved) pair = c / 2;
+    else if (c < 2 * n) pair = c % n;
+    if (pair < n && w[pair] > 0.0) periods[c] = float(2.0 * std::numbers::pi / w[pair]);
+  }
+  return periods;
+}
+Extrapolation sinusoidal_extrapolation(const EncodingParams&) {
+  return {true, "defined for every position; values stay in [-1, 1]"};
+}
+
+// --- learned: a random GPT-2-style table or one from a file ---
+void prepare_learned(EncodingRows& rows, MissingRows missing) {
+  const EncodingParams& p = rows.params;
+  rows.table = p.learned_table ? p.learned_table
+                               : std::make_shared<const Matrix>(learned_random_table(p.max_len, p.d_model, p.seed));
+  if (std::size_t(p.seq_len) > rows.table->rows && missing == MissingRows::error)
+    throw ParamError("seq-len", "a learned table has no embedding for positions >= max-len (" +
+                                    std::to_string(rows.table->rows) + "); got seq-len " + std::to_string(p.seq_len));
+}
+void fill_learned(const EncodingRows& rows, std::size_t first, std::size_t count, float* out) {
+  // Positions past the table's rows have no embedding: NaN (refused up front unless asked for).
+  for (std::size_t r = 0; r < count; ++r) {
+    float* row = out + r * rows.width;
+    if (first + r < rows.table->rows) std::memcpy(row, rows.table->row(first + r), rows.width * sizeof(float));
+    else std::fill(row, row + rows.width, std::numeric_limits<float>::quiet_NaN());
+  }
+}
+ValueScale learned_scale(const EncodingParams&) {
+  // The values are the table's: colours read them. The axis spans 4 standard deviations of the random table.
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  return {.centred = true, .low = nan, .high = nan, .axis_low = -0.08, .axis_high = 0.08};
+}
+Extrapolation learned_extrapolation(const EncodingParams& p) {
+  const int rows = p.learned_table ? int(p.learned_table->rows) : p.max_len;
+  return {false, "no embedding exists for positions >= max-len (" + std::to_string(rows) + ")"};
+}
+
+// --- binary: bits[t,k] = (t >> k) & 1, least significant bit first (k = 0 flips fastest) ---
+void fill_binary(const EncodingRows& rows, std::size_t first, std::size_t count, float* out) {
+  const float zero = rows.params.signed_bits ? -1.0f : 0.0f;
+  for (std::size_t r = 0; r < count; ++r) {
+    const std::size_t t = first + r;
+    float* row = out + r * rows.width;
+    for (std::size_t k = 0; k < rows.width; ++k) row[k] = (k < 63 && ((t >> k) & 1u)) ? 1.0f : zero;
+  }
+}
+ValueScale binary_scale(const EncodingParams& p) {
+  if (p.signed_bits) return {};
+  return {.centred = false, .low = 0, .high = 1, .axis_low = -0.1, .axis_high = 1.1};
+}
+std::vector<float> binary_periods(const EncodingParams&, std::size_t width) {
+  std::vector<float> periods(width);  // bit c: period 2^(c+1) (float's range ends near 2^127)
+  for (std::size_t c = 0; c < width; ++c) periods[c] = std::ldexp(1.0f, int(std::min<std::size_t>(c, 120)) + 1);
+  return periods;
+}
+Extrapolation binary_extrapolation(const EncodingParams& p) {
+  return {p.seq_len <= (p.d_model >= 31 ? kMaxSeqLen : (1 << p.d_model)),
+          "positions >= 2^d repeat earlier codes (d bits count to 2^d - 1)"};
+}
+
+// --- normalized: the naive "fraction of the sequence" t / (L-1), whose offsets mean different things at
+// different lengths (L = 1 gives 0) ---
+void fill_normalized(const EncodingRows& rows, std::size_t first, std::size_t count, float* out) {
+  const std::size_t L = std::size_t(rows.params.seq_len);
+  for (std::size_t r = 0; r < count; ++r) out[r] = L > 1 ? float(double(first + r) / double(L - 1)) : 0.0f;
+}
+ValueScale normalized_scale(const EncodingParams&) {
+  return {.centred = false, .low = 0, .high = 1, .axis_low = -0.05, .axis_high = 1.05};
+}
+Extrapolation normalized_extrapolation(const EncodingParams&) {
+  return {false, "t/(L-1) exceeds 1 past the training length, and its meaning depends on L"};
+}
+
+// --- integer: the naive "use the index" t, unbounded as L grows ---
+void fill_integer(const EncodingRows&, std::size_t first, std::size_t count, float* out) {
+  for (std::size_t r = 0; r < count; ++r) out[r] = float(first + r);
+}
+ValueScale integer_scale(const EncodingParams& p) {
+  return {.centred = false, .low = 0, .high = std::max(p.seq_len - 1, 1), .axis_low = -0.05 * p.seq_len,
+          .axis_high = 1.05 * p.seq_len};
+}
+Extrapolation integer_extrapolation(const EncodingParams&) {
+  return {false, "defined, but values grow without bound past anything seen in training"};
+}
+
+const EncodingInfo kEncodings[] = {
+    {.id = Encoding::sinusoidal, .name = "sinusoidal", .label = "sinusoidal",
+     .summary = "sinusoids (Vaswani et al. 2017)", .inputs = {.d_model = true, .base = true, .layout = true},
+     .row_align = kSinusoidRestart, .prepare = prepare_sinusoidal, .fill = fill_sinusoidal,
+     .scale = sinusoidal_scale, .channel_periods = sinusoid_periods, .extrapolation = sinusoidal_extrapolation},
+    {.id = Encoding::learned, .name = "learned", .label = "learned", .summary = "a random learned table",
+     .inputs = {.d_model = true, .table = true}, .prepare = prepare_learned, .fill = fill_learned,
+     .scale = learned_scale, .extrapolation = learned_extrapolation},
+    {.id = Encoding::binary, .name = "binary", .label = "binary", .summary = "the bits of the position",
+     .inputs = {.d_model = true, .signed_bits = true}, .whole_numbers = true, .fill = fill_binary,
+     .scale = binary_scale, .channel_periods = binary_periods, .extrapolation = binary_extrapolation},
+    {.id = Encoding::normalized, .name = "normalized", .label = "t/(L-1)", .summary = "t/(L-1)",
+     .fill = fill_normalized, .scale = normalized_scale, .extrapolation = normalized_extrapolation},
+    {.id = Encoding::integer, .name = "integer", .label = "integer t", .summary = "t itself",
+     .whole_numbers = true, .fill = fill_integer, .scale = integer_scale, .extrapolation = integer_extrapolation},
+};
+
+}  // namespace
+
+std::span<const EncodingInfo> encoding_table() { return kEncodings; }
+
+const EncodingInfo& encoding_info(Encoding e) { return kEncodings[std::size_t(e)]; }
+
+std::string encoding_names(std::string_view separator, std::string_view last_joiner) {
+  std::string text;
+  for (std::size_t i = 0; i < std::size(kEncodings); ++i) {
+    if (i > 0) text += i + 1 == std::size(kEncodings) ? last_joiner : separator;
+    text += kEncodings[i].name;
+  }
+  return text;
+}
+
 EncodingRows prepare_encoding_rows(const EncodingParams& p, MissingRows missing) {
   validate(p);
   EncodingRows rows;
   rows.params = p;
   rows.width = std::size_t(encoding_width(p));
   rows.threads = resolve_threads(p.threads);
-  if (p.encoding == Encoding::sinusoidal) rows.plan = make_sinusoid_plan(p.d_model, p.base, p.layout);
-  if (p.encoding == Encoding::learned) {
-    rows.table = p.learned_table ? p.learned_table
-                                 : std::make_shared<const Matrix>(learned_random_table(p.max_len, p.d_model, p.seed));
-    if (std::size_t(p.seq_len) > rows.table->rows && missing == MissingRows::error)
-      throw ParamError("seq-len", "a learned table has no embedding for positions >= max-len (" +
-                                      std::to_string(rows.table->rows) + "); got seq-len " + std::to_string(p.seq_len));
-  }
+  if (const auto prepare = encoding_info(p.encoding).prepare) prepare(rows, missing);
   return rows;
 }
 
 void EncodingRows::fill(std::size_t first, std::size_t count, float* out) const {
-  const EncodingParams& p = params;
-  const std::size_t L = std::size_t(p.seq_len);
-  for (std::size_t r = 0; r < count && p.encoding != Encoding::sinusoidal; ++r) {
-    const std::size_t t = first + r;
-    float* row = out + r * width;
-    switch (p.encoding) {
-      case Encoding::learned:
-        // Positions past the table's rows have no embedding: NaN (refused up front unless asked for).
-        if (t < table->rows) std::memcpy(row, table->row(t), width * sizeof(float));
-        else std::fill(row, row + width, std::numeric_limits<float>::quiet_NaN());
-        break;
-      case Encoding::binary: {
-        // bits[t,k] = (t >> k) & 1, least significant bit first (k = 0 is the fastest-flipping bit).
-        const float zero = p.signed_bits ? -1.0f : 0.0f;
-        for (std::size_t k = 0; k < width; ++k) row[k] = (k < 63 && ((t >> k) & 1u)) ? 1.0f : zero;
-        break;
-      }
-      // The naive "fraction of the sequence" encoding: t / (L-1), so the same offset means
-      // different things at different lengths. L = 1 gives 0.
-      case Encoding::normalized: row[0] = L > 1 ? float(double(t) / double(L - 1)) : 0.0f; break;
-      // The naive "use the index" encoding: t itself, unbounded as L grows.
-      case Encoding::integer: row[0] = float(t); break;
-      default: break;
-    }
-  }
-  if (p.encoding != Encoding::sinusoidal) return;
-  // Threads take whole restart blocks, so every row is computed exactly as on one thread.
-  const SimdPath path = best_simd_path();
-  parallel_rows(first, count, kSinusoidRestart, threads, [&](std::size_t from, std::size_t n) {
-    sinusoid_rows(path, plan, from, n, out + (from - first) * width);
-  });
+  encoding_info(params.encoding).fill(*this, first, count, out);
 }
 
 RowSource encoding_row_source(const EncodingParams& p) {
   auto rows = std::make_shared<const EncodingRows>(prepare_encoding_rows(p));
+  const EncodingInfo& info = encoding_info(p.encoding);
   RowSource src;
   src.shape = {std::size_t(p.seq_len), rows->width};
-  src.dtype = p.encoding == Encoding::binary || p.encoding == Encoding::integer ? DType::i32 : DType::f32;
-  src.row_align = p.encoding == Encoding::sinusoidal ? kSinusoidRestart : 1;
+  src.dtype = info.whole_numbers ? DType::i32 : DType::f32;
+  src.row_align = info.row_align;
   src.fill = [rows, dtype = src.dtype](std::size_t first, std::size_t count, void* out) {
     if (dtype == DType::f32) {
       rows->fill(first, count, static_cast<float*>(out));

@@ -1,6 +1,9 @@
 // The absolute position encodings: a [position, channel] matrix for positions 0..L-1.
 #pragma once
 #include <memory>
+#include <span>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/array_stream.hpp"
@@ -29,6 +32,53 @@ struct EncodingRows {
   // Rows t = first .. first + count - 1 into out (count x width floats), on `threads` threads.
   void fill(std::size_t first, std::size_t count, float* out) const;
 };
+
+// Which fields of EncodingParams an encoding reads besides seq_len (which every encoding reads).
+struct EncodingInputs {
+  bool d_model = false;      // its width is d_model (else one column)
+  bool base = false;         // the sinusoid base
+  bool layout = false;       // the sin/cos channel order
+  bool table = false;        // a table of rows: max_len and seed, or a table from a file (learned_table)
+  bool signed_bits = false;  // bits {0, 1} mapped to {-1, +1}
+};
+
+// The values an encoding takes over positions 0..L-1, for colours and plot axes.
+struct ValueScale {
+  bool centred = true;        // both signs around 0: diverging colours; else sequential from `low`
+  double low = -1, high = 1;  // bounds of the formula (learned: NaN, read from the table's values)
+  double axis_low = -1.1, axis_high = 1.1;  // the y range a plot of the rows opens with
+};
+
+// Whether the encoding is defined past the length it was built for, and why.
+struct Extrapolation {
+  bool defined = false;
+  std::string note;
+};
+
+// One row per absolute encoding: everything the CLI, the state files, the window and the criteria know of
+// it. Adding an encoding = its enum value in params.hpp, its functions and its row here.
+struct EncodingInfo {
+  Encoding id;
+  std::string_view name;     // the CLI's and the state JSON's spelling
+  std::string_view label;    // its row in the criteria table
+  std::string_view summary;  // a phrase for help texts
+  EncodingInputs inputs;
+  bool whole_numbers = false;     // exported as int32
+  std::size_t row_align = 1;      // streamed exports fill blocks of this many rows
+  void (*prepare)(EncodingRows& rows, MissingRows missing) = nullptr;  // plan or table, once (may be null)
+  void (*fill)(const EncodingRows& rows, std::size_t first, std::size_t count, float* out) = nullptr;
+  ValueScale (*scale)(const EncodingParams& p) = nullptr;
+  // Positions per cycle of each of the `width` channels (NaN: not periodic); null = none periodic.
+  std::vector<float> (*channel_periods)(const EncodingParams& p, std::size_t width) = nullptr;
+  Extrapolation (*extrapolation)(const EncodingParams& p) = nullptr;
+};
+
+// Every encoding, in the order of the Encoding enum.
+std::span<const EncodingInfo> encoding_table();
+const EncodingInfo& encoding_info(Encoding e);
+// "sinusoidal, learned, binary, normalized or integer" (`last_joiner` "or") for help and error texts.
+std::string encoding_names(std::string_view separator = ", ", std::string_view last_joiner = " or ");
+
 // Validates p (and refuses missing learned rows unless missing == nan). No L x width memory.
 EncodingRows prepare_encoding_rows(const EncodingParams& p, MissingRows missing = MissingRows::error);
 

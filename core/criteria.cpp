@@ -77,7 +77,7 @@ CriteriaReport measure_criteria(const EncodingParams& p) {
   }
 
   EncodingParams longer = p;
-  const bool learned = p.encoding == Encoding::learned;
+  const bool learned = encoding_info(p.encoding).inputs.table;  // a finite table of rows
   const int known_rows = learned ? (p.learned_table ? int(p.learned_table->rows) : p.max_len) : kMaxSeqLen;
   auto table_at = [&](int length) {
     longer.seq_len = std::min(length, kMaxSeqLen);
@@ -108,28 +108,9 @@ CriteriaReport measure_criteria(const EncodingParams& p) {
   r.deterministic = again.data.size() == pe.data.size() &&
                     std::memcmp(again.data.data(), pe.data.data(), pe.data.size() * sizeof(float)) == 0;
 
-  switch (p.encoding) {
-    case Encoding::sinusoidal:
-      r.extrapolates = true;
-      r.extrapolation_note = "defined for every position; values stay in [-1, 1]";
-      break;
-    case Encoding::learned:
-      r.extrapolates = false;
-      r.extrapolation_note = "no embedding exists for positions >= max-len (" + std::to_string(known_rows) + ")";
-      break;
-    case Encoding::binary:
-      r.extrapolates = p.seq_len <= (p.d_model >= 31 ? kMaxSeqLen : (1 << p.d_model));
-      r.extrapolation_note = "positions >= 2^d repeat earlier codes (d bits count to 2^d - 1)";
-      break;
-    case Encoding::normalized:
-      r.extrapolates = false;
-      r.extrapolation_note = "t/(L-1) exceeds 1 past the training length, and its meaning depends on L";
-      break;
-    case Encoding::integer:
-      r.extrapolates = false;
-      r.extrapolation_note = "defined, but values grow without bound past anything seen in training";
-      break;
-  }
+  const Extrapolation e = encoding_info(p.encoding).extrapolation(p);
+  r.extrapolates = e.defined;
+  r.extrapolation_note = e.note;
   return r;
 }
 

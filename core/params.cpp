@@ -1,10 +1,11 @@
-// Validation of the absolute-encoding parameters and the names of the enums.
+// Validation of the absolute-encoding parameters (by what each encoding reads) and the names of the enums.
 #include "core/params.hpp"
 
 #include <cmath>
 #include <iomanip>
 #include <sstream>
 
+#include "core/absolute_encodings.hpp"
 #include "core/errors.hpp"
 #include "core/limits.hpp"
 
@@ -32,16 +33,14 @@ void check_result_size(std::size_t rows, std::size_t cols, std::uint64_t budget,
 }
 
 int encoding_width(const EncodingParams& p) {
-  switch (p.encoding) {
-    case Encoding::normalized:
-    case Encoding::integer: return 1;
-    case Encoding::learned: return p.learned_table ? int(p.learned_table->cols) : p.d_model;
-    default: return p.d_model;
-  }
+  const EncodingInputs& uses = encoding_info(p.encoding).inputs;
+  if (!uses.d_model) return 1;
+  return uses.table && p.learned_table ? int(p.learned_table->cols) : p.d_model;
 }
 
 void validate(const EncodingParams& p) {
-  if (p.learned_table && p.encoding == Encoding::learned) {
+  const EncodingInputs& uses = encoding_info(p.encoding).inputs;
+  if (p.learned_table && uses.table) {
     if (p.learned_table->rows < 1 || p.learned_table->cols < 1 || p.learned_table->cols > std::size_t(limits::d_model.max) ||
         p.learned_table->rows > std::size_t(limits::max_len.max))
       throw ParamError("from-npy", "table must have 1.." + std::to_string(int(limits::max_len.max)) + " rows and 1.." +
@@ -50,28 +49,18 @@ void validate(const EncodingParams& p) {
     check_int(limits::d_model, p.d_model);
   }
   check_int(limits::seq_len, p.seq_len);
-  if (p.encoding == Encoding::sinusoidal) check_real(limits::base, p.base);
-  if (p.encoding == Encoding::learned && !p.learned_table) check_int(limits::max_len, p.max_len);
+  if (uses.base) check_real(limits::base, p.base);
+  if (uses.table && !p.learned_table) check_int(limits::max_len, p.max_len);
   check_result_size(std::size_t(p.seq_len), std::size_t(encoding_width(p)), p.memory_budget, "the encoding");
 }
 
-std::string_view to_string(Encoding e) {
-  switch (e) {
-    case Encoding::sinusoidal: return "sinusoidal";
-    case Encoding::learned: return "learned";
-    case Encoding::binary: return "binary";
-    case Encoding::normalized: return "normalized";
-    case Encoding::integer: return "integer";
-  }
-  return "?";
-}
+std::string_view to_string(Encoding e) { return encoding_info(e).name; }
 std::string_view to_string(Layout l) { return l == Layout::interleaved ? "interleaved" : "halves"; }
 std::string_view to_string(Metric m) { return m == Metric::dot ? "dot" : "cosine"; }
 
 std::optional<Encoding> parse_encoding(std::string_view s) {
-  for (Encoding e : {Encoding::sinusoidal, Encoding::learned, Encoding::binary, Encoding::normalized,
-                     Encoding::integer})
-    if (to_string(e) == s) return e;
+  for (const EncodingInfo& e : encoding_table())
+    if (e.name == s) return e.id;
   return std::nullopt;
 }
 std::optional<Layout> parse_layout(std::string_view s) {

@@ -8,6 +8,7 @@
 
 #include "app/model/page_model.hpp"
 #include "app/model/state_json.hpp"
+#include "core/absolute_encodings.hpp"
 #include "core/errors.hpp"
 #include "core/limits.hpp"
 
@@ -28,21 +29,17 @@ std::string caption_number(double v) {
 }
 
 std::string absolute_caption(const EncodingParams& p) {
+  // The name, then what the encoding reads (core's encoding table), in one order for all.
+  const EncodingInputs& uses = encoding_info(p.encoding).inputs;
   std::string c(to_string(p.encoding));
-  switch (p.encoding) {
-    case Encoding::sinusoidal:
-      return c + kDot + "d_model " + std::to_string(p.d_model) + kDot + "base " + number(p.base) + kDot + "L " +
-             std::to_string(p.seq_len) + kDot + std::string(to_string(p.layout));
-    case Encoding::learned:
-      return c + (p.learned_table ? " (" + p.learned_source + ")" : " (random, seed " + std::to_string(p.seed) + ")") +
-             kDot + "d_model " + std::to_string(p.d_model) + kDot + "max_len " + std::to_string(p.max_len) + kDot +
-             "L " + std::to_string(p.seq_len);
-    case Encoding::binary:
-      return c + (p.signed_bits ? " (signed)" : "") + kDot + "d_model " + std::to_string(p.d_model) + kDot + "L " +
-             std::to_string(p.seq_len);
-    case Encoding::normalized:
-    case Encoding::integer: return c + kDot + "L " + std::to_string(p.seq_len);
-  }
+  if (uses.table) c += p.learned_table ? " (" + p.learned_source + ")" : " (random, seed " + std::to_string(p.seed) + ")";
+  if (uses.signed_bits && p.signed_bits) c += " (signed)";
+  const auto add = [&c](const std::string& part) { (c += kDot) += part; };
+  if (uses.d_model) add("d_model " + std::to_string(p.d_model));
+  if (uses.base) add("base " + number(p.base));
+  if (uses.table) add("max_len " + std::to_string(p.max_len));
+  add("L " + std::to_string(p.seq_len));
+  if (uses.layout) add(std::string(to_string(p.layout)));
   return c;
 }
 

@@ -11,6 +11,7 @@
 
 #include "app/model/json_fields.hpp"
 #include "app/model/page_model.hpp"
+#include "core/absolute_encodings.hpp"
 #include "core/errors.hpp"
 
 namespace peviz::app {
@@ -24,7 +25,7 @@ void apply_params(const json& p, EncodingParams& e) {
   read(p, "encoding", encoding);
   read(p, "layout", layout);
   const auto enc = parse_encoding(encoding);
-  if (!enc) throw ParamError("encoding", "must be sinusoidal, learned, binary, normalized or integer, got " + encoding);
+  if (!enc) throw ParamError("encoding", "must be " + encoding_names() + ", got " + encoding);
   const auto lay = parse_layout(layout);
   if (!lay) throw ParamError("layout", "must be interleaved or halves, got " + layout);
   e.encoding = *enc;

@@ -11,6 +11,7 @@
 #include "app/model/lessons.hpp"
 #include "app/model/presentation.hpp"
 #include "app/model/presets.hpp"
+#include "core/absolute_encodings.hpp"
 #include "core/errors.hpp"
 #include "core/limits.hpp"
 
@@ -35,7 +36,7 @@ void add_gui_flags(CLI::App& app, GuiOptions& o) {
   app.add_flag("--hide-pointer", o.hide_pointer, "Ignore the mouse pointer: screenshots without hover read-outs");
   app.add_flag("--reset", o.reset, "Start with default settings, ignoring the saved session");
   app.add_option("--size", o.size, "Window size WxH (e.g. 1600x900)");
-  app.add_option("--encoding", o.encoding, "Initial encoding: sinusoidal, learned, binary, normalized, integer");
+  app.add_option("--encoding", o.encoding, "Initial encoding: " + encoding_names(", ", ", "));
   add_window_flag(app, "--d-model", o.d_model, limits::d_model, "Initial d_model");
   add_window_flag(app, "--seq-len", o.seq_len, limits::seq_len, "Initial sequence length");
   add_window_flag(app, "--base", o.base, limits::base, "Initial sinusoid base");
@@ -69,8 +70,7 @@ bool apply_flag_overrides(const GuiOptions& o, AppState& s, WindowSize& size) {
   if (!o.encoding.empty()) {
     const auto e = parse_encoding(o.encoding);
     if (!e) {
-      std::fprintf(stderr, "peviz: --encoding: must be sinusoidal, learned, binary, normalized or integer, got %s\n",
-                   o.encoding.c_str());
+      std::fprintf(stderr, "peviz: --encoding: must be %s, got %s\n", encoding_names().c_str(), o.encoding.c_str());
       return false;
     }
     s.params.encoding = *e;

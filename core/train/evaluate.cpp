@@ -34,7 +34,7 @@ std::vector<LengthAccuracy> evaluate_lengths(Model<float>& m, Task task, const s
   PackedBatch b;
   for (int n : lengths) {
     LengthAccuracy acc{n, std::nullopt};
-    if (m.config.pe != PositionEncoding::learned || sequence_length(n) <= m.config.learned_len) {
+    if (mechanism_of(m.config.pe) != PositionMechanism::trainable_table || sequence_length(n) <= m.config.learned_len) {
       const std::vector<std::vector<int>> seqs = test_sequences(task, n, samples, seed);
       int exact = 0;
       for (std::size_t next = 0; next < seqs.size();) {

@@ -17,7 +17,12 @@ constexpr std::string_view kParamNames[kParamCount] = {
     "wte", "wpe", "t5_bias", "ln1w", "ln1b", "qkvw", "qkvb", "attprojw", "attprojb", "ln2w",
     "ln2b", "fcw", "fcb",    "fcprojw", "fcprojb", "lnfw", "lnfb", "headw", "headb"};
 
-constexpr std::string_view kEncodingNames[] = {"nope", "sinusoidal", "learned", "rope", "alibi", "t5"};
+// The table is indexed by the enum.
+static_assert([] {
+  for (std::size_t i = 0; i < kLabEncodingCount; ++i)
+    if (kLabEncodings[i].id != PositionEncoding(i)) return false;
+  return true;
+}());
 
 // Values per token of each activation (att: values per layer, given separately), and whether it is per layer.
 struct ActShape {
@@ -51,13 +56,13 @@ std::array<std::size_t, kActCount + 1> act_offsets(const ModelConfig& c, std::si
 
 std::uint64_t tensor_seed(std::uint64_t seed, Param p) { return seed ^ (0x9E3779B97F4A7C15ull * std::uint64_t(int(p) + 1)); }
 
-// Token embedding scale: the RMS of the position signal added to it, so that neither drowns the other
-// at the first LayerNorm. GPT-2 draws wte and its learned wpe both N(0, 0.02^2) (HF GPT2Config
-// initializer_range); Vaswani et al. 2017 §3.4 multiply the embeddings by sqrt(d_model) (tensor2tensor
-// draws them N(0, 1/d_model)), unit-scale entries beside a sinusoid whose entries have RMS sqrt(1/2)
-// (sin^2 + cos^2 = 1 per pair). With 0.02 beside the sinusoid the token identity is a 3% ripple on the
-// position signal and the model barely trains (docs/lab.md). No added table: GPT-2's 0.02.
-double token_embedding_std(PositionEncoding pe) { return pe == PositionEncoding::sinusoidal ? std::sqrt(0.5) : 0.02; }
+// Token embedding scale: the RMS of the position signal added to it (the table's token_embedding_std), so that
+// neither drowns the other at the first LayerNorm. GPT-2 draws wte and its learned wpe both N(0, 0.02^2) (HF
+// GPT2Config initializer_range); Vaswani et al. 2017 §3.4 multiply the embeddings by sqrt(d_model) (tensor2tensor
+// draws them N(0, 1/d_model)), unit-scale entries beside a sinusoid whose entries have RMS sqrt(1/2). With 0.02
+// beside the sinusoid the token identity is a 3% ripple on the position signal and the model barely trains
+// (docs/lab.md). No added table: GPT-2's 0.02.
+double token_embedding_std(PositionEncoding pe) { return lab_encoding_info(pe).token_embedding_std; }
 
 // N(0, stddev^2) from core's learned_random_table generator (which draws N(0, 0.02^2)), scaled.
 template <class T>
@@ -76,23 +81,21 @@ void init_weights(Model<T>& m, std::uint64_t seed) {
   fill_normal(m, Param::wte, seed, d, token_embedding_std(c.pe));
   for (Param p : {Param::wpe, Param::qkvw, Param::attprojw, Param::fcw, Param::headw}) fill_normal(m, p, seed, d);
   fill_normal(m, Param::fcprojw, seed, 4 * d);
-  if (c.pe == PositionEncoding::t5) fill_normal(m, Param::t5_bias, seed, std::size_t(c.t5_buckets));
+  if (mechanism_of(c.pe) == PositionMechanism::trainable_bias) fill_normal(m, Param::t5_bias, seed, std::size_t(c.t5_buckets));
   for (Param p : {Param::ln1w, Param::ln2w, Param::lnfw}) std::fill_n(m.param(p), m.layout.size(p), T(1));
 }
 
 template <class T>
 void init_position_tables(Model<T>& m) {
   const ModelConfig& c = m.config;
-  if (c.pe == PositionEncoding::sinusoidal) {
-    EncodingParams p;  // core's interleaved table, base 10000 (Vaswani et al. 2017 §3.5)
-    p.d_model = c.d_model;
-    p.seq_len = c.max_positions;
-    const Matrix table = encode(p);
-    m.pe_table.assign(table.data.begin(), table.data.end());
+  const LabEncodingInfo& info = lab_encoding_info(c.pe);
+  if (info.mechanism == PositionMechanism::added_table) {
+    const std::vector<float> table = info.table(c.max_positions, c.d_model);
+    m.pe_table.assign(table.begin(), table.end());
   }
-  if (c.pe == PositionEncoding::rope) m.rope = make_rope_table<T>(c.head_dim(), c.rope_base, c.max_positions);
-  if (c.pe == PositionEncoding::alibi) m.alibi_slopes = alibi_slopes(c.heads);
-  if (c.pe == PositionEncoding::t5)
+  if (info.mechanism == PositionMechanism::qk_rotation) m.rope = make_rope_table<T>(c.head_dim(), c.rope_base, c.max_positions);
+  if (info.mechanism == PositionMechanism::fixed_bias) m.alibi_slopes = info.slopes(c.heads);
+  if (info.mechanism == PositionMechanism::trainable_bias)
     for (int dist = 0; dist < c.max_positions; ++dist)  // key - query = -dist: the causal half
       m.t5_bucket.push_back(t5_relative_position_bucket(-dist, false, c.t5_buckets, c.t5_max_distance));
 }
@@ -100,8 +103,8 @@ void init_position_tables(Model<T>& m) {
 template <class T>
 AttentionBias<T> attention_bias(const Model<T>& m) {
   AttentionBias<T> bias;
-  if (m.config.pe == PositionEncoding::alibi) bias.alibi_slopes = m.alibi_slopes.data();
-  if (m.config.pe == PositionEncoding::t5) {
+  if (mechanism_of(m.config.pe) == PositionMechanism::fixed_bias) bias.alibi_slopes = m.alibi_slopes.data();
+  if (mechanism_of(m.config.pe) == PositionMechanism::trainable_bias) {
     bias.t5_table = m.param(Param::t5_bias);
     bias.t5_bucket = m.t5_bucket.data();
     bias.t5_buckets = m.config.t5_buckets;
@@ -115,7 +118,7 @@ void check_fits(const Model<T>& m, const PackedBatch& b) {
   const std::vector<int> off = attention_offsets(b, m.config.heads);
   if (std::size_t(off.back()) > m.att_capacity) throw std::invalid_argument("packed batch exceeds the attention capacity");
   const int longest = b.n_seqs() ? *std::max_element(b.seq_len.begin(), b.seq_len.end()) : 0;
-  const int limit = m.config.pe == PositionEncoding::learned ? m.config.learned_len : m.config.max_positions;
+  const int limit = mechanism_of(m.config.pe) == PositionMechanism::trainable_table ? m.config.learned_len : m.config.max_positions;
   if (longest > limit) throw std::invalid_argument("a sequence is longer than the position tables");
 }
 
@@ -129,7 +132,20 @@ T* layer_slice(T* base, const Model<T>& m, Act a, int l) {
 
 }  // namespace
 
-std::string_view to_string(PositionEncoding pe) { return kEncodingNames[int(pe)]; }
+std::vector<float> sinusoidal_lab_table(int positions, int d_model) {
+  EncodingParams p;  // core's interleaved table, base 10000 (Vaswani et al. 2017 §3.5)
+  p.d_model = d_model;
+  p.seq_len = positions;
+  return encode(p).data;
+}
+
+std::string_view to_string(PositionEncoding pe) { return lab_encoding_info(pe).name; }
+
+std::string lab_encoding_names(std::string_view separator) {
+  std::string text;
+  for (const LabEncodingInfo& e : kLabEncodings) text += (text.empty() ? "" : std::string(separator)) + std::string(e.name);
+  return text;
+}
 
 bool parse_position_encoding(std::string_view s, PositionEncoding& out) {
   for (PositionEncoding pe : kAllPositionEncodings)
@@ -146,8 +162,8 @@ std::vector<std::size_t> param_shape(const ModelConfig& c, Param p) {
   const std::size_t L = std::size_t(c.layers), d = std::size_t(c.d_model), V = std::size_t(c.vocab);
   switch (p) {
     case Param::wte: case Param::headw: return {V, d};
-    case Param::wpe: return {c.pe == PositionEncoding::learned ? std::size_t(c.learned_len) : 0, d};
-    case Param::t5_bias: return {std::size_t(c.pe == PositionEncoding::t5 ? c.heads : 0), std::size_t(c.t5_buckets)};
+    case Param::wpe: return {mechanism_of(c.pe) == PositionMechanism::trainable_table ? std::size_t(c.learned_len) : 0, d};
+    case Param::t5_bias: return {std::size_t(mechanism_of(c.pe) == PositionMechanism::trainable_bias ? c.heads : 0), std::size_t(c.t5_buckets)};
     case Param::qkvw: return {L, 3 * d, d};
     case Param::qkvb: return {L, 3 * d};
     case Param::attprojw: return {L, d, d};
@@ -197,8 +213,8 @@ double model_forward(Model<T>& m, const PackedBatch& b) {
   const ModelConfig& c = m.config;
   const int n = b.n_tokens(), d = c.d_model;
   const std::size_t pd = std::size_t(d);
-  const T* wpe = c.pe == PositionEncoding::learned ? m.param(Param::wpe)
-                 : c.pe == PositionEncoding::sinusoidal ? m.pe_table.data() : nullptr;
+  const T* wpe = mechanism_of(c.pe) == PositionMechanism::trainable_table ? m.param(Param::wpe)
+                 : mechanism_of(c.pe) == PositionMechanism::added_table ? m.pe_table.data() : nullptr;
   embedding_forward(m.act(Act::encoded), b, m.param(Param::wte), wpe, d);
   const AttentionBias<T> bias = attention_bias(m);
   const T* x = m.act(Act::encoded);
@@ -209,7 +225,7 @@ double model_forward(Model<T>& m, const PackedBatch& b) {
                       m.param(Param::ln1b) + L * pd, n, d);
     matmul_forward(A(Act::qkv), A(Act::ln1), m.param(Param::qkvw) + L * 3 * pd * pd, m.param(Param::qkvb) + L * 3 * pd, n,
                    d, 3 * d);
-    if (c.pe == PositionEncoding::rope) rope_forward(A(Act::qkv), b, m.rope, d, c.heads);
+    if (mechanism_of(c.pe) == PositionMechanism::qk_rotation) rope_forward(A(Act::qkv), b, m.rope, d, c.heads);
     attention_forward(A(Act::atty), A(Act::att), A(Act::qkv), b, bias, d, c.heads);
     matmul_forward(A(Act::attproj), A(Act::atty), m.param(Param::attprojw) + L * pd * pd, m.param(Param::attprojb) + L * pd,
                    n, d, d);
@@ -249,7 +265,7 @@ void model_backward(Model<T>& m, const PackedBatch& b) {
   layernorm_backward(G(Act::residual3, last), m.grad(Param::lnfw), m.grad(Param::lnfb), m.grad_act(Act::lnf),
                      A(Act::residual3, last), m.param(Param::lnfw), m.act(Act::lnf_mean), m.act(Act::lnf_rstd), n, d);
   const AttentionBias<T> bias = attention_bias(m);
-  T* dt5 = c.pe == PositionEncoding::t5 ? m.grad(Param::t5_bias) : nullptr;
+  T* dt5 = mechanism_of(c.pe) == PositionMechanism::trainable_bias ? m.grad(Param::t5_bias) : nullptr;
   for (int l = last; l >= 0; --l) {
     const std::size_t L = std::size_t(l);
     const T* x = l == 0 ? m.act(Act::encoded) : A(Act::residual3, l - 1);
@@ -267,13 +283,13 @@ void model_backward(Model<T>& m, const PackedBatch& b) {
                     G(Act::attproj, l), A(Act::atty, l), m.param(Param::attprojw) + L * pd * pd, n, d, d);
     attention_backward(G(Act::qkv, l), dt5, G(Act::atty, l), A(Act::qkv, l), A(Act::att, l), b, bias, d, c.heads,
                        m.scratch.data());
-    if (c.pe == PositionEncoding::rope) rope_backward(G(Act::qkv, l), b, m.rope, d, c.heads);
+    if (mechanism_of(c.pe) == PositionMechanism::qk_rotation) rope_backward(G(Act::qkv, l), b, m.rope, d, c.heads);
     matmul_backward(G(Act::ln1, l), m.grad(Param::qkvw) + L * 3 * pd * pd, m.grad(Param::qkvb) + L * 3 * pd,
                     G(Act::qkv, l), A(Act::ln1, l), m.param(Param::qkvw) + L * 3 * pd * pd, n, d, 3 * d);
     layernorm_backward(dx, m.grad(Param::ln1w) + L * pd, m.grad(Param::ln1b) + L * pd, G(Act::ln1, l), x,
                        m.param(Param::ln1w) + L * pd, A(Act::ln1_mean, l), A(Act::ln1_rstd, l), n, d);
   }
-  embedding_backward(m.grad(Param::wte), c.pe == PositionEncoding::learned ? m.grad(Param::wpe) : nullptr,
+  embedding_backward(m.grad(Param::wte), mechanism_of(c.pe) == PositionMechanism::trainable_table ? m.grad(Param::wpe) : nullptr,
                      m.grad_act(Act::encoded), b, d);
 }
 

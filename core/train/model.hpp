@@ -9,20 +9,68 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <numbers>
+#include <string>
 #include <string_view>
 #include <vector>
 
+#include "core/alibi.hpp"
 #include "core/train/layers.hpp"
 #include "core/train/packed_batch.hpp"
 
 namespace peviz::train {
 
 enum class PositionEncoding { nope, sinusoidal, learned, rope, alibi, t5 };
-inline constexpr std::array<PositionEncoding, 6> kAllPositionEncodings{
-    PositionEncoding::nope, PositionEncoding::sinusoidal, PositionEncoding::learned,
-    PositionEncoding::rope, PositionEncoding::alibi,      PositionEncoding::t5};
+
+// How an encoding brings position into the model (the families of Kazemnejad et al. 2023, §3).
+enum class PositionMechanism {
+  none,            // NoPE: only the causal mask orders the tokens
+  added_table,     // a fixed table added to the token embeddings (table: the rows)
+  trainable_table, // a trainable table added to the token embeddings (wpe, as long as the training sequences)
+  qk_rotation,     // queries and keys rotated by their positions (RoPE)
+  fixed_bias,      // a fixed bias slope per head times the distance, added to the attention scores (slopes)
+  trainable_bias,  // a trainable bias per head and distance bucket, added to the attention scores (T5)
+};
+
+// One row per lab encoding: its spellings and what the model builds for it. Names, the CLI's --pe help, the
+// state JSON, saved runs and the Lab's checkboxes all come from this table; adding an encoding of an existing
+// mechanism = its enum value, its row and (for a table or slopes) its function.
+struct LabEncodingInfo {
+  PositionEncoding id;
+  std::string_view name;  // --pe, state JSON, saved runs: "nope", "rope", ...
+  PositionMechanism mechanism;
+  // Standard deviation of the initial token embedding: GPT-2's 0.02, or the RMS of an added fixed table
+  // (model.cpp, token_embedding_std).
+  double token_embedding_std = 0.02;
+  // added_table: the [positions, d_model] table; fixed_bias: the slope of each head.
+  std::vector<float> (*table)(int positions, int d_model) = nullptr;
+  std::vector<double> (*slopes)(int heads) = nullptr;
+};
+
+std::vector<float> sinusoidal_lab_table(int positions, int d_model);
+
+inline constexpr LabEncodingInfo kLabEncodings[] = {
+    {.id = PositionEncoding::nope, .name = "nope", .mechanism = PositionMechanism::none},
+    // sin^2 + cos^2 = 1 per pair: the sinusoid's entries have RMS sqrt(1/2).
+    {.id = PositionEncoding::sinusoidal, .name = "sinusoidal", .mechanism = PositionMechanism::added_table,
+     .token_embedding_std = std::numbers::sqrt2 / 2, .table = sinusoidal_lab_table},
+    {.id = PositionEncoding::learned, .name = "learned", .mechanism = PositionMechanism::trainable_table},
+    {.id = PositionEncoding::rope, .name = "rope", .mechanism = PositionMechanism::qk_rotation},
+    {.id = PositionEncoding::alibi, .name = "alibi", .mechanism = PositionMechanism::fixed_bias, .slopes = alibi_slopes},
+    {.id = PositionEncoding::t5, .name = "t5", .mechanism = PositionMechanism::trainable_bias},
+};
+inline constexpr std::size_t kLabEncodingCount = std::size(kLabEncodings);
+inline constexpr std::array<PositionEncoding, kLabEncodingCount> kAllPositionEncodings = [] {
+  std::array<PositionEncoding, kLabEncodingCount> all{};
+  for (std::size_t i = 0; i < all.size(); ++i) all[i] = kLabEncodings[i].id;
+  return all;
+}();
+constexpr const LabEncodingInfo& lab_encoding_info(PositionEncoding pe) { return kLabEncodings[std::size_t(pe)]; }
+constexpr PositionMechanism mechanism_of(PositionEncoding pe) { return lab_encoding_info(pe).mechanism; }
 std::string_view to_string(PositionEncoding pe);
-// "nope", "sinusoidal", "learned", "rope", "alibi", "t5"; false when unknown.
+// The names joined: "nope, sinusoidal, learned, rope, alibi, t5" with the given separator.
+std::string lab_encoding_names(std::string_view separator = ", ");
+// Any name of the table; false when unknown.
 bool parse_position_encoding(std::string_view s, PositionEncoding& out);
 
 // A model's shape. model_config(TrainSettings) derives it from a run's settings (whose defaults and ranges are the

@@ -51,8 +51,8 @@ std::vector<BoundedSetting> bounded_settings(const TrainSettings& s) {
 
 // Weights of the model, in double (param_layout's count in size_t could overflow for settings not yet checked).
 double weight_count(const TrainSettings& s) {
-  const double d = s.d_model, V = kVocab, learned = s.pe == PositionEncoding::learned ? 2.0 * s.train_max + 3 : 0;
-  const double t5 = s.pe == PositionEncoding::t5 ? 32.0 * s.heads : 0;
+  const double d = s.d_model, V = kVocab, learned = mechanism_of(s.pe) == PositionMechanism::trainable_table ? 2.0 * s.train_max + 3 : 0;
+  const double t5 = mechanism_of(s.pe) == PositionMechanism::trainable_bias ? 32.0 * s.heads : 0;
   return 2 * V * d + V + 2 * d + learned * d + t5 + double(s.layers) * (12 * d * d + 13 * d);
 }
 
@@ -266,7 +266,7 @@ std::vector<int> TrainRun::test_sequence(int n, int index) const {
 std::vector<int> TrainRun::greedy_answer(int n, int index) const {
   const std::vector<int> seq = test_sequence(n, index);
   const int L = sequence_length(n);
-  if (settings_.pe == PositionEncoding::learned && L > model_config(settings_).learned_len) return {};
+  if (mechanism_of(settings_.pe) == PositionMechanism::trainable_table && L > model_config(settings_).learned_len) return {};
   Model<float> m = private_copy(L, std::size_t(settings_.heads) * std::size_t(L) * std::size_t(L));
   return train::greedy_answer(m, seq, n);
 }
@@ -275,14 +275,14 @@ std::optional<std::vector<std::vector<Matrix>>> TrainRun::attention_maps(int n, 
   check_int(Limit{"length", 1, double(std::max(settings_.train_max, settings_.test_max)), 0}, n);
   check_int(Limit{"index", 0, double(settings_.test_samples - 1), 0}, index);
   const int L = sequence_length(n);
-  if (settings_.pe == PositionEncoding::learned && L > model_config(settings_).learned_len) return std::nullopt;
+  if (mechanism_of(settings_.pe) == PositionMechanism::trainable_table && L > model_config(settings_).learned_len) return std::nullopt;
   Model<float> m = private_copy(L, std::size_t(settings_.heads) * std::size_t(L) * std::size_t(L));
   const std::vector<std::vector<int>> seqs = test_sequences(settings_.task, n, index + 1, settings_.seed);
   return train::attention_maps(m, seqs[std::size_t(index)]);
 }
 
 Matrix TrainRun::learned_table() const {
-  if (settings_.pe != PositionEncoding::learned) return {};
+  if (mechanism_of(settings_.pe) != PositionMechanism::trainable_table) return {};
   Matrix t(std::size_t(model_config(settings_).learned_len), std::size_t(settings_.d_model));
   std::lock_guard<std::mutex> lock(mutex_);
   const float* wpe = model_.param(Param::wpe);

@@ -1,4 +1,4 @@
-// Tests for core/absolute_encodings: closed forms, both layouts, odd d, L = 1, learned, binary, naive.
+// Tests for core/absolute_encodings: closed forms, both layouts, odd d, L = 1, learned, binary, naive, the table.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -160,4 +160,92 @@ TEST_CASE("encode reuses the output buffer") {
   CHECK(out.data.data() == before);
   CHECK(out.rows == 128);
   CHECK(out.cols == 32);
+}
+
+TEST_CASE("the encoding table: enum order, names that parse back, the joined list") {
+  const auto table = encoding_table();
+  REQUIRE(table.size() == 5);
+  for (std::size_t i = 0; i < table.size(); ++i) {
+    CHECK(table[i].id == Encoding(i));
+    CHECK(&encoding_info(Encoding(i)) == &table[i]);
+    CHECK(to_string(Encoding(i)) == table[i].name);
+    CHECK(parse_encoding(table[i].name) == Encoding(i));
+    CHECK(table[i].fill != nullptr);
+    CHECK(table[i].scale != nullptr);
+    CHECK(table[i].extrapolation != nullptr);
+  }
+  CHECK(encoding_names() == "sinusoidal, learned, binary, normalized or integer");
+  CHECK(encoding_names(" | ", " | ") == "sinusoidal | learned | binary | normalized | integer");
+  CHECK_FALSE(parse_encoding("Sinusoidal"));
+}
+
+TEST_CASE("each row's inputs decide the width, and its scale bounds every value it produces") {
+  for (const EncodingInfo& info : encoding_table()) {
+    for (bool signed_bits : {false, true}) {
+      EncodingParams p = sinusoidal(12, 100);
+      p.encoding = info.id;
+      p.signed_bits = signed_bits;
+      const Matrix m = encode(p);
+      CHECK(int(m.cols) == (info.inputs.d_model ? 12 : 1));
+      const ValueScale scale = info.scale(p);
+      CHECK(scale.axis_low < scale.axis_high);
+      if (std::isnan(scale.low)) continue;  // learned: the table's own values
+      float lo = m.data[0], hi = m.data[0];
+      for (float v : m.data) lo = std::min(lo, v), hi = std::max(hi, v);
+      CHECK(lo >= scale.low - 1e-6);
+      CHECK(hi <= scale.high + 1e-6);
+      CHECK(scale.centred == (lo < 0));  // diverging colours exactly when both signs occur
+      CHECK(scale.axis_low <= scale.low);
+      CHECK(scale.axis_high >= scale.high);
+    }
+  }
+}
+
+TEST_CASE("whole-number encodings produce integers only; the others do not") {
+  for (const EncodingInfo& info : encoding_table()) {
+    EncodingParams p = sinusoidal(8, 50);
+    p.encoding = info.id;
+    const Matrix m = encode(p);
+    bool all_whole = true;
+    for (float v : m.data) all_whole = all_whole && v == std::floor(v);
+    CHECK(all_whole == info.whole_numbers);
+  }
+}
+
+TEST_CASE("channel periods: a channel's value returns after its period") {
+  EncodingParams bits = sinusoidal(6, 256);
+  bits.encoding = Encoding::binary;
+  const std::vector<float> bit_periods = encoding_info(Encoding::binary).channel_periods(bits, 6);
+  const Matrix b = encode(bits);
+  for (std::size_t c = 0; c < 6; ++c) {
+    CHECK(bit_periods[c] == float(2 << c));
+    for (std::size_t t = 0; t + std::size_t(bit_periods[c]) < 256; ++t) CHECK(b.at(t, c) == b.at(t + std::size_t(bit_periods[c]), c));
+  }
+  for (Layout layout : {Layout::interleaved, Layout::halves}) {
+    EncodingParams p = sinusoidal(7, 8, layout, 100.0);
+    const std::vector<float> periods = encoding_info(Encoding::sinusoidal).channel_periods(p, 7);
+    const std::vector<double> w = sinusoid_frequencies(7, 100.0, layout);
+    for (std::size_t c = 0; c < 7; ++c) {
+      const bool paired = layout == Layout::interleaved || c < 6;  // halves: an odd d's last column is zero
+      if (!paired) { CHECK(std::isnan(periods[c])); continue; }
+      const double wc = layout == Layout::interleaved ? w[c / 2] : w[c % 3];
+      CHECK(periods[c] == Approx(2 * 3.141592653589793 / wc).epsilon(1e-6));
+    }
+  }
+  CHECK(encoding_info(Encoding::integer).channel_periods == nullptr);
+}
+
+TEST_CASE("extrapolation: sinusoids and enough bits are defined past L; a table, t/(L-1) and t are not") {
+  EncodingParams p = sinusoidal(8, 300);
+  CHECK(encoding_info(Encoding::sinusoidal).extrapolation(p).defined);
+  p.encoding = Encoding::binary;
+  CHECK_FALSE(encoding_info(Encoding::binary).extrapolation(p).defined);  // 8 bits count to 255 < 299
+  p.d_model = 9;
+  CHECK(encoding_info(Encoding::binary).extrapolation(p).defined);  // 9 bits count to 511
+  p.max_len = 40;
+  const Extrapolation learned = encoding_info(Encoding::learned).extrapolation(p);
+  CHECK_FALSE(learned.defined);
+  CHECK(learned.note == "no embedding exists for positions >= max-len (40)");
+  CHECK_FALSE(encoding_info(Encoding::normalized).extrapolation(p).defined);
+  CHECK_FALSE(encoding_info(Encoding::integer).extrapolation(p).defined);
 }

@@ -7,6 +7,7 @@
 #include "app/model/page_model.hpp"
 #include "app/ui/views/analysis_views.hpp"
 #include "app/ui/views/views.hpp"
+#include "core/absolute_encodings.hpp"
 
 namespace peviz::app {
 
@@ -22,28 +23,35 @@ void section(const char* name) {
 
 void encoding_controls(AppState& s) {
   EncodingParams& p = s.params;
-  static const char* const names[] = {"sinusoidal", "learned", "binary", "normalized", "integer"};
+  const auto table = encoding_table();
+  const auto name_of = [](void* rows, int i, const char** out) {
+    *out = static_cast<const EncodingInfo*>(rows)[i].name.data();  // literals: NUL-terminated
+    return true;
+  };
   int e = int(p.encoding);
-  if (ImGui::Combo("encoding", &e, names, 5)) {
+  if (ImGui::Combo("encoding", &e, name_of, const_cast<EncodingInfo*>(table.data()), int(table.size()))) {
     p.encoding = Encoding(e);
     mark_params_changed(s);
   }
-  hint("Which absolute encoding to show: sinusoids (Vaswani et al. 2017), a random learned table, "
-       "the bits of the position, t/(L-1), or t itself.");
+  std::string choices;
+  for (std::size_t i = 0; i < table.size(); ++i)
+    choices += (i == 0 ? "" : i + 1 == table.size() ? ", or " : ", ") + std::string(table[i].summary);
+  hint(("Which absolute encoding to show: " + choices + ".").c_str());
 
   if (limit_slider("d_model", p.d_model, limits::d_model))
     mark_params_changed(s);
-  hint("Number of channels of the encoding vector (1 to 4096); Ctrl+click to type a value.");
+  hint(("Number of channels of the encoding vector, " + window_range_text(limits::d_model) + "; Ctrl+click to type a value.").c_str());
 
   if (limit_slider("sequence length", p.seq_len, limits::seq_len))
     mark_params_changed(s);
-  hint("Number of positions 0..L-1 shown in every view (1 to 8192); Ctrl+click to type a value.");
+  hint(("Number of positions 0..L-1 shown in every view, L in " + window_range_text(limits::seq_len) +
+        "; Ctrl+click to type a value.").c_str());
 
-  const bool sinusoidal = p.encoding == Encoding::sinusoidal;
+  const EncodingInputs& uses = encoding_info(p.encoding).inputs;
   if (limit_slider("base", p.base, limits::base))
     mark_params_changed(s);
-  hint("Base of the sinusoid wavelengths: pair i turns at base^(-2i/d) radians per position, so the "
-       "slowest wavelength is about 2*pi*base (1.0001 to 1e7, log scale).");
+  hint(("Base of the sinusoid wavelengths: pair i turns at base^(-2i/d) radians per position, so the slowest "
+        "wavelength is about 2*pi*base; base in " + window_range_text(limits::base) + ", log scale.").c_str());
   for (double preset : {2.0, 100.0, 10000.0, 500000.0}) {
     char label[32];
     std::snprintf(label, sizeof label, "%g", preset);
@@ -59,7 +67,7 @@ void encoding_controls(AppState& s) {
   }
   ImGui::TextDisabled("presets");
 
-  ImGui::BeginDisabled(!sinusoidal);
+  ImGui::BeginDisabled(!uses.layout);
   int layout = int(p.layout);
   if (ImGui::RadioButton("interleaved", &layout, 0)) mark_params_changed(s);
   hint("Channel order [sin w0, cos w0, sin w1, cos w1, ...] as in the paper and the annotated Transformer.");
@@ -69,7 +77,7 @@ void encoding_controls(AppState& s) {
   p.layout = Layout(layout);
   ImGui::EndDisabled();
 
-  ImGui::BeginDisabled(p.encoding != Encoding::learned);
+  ImGui::BeginDisabled(!uses.table);
   if (ImGui::InputScalar("seed", ImGuiDataType_U64, &p.seed, nullptr, nullptr, "%" PRIu64))
     mark_params_changed(s);
   hint("Seed of the random learned table (GPT-2 style: normal with standard deviation 0.02).");
@@ -78,7 +86,7 @@ void encoding_controls(AppState& s) {
   hint("Rows of the learned table: positions at or past it have no vector and are drawn as missing.");
   ImGui::EndDisabled();
 
-  ImGui::BeginDisabled(p.encoding != Encoding::binary);
+  ImGui::BeginDisabled(!uses.signed_bits);
   if (ImGui::Checkbox("signed bits (-1/+1)", &p.signed_bits)) mark_params_changed(s);
   hint("Map the bits {0, 1} to {-1, +1} so every channel is centred on 0, like a sinusoid.");
   ImGui::EndDisabled();

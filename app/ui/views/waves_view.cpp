@@ -12,6 +12,7 @@
 
 #include "app/plot/draw/plot.hpp"
 #include "app/ui/views/views.hpp"
+#include "core/absolute_encodings.hpp"
 
 namespace peviz::app {
 
@@ -29,11 +30,8 @@ void waves_plot(AppState& s, float height) {
   const Matrix& m = s.encoding;
   const int L = int(m.rows), d = int(m.cols);
   if (!plot::begin_plot("##waves", ImVec2(-1, height))) return;
-  double ymin = -1.1, ymax = 1.1;
-  if (s.computed.encoding == Encoding::integer) { ymin = -0.05 * L; ymax = 1.05 * L; }
-  else if (s.computed.encoding == Encoding::learned) { ymin = -0.08; ymax = 0.08; }
-  else if (s.computed.encoding == Encoding::binary && !s.computed.signed_bits) { ymin = -0.1; ymax = 1.1; }
-  else if (s.computed.encoding == Encoding::normalized) { ymin = -0.05; ymax = 1.05; }
+  const ValueScale scale = encoding_info(s.computed.encoding).scale(s.computed);
+  const double ymin = scale.axis_low, ymax = scale.axis_high;
   const int first = std::clamp(s.waves.first_position, 0, L - 1);
   const int last = s.waves.last_position < 0 ? L - 1 : std::clamp(s.waves.last_position, first, L - 1);
   if (s.waves.range_changed) {  // a new position range replaces any zoom

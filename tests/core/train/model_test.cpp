@@ -107,3 +107,35 @@ TEST_CASE("token embedding at the scale of the position signal added to it", "[t
     worst = std::max(worst, std::abs(sinusoid[i] - gpt2[i] * std::sqrt(0.5) / 0.02) / std::abs(sinusoid[i]));
   CHECK(worst < 1e-6);
 }
+
+TEST_CASE("the lab encoding table: enum order, names that parse back, one mechanism each", "[train][model]") {
+  REQUIRE(kAllPositionEncodings.size() == std::size(kLabEncodings));
+  for (std::size_t i = 0; i < kAllPositionEncodings.size(); ++i) {
+    const LabEncodingInfo& info = kLabEncodings[i];
+    CHECK(info.id == PositionEncoding(i));
+    CHECK(to_string(info.id) == info.name);
+    PositionEncoding parsed = PositionEncoding::nope;
+    CHECK(parse_position_encoding(info.name, parsed));
+    CHECK(parsed == info.id);
+    // A fixed table or fixed slopes come with the function that makes them, and nothing else does.
+    CHECK((info.table != nullptr) == (info.mechanism == PositionMechanism::added_table));
+    CHECK((info.slopes != nullptr) == (info.mechanism == PositionMechanism::fixed_bias));
+  }
+  CHECK(lab_encoding_names() == "nope, sinusoidal, learned, rope, alibi, t5");
+  CHECK(lab_encoding_names(" | ") == "nope | sinusoidal | learned | rope | alibi | t5");
+  PositionEncoding unknown = PositionEncoding::rope;
+  CHECK_FALSE(parse_position_encoding("NoPE", unknown));
+  CHECK(unknown == PositionEncoding::rope);
+}
+
+TEST_CASE("each mechanism sizes only its own tensors", "[train][model]") {
+  ModelConfig c;
+  for (const LabEncodingInfo& info : kLabEncodings) {
+    c.pe = info.id;
+    const ParamLayout layout = param_layout(c);
+    CHECK((layout.size(Param::wpe) > 0) == (info.mechanism == PositionMechanism::trainable_table));
+    CHECK((layout.size(Param::t5_bias) > 0) == (info.mechanism == PositionMechanism::trainable_bias));
+    if (info.mechanism == PositionMechanism::trainable_table) CHECK(layout.size(Param::wpe) == std::size_t(c.learned_len * c.d_model));
+    if (info.mechanism == PositionMechanism::trainable_bias) CHECK(layout.size(Param::t5_bias) == std::size_t(c.heads * c.t5_buckets));
+  }
+}
