@@ -6,7 +6,7 @@ Table (the annotated transformer / PyTorch tutorial recipe, in NumPy):
 Cosine similarity: pn = pe / |pe| per row; pn @ pn.T (OpenBLAS through NumPy).
 Prints the same JSON shape as `peviz bench --json` with --json, else a table. Medians after one warm-up.
 
-Whole process, as a user would run it (issue 12):
+Whole process, as a user would run it:
     numpy_peer.py export-similarity L d OUT.npy
         the script a user would otherwise write: the seed table, pn @ pn.T, np.save.
     numpy_peer.py whole-process PEVIZ L d FOLDER [PAIRS]

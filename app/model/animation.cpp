@@ -129,7 +129,7 @@ FigureView default_animation_view(AnimatedParam p) {
   return {FigureView::encoding};
 }
 
-// A sweep worth watching for each parameter (the examples: dials turning, base 100 to 500,000).
+// A sweep worth watching for each parameter (dials turning, base 100 to 500,000).
 AnimationSpec default_sweep(AnimatedParam p, int frames, int fps) {
   switch (p) {
     case AnimatedParam::position: return {p, 0.0, 64.0, frames, fps};

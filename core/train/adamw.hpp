@@ -1,4 +1,4 @@
-// AdamW and the learning-rate schedule of the lab (issue 11), with PyTorch's semantics.
+// AdamW and the learning-rate schedule of the lab, with PyTorch's semantics.
 #pragma once
 #include <span>
 #include <vector>

@@ -1,6 +1,6 @@
 // The decoder-only transformer of the length-generalisation lab: parameters, activations, forward, backward.
 //
-// Exactly (issue 11): token embedding [+ absolute position table]; per layer pre-LayerNorm blocks
+// Exactly: token embedding [+ absolute position table]; per layer pre-LayerNorm blocks
 // x += attn(ln1(x)), x += mlp(ln2(x)) with biased q/k/v and output projections, scale 1/sqrt(head_dim),
 // MLP d -> 4d -> d with exact GELU; final LayerNorm; untied output head with bias; cross-entropy on the
 // targeted tokens only. Position encoding: see PositionEncoding. Parameters, their gradients, the
