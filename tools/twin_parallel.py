@@ -57,10 +57,13 @@ def main():
         while pending and len(running) < max(1, a.jobs):
             name, settings, out, log = pending.pop(0)
             cmd = [a.python, lab, "--settings", settings, "--out", out, "--device", a.device, "--threads", str(a.threads)]
-            running.append((name, subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=open(log, "w"), text=True)))
+            log_file = open(log, "w")  # closed when the run ends
+            running.append((name, subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=log_file, text=True), log_file))
         time.sleep(0.5)
-        for name, proc in [r for r in running if r[1].poll() is not None]:
-            running.remove((name, proc))
+        for run in [r for r in running if r[1].poll() is not None]:
+            running.remove(run)
+            name, proc, log_file = run
+            log_file.close()
             line = proc.stdout.read().strip()
             if proc.returncode != 0 or not line:
                 failed += 1
