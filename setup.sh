@@ -58,7 +58,7 @@ case "$MODE" in
     [[ "${PEVIZ_QUICK:-0}" == 1 ]] && exit 0
     # The random-input test over every page, long: any failed state check exits 1 (stops here).
     # A fixed seed by default so a failure is reproducible; PEVIZ_MONKEY_SEED picks another.
-    MONKEY_FRAMES="${PEVIZ_MONKEY_FRAMES:-12000}"  # about 6 min here (20,000 took 10: docs/gui.md)
+    MONKEY_FRAMES="${PEVIZ_MONKEY_FRAMES:-12000}"  # timings: docs/architecture.md#random-input-test---monkey
     MONKEY_SEED="${PEVIZ_MONKEY_SEED:-20261123}"
     echo "== peviz --frames $MONKEY_FRAMES --monkey $MONKEY_SEED =="
     MONKEY_CONFIG="$(mktemp -d)"  # never the user's session or presets
