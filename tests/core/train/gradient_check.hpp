@@ -8,6 +8,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "core/train/packed_batch.hpp"
+
 // Checks d loss / d x[i] for every i (or every `stride`-th) against `analytic[i]` by central
 // differences with step h = 1e-5 (truncation error O(h^2) ~ 1e-10, rounding ~ 1e-11 / h ~ 1e-6 of the
 // loss scale at worst): |fd - analytic| <= 1e-6 * max(1, |fd|).
@@ -42,4 +44,12 @@ inline double weighted_sum(const std::vector<double>& out, const std::vector<dou
   double s = 0;
   for (std::size_t i = 0; i < out.size(); ++i) s += out[i] * weights[i];
   return s;
+}
+
+// Two packed sequences: {1, 4, 2} scored from token 0 and {3, 0, 2, 5, 1} scored from token 2 (4 targets).
+inline peviz::train::PackedBatch two_sequences() {
+  peviz::train::PackedBatch b;
+  b.append({1, 4, 2}, 0);
+  b.append({3, 0, 2, 5, 1}, 2);
+  return b;
 }

@@ -22,6 +22,21 @@ inline peviz::train::TrainSettings tiny_run(peviz::train::PositionEncoding pe, s
   return s;
 }
 
+// d_model 32, batch 8, 30 steps, trained to n = 6, tested up to n = 12 on 10 sequences each.
+inline peviz::train::TrainSettings quick_run(peviz::train::PositionEncoding pe, std::uint64_t seed) {
+  peviz::train::TrainSettings s;
+  s.pe = pe;
+  s.d_model = 32;
+  s.batch = 8;
+  s.steps = 30;
+  s.warmup = 5;
+  s.train_max = 6;
+  s.test_max = 12;
+  s.test_samples = 10;
+  s.seed = seed;
+  return s;
+}
+
 inline bool same_bits(const std::vector<float>& a, const std::vector<float>& b) {
   return a.size() == b.size() && std::memcmp(a.data(), b.data(), 4 * a.size()) == 0;
 }

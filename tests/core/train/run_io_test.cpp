@@ -1,0 +1,85 @@
+// Tests for core/train/run_io: a run saved as .safetensors loads back bit for bit (F16 weights: each rounded once),
+// its settings survive the metadata round trip, the summary JSON and the CSV curves hold the run's numbers.
+#include "core/train/run_io.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+
+#include <catch2/catch.hpp>
+#include "tiny_run.hpp"
+#include "tests/temp_path.hpp"
+
+#include "core/safetensors.hpp"
+#include "../param_error.hpp"
+
+using namespace peviz::train;
+
+TEST_CASE("a run saved as .safetensors loads back bit for bit", "[train][run]") {
+  TrainRun run(quick_run(PositionEncoding::learned, 4));
+  run.train(std::atomic<bool>{false});
+  const std::string path = unique_temp_path("run.safetensors");
+  save_run(run, path);
+  const auto loaded = load_run(path);
+  CHECK(same_bits(loaded->parameters(), run.parameters()));
+  CHECK(same_bits(loaded->snapshot().loss, run.snapshot().loss));
+  CHECK(run_summary_json(*loaded) == run_summary_json(run));
+  // The trained table is a plain 2-D tensor "wpe" that core's table reader (Basics page) can open.
+  const peviz::Matrix wpe = peviz::read_safetensors_matrix(path, "wpe");
+  CHECK(wpe.data == run.learned_table().data);
+  CHECK(run_summary_json(run)["exact_match"]["10"].is_null());  // 23 tokens > 15 rows
+  const TrainSnapshot snap = run.snapshot();
+  const std::string acc = accuracy_csv(snap), curve = loss_curve_csv(snap);
+  CHECK(acc.rfind("n,exact_match\n5,", 0) == 0);
+  CHECK(acc.find("\n10,\n12,\n") != std::string::npos);  // not defined: empty cells
+  CHECK(std::count(curve.begin(), curve.end(), '\n') == 31);  // header + 30 steps
+  CHECK(std::stof(curve.substr(curve.rfind(',') + 1)) == snap.loss.back());
+  CHECK(run_full_json(run)["loss"].size() == 30u);
+  std::remove(path.c_str());
+  CHECK(param_error_of([] { load_run("/nonexistent/run.safetensors"); }).rfind("from-safetensors: ", 0) == 0);
+}
+
+TEST_CASE("settings go into the file's metadata and come back field by field", "[train][run_io]") {
+  TrainSettings s = quick_run(PositionEncoding::rope, 77);
+  s.task = Task::reverse;
+  s.heads = 4;
+  s.layers = 3;
+  s.rope_base = 500.0;
+  s.lr = 0.002;
+  const TrainSettings back = settings_from_metadata(settings_metadata(s), "x");
+  CHECK(back.task == s.task);
+  CHECK(back.pe == s.pe);
+  CHECK(back.layers == s.layers);
+  CHECK(back.heads == s.heads);
+  CHECK(back.d_model == s.d_model);
+  CHECK(back.batch == s.batch);
+  CHECK(back.steps == s.steps);
+  CHECK(back.train_max == s.train_max);
+  CHECK(back.test_max == s.test_max);
+  CHECK(back.test_samples == s.test_samples);
+  CHECK(back.seed == s.seed);
+  CHECK(back.rope_base == s.rope_base);
+  CHECK(back.lr == s.lr);
+  CHECK(back.warmup == s.warmup);
+  auto broken = settings_metadata(s);
+  broken["task"] = "juggle";
+  CHECK(param_error_of([&] { settings_from_metadata(broken, "x"); }) == "x: unknown task juggle");
+}
+
+TEST_CASE("a run saved with F16 weights loads each weight rounded once to half precision", "[train][run_io]") {
+  TrainRun run(tiny_run(PositionEncoding::alibi, 3));
+  run.train(std::atomic<bool>{false});
+  const std::string path = unique_temp_path("half-run.safetensors");
+  save_run(run, path, "out", true);
+  const auto loaded = load_run(path);
+  std::vector<float> rounded = run.parameters();
+  for (float& w : rounded) w = peviz::half_bits_to_float(peviz::float_to_half_bits(w));
+  CHECK(same_bits(loaded->parameters(), rounded));
+  CHECK(same_bits(loaded->snapshot().loss, run.snapshot().loss));  // the curves stay as trained
+  std::remove(path.c_str());
+}
+
+TEST_CASE("bytes that are not a peviz run are refused naming the flag", "[train][run_io]") {
+  CHECK(param_error_of([] { run_from_bytes("not a safetensors file"); }).rfind("from-safetensors: ", 0) == 0);
+  CHECK(param_error_of([] { run_from_bytes("", "open"); }).rfind("open: ", 0) == 0);
+}
