@@ -204,31 +204,6 @@ TEST_CASE("peviz does not link FFmpeg: the MP4 writer loads it, so an export sta
   CHECK(r.out.find("libavformat") == std::string::npos);
 }
 
-TEST_CASE("bench --json reports every size for table and similarity") {
-  const RunResult r = run_peviz("bench --json --reps 1");
-  REQUIRE(r.code == 0);
-  const auto j = nlohmann::json::parse(r.out);
-  for (const char* key : {"512x512", "2048x512", "4096x1024", "8192x1024"}) {
-    CHECK(j["table"][key].get<double>() > 0.0);
-    CHECK(j["similarity"][key].get<double>() > 0.0);
-    CHECK(j["write_floor"][key].get<double>() > 0.0);
-  }
-  CHECK(j["threads"].get<int>() >= 1);
-  CHECK((j["simd"] == "avx512" || j["simd"] == "avx2" || j["simd"] == "baseline"));
-  CHECK(nlohmann::json::parse(run_peviz("bench --json --reps 1 --threads 1").out)["threads"] == 1);
-}
-
-TEST_CASE("bench --simd times the path asked for, and refuses a name it does not know") {
-  const RunResult r = run_peviz("bench --json --reps 1 --simd baseline");
-  REQUIRE(r.code == 0);
-  CHECK(nlohmann::json::parse(r.out)["simd"] == "baseline");
-  const RunResult bad = run_peviz("bench --simd sse9");
-  CHECK(bad.code != 0);
-  CHECK(bad.out.empty());
-  CHECK(bad.err.find("sse9") != std::string::npos);
-  CHECK(std::count(bad.err.begin(), bad.err.end(), '\n') == 1);
-}
-
 TEST_CASE("--max-memory bounds what is held in memory (a learned table), not what is streamed") {
   const std::string learned = "export similarity --encoding learned --max-len 1024 --seq-len 1024 --d-model 2048 ";
   RunResult r = run_peviz(learned + "--max-memory 4MiB");

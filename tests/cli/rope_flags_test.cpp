@@ -7,23 +7,12 @@
 #include <nlohmann/json.hpp>
 #include <numbers>
 
-#include "run_peviz.hpp"
+#include "config_json.hpp"
 #include "tests/temp_path.hpp"
-#include "../core/model_config_fixtures.hpp"
 
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string config(const std::string& name) { return "--config '" + model_config_fixture(name).string() + "'"; }
-
-nlohmann::json run_json(const std::string& args) {
-  INFO("peviz " << args);
-  const RunResult r = run_peviz(args + " --format json");
-  INFO(r.err);
-  REQUIRE(r.code == 0);
-  return nlohmann::json::parse(r.out);
-}
 
 // transformers' _compute_llama3_parameters, in double.
 std::vector<double> llama3(double base, int dim, double factor, double low, double high, double old_len) {
@@ -98,16 +87,6 @@ TEST_CASE("--layer-type picks Gemma 3's sliding layers; the other rope subcomman
   CHECK(j["params"]["scaling"] == "yarn");
   j = run_json("export rope-precision " + config("qwen2.5-7b-instruct.json") + " --max-position 1024 --points 3");
   CHECK(j["params"]["base"] == 1e6);
-}
-
-TEST_CASE("rope-bounds --config: d is the rotary dimension, context-len the model's window; 4096 tokens need 2.7e4") {
-  nlohmann::json j = run_json("export rope-bounds " + config("gpt-neox-20b.json"));
-  CHECK(j["params"]["head_dim"] == 24);
-  CHECK(j["params"]["context_len"] == 2048);
-  CHECK(j["params"]["model"] == "gpt-neox-20b");
-  j = run_json("export rope-bounds " + config("qwen2.5-7b-instruct.json") + " --context-len 4096 --base 10000");
-  CHECK(j["params"]["head_dim"] == 128);
-  CHECK(j["min_base"].get<double>() == Approx(26952.4).epsilon(1e-5));  // Men et al. 2024: 2.7e4 for 4k
 }
 
 TEST_CASE("--config refusals: one line naming the field and value") {

@@ -1,4 +1,4 @@
-// `peviz train` and `peviz export rope-bounds` run as the real binary: output lines, saved runs, refusals.
+// `peviz train` run as the real binary: output lines, saved runs, refusals.
 #include <chrono>
 #include <csignal>
 #include <cstdio>
@@ -56,19 +56,6 @@ TEST_CASE("peviz train refuses bad flags with one line and exit 2") {
   check_refused("train --train-max 5 --test-max 21", "peviz: --test-max: must be at most 4 x train-max (20), got 21");
   check_refused("train --out /nonexistent/run.safetensors", "peviz: --out: cannot write /nonexistent/run.safetensors: "
                                                       "/nonexistent is not a folder");
-}
-
-TEST_CASE("peviz export rope-bounds: Liu et al.'s worked example") {
-  const RunResult r = run_peviz("export rope-bounds --head-dim 128 --base 10000 --context-len 4096 --format json");
-  REQUIRE(r.code == 0);
-  const nlohmann::json j = nlohmann::json::parse(r.out);
-  CHECK(j["d_extra"] == 92);
-  CHECK(j["t_extra"].get<double>() == Approx(4711.8).margin(0.1));
-  CHECK(j["first_negative_m"].get<long long>() < 4096);
-  CHECK(j["min_base"].get<double>() > 10000);
-  const RunResult bad = run_peviz("export rope-bounds --head-dim 128 --base 10000 --context-len 0");
-  CHECK(bad.code == 2);
-  CHECK(bad.err == "peviz: --context-len: must be an integer in [1, 1048576], got 0\n");
 }
 
 TEST_CASE("peviz train --seeds prints one line per encoding and seed, seed-major, and --out writes the set") {

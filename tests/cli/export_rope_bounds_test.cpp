@@ -1,0 +1,60 @@
+// `peviz export rope-bounds` through the real binary: Liu et al. 2023's critical dimension and extrapolation length
+// against Eq. 13 written out here, Men et al. 2024's base bound, a model's rotary dimension and window from --config.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+#include <string>
+#include <tuple>
+
+#include <nlohmann/json.hpp>
+
+#include "config_json.hpp"
+
+TEST_CASE("rope-bounds: d_extra and t_extra are Liu et al.'s Eq. 13 for the flags given") {
+  for (const auto& [d, base, len] : {std::tuple{128, 10000.0, 4096}, std::tuple{64, 500000.0, 8192}, std::tuple{16, 100.0, 100}}) {
+    CAPTURE(d, base, len);
+    const nlohmann::json j = run_json("export rope-bounds --head-dim " + std::to_string(d) + " --base " +
+                                      std::to_string(base) + " --context-len " + std::to_string(len));
+    const double raw = 2.0 * std::ceil(d / 2.0 * std::log(len / (2 * std::numbers::pi)) / std::log(base));
+    const int d_extra = int(std::min(double(d), std::max(0.0, raw)));
+    CHECK(j["d_extra"] == d_extra);
+    CHECK(j["t_extra"].get<double>() == Approx(2 * std::numbers::pi * std::pow(base, double(d_extra) / d)).epsilon(1e-12));
+    CHECK(j["params"]["head_dim"] == d);
+    CHECK(j["params"]["context_len"] == len);
+  }
+}
+
+TEST_CASE("peviz export rope-bounds: Liu et al.'s worked example") {
+  const RunResult r = run_peviz("export rope-bounds --head-dim 128 --base 10000 --context-len 4096 --format json");
+  REQUIRE(r.code == 0);
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  CHECK(j["d_extra"] == 92);
+  CHECK(j["t_extra"].get<double>() == Approx(4711.8).margin(0.1));
+  CHECK(j["first_negative_m"].get<long long>() < 4096);
+  CHECK(j["min_base"].get<double>() > 10000);
+  const RunResult bad = run_peviz("export rope-bounds --head-dim 128 --base 10000 --context-len 0");
+  CHECK(bad.code == 2);
+  CHECK(bad.err == "peviz: --context-len: must be an integer in [1, 1048576], got 0\n");
+}
+
+TEST_CASE("rope-bounds writes one row of four columns, the JSON's own values") {
+  const RunResult r = run_peviz("export rope-bounds --head-dim 128 --base 10000 --context-len 4096 --format csv");
+  REQUIRE(r.code == 0);
+  const nlohmann::json j = run_json("export rope-bounds --head-dim 128 --base 10000 --context-len 4096");
+  CHECK(j["columns"] == nlohmann::json({"d_extra", "t_extra", "first_negative_m", "min_base"}));
+  CHECK(std::count(r.out.begin(), r.out.end(), '\n') == 1);
+  CHECK(r.out.rfind("92,", 0) == 0);
+}
+
+TEST_CASE("rope-bounds --config: d is the rotary dimension, context-len the model's window; 4096 tokens need 2.7e4") {
+  nlohmann::json j = run_json("export rope-bounds " + config("gpt-neox-20b.json"));
+  CHECK(j["params"]["head_dim"] == 24);
+  CHECK(j["params"]["context_len"] == 2048);
+  CHECK(j["params"]["model"] == "gpt-neox-20b");
+  j = run_json("export rope-bounds " + config("qwen2.5-7b-instruct.json") + " --context-len 4096 --base 10000");
+  CHECK(j["params"]["head_dim"] == 128);
+  CHECK(j["min_base"].get<double>() == Approx(26952.4).epsilon(1e-5));  // Men et al. 2024: 2.7e4 for 4k
+}
+
