@@ -1,13 +1,21 @@
-// Tests for app/lessons: the shipped lesson checks out and every step sets its page; broken lessons are
-// refused with the file, step and key named; stepping applies each step on top of the starting state.
+// Tests for app/model/lessons: the shipped lesson checks out and every step sets its page; broken lessons are
+// refused with the file, step and key named; stepping applies each step on top of the starting state; and the
+// shipped lesson says what its pictures show (each step's claim, checked against the state the step sets).
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <numbers>
+#include <string>
 #include <unistd.h>
 
+#include "app/model/app_update.hpp"
 #include "app/model/lessons.hpp"
+#include "app/model/word_order_demo.hpp"
+#include "core/criteria.hpp"
 #include "core/errors.hpp"
+#include "core/rope.hpp"
 
 using namespace peviz;
 using namespace peviz::app;
@@ -141,4 +149,192 @@ TEST_CASE("lesson files: truncated JSON and missing files are refused, names res
   CHECK(resolve_lesson("positional-encodings").filename() == "positional-encodings.json");
   CHECK(resolve_lesson("no-such-lesson").empty());
   fs::remove_all(dir);
+}
+
+// --- the shipped lesson's claims, step by step ---------------------------------------------------------------
+
+namespace {
+
+// The state at lesson step `number` (1-based), computed as the window shows it.
+AppState at_step(int number) {
+  AppState s;
+  start_lesson(s, load_lesson_file(std::string(PEVIZ_SOURCE_DIR) + "/assets/lessons/positional-encodings.json"));
+  go_to_step(s, number - 1);
+  REQUIRE_FALSE(s.teach.notice_is_error);
+  update_app_state(s);
+  return s;
+}
+
+const LessonStep& step_of(const AppState& s) { return s.teach.lesson.steps[std::size_t(s.teach.step)]; }
+
+double dot_rows(const Matrix& m, int p, int q) {
+  double sum = 0.0;
+  for (std::size_t c = 0; c < m.cols; ++c) sum += double(m.at(std::size_t(p), c)) * double(m.at(std::size_t(q), c));
+  return sum;
+}
+
+}  // namespace
+
+TEST_CASE("step 1: the two sentences are one bag of token vectors; with positions, rows 1 and 4 of the sums differ") {
+  AppState s = at_step(1);
+  REQUIRE(step_of(s).demo == "word-order");
+  const WordOrderDemo& d = s.teach.word_order;
+  REQUIRE(d.words_a.size() == 5);
+  CHECK(same_bag_of_rows(d.tokens_a, d.tokens_b));
+  CHECK_FALSE(same_bag_of_rows(d.sums_a, d.sums_b));
+  for (std::size_t row : {std::size_t(1), std::size_t(4)}) {  // cat / mouse swap places
+    double gap = 0.0;
+    for (std::size_t c = 0; c < d.sums_a.cols; ++c) gap += std::abs(d.sums_a.at(row, c) - d.sums_b.at(row, c));
+    CHECK(gap > 0.1);
+  }
+  for (std::size_t c = 0; c < d.sums_a.cols; ++c) CHECK(d.sums_a.at(2, c) == d.sums_b.at(2, c));  // "chased" stays
+}
+
+TEST_CASE("step 2: the integer grows without bound, the fraction gives one offset different sizes; the list is measured") {
+  AppState s = at_step(2);
+  CHECK(s.analysis.page == Page::criteria);
+  EncodingParams integer = s.params, fraction = s.params;
+  integer.encoding = Encoding::integer;
+  fraction.encoding = Encoding::normalized;
+  CHECK_FALSE(measure_criteria(integer).bounded);
+  const CriteriaReport f = measure_criteria(fraction);
+  CHECK(f.bounded);
+  CHECK_FALSE(f.consistent);
+  CHECK(f.change_with_length > 0.4);  // offset 1 is about half as large at 2L
+  CHECK(step_of(s).text.find("smooth") == std::string::npos);  // not a criterion the page measures
+}
+
+TEST_CASE("step 3: binary bits as channels stay in {0, 1}, every position has its own code") {
+  AppState s = at_step(3);
+  for (float v : s.encoding.data) CHECK((v == 0.0f || v == 1.0f));
+  for (int p = 0; p < int(s.encoding.rows); ++p)
+    for (int q = p + 1; q < int(s.encoding.rows); ++q) {
+      double d = 0.0;
+      for (std::size_t c = 0; c < s.encoding.cols; ++c) d += std::abs(s.encoding.at(std::size_t(p), c) - s.encoding.at(std::size_t(q), c));
+      CHECK(d > 0.0);
+    }
+}
+
+TEST_CASE("step 4: the sign of sin(pi (t + 1/2) / 2^k) is bit k: every cell of the table agrees") {
+  AppState s = at_step(4);
+  CHECK(s.binary_view.morph == 0.0);
+  CHECK(s.binary.agreeing == s.binary.positions * s.binary.bits);
+  CHECK(step_of(s).text.find("every cell agrees") != std::string::npos);
+}
+
+TEST_CASE("step 5: wavelengths from 2 pi up to 2 pi base^((d-2)/d)") {
+  AppState s = at_step(5);
+  const double d = s.params.d_model, base = s.params.base;
+  float lo = INFINITY, hi = 0.0f;
+  for (float w : s.channel_wavelength) lo = std::min(lo, w), hi = std::max(hi, w);
+  CHECK(lo == Approx(2.0 * std::numbers::pi).epsilon(1e-5));
+  CHECK(hi == Approx(2.0 * std::numbers::pi * std::pow(base, (d - 2.0) / d)).epsilon(1e-4));
+}
+
+TEST_CASE("step 6: the dot product depends on the offset only: the rows of 40 and 140 coincide") {
+  AppState s = at_step(6);
+  const int p = s.highlight_position, q = p + s.similarity_view.compare_offset;
+  REQUIRE(p == 40);
+  REQUIRE(q == 140);
+  for (int r = -p; q + r < int(s.encoding.rows); ++r) CHECK(dot_rows(s.encoding, p, p + r) == Approx(dot_rows(s.encoding, q, q + r)).margin(1e-4));
+  // Not monotonic: somewhere past the first offsets the similarity rises again with distance.
+  bool rises = false;
+  for (int r = 2; p + r + 1 < int(s.encoding.rows); ++r) rises = rises || dot_rows(s.encoding, p, p + r + 1) > dot_rows(s.encoding, p, p + r);
+  CHECK(rises);
+}
+
+TEST_CASE("step 7: PE(t + k) = R(k) PE(t) for every t, R(k) block diagonal with rotations by w_i k") {
+  AppState s = at_step(7);
+  CHECK(s.analysis.page == Page::linear_shift);
+  const LinearShiftOptions& o = s.analysis.linear_shift;
+  CHECK(o.max_error_all_p < 1e-5);
+  const std::size_t d = o.rk.rows;
+  REQUIRE(d == std::size_t(s.params.d_model));
+  for (std::size_t i = 0; i < d; ++i)
+    for (std::size_t j = 0; j < d; ++j)
+      if (i / 2 != j / 2) CHECK(o.rk.at(i, j) == 0.0f);  // interleaved pairs (2i, 2i + 1)
+  for (std::size_t i = 0; i < d / 2; ++i) {
+    const double w = std::pow(s.params.base, -2.0 * double(i) / double(d)), angle = w * o.k;
+    CHECK(o.rk.at(2 * i, 2 * i) == Approx(std::cos(angle)).margin(1e-6));
+    CHECK(std::abs(o.rk.at(2 * i, 2 * i + 1)) == Approx(std::abs(std::sin(angle))).margin(1e-6));
+  }
+}
+
+TEST_CASE("step 8: a table learned by the Lab's model, 43 rows, nothing past them") {
+  AppState s = at_step(8);
+  CHECK(s.params.encoding == Encoding::learned);
+  REQUIRE(s.params.learned_table);
+  CHECK(s.params.learned_table->rows == 43);
+  CHECK(s.params.learned_table->cols == 64);
+  double spread = 0.0;  // trained, not its N(0, 0.02^2) start: values well past 3 standard deviations
+  for (float v : s.params.learned_table->data) spread = std::max(spread, double(std::abs(v)));
+  CHECK(spread > 0.1);
+  for (std::size_t t = 0; t < s.encoding.rows; ++t)
+    CHECK(std::isnan(s.encoding.at(t, 0)) == (t >= 43));
+}
+
+TEST_CASE("step 9: one bucket per diagonal, exact for small distances, logarithmic up to max_distance; Shaw clips at k") {
+  AppState s = at_step(9);
+  const T5ShawOptions& o = s.analysis.t5_shaw;
+  REQUIRE(o.seq_len == 256);
+  for (std::size_t i = 1; i < o.buckets.rows; ++i)
+    for (std::size_t j = 1; j < o.buckets.cols; ++j) CHECK(o.buckets.at(i, j) == o.buckets.at(i - 1, j - 1));
+  // Bidirectional: half the buckets per sign, half of those exact (|r| < 8 has its own bucket).
+  const int exact = o.num_buckets / 4;
+  for (int r = 1; r < exact; ++r) CHECK(o.buckets.at(0, std::size_t(r)) != o.buckets.at(0, std::size_t(r - 1)));
+  CHECK(o.buckets.at(0, std::size_t(o.max_distance)) == o.buckets.at(0, std::size_t(o.seq_len - 1)));  // saturated
+  CHECK(o.buckets.at(0, std::size_t(o.max_distance / 2)) != o.buckets.at(0, std::size_t(o.max_distance)));
+  for (std::size_t j = 0; j < o.shaw.cols; ++j)
+    CHECK(o.shaw.at(0, j) == float(std::min<std::size_t>(j, std::size_t(o.max_relative))));
+}
+
+TEST_CASE("step 10: a rotated query and key meet by their offset only; the fast dial turns, the slow one barely") {
+  AppState s = at_step(10);
+  const RopeClocksOptions& o = s.analysis.rope_clocks;
+  REQUIRE(o.inv_freq.size() == std::size_t(o.rope.head_dim / 2));
+  CHECK(o.angles.front() == Approx(std::fmod(o.position, 2.0 * std::numbers::pi)));  // pair 0: one radian a position
+  CHECK(o.angles.back() < 0.01);
+  // <R(t) q, R(t + r) k> is the same for every t: sum over pairs of cos(r w_j) for all-ones q and k.
+  auto score = [&](double t, double r) {
+    double sum = 0.0;
+    for (double w : o.inv_freq) sum += std::cos((t + r) * w - t * w);
+    return sum;
+  };
+  for (double t : {0.0, 12.0, 1000.0}) CHECK(score(t, 7.0) == Approx(score(0.0, 7.0)).epsilon(1e-9));
+}
+
+TEST_CASE("step 11: the text describes the all-ones query and key the decay page draws, not an average") {
+  AppState s = at_step(11);
+  CHECK(s.analysis.page == Page::rope_decay);
+  CHECK(step_of(s).text.find("Averaged over content") == std::string::npos);
+  CHECK(step_of(s).text.find("all ones") != std::string::npos);
+}
+
+TEST_CASE("step 12: ALiBi's slopes are a geometric sequence and each head's bias is a line in distance") {
+  AppState s = at_step(12);
+  const AlibiOptions& o = s.analysis.alibi;
+  REQUIRE(o.slopes.size() == 8);
+  for (std::size_t h = 1; h < o.slopes.size(); ++h) CHECK(o.slopes[h] / o.slopes[h - 1] == Approx(0.5));
+  for (std::size_t i = 1; i < o.head_bias.rows; ++i)
+    for (std::size_t j = 0; j < i; ++j)
+      CHECK(o.head_bias.at(i, j) == Approx(-o.slopes[std::size_t(o.head)] * double(i - j)).epsilon(1e-6));
+}
+
+TEST_CASE("step 13: Llama 3.1, factor 8 from 8192; linear slows every pair, llama3 keeps the fast and slows the slow") {
+  AppState s = at_step(13);
+  const ContextExtensionOptions& o = s.analysis.context_extension;
+  CHECK(o.params.factor == 8.0);
+  CHECK(o.params.original_len == 8192);
+  const auto& rows = o.result.rows;
+  auto row = [&](RopeScaling kind) {
+    for (const ScalingWavelengths& w : rows)
+      if (w.kind == kind) return w;
+    FAIL("no row");
+    return rows.front();
+  };
+  const ScalingWavelengths none = row(RopeScaling::none), linear = row(RopeScaling::linear),
+                           llama3 = row(RopeScaling::llama3);
+  for (std::size_t j = 0; j < none.wavelength.size(); ++j) CHECK(linear.wavelength[j] == Approx(8.0 * none.wavelength[j]));
+  CHECK(llama3.wavelength.front() == Approx(none.wavelength.front()));  // the fastest pair kept
+  CHECK(llama3.wavelength.back() == Approx(8.0 * none.wavelength.back()));  // the slowest slowed by the factor
 }

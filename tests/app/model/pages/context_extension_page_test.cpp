@@ -1,8 +1,10 @@
-// Tests for opening a model's config.json: the page of its positions, its knobs, layer types and name in state JSON.
+// Tests for app/model/pages/context_extension_page: the Llama 3.1 preset's pairs and wavelengths; opening a model's
+// config.json: the page of its positions, its knobs, layer types and name in state JSON.
 #include <catch2/catch.hpp>
 
 #include <cmath>
 #include <filesystem>
+#include <numbers>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -13,7 +15,7 @@
 #include "app/model/pages/context_extension_page.hpp"
 #include "app/model/state_json.hpp"
 #include "core/errors.hpp"
-#include "../../core/model_config_fixtures.hpp"
+#include "tests/core/model_config_fixtures.hpp"
 
 using namespace peviz;
 using namespace peviz::app;
@@ -154,4 +156,14 @@ TEST_CASE("the decay page draws the compared models: each one's own head and sca
   AppState reopened;
   apply_state_json(state_to_json(s), reopened);
   CHECK(reopened.analysis.rope_decay.models);
+}
+
+TEST_CASE("the default (Llama 3.1) settings: pairs beyond the target length, the shortest wavelength 2 pi") {
+  AppState s;
+  s.analysis.page = Page::context_extension;
+  update_app_state(s);
+  REQUIRE(s.analysis.context_extension.result.rows.size() > 4);
+  CHECK(s.analysis.context_extension.result.rows[4].pairs_beyond_target == 25);  // Llama-3.1 preset
+  REQUIRE(s.analysis.context_extension.log10_wavelength.size() > 0);
+  CHECK(s.analysis.context_extension.log10_wavelength[0][0] == Approx(std::log10(2 * std::numbers::pi)));
 }
