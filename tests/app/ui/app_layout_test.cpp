@@ -1,6 +1,9 @@
-// The window's layout at projector sizes: on every page and at every lesson step, no plot or colour bar is under
-// the readable minimum and no item runs past its pane's right edge, in the window and in presentation mode, at
-// 1280 x 720 and 1920 x 1080.
+// The window's layout (draw_app) at projector sizes: on every page and at every lesson step, no plot or colour bar
+// is under the readable minimum and no item runs past its pane's right edge, in the window and in presentation mode,
+// at 1280 x 720 and 1920 x 1080. And the Basics page's views and the sidebar's controls drawn headless for several
+// parameter sets, with hover, wheel, drag, double-click and clicks over each view: no ImGui assertion may fire (the
+// library's asserts abort the test) and errors must land in the status line.
+#include <cmath>
 #include <string>
 
 #include "app/model/lessons.hpp"
@@ -8,6 +11,7 @@
 #include "app/model/presentation.hpp"
 #include "app/plot/draw/drawn_plots.hpp"
 #include "app/ui/views/views.hpp"
+#include "core/params.hpp"
 #include "tests/app/ui/imgui_headless.hpp"
 
 using namespace peviz;
@@ -94,3 +98,228 @@ TEST_CASE("Every page and every lesson step keep every plot readable at 1280 x 7
   check_sizes(ImVec2(1920, 1080), false);
   check_sizes(ImVec2(1920, 1080), true);
 }
+
+// --- the Basics views and the sidebar, with interaction -----------------------------------------------------
+
+namespace {
+
+ImVec2 centre(const ScreenRect& r) { return ImVec2(0.5f * (r.x0 + r.x1), 0.5f * (r.y0 + r.y1)); }
+
+// Hovers, wheels, drags, double-clicks and clicks over `where`, one frame per step.
+void interact(HeadlessImGui& ui, AppState& s, ImVec2 where) {
+  ImGuiIO& io = ImGui::GetIO();
+  io.MousePos = where;
+  ui.frame(s);  // hover: crosshair and read-out
+  io.MouseWheel = 1.0f;
+  ui.frame(s);  // zoom in
+  io.MouseWheel = 0.0f;
+  io.MouseDown[0] = true;
+  ui.frame(s);
+  io.MousePos = where + ImVec2(30, 20);
+  ui.frame(s);  // drag: pan
+  io.MouseDown[0] = false;
+  ui.frame(s);
+  io.MousePos = where;
+  for (int i = 0; i < 2; ++i) {  // double-click: reset
+    io.MouseDown[0] = true;
+    ui.frame(s);
+    io.MouseDown[0] = false;
+    ui.frame(s);
+  }
+  io.MousePos = ImVec2(-1000, -1000);
+  ui.frame(s);
+}
+
+void exercise_all_views(HeadlessImGui& ui, AppState& s) {
+  ui.frame(s);
+  ui.frame(s);
+  for (const ScreenRect* r : {&s.regions.waves_plot, &s.regions.encoding_heatmap, &s.regions.similarity_heatmap,
+                              &s.regions.binary_table, &s.regions.controls})
+    if (r->x1 > r->x0) interact(ui, s, centre(*r));
+}
+
+struct Case {
+  const char* name;
+  void (*set)(EncodingParams&);
+};
+
+}  // namespace
+
+TEST_CASE("every view draws for good parameter sets without errors") {
+  const Case cases[] = {
+      {"default", [](EncodingParams&) {}},
+      {"sinusoidal d512 L2048", [](EncodingParams& p) { p.d_model = 512; p.seq_len = 2048; }},
+      {"halves odd d", [](EncodingParams& p) { p.layout = Layout::halves; p.d_model = 33; p.seq_len = 300; }},
+      {"L = 1", [](EncodingParams& p) { p.seq_len = 1; }},
+      {"d = 1", [](EncodingParams& p) { p.d_model = 1; }},
+      {"d = 1 halves", [](EncodingParams& p) { p.d_model = 1; p.layout = Layout::halves; }},
+      {"learned, L > max_len", [](EncodingParams& p) { p.encoding = Encoding::learned; p.seq_len = 300; p.max_len = 200; }},
+      {"learned, sampled similarity", [](EncodingParams& p) { p.encoding = Encoding::learned; p.seq_len = 2048; p.d_model = 256; p.max_len = 4096; }},
+      {"binary", [](EncodingParams& p) { p.encoding = Encoding::binary; p.d_model = 12; }},
+      {"binary signed", [](EncodingParams& p) { p.encoding = Encoding::binary; p.signed_bits = true; }},
+      {"normalized", [](EncodingParams& p) { p.encoding = Encoding::normalized; }},
+      {"integer", [](EncodingParams& p) { p.encoding = Encoding::integer; p.seq_len = 50; }},
+      {"base near 1", [](EncodingParams& p) { p.base = 1.0001; }},
+      {"base 1e7", [](EncodingParams& p) { p.base = 1e7; }},
+  };
+  HeadlessImGui ui;
+  for (const Case& c : cases) {
+    INFO(c.name);
+    AppState s;
+    c.set(s.params);
+    s.similarity_view.metric = Metric::dot;
+    exercise_all_views(ui, s);
+    CHECK(s.has_results);
+    CHECK_FALSE(s.status_is_error);
+    CHECK(s.encoding.rows == std::size_t(s.params.seq_len));
+    s.similarity_view.metric = Metric::cosine;
+    s.dirty.similarity = true;
+    s.binary_view.morph = 1.0f;
+    s.dirty.binary = true;
+    s.encoding_view.colormap_choice = 3;  // magma
+    s.dirty.colors = true;
+    ui.frame(s);
+    CHECK(s.encoding_image.colormap == plot::Colormap::magma);
+    CHECK_FALSE(s.status_is_error);
+  }
+}
+
+TEST_CASE("learned positions past max_len are NaN (drawn as missing), not an error") {
+  HeadlessImGui ui;
+  AppState s;
+  s.params.encoding = Encoding::learned;
+  s.params.max_len = 100;
+  s.params.seq_len = 150;
+  ui.frame(s);
+  REQUIRE(s.has_results);
+  CHECK_FALSE(std::isnan(s.encoding.at(99, 0)));
+  CHECK(std::isnan(s.encoding.at(100, 0)));
+  CHECK(s.status.find("missing") != std::string::npos);
+}
+
+TEST_CASE("bad parameters go to the status line and the last good results stay") {
+  HeadlessImGui ui;
+  AppState s;
+  ui.frame(s);
+  REQUIRE(s.has_results);
+  const std::size_t rows = s.encoding.rows;
+  const struct {
+    const char* param;
+    void (*set)(EncodingParams&);
+  } bad[] = {
+      {"d-model", [](EncodingParams& p) { p.d_model = 0; }},
+      {"seq-len", [](EncodingParams& p) { p.seq_len = 0; }},
+      {"base", [](EncodingParams& p) { p.base = 1.0; }},
+      {"base", [](EncodingParams& p) { p.base = NAN; }},
+      {"max-len", [](EncodingParams& p) { p.encoding = Encoding::learned; p.max_len = 0; }},
+      {"max-memory", [](EncodingParams& p) { p.memory_budget = 1000; }},
+  };
+  for (const auto& b : bad) {
+    INFO(b.param);
+    AppState t;
+    ui.frame(t);
+    b.set(t.params);
+    mark_params_changed(t);
+    exercise_all_views(ui, t);
+    CHECK(t.status_is_error);
+    CHECK(t.status.find(b.param) != std::string::npos);
+    CHECK(t.has_results);  // the previous results are still drawn
+    CHECK(t.encoding.rows == rows);
+  }
+}
+
+TEST_CASE("bad parameters from the very first frame leave the views empty but drawn") {
+  HeadlessImGui ui;
+  AppState s;
+  s.params.d_model = -5;
+  exercise_all_views(ui, s);
+  CHECK_FALSE(s.has_results);
+  CHECK(s.status_is_error);
+  CHECK(s.status.find("d-model") != std::string::npos);
+}
+
+TEST_CASE("a click in the encoding heatmap highlights that position in every view") {
+  HeadlessImGui ui;
+  AppState s;
+  ui.frame(s);
+  ui.frame(s);
+  const ScreenRect r = s.regions.encoding_heatmap;
+  REQUIRE(r.y1 > r.y0);
+  ImGuiIO& io = ImGui::GetIO();
+  io.MousePos = ImVec2(0.5f * (r.x0 + r.x1), r.y0 + 0.75f * (r.y1 - r.y0));  // 3/4 down: position ~96 of 128
+  ui.frame(s);
+  io.MouseDown[0] = true;
+  ui.frame(s);
+  io.MouseDown[0] = false;
+  ui.frame(s);
+  CHECK(s.highlight_position == Approx(96).margin(2));
+}
+
+TEST_CASE("channel lists are parsed, checked against d and fall back to the defaults") {
+  CHECK(default_wave_channels(128) == std::vector<int>{0, 1, 2, 3, 64, 126, 127});
+  CHECK(default_wave_channels(1) == std::vector<int>{0});
+  CHECK(default_wave_channels(4) == std::vector<int>{0, 1, 2, 3});
+  CHECK(parse_channel_list("0, 5, 8-10", 16) == std::vector<int>{0, 5, 8, 9, 10});
+  CHECK_FALSE(parse_channel_list("0, 16", 16));
+  CHECK_FALSE(parse_channel_list("x", 16));
+  CHECK_FALSE(parse_channel_list("5-3", 16));
+  HeadlessImGui ui;
+  AppState s;
+  s.waves.channels_text = "1, 999";
+  ui.frame(s);
+  CHECK(s.wave_channels == default_wave_channels(128));
+  CHECK(s.status_is_error);
+  s.waves.channels_text = "1, 7";
+  s.dirty.binary = true;
+  ui.frame(s);
+  CHECK(s.wave_channels == std::vector<int>{1, 7});
+  CHECK_FALSE(s.status_is_error);
+}
+
+TEST_CASE("pressing and dragging across every row of the sidebar and the view headers keeps state valid") {
+  HeadlessImGui ui;
+  AppState s;
+  ui.frame(s);
+  ui.frame(s);
+  ImGuiIO& io = ImGui::GetIO();
+  const float step = 0.6f * ImGui::GetFontSize();
+  auto sweep_rows = [&](const ScreenRect& r, float y_end) {
+    for (float y = r.y0 + 2.0f; y < y_end; y += step) {
+      for (float fx : {0.15f, 0.45f, 0.8f}) {
+        const ImVec2 at(r.x0 + fx * (r.x1 - r.x0), y);
+        io.MousePos = at;
+        ui.frame(s);
+        io.MouseDown[0] = true;
+        ui.frame(s);
+        io.MousePos = at + ImVec2(25, 0);  // drags a slider, if that is what is there
+        ui.frame(s);
+        io.MouseDown[0] = false;
+        ui.frame(s);
+        io.MousePos = ImVec2(1, 899);  // click on empty space: closes any open combo
+        io.MouseDown[0] = true;
+        ui.frame(s);
+        io.MouseDown[0] = false;
+        ui.frame(s);
+        INFO("at " << at.x << ", " << at.y << ": " << s.status);
+        CHECK(s.params.d_model >= 1);
+        CHECK(s.params.d_model <= int(limits::d_model.window_hi()));
+        CHECK(s.params.seq_len >= 1);
+        CHECK(s.params.seq_len <= int(limits::seq_len.window_hi()));
+        CHECK(s.params.base >= limits::base.window_lo());
+        CHECK(s.params.base <= limits::base.window_hi());
+        CHECK(s.highlight_position < std::max(s.computed.seq_len, 1));
+      }
+    }
+  };
+  sweep_rows(s.regions.controls, s.regions.controls.y1);
+  // The header rows of the four views: 2.5 lines under each pane's top.
+  const float fs = ImGui::GetFontSize();
+  for (const ScreenRect* r : {&s.regions.waves_plot, &s.regions.encoding_heatmap, &s.regions.similarity_heatmap,
+                              &s.regions.binary_table}) {
+    ScreenRect header = *r;
+    header.y0 = r->y0 - 2.5f * fs;
+    sweep_rows(header, r->y0 - 0.2f * fs);
+  }
+  CHECK(s.has_results);
+}
+

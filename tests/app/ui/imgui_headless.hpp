@@ -52,3 +52,32 @@ struct HeadlessImGui {
     CHECK(ImGui::GetDrawData()->Valid);
   }
 };
+
+constexpr int kLeftKey = 263, kRightKey = 262, kEscapeKey = 256;  // GLFW's key codes, as the GLFW backend maps them
+
+// Maps ImGui's arrow and Escape keys to GLFW's codes, as the window's backend does.
+inline void map_arrow_keys() {
+  ImGuiIO& io = ImGui::GetIO();
+  io.KeyMap[ImGuiKey_LeftArrow] = kLeftKey;
+  io.KeyMap[ImGuiKey_RightArrow] = kRightKey;
+  io.KeyMap[ImGuiKey_Escape] = kEscapeKey;
+}
+
+// Presses `key` for one frame, then releases it for one.
+inline void press_key(HeadlessImGui& ui, peviz::app::AppState& s, int key) {
+  ImGuiIO& io = ImGui::GetIO();
+  io.KeysDown[key] = true;
+  ui.frame(s);
+  io.KeysDown[key] = false;
+  ui.frame(s);
+}
+
+// A click at `where`: pressed for one frame, released for one.
+inline void click_at(HeadlessImGui& ui, peviz::app::AppState& s, ImVec2 where) {
+  ImGuiIO& io = ImGui::GetIO();
+  io.MousePos = where;
+  io.MouseDown[0] = true;
+  ui.frame(s);
+  io.MouseDown[0] = false;
+  ui.frame(s);
+}

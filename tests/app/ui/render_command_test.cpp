@@ -1,11 +1,19 @@
-// Xvfb tests of `peviz render` and the window's F12 figure: every view renders with content, scale
-// multiplies the pixels with crisp text, the parameters ride in the PNG, no display exits 2.
+// Xvfb tests of `peviz render`: every view renders with content, scale
+// multiplies the pixels with crisp text, the parameters ride in the PNG, no display exits 2; --format svg|pdf
+// (axis titles and tick labels as text, reopening to the state); --animate and the window's --record write
+// GIF / MP4 animations with the asked frames, size and rate (read back with giflib and libavformat).
 #include <catch2/catch.hpp>
 
 #include <filesystem>
 #include <set>
 
+extern "C" {
+#include <libavformat/avformat.h>
+}
+#include <gif_lib.h>
+
 #include "app/model/figure.hpp"
+#include "app/plot/vector_metadata.hpp"
 #include "core/atomic_file.hpp"
 #include "core/png_file.hpp"
 #include "tests/app/ui/run_gui.hpp"
@@ -37,6 +45,36 @@ double edge_fraction(const RgbaImage& img, int x1, int y1) {
       if (d > 30 && d < 500) ++edge;
     }
   return ink ? double(edge) / double(ink) : 1.0;
+}
+
+// Every <text> element's content, one per line (Python's XML parser: fails on malformed XML).
+RunResult svg_texts(const std::string& path) {
+  return run_shell("python3 -c \"import sys, xml.etree.ElementTree as E; "
+                   "[print(t.text) for t in E.parse(sys.argv[1]).getroot().iter('{http://www.w3.org/2000/svg}text')]\" " + path);
+}
+
+// A GIF read back with giflib: frames, screen size, the sum of the frame delays (hundredths).
+struct GifInfo {
+  int frames = 0, width = 0, height = 0, total_delay = 0;
+};
+GifInfo read_gif(const std::string& path) {
+  int err = 0;
+  GifFileType* g = DGifOpenFileName(path.c_str(), &err);
+  REQUIRE(g);
+  GifInfo info;
+  if (DGifSlurp(g) == GIF_OK) {
+    info = {g->ImageCount, g->SWidth, g->SHeight, 0};
+    for (int i = 0; i < g->ImageCount; ++i) {
+      GraphicsControlBlock gcb;
+      if (DGifSavedExtensionToGCB(g, i, &gcb) == GIF_OK) info.total_delay += gcb.DelayTime;
+    }
+  }
+  DGifCloseFile(g, &err);
+  return info;
+}
+
+bool has_line(const std::string& text, const std::string& line) {
+  return ("\n" + text).find("\n" + line + "\n") != std::string::npos;
 }
 
 }  // namespace
@@ -79,25 +117,6 @@ TEST_CASE("scale 2 doubles the pixels and keeps text crisp; transparent keeps al
   std::remove(two.c_str());
 }
 
-TEST_CASE("the window's F12 figure is the same picture as peviz render") {
-  const std::string dir = temp_path("f12");
-  fs::remove_all(dir);
-  const std::string out = temp_path("render-enc.png");
-  REQUIRE(run_gui("--reset --frames 4 --size 900x600 --figure-dir " + dir + " --save-figure encoding").code == 0);
-  REQUIRE(run_gui("render --view encoding --width 900 --height 600 --caption --out " + out).code == 0);
-  std::string saved;
-  for (const auto& e : fs::directory_iterator(dir)) saved = e.path().string();
-  REQUIRE(fs::path(saved).filename().string().rfind("peviz-encoding-d128-b10000-L128-", 0) == 0);
-  const RgbaImage gui = load(saved), cli = load(out);
-  REQUIRE(gui.width == cli.width);
-  REQUIRE(gui.height == cli.height);
-  std::size_t differing = 0;
-  for (std::size_t i = 0; i < gui.pixels.size(); ++i) differing += gui.pixels[i] != cli.pixels[i];
-  CHECK(differing == 0);
-  fs::remove_all(dir);
-  std::remove(out.c_str());
-}
-
 TEST_CASE("peviz render refuses bad requests with exit 2 and one line") {
   const std::string out = temp_path("never.png");
   RunResult r = run_shell("env -u DISPLAY " + std::string(PEVIZ_BINARY) + " render --view waves --out " + out);
@@ -112,4 +131,168 @@ TEST_CASE("peviz render refuses bad requests with exit 2 and one line") {
   r = run_gui("render --view waves --out /proc/no-such/x.png");
   CHECK(r.code == 2);
   CHECK_FALSE(fs::exists(out));
+}
+
+TEST_CASE("render --format svg writes XML with the axis titles and tick labels as <text>, reopening to the state") {
+  const std::string path = temp_path("encoding.svg");
+  const RunResult r = run_gui("render --view encoding --width 800 --height 500 --d-model 48 --seq-len 100 --caption --out " + path);
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  const RunResult t = svg_texts(path);
+  INFO(t.out << t.err);
+  REQUIRE(t.code == 0);
+  CHECK(has_line(t.out, "position"));  // the y axis title
+  CHECK(has_line(t.out, "channel"));   // the x axis title
+  CHECK(has_line(t.out, "0"));         // tick labels
+  CHECK(has_line(t.out, "40"));
+  CHECK(t.out.find("d_model 48") != std::string::npos);  // the caption
+  const auto meta = app::parse_figure_metadata(plot::read_figure_text(read_file_bytes(path, "test")));
+  CHECK(meta.view == app::FigureView{app::FigureView::encoding});
+  CHECK(meta.state.at("params").at("d_model") == 48);
+  fs::remove(path);
+}
+
+TEST_CASE("render --format pdf writes text pdftotext finds; --format and the extension must agree") {
+  const std::string path = temp_path("encoding.pdf");
+  const RunResult r = run_gui("render --view encoding --format pdf --width 800 --height 500 --d-model 40 --out " + path);
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  const RunResult t = run_shell("pdftotext " + path + " -");
+  INFO(t.out);
+  CHECK(t.out.find("position") != std::string::npos);
+  CHECK(t.out.find("channel") != std::string::npos);
+  CHECK(t.out.find("20") != std::string::npos);
+  const auto meta = app::parse_figure_metadata(plot::read_figure_text(read_file_bytes(path, "test")));
+  CHECK(meta.state.at("params").at("d_model") == 40);
+  fs::remove(path);
+  const RunResult bad = run_gui("render --view encoding --format svg --out " + temp_path("x.pdf"));
+  CHECK(bad.code == 2);
+  CHECK(bad.err.find("--format") != std::string::npos);
+  const RunResult window = run_gui("render --view window --out " + temp_path("w.svg"));
+  CHECK(window.code == 2);
+  CHECK(window.err.find("PNG only") != std::string::npos);
+}
+
+TEST_CASE("a vector figure of the RoPE clocks holds every dial (views draw through the canvas)") {
+  const std::string path = temp_path("clocks.svg");
+  const RunResult r = run_gui("render --view rope-clocks --width 900 --height 600 --position 12 --head-dim 32 --out " + path);
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  const std::string svg = read_file_bytes(path, "test");
+  std::size_t circles = 0;
+  for (std::size_t at = svg.find("<circle"); at != std::string::npos; at = svg.find("<circle", at + 1)) ++circles;
+  CHECK(circles >= 2 * 16);  // a rim and a hand tip per pair
+  const auto meta = app::parse_figure_metadata(plot::read_figure_text(svg));
+  CHECK(meta.state.at("rope_clocks").at("position") == 12.0);
+  fs::remove(path);
+}
+
+TEST_CASE("render --animate position gives a GIF and an MP4 of 60 frames at the asked size and rate") {
+  const std::string gif = temp_path("clocks.gif"), mp4 = temp_path("clocks.mp4");
+  RunResult r = run_gui("render --view rope-clocks --animate position --from 0 --to 59 --frames 60 --fps 25 --width 320 "
+                        "--height 200 --out " + gif);
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  const GifInfo info = read_gif(gif);
+  CHECK(info.frames == 60);
+  CHECK(info.width == 320);
+  CHECK(info.height == 200);
+  CHECK(info.total_delay == 240);  // 60 frames at 25 fps: 2.4 s
+
+  r = run_gui("render --view rope-clocks --animate position --from 0 --to 59 --frames 60 --fps 30 --width 320 "
+              "--height 200 --out " + mp4);
+  REQUIRE(r.code == 0);
+  AVFormatContext* fmt = nullptr;
+  REQUIRE(avformat_open_input(&fmt, mp4.c_str(), nullptr, nullptr) == 0);
+  REQUIRE(avformat_find_stream_info(fmt, nullptr) >= 0);
+  const AVStream* st = fmt->streams[0];
+  CHECK(st->codecpar->width == 320);
+  CHECK(st->codecpar->height == 200);
+  CHECK(st->nb_frames == 60);
+  CHECK(st->avg_frame_rate.num == 30 * st->avg_frame_rate.den);
+  avformat_close_input(&fmt);
+  fs::remove(gif);
+  fs::remove(mp4);
+
+  // Without --from / --to: the parameter's default sweep (position 0 to 64, as --help says).
+  r = run_gui("render --view rope-clocks --animate position --frames 3 --width 160 --height 100 --out " + gif);
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  CHECK(read_gif(gif).frames == 3);
+  fs::remove(gif);
+}
+
+TEST_CASE("render --animate refuses what it cannot do with one line and exit 2") {
+  const auto refused = [](const std::string& args, const std::string& flag) {
+    const RunResult r = run_gui("render --view rope-clocks " + args);
+    INFO(args << ": " << r.err);
+    CHECK(r.code == 2);
+    CHECK(r.err.find("--" + flag + ":") != std::string::npos);
+    CHECK(count_lines(r.err) == 1);
+  };
+  refused("--animate spin --from 0 --to 1 --out " + temp_path("a.gif"), "animate");
+  refused("--animate position --from 0 --to 1 --out " + temp_path("a.png"), "out");
+  refused("--animate position --from 0 --to 1 --fps 60 --out " + temp_path("a.gif"), "fps");
+  refused("--animate position --from 0 --to 1 --frames 0 --out " + temp_path("a.gif"), "frames");
+  refused("--animate base --from 0 --to 100 --out " + temp_path("a.mp4"), "from");
+  refused("--animate position --from 0 --to 1 --width 321 --out " + temp_path("a.mp4"), "width");
+  CHECK_FALSE(fs::exists(temp_path("a.gif")));
+  CHECK_FALSE(fs::exists(temp_path("a.mp4")));
+}
+
+// Runs the window with --record (flags `args`) into a fresh folder; the one GIF it wrote, read back.
+struct RecordedGif {
+  std::string name;
+  GifInfo info;
+};
+RecordedGif record_in_window(const std::string& folder, const std::string& args) {
+  const std::string dir = temp_path(folder);
+  fs::remove_all(dir);
+  const RunResult r = run_gui("--reset --size 1000x700 --figure-dir " + dir + " " + args);
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  std::vector<fs::path> gifs;
+  for (const auto& e : fs::directory_iterator(dir))
+    if (e.path().extension() == ".gif") gifs.push_back(e.path());
+  REQUIRE(gifs.size() == 1);
+  const RecordedGif out{gifs[0].filename().string(), read_gif(gifs[0].string())};
+  fs::remove_all(dir);
+  return out;
+}
+
+TEST_CASE("View > Record animation (--record) writes a GIF of the sweep into the figure folder") {
+  const RecordedGif gif = record_in_window("record", "--frames 75 --view rope-clocks --record position");
+  CHECK(gif.name.find("rope-clocks") != std::string::npos);
+  CHECK(gif.info.frames == 60);
+  CHECK(gif.info.width == 960);
+  CHECK(gif.info.height == 540);
+  CHECK(run_gui("--reset --frames 2 --record spin").code == 2);
+}
+
+TEST_CASE("View > Record animation of a lesson (--record lesson) captures its steps, then writes the cross-faded GIF") {
+  // 1 frame to start, 13 step captures, 60 frames made from them: 74 window frames.
+  const RecordedGif gif = record_in_window("record-lesson", "--frames 80 --lesson positional-encodings --record lesson");
+  CHECK(gif.name.find("lesson") != std::string::npos);
+  CHECK(gif.info.frames == 60);
+  CHECK(gif.info.width == 960);
+  CHECK(gif.info.height == 540);
+  CHECK(gif.info.total_delay == 300);  // the default: 60 frames at 20 fps, 3 s
+}
+
+TEST_CASE("render --animate lesson steps through a lesson with cross-fades") {
+  const std::string gif = temp_path("lesson.gif");
+  const RunResult r = run_gui("render --animate lesson --lesson positional-encodings --from 1 --to 3 --frames 24 --fps 12 "
+                              "--width 640 --height 400 --out " + gif);
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  const GifInfo info = read_gif(gif);
+  CHECK(info.frames == 24);
+  CHECK(info.width == 640);
+  CHECK(info.total_delay == 200);  // 24 frames at 12 fps: 2 s
+  fs::remove(gif);
+  const RunResult bad = run_gui("render --animate lesson --lesson positional-encodings --from 2 --to 99 --out " + gif);
+  CHECK(bad.code == 2);
+  CHECK(bad.err.find("--from:") != std::string::npos);
+  CHECK(run_gui("render --animate lesson --lesson no-such-lesson --out " + gif).code == 2);
+  CHECK_FALSE(fs::exists(gif));
 }

@@ -1,6 +1,7 @@
-// Figures clean for slides: every single-view figure and the window at every lesson step, recorded as a display
-// list, with no legend box and no text note inside a plot's area over the lines and markers drawn there, and none of
-// them cut off (a legend inside its plot's frame, a note inside its area); and no input widget in a single-view figure.
+// Tests for app/plot/draw/plot_annotations (where legends and notes go), on every real figure: each single-view
+// figure and the window at every lesson step, recorded as a display list, with no legend box and no text note inside
+// a plot's area over the lines and markers drawn there, none of them cut off (a legend inside its plot's frame, a
+// note inside its area); and no input widget in a single-view figure.
 #include <cfloat>
 #include <cmath>
 #include <iterator>

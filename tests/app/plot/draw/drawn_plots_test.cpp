@@ -1,0 +1,34 @@
+// Tests for app/plot/draw/drawn_plots: the frame's list of plots and colour bars, in order, the area and legend
+// going to the last plot noted (never to a colour bar after it), cleared each frame.
+#include "app/plot/draw/drawn_plots.hpp"
+
+#include <catch2/catch.hpp>
+
+using namespace peviz::plot;
+
+namespace {
+
+ScreenBox box(float x0, float y0, float x1, float y1) { return {ImVec2(x0, y0), ImVec2(x1, y1)}; }
+
+}  // namespace
+
+TEST_CASE("plots and colour bars are listed in order; area and legend go to the last plot, not a colour bar") {
+  clear_drawn_plots();
+  note_drawn_plot({.id = "waves", .frame = box(0, 0, 100, 50)});
+  note_drawn_plot({.id = "heatmap", .frame = box(0, 60, 100, 160)});
+  note_drawn_plot({.id = "heatmap-bar", .frame = box(105, 60, 120, 160), .colorbar = true});
+  note_plot_area_and_legend(box(10, 70, 90, 150), box(60, 70, 90, 90));
+  const std::vector<DrawnPlot>& p = drawn_plots();
+  REQUIRE(p.size() == 3);
+  CHECK(p[0].id == "waves");
+  CHECK(p[2].colorbar);
+  CHECK(p[1].area.min.x == 10.0f);
+  CHECK(p[1].area.max.y == 150.0f);
+  CHECK(p[1].legend.min.x == 60.0f);
+  CHECK(p[2].area.max.x == 0.0f);  // the colour bar keeps no area
+  CHECK(p[0].area.max.x == 0.0f);  // an earlier plot is untouched
+  clear_drawn_plots();
+  CHECK(drawn_plots().empty());
+  note_plot_area_and_legend(box(0, 0, 1, 1), box(0, 0, 0, 0));  // nothing to note into: no effect
+  CHECK(drawn_plots().empty());
+}
