@@ -9,6 +9,7 @@
 #include <catch2/catch.hpp>
 
 #include "app/model/page_model.hpp"
+#include "core/absolute_encodings.hpp"
 #include "tests/app/ui/run_gui.hpp"
 #include "tests/stderr_capture.hpp"
 
@@ -83,7 +84,7 @@ TEST_CASE("apply_gui_flags refuses bad names and sizes, and --monkey without --f
     return ok ? "accepted" : err;
   };
   CHECK(refusal([](GuiOptions& o) { o.encoding = "cosine"; }) ==
-        "peviz: --encoding: must be sinusoidal, learned, binary, normalized or integer, got cosine\n");
+        "peviz: --encoding: must be " + encoding_names() + ", got cosine\n");
   CHECK(refusal([](GuiOptions& o) { o.view = "nowhere"; }) ==
         "peviz: --view: must be one of " + page_names() + ", got nowhere\n");
   CHECK(refusal([](GuiOptions& o) { o.theme = "blue"; }) == "peviz: --theme: must be dark or light, got blue\n");
