@@ -119,8 +119,8 @@ RgbaImage lesson_animation_frame(const std::vector<RgbaImage>& pictures, int fra
 
 FigureView default_animation_view(AnimatedParam p) {
   switch (p) {
-    case AnimatedParam::position: return {FigureView::analysis_page, Page::rope_clocks};
-    case AnimatedParam::factor: return {FigureView::analysis_page, Page::context_extension};
+    case AnimatedParam::position: return {FigureView::one_page, Page::rope_clocks};
+    case AnimatedParam::factor: return {FigureView::one_page, Page::context_extension};
     case AnimatedParam::base: return {FigureView::waves};
     case AnimatedParam::d_model: return {FigureView::encoding};
     case AnimatedParam::seq_len: return {FigureView::similarity};

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "app/model/analysis_state.hpp"
+#include "app/model/page_states.hpp"
 #include "core/binary_analogy.hpp"
 #include "app/model/animation.hpp"
 #include "app/model/figure_view.hpp"
@@ -138,7 +138,7 @@ struct AppState {
   EncodingViewOptions encoding_view;
   SimilarityOptions similarity_view;
   BinaryOptions binary_view;
-  AnalysisState analysis;  // the analysis pages (analysis_state.hpp)
+  PageStates pages;       // which page is shown, each page's options and cached results (page_states.hpp)
   TeachState teach;        // presets, lesson tour, presentation mode (teach_state.hpp)
   int highlight_position = 32;  // highlighted in every view (clamped to [0, L))
   // Set while a single-view figure is drawn (app_layout's draw_figure): the views leave out their input

@@ -9,7 +9,7 @@
 #include <cmath>
 #include <sstream>
 
-#include "app/model/analysis_update.hpp"
+#include "app/model/page_model.hpp"
 #include "core/absolute_encodings.hpp"
 #include "core/errors.hpp"
 #include "core/similarity.hpp"
@@ -259,13 +259,68 @@ bool update_basic_views(AppState& s) {
 }
 }  // namespace
 
+namespace {
+
+// Runs the shown page's update when it is dirty. Returns (recomputed, error text).
+std::pair<bool, std::string> update_shown_page(AppState& s) {
+  PageStates& a = s.pages;
+  const PageModel& page = page_model(a.page);
+  const bool recompute = std::exchange(a.dirty[std::size_t(a.page)], false);
+  if (!recompute || !page.update) return {recompute, ""};
+  try {
+    page.update(s);
+  } catch (const ParamError& e) {
+    return {true, e.what()};
+  }
+  return {true, ""};
+}
+
+// The status line: a page error replaces it; the next good recompute of a page restores the summary.
+void report_status(AppState& s, bool recomputed, const std::string& error) {
+  PageStates& a = s.pages;
+  if (!error.empty()) {
+    s.status = "Not applied: " + error;
+    s.status_is_error = true;
+    a.status_from_page = true;
+  } else if (recomputed && a.status_from_page) {
+    s.status = std::string(page_title(a.page)) + ": up to date";
+    s.status_is_error = false;
+    a.status_from_page = false;
+  }
+}
+
+}  // namespace
+
+bool update_pages(AppState& s, bool params_changed, double dt, const std::string& load_error) {
+  PageStates& a = s.pages;
+  for (int i = 0; i < kPageCount; ++i)
+    if (params_changed && page_models()[std::size_t(i)]->follows_params) a.mark(Page(i));
+  if (const PageModel& shown = page_model(a.page); shown.advance) shown.advance(s, dt);
+  auto [recomputed, error] = update_shown_page(s);
+  if (error.empty()) error = load_error;
+  report_status(s, recomputed, error);
+  return recomputed || !error.empty();
+}
+
+std::vector<plot::HeatmapImage*> page_images(PageStates& a) {
+  std::vector<plot::HeatmapImage*> images;
+  for (const PageModel* page : page_models())
+    if (page->heatmaps) page->heatmaps(a, images);
+  return images;
+}
+
+bool shown_page_busy(const AppState& s) {
+  const PageModel& shown = page_model(s.pages.page);
+  return shown.busy && shown.busy(s);
+}
+
 bool update_app_state(AppState& s) {
   const auto start = std::chrono::steady_clock::now();
   const std::string load_error = apply_learned_requests(s);  // may change s.params
   const bool params_changed = s.dirty.encoding;
   const bool basics = update_basic_views(s);
   const double dt = std::min(s.last_frame_ms, 100.0) / 1000.0;
-  const bool page = update_analysis(s, params_changed, dt, load_error);
+  const bool page = update_pages(s, params_changed, dt, load_error);
   if (page) s.last_recompute_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   return basics || page;
 }

@@ -1,5 +1,8 @@
 // The one update step: recomputes what is dirty in AppState (through core) before drawing.
 #pragma once
+#include <string>
+#include <vector>
+
 #include "app/model/app_state.hpp"
 
 namespace peviz::app {
@@ -12,4 +15,27 @@ bool update_app_state(AppState& s);
 // Similarity sampling stride for the general path: 1 when n^2 d fits kGeneralSimilarityWork.
 int similarity_stride_for(int seq_len, int width, bool toeplitz);
 
+// Before the basic views update: loads a dropped or chosen learned table into s.params. Returns ""
+// or the ParamError text (the previous table stays). Never throws. (app/model/pages/learned_page.cpp)
+std::string apply_learned_requests(AppState& s);
+// After the basic views update: advances the shown page's animation by `dt` seconds, marks the pages
+// that follow the sidebar's parameters when `params_changed`, and recomputes the shown page when it
+// is dirty. An error (this one or `load_error`) goes to the status line; the previous results stay.
+// Returns true when something was recomputed. Never throws.
+bool update_pages(AppState& s, bool params_changed, double dt, const std::string& load_error = "");
+
+// Every page's heatmaps, for the GL layer to attach once.
+std::vector<plot::HeatmapImage*> page_images(PageStates& a);
+// True while the shown page wants frames without input (the clock animation).
+bool shown_page_busy(const AppState& s);
+
+// Loads `path` (.npy, or .safetensors with `tensor`) as the learned table of s.params.
+// Throws ParamError("from-npy" | "from-safetensors", reason). (app/model/pages/learned_page.cpp)
+void load_learned_table(AppState& s, const std::string& path, const std::string& tensor);
+
+// Tiles `heads` L x L matrices into one image, `cols` per row, with one NaN gutter between tiles.
+// (app/model/pages/alibi_page.cpp)
+Matrix tile_heads(const Matrix& stacked, int heads, int seq_len, int cols);
+
 }  // namespace peviz::app
+

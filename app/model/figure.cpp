@@ -45,20 +45,20 @@ std::string absolute_caption(const EncodingParams& p) {
 
 
 std::string figure_view_name(FigureView v) {
-  if (v.kind == FigureView::analysis_page) return std::string(page_name(v.page));
+  if (v.kind == FigureView::one_page) return std::string(page_name(v.page));
   return kBasicNames[v.kind];
 }
 
 std::optional<FigureView> parse_figure_view(std::string_view name) {
   for (int k = 0; k < 5; ++k)
     if (name == kBasicNames[k]) return FigureView{FigureView::Kind(k), Page::basics};
-  if (const auto p = parse_page(name); p && *p != Page::basics) return FigureView{FigureView::analysis_page, *p};
+  if (const auto p = parse_page(name); p && *p != Page::basics) return FigureView{FigureView::one_page, *p};
   return std::nullopt;
 }
 
 std::vector<FigureView> single_figure_views() {
   std::vector<FigureView> v = {{FigureView::waves}, {FigureView::encoding}, {FigureView::similarity}, {FigureView::binary}};
-  for (int i = 1; i < kPageCount; ++i) v.push_back({FigureView::analysis_page, Page(i)});
+  for (int i = 1; i < kPageCount; ++i) v.push_back({FigureView::one_page, Page(i)});
   return v;
 }
 
@@ -95,7 +95,7 @@ void validate(const FigureOptions& o) {
 }
 
 std::string figure_caption(const AppState& s, FigureView v) {
-  if (v.kind != FigureView::analysis_page) return absolute_caption(s.params);
+  if (v.kind != FigureView::one_page) return absolute_caption(s.params);
   const PageModel& page = page_model(v.page);
   return page.caption ? page.caption(s) : absolute_caption(s.params);
 }

@@ -38,7 +38,7 @@ NdArray similarity_data(const AppState& s) {
   return NdArray::from_floats({L, L}, std::move(v));
 }
 
-NdArray analysis_data(const AppState& s, Page page) {
+NdArray page_data(const AppState& s, Page page) {
   const PageModel& model = page_model(page);
   if (!model.export_data) throw ParamError("out", std::string("the ") + model.title + " page has no data to export");
   return model.export_data(s);
@@ -68,7 +68,7 @@ void open_figure(AppState& s, const std::string& path) {
   } catch (const ParamError& e) {
     throw ParamError("open", path + ": parameters refused: " + e.what());
   }
-  s.analysis.page = m.view.kind == FigureView::analysis_page ? m.view.page : Page::basics;
+  s.pages.page = m.view.kind == FigureView::one_page ? m.view.page : Page::basics;
   s.figure.view_choice = 0;
   const auto views = single_figure_views();
   for (std::size_t i = 0; i < views.size(); ++i)
@@ -104,7 +104,7 @@ NdArray view_data(const AppState& s, FigureView v) {
       }
       return data_columns(cols);
     }
-    case FigureView::analysis_page: return analysis_data(s, v.page);
+    case FigureView::one_page: return page_data(s, v.page);
   }
   return matrix_data(s.encoding, "the encoding");
 }
@@ -149,7 +149,7 @@ void handle_file_requests(AppState& s, double now_seconds, long long unix_second
         show_toast(s, "Cannot open " + path + ": " + e.rule, true, now_seconds);
       }
     } else {
-      s.analysis.learned.pending_drop = path;  // the learned-table loader reports its own errors
+      s.pages.learned.pending_drop = path;  // the learned-table loader reports its own errors
     }
   }
   if (s.figure.export_requested) {
@@ -161,7 +161,7 @@ void handle_file_requests(AppState& s, double now_seconds, long long unix_second
       show_toast(s, "Data not saved: " + e.rule, true, now_seconds);
     }
   }
-  if (std::exchange(s.analysis.lab.save_requested, false)) {
+  if (std::exchange(s.pages.lab.save_requested, false)) {
     try {
       const std::vector<std::string> paths = save_lab_runs(s, figure_folder(s).string(), unix_seconds);
       show_toast(s, "Lab runs saved: " + std::to_string(paths.size()) + " files, " + paths.back(), false, now_seconds);

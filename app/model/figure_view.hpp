@@ -1,12 +1,12 @@
-// What a figure or a data export shows: the whole window, one of the four basic views, or one page.
+// What a figure or a data export shows: the whole window, one of the four Basics views, or one other page.
 #pragma once
-#include "app/model/analysis_state.hpp"
+#include "app/model/page_states.hpp"
 
 namespace peviz::app {
 
 struct FigureView {
-  enum Kind { window, waves, encoding, similarity, binary, analysis_page } kind = window;
-  Page page = Page::basics;  // for kind == analysis_page
+  enum Kind { window, waves, encoding, similarity, binary, one_page } kind = window;
+  Page page = Page::basics;  // for kind == one_page (any page but Basics, whose figures are its four views)
   bool operator==(const FigureView&) const = default;
 };
 

@@ -6,7 +6,7 @@
 #include <memory>
 #include <system_error>
 
-#include "app/model/analysis_update.hpp"
+#include "app/model/app_update.hpp"
 #include "app/model/data_files.hpp"
 #include "app/model/presets.hpp"
 #include "app/model/session.hpp"

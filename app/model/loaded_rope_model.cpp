@@ -58,7 +58,7 @@ RopeParams single_rope(const LoadedRopeModel& m) {
 
 RopeModelPreset loaded_preset(const LoadedRopeModel& m) { return rope_model_preset(*m.model, shown_layer(m).layer_type); }
 
-void load_rope_model(AnalysisState& a, std::shared_ptr<const ModelConfig> model, const std::string& path,
+void load_rope_model(PageStates& a, std::shared_ptr<const ModelConfig> model, const std::string& path,
                      const std::string& layer) {
   const RopeModelPreset p = rope_model_preset(*model, layer);  // validates the scheme and the layer type
   a.rope_model.layer = layer_index(*model, p.layer_type);
@@ -68,7 +68,7 @@ void load_rope_model(AnalysisState& a, std::shared_ptr<const ModelConfig> model,
   for (int page = 0; page < kPageCount; ++page) take_rope_model(a, page);
 }
 
-void choose_rope_layer(AnalysisState& a, int layer) {
+void choose_rope_layer(PageStates& a, int layer) {
   LoadedRopeModel& m = a.rope_model;
   if (layer < 0 || layer >= int(m.model->layer_types.size())) return;
   std::array<bool, kPageCount> follows{};  // asked before the switch: afterwards no page's knobs are the model's
@@ -82,25 +82,25 @@ void choose_rope_layer(AnalysisState& a, int layer) {
     if (follows[std::size_t(page)]) take_rope_model(a, page);
 }
 
-void take_rope_model(AnalysisState& a, int page) {
+void take_rope_model(PageStates& a, int page) {
   const PageModel& p = page_model(Page(page));
   if (!p.take_rope_model) return;
   p.take_rope_model(a);
   a.mark(Page(page));
 }
 
-std::string rope_model_caption(const AnalysisState& a, bool follows) {
+std::string rope_model_caption(const PageStates& a, bool follows) {
   return follows ? rope_model_label(a.rope_model) + kCaptionDot : "";
 }
 
-void write_rope_model_json(nlohmann::json& j, const AnalysisState& a, bool follows) {
+void write_rope_model_json(nlohmann::json& j, const PageStates& a, bool follows) {
   if (!follows) return;
   j["model_name"] = a.rope_model.model->name;
   if (const std::string layer = shown_layer_type(a.rope_model); !layer.empty()) j["layer_type"] = layer;
   if (!a.rope_model.path.empty()) j["model_path"] = a.rope_model.path;
 }
 
-RopeKnobSource read_rope_model_json(const nlohmann::json& j, AnalysisState& a, std::initializer_list<const char*> knobs) {
+RopeKnobSource read_rope_model_json(const nlohmann::json& j, PageStates& a, std::initializer_list<const char*> knobs) {
   std::string name, layer, path;
   read(j, "model_name", name);
   read(j, "layer_type", layer);

@@ -18,7 +18,7 @@
 
 namespace peviz::app {
 
-struct AnalysisState;
+struct PageStates;
 
 struct LoadedRopeModel {
   std::shared_ptr<const ModelConfig> model = default_rope_model_preset().model;  // never null
@@ -41,23 +41,23 @@ RopeModelPreset loaded_preset(const LoadedRopeModel& m);
 // Loads `model` (layer type `layer`, "" = its default) and puts its knobs on every RoPE page, which then follow
 // it. ParamError("layer-type") for an unknown layer type, ParamError("config") for a model without RoPE; the
 // state is unchanged then.
-void load_rope_model(AnalysisState& a, std::shared_ptr<const ModelConfig> model, const std::string& path,
+void load_rope_model(PageStates& a, std::shared_ptr<const ModelConfig> model, const std::string& path,
                      const std::string& layer = "");
 // Shows layer type `layer` (an index into model->layer_types): the pages that follow the model take its knobs.
-void choose_rope_layer(AnalysisState& a, int layer);
+void choose_rope_layer(PageStates& a, int layer);
 // Puts the loaded model's knobs on one page (a "use the model" button); nothing for a page without RoPE.
-void take_rope_model(AnalysisState& a, int page);
+void take_rope_model(PageStates& a, int page);
 
 // "label · " while a page follows the model, else "": the caption's model part (kCaptionDot).
-std::string rope_model_caption(const AnalysisState& a, bool follows);
+std::string rope_model_caption(const PageStates& a, bool follows);
 // State JSON of a RoPE page: "model_name", "layer_type" (several layer types) and "model_path" (an opened file)
 // while the page follows the model.
-void write_rope_model_json(nlohmann::json& j, const AnalysisState& a, bool follows);
+void write_rope_model_json(nlohmann::json& j, const PageStates& a, bool follows);
 // What a RoPE page's section says: `model` when it names a model that is found (shipped by name, or read again
 // from model_path), now loaded; `custom` when it names none (or one that is gone) and gives at least one of
 // `knobs`; `unchanged` when it gives neither (a partial state, a lesson step). Throws ParamError for an
 // unknown layer type.
 enum class RopeKnobSource { model, custom, unchanged };
-RopeKnobSource read_rope_model_json(const nlohmann::json& j, AnalysisState& a, std::initializer_list<const char*> knobs);
+RopeKnobSource read_rope_model_json(const nlohmann::json& j, PageStates& a, std::initializer_list<const char*> knobs);
 
 }  // namespace peviz::app

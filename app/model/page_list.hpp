@@ -3,7 +3,7 @@
 // Adding a page: its model file app/model/pages/<id>_page.{hpp,cpp} (the options struct, and
 // `const PageModel <id>_page` with its update, export, caption and state JSON), its view file
 // app/ui/views/<id>_view.cpp (`void draw_<id>_view(AppState&)`), and its entry here: the include and
-// one PAGE line. The Page enum, AnalysisState's members, the model registry and the views' table are
+// one PAGE line. The Page enum, PageStates's members, the model registry and the views' table are
 // all generated from this list (docs/architecture.md).
 #pragma once
 #include "app/model/pages/alibi_page.hpp"
@@ -19,7 +19,7 @@
 #include "app/model/pages/rope_decay_page.hpp"
 #include "app/model/pages/t5_shaw_page.hpp"
 
-// PAGE(id, Options): `id` names the enum value, the AnalysisState member, `<id>_page` and `draw_<id>_view`.
+// PAGE(id, Options): `id` names the enum value, the PageStates member, `<id>_page` and `draw_<id>_view`.
 #define PEVIZ_PAGES(PAGE)                           \
   PAGE(basics, BasicsOptions)                       \
   PAGE(rope_clocks, RopeClocksOptions)              \

@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "app/model/analysis_state.hpp"
+#include "app/model/page_states.hpp"
 #include "core/nd_array.hpp"
 
 namespace peviz::app {
@@ -34,14 +34,14 @@ struct PageModel {
   // The figure caption; nullptr = the sidebar's encoding (absolute_caption).
   std::string (*caption)(const AppState&) = nullptr;
   // The options object of the state JSON: read (validated, all keys optional; throws ParamError) and written.
-  void (*read_json)(const nlohmann::json&, AnalysisState&) = nullptr;
-  nlohmann::json (*write_json)(const AnalysisState&) = nullptr;
-  // RoPE pages: put the loaded model's knobs on the page (AnalysisState::rope_model), which then follows it, and
+  void (*read_json)(const nlohmann::json&, PageStates&) = nullptr;
+  nlohmann::json (*write_json)(const PageStates&) = nullptr;
+  // RoPE pages: put the loaded model's knobs on the page (PageStates::rope_model), which then follows it, and
   // whether it still does (its knobs are the model's); nullptr on the other pages.
-  void (*take_rope_model)(AnalysisState&) = nullptr;
-  bool (*follows_rope_model)(const AnalysisState&) = nullptr;
+  void (*take_rope_model)(PageStates&) = nullptr;
+  bool (*follows_rope_model)(const PageStates&) = nullptr;
   // The page's heatmaps, for the GL layer to attach once.
-  void (*heatmaps)(AnalysisState&, std::vector<plot::HeatmapImage*>&) = nullptr;
+  void (*heatmaps)(PageStates&, std::vector<plot::HeatmapImage*>&) = nullptr;
 };
 
 // Every page in tab order (index = Page value).

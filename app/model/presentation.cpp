@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "app/model/analysis_update.hpp"
+#include "app/model/app_update.hpp"
 #include "app/model/figure.hpp"
 
 namespace peviz::app {
@@ -27,8 +27,8 @@ void set_presenting(AppState& s, bool on) {
 
 std::string parameter_header(const AppState& s) {
   // The same words as a figure's caption: the page's own parameters (RoPE, ALiBi, ...) on its page.
-  const Page page = s.analysis.page;
-  return figure_caption(s, page == Page::basics ? FigureView{} : FigureView{FigureView::analysis_page, page});
+  const Page page = s.pages.page;
+  return figure_caption(s, page == Page::basics ? FigureView{} : FigureView{FigureView::one_page, page});
 }
 
 }  // namespace peviz::app

@@ -33,14 +33,14 @@ using Check = std::pair<const char*, std::function<void(const AppState&)>>;
 const std::vector<Check>& core_checks() {
   static const std::vector<Check> checks = {
       {"params", [](const AppState& s) { validate(s.params); }},
-      {"rope_clocks", [](const AppState& s) { validate(s.analysis.rope_clocks.rope); }},
+      {"rope_clocks", [](const AppState& s) { validate(s.pages.rope_clocks.rope); }},
       {"rope_decay", [](const AppState& s) {
-         for (double base : kDecayBases) validate(rope_of(s.analysis.rope_decay.head_dim, base));
+         for (double base : kDecayBases) validate(rope_of(s.pages.rope_decay.head_dim, base));
        }},
-      {"context_extension", [](const AppState& s) { compare_context_extensions(s.analysis.context_extension.params); }},
-      {"alibi", [](const AppState& s) { validate_alibi_heads(s.analysis.alibi.heads); }},
+      {"context_extension", [](const AppState& s) { compare_context_extensions(s.pages.context_extension.params); }},
+      {"alibi", [](const AppState& s) { validate_alibi_heads(s.pages.alibi.heads); }},
       {"t5_shaw", [](const AppState& s) {
-         const T5ShawOptions& o = s.analysis.t5_shaw;
+         const T5ShawOptions& o = s.pages.t5_shaw;
          T5BucketParams t5;
          t5.query_len = t5.key_len = o.seq_len;
          t5.num_buckets = o.num_buckets;
@@ -52,9 +52,9 @@ const std::vector<Check>& core_checks() {
          shaw.max_relative = o.max_relative;
          validate(shaw);
        }},
-      {"distance", [](const AppState& s) { validate(s.analysis.distance_chart.params); }},
+      {"distance", [](const AppState& s) { validate(s.pages.distance_chart.params); }},
       {"precision", [](const AppState& s) {
-         const PrecisionOptions& o = s.analysis.precision;
+         const PrecisionOptions& o = s.pages.precision;
          if (o.use_rope) validate(rope_of(o.head_dim, o.base));
        }},
   };

@@ -11,7 +11,7 @@ namespace peviz::app {
 
 // "" when the state is valid, else one line saying where and what: "<where>: <parameter>: <rule>"
 // (where = "params", "rope_clocks", ..., or "round trip"). The checks, in order:
-//  1. core validation of every parameter set: the sidebar's EncodingParams (validate), each analysis
+//  1. core validation of every parameter set: the sidebar's EncodingParams (validate), each other
 //     page's options through the validators its update step calls (RoPE, context extension, ALiBi,
 //     T5 buckets, Shaw, distance series, precision);
 //  2. state JSON: state_to_json -> text -> apply to a default AppState -> state_to_json gives the same

@@ -92,7 +92,7 @@ void apply_view(const json& v, AppState& s) {
 }
 
 // Every page's options object, through its registry entry (all or nothing is apply_state_json's job).
-void apply_pages(const json& j, AnalysisState& a) {
+void apply_pages(const json& j, PageStates& a) {
   for (const PageModel* page : page_models())
     if (page->read_json) page->read_json(section(j, page->json_key), a);
 }
@@ -101,7 +101,7 @@ void apply_pages(const json& j, AnalysisState& a) {
 
 json state_to_json(const AppState& s) {
   const EncodingParams& e = s.params;
-  const AnalysisState& a = s.analysis;
+  const PageStates& a = s.pages;
   json j;
   j["params"] = {{"encoding", std::string(to_string(e.encoding))}, {"layout", std::string(to_string(e.layout))},
                  {"d_model", e.d_model}, {"seq_len", e.seq_len}, {"base", e.base}, {"seed", e.seed},
@@ -140,9 +140,9 @@ void apply_inputs(const json& j, AppState& s) {
     if (!j.at("page").is_string()) throw ParamError("page", "must be a page name");
     const auto p = parse_page(j.at("page").get<std::string>());
     if (!p) throw ParamError("page", "must be one of " + page_names() + ", got " + j.at("page").get<std::string>());
-    s.analysis.page = *p;
+    s.pages.page = *p;
   }
-  apply_pages(j, s.analysis);
+  apply_pages(j, s.pages);
 }
 
 }  // namespace
@@ -159,14 +159,14 @@ void apply_state_json(const json& j, AppState& s) {
   trial.similarity_view = s.similarity_view;
   trial.encoding_view = s.encoding_view;
   trial.binary_view = s.binary_view;
-  trial.analysis = s.analysis;
+  trial.pages = s.pages;
   apply_inputs(j, trial);
 
   const Theme theme = s.theme;
   const float zoom = s.ui_zoom;
   apply_inputs(j, s);  // cannot fail now: same JSON, same starting values
   s.dirty = DirtyFlags{};  // everything recomputes: cheap next to loading a file, and always right
-  s.analysis.dirty.fill(true);
+  s.pages.dirty.fill(true);
   if (s.theme != theme || s.ui_zoom != zoom) s.fonts_dirty = true;
 }
 

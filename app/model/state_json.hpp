@@ -8,7 +8,7 @@
 namespace peviz::app {
 
 // Everything that decides what the views show: "params" (the sidebar's encoding parameters), "page",
-// "view" (theme, zoom, layout, options of the four basic views) and one object per analysis page
+// "view" (theme, zoom, layout, options of the four Basics views) and one object per other page
 // ("rope_clocks", "rope_decay", "context_extension", "alibi", "t5_shaw", "distance", "linear_shift",
 // "criteria", "precision"). A table loaded from a file is named ("learned_file") but not embedded.
 nlohmann::json state_to_json(const AppState& s);

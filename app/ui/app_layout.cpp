@@ -12,11 +12,10 @@
 #include "app/plot/draw/canvas.hpp"
 #include "app/plot/draw/drawn_plots.hpp"
 #include "app/ui/theme.hpp"
-#include "app/ui/views/analysis_views.hpp"
+#include "app/ui/views/views.hpp"
 #include "app/ui/views/figure_menu.hpp"
 #include "app/ui/views/record_dialog.hpp"
 #include "app/ui/views/teach_views.hpp"
-#include "app/ui/views/views.hpp"
 
 namespace peviz::app {
 
@@ -84,7 +83,7 @@ float page_tabs(AppState& s, ImVec2 origin, float width) {
   ImGui::SetCursorScreenPos(origin);
   const char* titles[kPageCount];
   for (int i = 0; i < kPageCount; ++i) titles[i] = page_title(Page(i));
-  if (const int i = tab_buttons(titles, kPageCount, int(s.analysis.page), width); i >= 0) s.analysis.page = Page(i);
+  if (const int i = tab_buttons(titles, kPageCount, int(s.pages.page), width); i >= 0) s.pages.page = Page(i);
   return ImGui::GetCursorScreenPos().y - origin.y;
 }
 
@@ -128,8 +127,8 @@ void status_line(const AppState& s, const std::string& caption) {
   room = std::max(room, 4.0f * ImGui::GetFontSize());
   if (s.status_is_error) ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(235, 80, 70, 255));
   // The summary describes the sidebar's encoding; a page that does not use it shows the page's name instead.
-  const bool summary = s.status_is_error || uses_sidebar_encoding(s.analysis.page);
-  fitted_text(summary ? s.status.c_str() : page_title(s.analysis.page), room);
+  const bool summary = s.status_is_error || uses_sidebar_encoding(s.pages.page);
+  fitted_text(summary ? s.status.c_str() : page_title(s.pages.page), room);
   if (s.status_is_error) ImGui::PopStyleColor();
   if (t.notice.empty()) return;
   ImGui::SameLine();
@@ -230,7 +229,7 @@ void draw_body(AppState& s, const std::string& caption) {
   float sidebar = 0.0f;
   if (presenting) {  // a thin strip, not resizable
     // Room for the encoding sliders on the pages they change, else for the Leave button alone.
-    sidebar = std::min(ImGui::GetFontSize() * (uses_sidebar_encoding(s.analysis.page) ? 9.0f : 6.5f), avail.x * 0.3f);
+    sidebar = std::min(ImGui::GetFontSize() * (uses_sidebar_encoding(s.pages.page) ? 9.0f : 6.5f), avail.x * 0.3f);
     pane("##present_strip", origin, ImVec2(sidebar, body_h), draw_presentation_strip, s, 0);
   } else {
     sidebar = std::clamp(s.layout.sidebar_width * scale, 150.0f, std::max(150.0f, avail.x * 0.6f));
@@ -241,8 +240,8 @@ void draw_body(AppState& s, const std::string& caption) {
   s.regions.controls = {origin.x, origin.y, origin.x + sidebar, origin.y + body_h};
 
   const ImVec2 body(origin.x + sidebar + bar, origin.y), body_size(std::max(body_w_total - sidebar - bar, 100.0f), body_h);
-  if (s.analysis.page == Page::basics) draw_basics_grid(s, body, body_size);
-  else pane("##page", body, body_size, draw_analysis_page, s, 0);  // scrolls when its plots need more height
+  if (s.pages.page == Page::basics) draw_basics_grid(s, body, body_size);
+  else pane("##page", body, body_size, draw_shown_page, s, 0);  // scrolls when its plots need more height
   ImGui::SetCursorScreenPos(status_pos);
   status_line(s, caption);
 }
@@ -253,7 +252,7 @@ void (*single_view_drawer(FigureView v))(AppState&) {
     case FigureView::encoding: return draw_encoding_view;
     case FigureView::similarity: return draw_similarity_view;
     case FigureView::binary: return draw_binary_view;
-    default: return draw_analysis_page;  // the page was set by the caller
+    default: return draw_shown_page;  // the page was set by the caller
   }
 }
 

@@ -1,5 +1,5 @@
 // The fixed, resizable arrangement of the window: menu bar, page tabs, sidebar | 2 x 2 grid of
-// views (or one analysis page), status line; and the same views laid out alone for a figure.
+// views (or another page), status line; and the same views laid out alone for a figure.
 #pragma once
 #include <string>
 

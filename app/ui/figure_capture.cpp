@@ -50,11 +50,11 @@ CaptureSession begin_capture(AppState& s, const FigureOptions& o, float ui_scale
   c.height = o.height * o.scale;
   c.target = gfx::create_offscreen(c.width, c.height);  // throws before anything changes
   c.window_theme = s.theme;
-  c.window_page = s.analysis.page;
+  c.window_page = s.pages.page;
   c.window_status = s.status;
   if (o.theme) s.theme = *o.theme;
-  if (o.view.kind == FigureView::analysis_page) s.analysis.page = o.view.page;
-  else if (o.view.kind != FigureView::window) s.analysis.page = Page::basics;
+  if (o.view.kind == FigureView::one_page) s.pages.page = o.view.page;
+  else if (o.view.kind != FigureView::window) s.pages.page = Page::basics;
   load_ui_scale(s.theme, ui_scale * float(o.scale));
   c.saved_mouse = ImGui::GetIO().MousePos;
   c.background = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
@@ -93,7 +93,7 @@ void end_capture(CaptureSession& c, AppState& s) {
   gfx::destroy(c.target);
   ImGui::GetIO().MousePos = c.saved_mouse;
   s.theme = c.window_theme;
-  s.analysis.page = c.window_page;
+  s.pages.page = c.window_page;
   if (!s.status_is_error) s.status = c.window_status;
   s.fonts_dirty = true;  // the window's own scale and theme come back on its next frame
 }

@@ -35,8 +35,8 @@ void write_regions(const std::string& path, const AppState& s, int width, int he
                             {"similarity_heatmap", rect(g.similarity_heatmap)},
                             {"similarity_colorbar", rect(g.similarity_colorbar)},
                             {"binary_table", rect(g.binary_table)},
-                            {"page", {s.analysis.plot_region[0] * scale, s.analysis.plot_region[1] * scale,
-                                      s.analysis.plot_region[2] * scale, s.analysis.plot_region[3] * scale}}};
+                            {"page", {s.pages.plot_region[0] * scale, s.pages.plot_region[1] * scale,
+                                      s.pages.plot_region[2] * scale, s.pages.plot_region[3] * scale}}};
   j["plots"] = std::move(plots);
   std::ofstream(path) << j.dump(2) << "\n";
 }

@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <filesystem>
 
-#include "app/model/analysis_update.hpp"
+#include "app/model/app_update.hpp"
 #include "app/model/animation.hpp"
 #include "app/model/figure.hpp"
 #include "app/model/lessons.hpp"
@@ -84,7 +84,7 @@ bool apply_flag_overrides(const GuiOptions& o, AppState& s, WindowSize& size) {
       std::fprintf(stderr, "peviz: --view: must be one of %s, got %s\n", page_names().c_str(), o.view.c_str());
       return false;
     }
-    s.analysis.page = *page;
+    s.pages.page = *page;
   }
   if (!o.open.empty()) s.open_request = o.open;
   if (!o.figure_dir.empty()) s.figure.folder = o.figure_dir;
@@ -160,8 +160,8 @@ bool apply_teach_flags(const GuiOptions& o, AppState& s) {
   }
   if (o.present) set_presenting(s, true);
   if (o.train) {
-    s.analysis.lab.train_requested = true;
-    s.analysis.mark(Page::lab);
+    s.pages.lab.train_requested = true;
+    s.pages.mark(Page::lab);
   }
   return true;
 }

@@ -16,9 +16,8 @@
 #include "app/gfx/screenshot.hpp"
 #include "app/gfx/shader.hpp"
 #include "app/gfx/window.hpp"
-#include "app/model/analysis_update.hpp"
-#include "app/model/page_model.hpp"
 #include "app/model/app_update.hpp"
+#include "app/model/page_model.hpp"
 #include "app/model/figure.hpp"
 #include "app/model/figure_io.hpp"
 #include "app/model/frame_report.hpp"
@@ -67,8 +66,8 @@ double process_cpu_ms() {
 void process_events(GLFWwindow* window, const GuiOptions& o, AppState& s, FrameLoop& loop) {
   // A page busy on its own gets every frame (an animation) or one per PageModel::busy_frame_s (the Lab's
   // training: its progress moves, and the cores stay with the background work between frames).
-  const double page_period = page_model(s.analysis.page).busy_frame_s;
-  const bool page_busy = analysis_busy(s);
+  const double page_period = page_model(s.pages.page).busy_frame_s;
+  const bool page_busy = shown_page_busy(s);
   const bool busy = o.frames > 0 || loop.settle > 0 || ImGui::IsAnyItemActive() || s.dirty.any() || s.fonts_dirty ||
                     (page_busy && page_period <= 0.0);
   if (!busy && page_busy) gfx::wait_events_timeout(page_period);

@@ -1,7 +1,7 @@
 // The GL side of every heatmap in the state: attached to one renderer, and drawn by the plots from it.
 #include "app/ui/heatmap_pictures.hpp"
 
-#include "app/model/analysis_update.hpp"
+#include "app/model/app_update.hpp"
 #include "app/plot/draw/plot.hpp"
 
 namespace peviz::app {
@@ -9,7 +9,7 @@ namespace peviz::app {
 void attach_heatmaps(AppState& s, gfx::HeatmapRenderer& r) {
   gfx::attach(r, s.encoding_image);
   gfx::attach(r, s.similarity_image);
-  for (plot::HeatmapImage* img : analysis_images(s.analysis)) gfx::attach(r, *img);
+  for (plot::HeatmapImage* img : page_images(s.pages)) gfx::attach(r, *img);
   plot::set_heatmap_texture_source([&r](const plot::HeatmapImage& img) { return gfx::texture_of(r, img); });
 }
 

@@ -17,7 +17,7 @@
 #include <imgui_internal.h>  // last frame's windows and open popups: where the widgets are
 
 #include "app/gfx/window.hpp"
-#include "app/model/analysis_update.hpp"
+#include "app/model/app_update.hpp"
 #include "app/model/figure.hpp"
 #include "app/model/lessons.hpp"
 #include "app/model/page_model.hpp"
@@ -294,7 +294,7 @@ void restore_start(Monkey& m, AppState& s) {
 // and PDF in turn, so each format's writer has run once.
 void request_tour_figure(AppState& s, Page page) {
   const std::vector<FigureView> views = single_figure_views();
-  const auto it = std::find(views.begin(), views.end(), FigureView{FigureView::analysis_page, page});
+  const auto it = std::find(views.begin(), views.end(), FigureView{FigureView::one_page, page});
   s.figure.view_choice = it == views.end() ? 0 : int(it - views.begin()) + 1;
   s.figure.format_choice = int(page) % 3;
   s.figure.save_requested = true;
@@ -341,10 +341,10 @@ void feed_monkey_input(Monkey& m, AppState& s, int frame) {
   if (frame == kTourFrames && touring(m, 0)) s.figure = m.start_figure;  // the tour's figure choices go
   if (touring(m, frame)) {
     const int step = frame < kTourFrames ? frame : frame - (m.frames - kTourFrames);
-    s.analysis.page = Page(step / kTourFramesPerPage % kPageCount);
+    s.pages.page = Page(step / kTourFramesPerPage % kPageCount);
     // Not in the last frames of a tour: the memory is measured before that frame's figure would be saved.
     if (step % kTourFramesPerPage == 1 && step < kTourFramesPerPage * kPageCount)
-      request_tour_figure(s, s.analysis.page);
+      request_tour_figure(s, s.pages.page);
     write_io(m, at(ImVec2(0.0f, 0.0f)));
     return;
   }
@@ -359,8 +359,8 @@ void after_monkey_draw(Monkey& m, AppState& s, int frame) {
   // Lab > Train: background runs would make later frames depend on the machine's speed (the trace test
   // replays input aimed at last frame's layout) and hold tens of MiB each (the memory check). The monkey
   // still presses everything else on the page (Stop, the table button, File > Export lab runs: refused).
-  s.analysis.lab.train_requested = false;
-  if (!touring(m, frame)) m.visited[std::size_t(s.analysis.page)] = true;
+  s.pages.lab.train_requested = false;
+  if (!touring(m, frame)) m.visited[std::size_t(s.pages.page)] = true;
   if (frame == (touring(m, 0) ? kTourFrames - 1 : 0)) m.rss_start_mib = resident_mib();
   if (frame == m.frames - 1) m.rss_end_mib = resident_mib();
 }
@@ -368,7 +368,7 @@ void after_monkey_draw(Monkey& m, AppState& s, int frame) {
 std::string check_monkey_state(const AppState& s, int frame) {
   const std::string problem = check_state(s);
   if (problem.empty()) return "";
-  return "frame " + std::to_string(frame) + ", page " + page_name(s.analysis.page) + ": " + problem;
+  return "frame " + std::to_string(frame) + ", page " + page_name(s.pages.page) + ": " + problem;
 }
 
 void finish_monkey(Monkey& m) {

@@ -13,7 +13,7 @@
 
 #include "app/media/gif_file.hpp"
 #include "app/media/mp4_file.hpp"
-#include "app/model/analysis_update.hpp"
+#include "app/model/app_update.hpp"
 #include "app/model/animation.hpp"
 #include "app/model/lessons.hpp"
 #include "app/model/figure.hpp"
@@ -65,7 +65,7 @@ nlohmann::json read_state_file(const std::string& path) {
   if (is_figure_file_name(path)) {
     const FigureMetadata m = parse_figure_metadata(plot::read_figure_text(bytes, "state"));
     nlohmann::json j = m.state;
-    j["page"] = m.view.kind == FigureView::analysis_page ? page_name(m.view.page) : "basics";
+    j["page"] = m.view.kind == FigureView::one_page ? page_name(m.view.page) : "basics";
     return j;
   }
   try {
@@ -268,7 +268,7 @@ void run_render(RenderOptions& o) {
     s.params.learned_source = loaded.learned_source;
     s.params.d_model = loaded.d_model;
     s.params.max_len = loaded.max_len;
-    s.analysis.learned.loaded_name = o.encoding.from_npy.empty() ? o.encoding.from_safetensors : o.encoding.from_npy;
+    s.pages.learned.loaded_name = o.encoding.from_npy.empty() ? o.encoding.from_safetensors : o.encoding.from_npy;
     mark_params_changed(s);
   }
   if (format != FigureFormat::png && std::find(views.begin(), views.end(), FigureView{}) != views.end())

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <limits>
 
-#include "app/model/analysis_update.hpp"
+#include "app/model/app_update.hpp"
 #include "app/model/app_state.hpp"
 #include "app/model/figure.hpp"
 #include "app/model/json_fields.hpp"
@@ -15,7 +15,7 @@ namespace peviz::app {
 namespace {
 
 void update(AppState& s) {
-  AlibiOptions& o = s.analysis.alibi;
+  AlibiOptions& o = s.pages.alibi;
   check_window_int(limits::alibi_seq_len, o.seq_len);
   check_window_int(limits::alibi_heads, o.heads);
   o.slopes = alibi_slopes(o.heads);
@@ -48,18 +48,18 @@ void update(AppState& s) {
 
 // [heads, L, L], NaN where masked (as peviz export alibi-bias).
 NdArray export_data(const AppState& s) {
-  const AlibiOptions& o = s.analysis.alibi;
+  const AlibiOptions& o = s.pages.alibi;
   return alibi_bias(o.heads, o.seq_len, o.bidirectional);
 }
 
 std::string caption(const AppState& s) {
-  const AlibiOptions& o = s.analysis.alibi;
+  const AlibiOptions& o = s.pages.alibi;
   const std::string dot = kCaptionDot;
   return "ALiBi" + dot + std::to_string(o.heads) + " heads" + dot + "L " + std::to_string(o.seq_len) + dot +
          (o.bidirectional ? "bidirectional" : "causal");
 }
 
-void read_json(const nlohmann::json& j, AnalysisState& a) {
+void read_json(const nlohmann::json& j, PageStates& a) {
   AlibiOptions& o = a.alibi;
   read(j, "heads", o.heads);
   read(j, "seq_len", o.seq_len);
@@ -71,13 +71,13 @@ void read_json(const nlohmann::json& j, AnalysisState& a) {
   o.head = std::clamp(o.head, 0, o.heads - 1);
 }
 
-nlohmann::json write_json(const AnalysisState& a) {
+nlohmann::json write_json(const PageStates& a) {
   const AlibiOptions& o = a.alibi;
   return {{"heads", o.heads}, {"seq_len", o.seq_len}, {"bidirectional", o.bidirectional}, {"head", o.head},
           {"per_head_scale", o.per_head_scale}};
 }
 
-void heatmaps(AnalysisState& a, std::vector<plot::HeatmapImage*>& out) {
+void heatmaps(PageStates& a, std::vector<plot::HeatmapImage*>& out) {
   out.push_back(&a.alibi.head_image);
   out.push_back(&a.alibi.grid_image);
 }

@@ -45,20 +45,20 @@ void update_summaries(ContextExtensionOptions& o) {
   }
 }
 
-void take_model(AnalysisState& a) {
+void take_model(PageStates& a) {
   a.context_extension.params = loaded_preset(a.rope_model).params;
   a.context_extension.from_model = true;
 }
 
 // The flag, and the knobs still the model's (a knob moved on a page not updated since counts too).
-bool follows_model(const AnalysisState& a) {
+bool follows_model(const PageStates& a) {
   return a.context_extension.from_model && a.context_extension.params == loaded_preset(a.rope_model).params;
 }
 
 void update(AppState& s) {
-  ContextExtensionOptions& o = s.analysis.context_extension;
-  o.from_model = follows_model(s.analysis);  // a knob moved: custom from now on
-  if (o.compare) ensure_comparison(s.analysis);
+  ContextExtensionOptions& o = s.pages.context_extension;
+  o.from_model = follows_model(s.pages);  // a knob moved: custom from now on
+  if (o.compare) ensure_comparison(s.pages);
   o.result = compare_context_extensions(o.params);
   for (std::size_t k = 0; k < o.result.rows.size(); ++k) {
     o.log10_wavelength[k].clear();
@@ -84,7 +84,7 @@ NdArray comparison_data(const ContextExtensionOptions& o) {
 
 // Columns: pair, wavelength for none, linear, dynamic, yarn, llama3, then the YaRN ramp.
 NdArray export_data(const AppState& s) {
-  const ContextExtensionOptions& o = s.analysis.context_extension;
+  const ContextExtensionOptions& o = s.pages.context_extension;
   if (o.compare) return comparison_data(o);
   const auto& rows = o.result.rows;
   if (rows.empty()) throw ParamError("out", "nothing computed yet for the context extension");
@@ -96,14 +96,14 @@ NdArray export_data(const AppState& s) {
 }
 
 std::string caption(const AppState& s) {
-  const ContextExtensionParams& c = s.analysis.context_extension.params;
+  const ContextExtensionParams& c = s.pages.context_extension.params;
   const std::string dot = kCaptionDot;
-  if (s.analysis.context_extension.compare) {
+  if (s.pages.context_extension.compare) {
     std::string text = "RoPE models compared";
-    for (const RopeModelSummary& m : s.analysis.context_extension.summaries) text += dot + m.name;
+    for (const RopeModelSummary& m : s.pages.context_extension.summaries) text += dot + m.name;
     return text;
   }
-  const std::string model = rope_model_caption(s.analysis, follows_model(s.analysis));
+  const std::string model = rope_model_caption(s.pages, follows_model(s.pages));
   return "RoPE scaling" + dot + model + "head_dim " + std::to_string(c.rope.head_dim) + dot + "base " + caption_number(c.rope.base) +
          dot + "factor " + caption_number(c.factor) + dot + "original " + std::to_string(c.original_len);
 }
@@ -129,7 +129,7 @@ std::optional<ComparedModel> read_compared(const nlohmann::json& j) {
   return c;
 }
 
-void read_json(const nlohmann::json& j, AnalysisState& a) {
+void read_json(const nlohmann::json& j, PageStates& a) {
   ContextExtensionOptions& o = a.context_extension;
   ContextExtensionParams& c = o.params;
   // A model named takes its knobs from its config.json (a preset names the model and nothing else).
@@ -159,7 +159,7 @@ void read_json(const nlohmann::json& j, AnalysisState& a) {
   }
 }
 
-nlohmann::json write_json(const AnalysisState& a) {
+nlohmann::json write_json(const PageStates& a) {
   const ContextExtensionOptions& o = a.context_extension;
   const ContextExtensionParams& c = o.params;
   nlohmann::json j = rope_json(c.rope);
@@ -183,7 +183,7 @@ bool is_model_config_file_name(const std::string& path) {
 std::string open_model_config(AppState& s, const std::string& path) {
   auto model = std::make_shared<const ModelConfig>(load_model_config(path));
   const std::string name = model->name;
-  AnalysisState& a = s.analysis;
+  PageStates& a = s.pages;
   switch (model->scheme) {
     case PositionScheme::rope: {
       ContextExtensionOptions& o = a.context_extension;
@@ -215,7 +215,7 @@ std::string open_model_config(AppState& s, const std::string& path) {
   return name;
 }
 
-void ensure_comparison(AnalysisState& a) {
+void ensure_comparison(PageStates& a) {
   ContextExtensionOptions& o = a.context_extension;
   if (!o.compared.empty()) return;
   for (std::string_view name : kDefaultComparedModels)

@@ -20,7 +20,7 @@ struct ComparedModel {
 };
 
 struct ContextExtensionOptions {
-  // The knobs are the loaded model's (AnalysisState::rope_model: a shipped one from the model box, or a
+  // The knobs are the loaded model's (PageStates::rope_model: a shipped one from the model box, or a
   // config.json opened) while `from_model` is set: its name shows with them (state JSON, captions) and its layer
   // types switch. Moving a knob makes them custom (the update clears the flag).
   ContextExtensionParams params = default_rope_model_preset().params;
@@ -40,7 +40,7 @@ struct ContextExtensionOptions {
 };
 
 struct AppState;
-struct AnalysisState;
+struct PageStates;
 // True for a .json file that is not a lab experiment (those are train::is_lab_file's): a model's config.json.
 bool is_model_config_file_name(const std::string& path);
 // Opens a Hugging Face config.json (core/model_config.hpp) on the page of its positions: a RoPE model is loaded
@@ -52,7 +52,7 @@ std::string open_model_config(AppState& s, const std::string& path);
 // Adds a model to the comparison, or removes it when it is there; false when the comparison is full.
 bool toggle_compared(ContextExtensionOptions& o, const ComparedModel& m);
 // Nothing compared yet: the usual three (kDefaultComparedModels) and the page's model when it is another.
-void ensure_comparison(AnalysisState& a);
+void ensure_comparison(PageStates& a);
 // "name" or "name (layer type)", as RopeModelSummary::name.
 std::string compared_name(const ComparedModel& c);
 bool is_compared(const ContextExtensionOptions& o, const ModelConfig& model, const std::string& layer_type);

@@ -19,7 +19,7 @@ std::vector<float> normalized_positions(int L) {
 }
 
 void update(AppState& s) {
-  CriteriaOptions& o = s.analysis.criteria;
+  CriteriaOptions& o = s.pages.criteria;
   o.measured_len = std::min(s.computed.seq_len, kCriteriaMaxLen);
   for (int e = 0; e < 5; ++e) {
     EncodingParams p = s.computed;
@@ -47,7 +47,7 @@ void update(AppState& s) {
 // consistent, spread over t, change with length, bounded, max |value|, growth, deterministic, extrapolates.
 NdArray export_data(const AppState& s) {
   std::vector<std::vector<float>> cols(10);
-  for (const CriteriaReport& r : s.analysis.criteria.reports) {
+  for (const CriteriaReport& r : s.pages.criteria.reports) {
     const double v[10] = {double(r.unique), r.min_distance, double(r.consistent), r.spread_over_t, r.change_with_length,
                           double(r.bounded), r.max_abs, r.growth, double(r.deterministic), double(r.extrapolates)};
     for (std::size_t c = 0; c < 10; ++c) cols[c].push_back(float(v[c]));
@@ -55,12 +55,12 @@ NdArray export_data(const AppState& s) {
   return data_columns(cols);
 }
 
-void read_json(const nlohmann::json& j, AnalysisState& a) {
+void read_json(const nlohmann::json& j, PageStates& a) {
   read_limited(j, "length_a", limits::criteria_length, a.criteria.length_a);
   read_limited(j, "length_b", limits::criteria_length, a.criteria.length_b);
 }
 
-nlohmann::json write_json(const AnalysisState& a) {
+nlohmann::json write_json(const PageStates& a) {
   return {{"length_a", a.criteria.length_a}, {"length_b", a.criteria.length_b}};
 }
 

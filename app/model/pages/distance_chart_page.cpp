@@ -8,19 +8,19 @@ namespace peviz::app {
 
 namespace {
 
-void take_model(AnalysisState& a) {
+void take_model(PageStates& a) {
   a.distance_chart.params.rope = single_rope(a.rope_model);
   a.distance_chart.from_model = true;
 }
 
 // The flag, and the knobs still the model's (a knob moved on a page not updated since counts too).
-bool follows_model(const AnalysisState& a) {
+bool follows_model(const PageStates& a) {
   return a.distance_chart.from_model && a.distance_chart.params.rope == single_rope(a.rope_model);
 }
 
 void update(AppState& s) {
-  DistanceChartOptions& o = s.analysis.distance_chart;
-  o.from_model = follows_model(s.analysis);  // a knob moved: custom from now on
+  DistanceChartOptions& o = s.pages.distance_chart;
+  o.from_model = follows_model(s.pages);  // a knob moved: custom from now on
   o.series = distance_series(o.params);
   o.normalised = normalised_series(o.series);
   if (o.shown.size() == o.series.names.size()) return;
@@ -32,7 +32,7 @@ void update(AppState& s) {
 
 // Columns: r, then every series (as peviz export distance-series).
 NdArray export_data(const AppState& s) {
-  const DistanceSeries& d = s.analysis.distance_chart.series;
+  const DistanceSeries& d = s.pages.distance_chart.series;
   std::vector<std::vector<float>> cols(1);
   for (int r : d.distance) cols[0].push_back(float(r));
   for (std::size_t k = 0; k < d.values.rows; ++k) cols.emplace_back(d.values.row(k), d.values.row(k) + d.values.cols);
@@ -40,10 +40,10 @@ NdArray export_data(const AppState& s) {
 }
 
 std::string caption(const AppState& s) {
-  const DistanceSeriesParams& d = s.analysis.distance_chart.params;
+  const DistanceSeriesParams& d = s.pages.distance_chart.params;
   const std::string dot = kCaptionDot;
-  const std::string rope = follows_model(s.analysis)
-                               ? rope_model_label(s.analysis.rope_model) + " (head_dim " + std::to_string(d.rope.head_dim) +
+  const std::string rope = follows_model(s.pages)
+                               ? rope_model_label(s.pages.rope_model) + " (head_dim " + std::to_string(d.rope.head_dim) +
                                      ", base " + caption_number(d.rope.base) + ")"
                                : "head_dim " + std::to_string(d.rope.head_dim);
   return "L " + std::to_string(d.seq_len) + dot + "sinusoidal d " + std::to_string(d.d_model) + dot + "RoPE " + rope + dot + "ALiBi " + std::to_string(d.heads) + " heads" + dot + "T5 " +
@@ -51,7 +51,7 @@ std::string caption(const AppState& s) {
          std::to_string(d.max_relative);
 }
 
-void read_json(const nlohmann::json& j, AnalysisState& a) {
+void read_json(const nlohmann::json& j, PageStates& a) {
   DistanceSeriesParams& d = a.distance_chart.params;
   read(j, "seq_len", d.seq_len);
   read(j, "d_model", d.d_model);
@@ -77,7 +77,7 @@ void read_json(const nlohmann::json& j, AnalysisState& a) {
   if (j.contains("heads")) a.distance_chart.shown.clear();  // the series list changes: legend toggles reset
 }
 
-nlohmann::json write_json(const AnalysisState& a) {
+nlohmann::json write_json(const PageStates& a) {
   const DistanceSeriesParams& d = a.distance_chart.params;
   nlohmann::json j = {{"seq_len", d.seq_len}, {"d_model", d.d_model}, {"sinusoid_base", d.sinusoid_base},
                       {"rope_head_dim", d.rope.head_dim}, {"rope_base", d.rope.base}, {"heads", d.heads},

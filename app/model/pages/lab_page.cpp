@@ -6,7 +6,7 @@
 #include <limits>
 #include <utility>
 
-#include "app/model/analysis_update.hpp"
+#include "app/model/app_update.hpp"
 #include "app/model/data_files.hpp"
 #include "app/model/app_state.hpp"
 #include "app/model/figure.hpp"
@@ -305,7 +305,7 @@ std::string attention_key(const LabOptions& o) {
 
 // Opens assets/lab/<name>.json (a shipped experiment); the page notes why when it cannot.
 void open_shipped(AppState& s, const std::string& name) {
-  LabOptions& o = s.analysis.lab;
+  LabOptions& o = s.pages.lab;
   const std::string relative = "assets/lab/" + name + ".json";
   const std::filesystem::path path = find_data_file(relative);
   if (path.empty()) throw ParamError("experiment", "no shipped experiment '" + name + "': " + describe_search(relative));
@@ -314,7 +314,7 @@ void open_shipped(AppState& s, const std::string& name) {
 }
 
 void update(AppState& s) {
-  LabOptions& o = s.analysis.lab;
+  LabOptions& o = s.pages.lab;
   if (std::exchange(o.stop_requested, false) && o.runs) o.runs->stop();
   if (std::exchange(o.new_experiment_requested, false)) {  // the opened runs stay on the page
     o.settings = TrainSettings{};
@@ -340,20 +340,20 @@ void update(AppState& s) {
 
 // Per frame: while runs go on (or have just ended), the page refreshes from their snapshots.
 void advance(AppState& s, double) {
-  const LabOptions& o = s.analysis.lab;
+  const LabOptions& o = s.pages.lab;
   if (!o.runs) return;
   bool behind = o.views.size() != o.runs->size();
   for (std::size_t i = 0; i < o.views.size() && !behind; ++i) behind = o.views[i].state != o.runs->state(i);
-  if (behind || lab_training(o)) s.analysis.mark(Page::lab);
+  if (behind || lab_training(o)) s.pages.mark(Page::lab);
 }
 
-bool busy(const AppState& s) { return lab_training(s.analysis.lab); }
+bool busy(const AppState& s) { return lab_training(s.pages.lab); }
 
 // Columns: n, then the exact match of nope, sinusoidal, learned, rope, alibi, t5 at that length, the mean over
 // the seeds (kAllPositionEncodings order; NaN = not defined, not trained or not evaluated yet). Before any run: the
 // test lengths of the current settings, all NaN.
 NdArray export_data(const AppState& s) {
-  const LabOptions& o = s.analysis.lab;
+  const LabOptions& o = s.pages.lab;
   const std::vector<int> lengths = o.lengths.empty() ? train::test_lengths(o.settings.test_max) : o.lengths;
   std::vector<std::vector<float>> cols(1 + kLabEncodings, std::vector<float>(lengths.size(), kNaN));
   for (std::size_t k = 0; k < lengths.size(); ++k) cols[0][k] = float(lengths[k]);
@@ -366,7 +366,7 @@ NdArray export_data(const AppState& s) {
 }
 
 std::string caption(const AppState& s) {
-  const LabOptions& o = s.analysis.lab;
+  const LabOptions& o = s.pages.lab;
   const std::string dot = kCaptionDot;
   // The figure's runs when there are some (the sliders may have moved since), else what Train would run.
   const TrainSettings& t = o.runs && o.runs->size() > 0 ? o.runs->settings(0) : o.settings;
@@ -377,7 +377,7 @@ std::string caption(const AppState& s) {
          std::to_string(t.train_max) + ", test to " + std::to_string(t.test_max) + dot + seeds;
 }
 
-void read_json(const nlohmann::json& j, AnalysisState& a) {
+void read_json(const nlohmann::json& j, PageStates& a) {
   LabOptions& o = a.lab;
   std::string task(train::to_string(o.settings.task)), attention_pe(train::to_string(train::kAllPositionEncodings[std::size_t(o.attention_pe)]));
   read(j, "task", task);
@@ -416,7 +416,7 @@ void read_json(const nlohmann::json& j, AnalysisState& a) {
   check_inputs(o);
 }
 
-nlohmann::json write_json(const AnalysisState& a) {
+nlohmann::json write_json(const PageStates& a) {
   const LabOptions& o = a.lab;
   nlohmann::json encodings = nlohmann::json::array();
   for (int k = 0; k < kLabEncodings; ++k)
@@ -430,7 +430,7 @@ nlohmann::json write_json(const AnalysisState& a) {
           {"attention_length", o.attention_length}};
 }
 
-void heatmaps(AnalysisState& a, std::vector<plot::HeatmapImage*>& out) {
+void heatmaps(PageStates& a, std::vector<plot::HeatmapImage*>& out) {
   out.push_back(&a.lab.attention_image);
   out.push_back(&a.lab.attention_query_image);
 }
@@ -442,7 +442,7 @@ extern const PageModel lab_page{.name = "lab", .title = "Lab", .json_key = "lab"
                                 .read_json = read_json, .write_json = write_json, .heatmaps = heatmaps};
 
 void use_trained_table(AppState& s) {
-  const train::TrainRun* run = run_of(s.analysis.lab, PositionEncoding::learned);
+  const train::TrainRun* run = run_of(s.pages.lab, PositionEncoding::learned);
   if (!run) throw ParamError("pe", "no learned run yet: tick learned and press Train");
   const train::TrainSnapshot snap = run->snapshot();
   EncodingParams& p = s.params;
@@ -456,13 +456,13 @@ void use_trained_table(AppState& s) {
                            std::to_string(snap.step) + " of " + std::to_string(snap.steps) + ", seed " +
                            std::to_string(run->settings().seed) + ")";
   p.learned_source = "lab: " + what;
-  s.analysis.learned.loaded_name = what;
-  s.analysis.page = Page::basics;
+  s.pages.learned.loaded_name = what;
+  s.pages.page = Page::basics;
   mark_params_changed(s);
 }
 
 std::vector<std::string> save_lab_runs(const AppState& s, const std::string& folder, long long unix_seconds) {
-  const LabOptions& o = s.analysis.lab;
+  const LabOptions& o = s.pages.lab;
   namespace fs = std::filesystem;
   std::vector<const train::TrainRun*> finished;
   for (std::size_t i = 0; o.runs && i < o.runs->size(); ++i)
@@ -476,9 +476,9 @@ std::vector<std::string> save_lab_runs(const AppState& s, const std::string& fol
 }
 
 void open_lab_experiment(AppState& s, const std::string& path) {
-  if (lab_training(s.analysis.lab)) throw ParamError("open", "runs are still going: press Stop first");
+  if (lab_training(s.pages.lab)) throw ParamError("open", "runs are still going: press Stop first");
   std::vector<std::unique_ptr<train::TrainRun>> runs = train::open_experiment(path);
-  LabOptions& o = s.analysis.lab;
+  LabOptions& o = s.pages.lab;
   const TrainSettings t = runs[0]->settings();  // a copy: the runs move into the queue below
   o.settings = t;
   o.compare.fill(false);
@@ -502,8 +502,8 @@ void open_lab_experiment(AppState& s, const std::string& path) {
   o.experiment.clear();
   o.error.clear();
   ++o.generation;
-  s.analysis.page = Page::lab;
-  s.analysis.mark(Page::lab);
+  s.pages.page = Page::lab;
+  s.pages.mark(Page::lab);
 }
 
 }  // namespace peviz::app

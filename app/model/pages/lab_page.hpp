@@ -58,7 +58,7 @@ struct LabOptions {
   bool train_requested = false, stop_requested = false, use_table_requested = false;
   bool save_requested = false;   // File > Export lab runs (handled with the other file requests)
   std::string experiment;        // a shipped experiment to open (assets/lab/<name>.json; state JSON "experiment")
-  // --- runs (not in the state JSON); shared so that AnalysisState stays copyable ---
+  // --- runs (not in the state JSON); shared so that PageStates stays copyable ---
   std::shared_ptr<train::RunQueue> runs;
   std::string opened_from;       // the file the runs were reopened from ("" = trained in this window)
   std::string opened_shipped;    // the shipped experiment's name when that is what is open

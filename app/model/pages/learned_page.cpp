@@ -5,7 +5,7 @@
 #include <limits>
 #include <memory>
 
-#include "app/model/analysis_update.hpp"
+#include "app/model/app_update.hpp"
 #include "app/model/app_state.hpp"
 #include "app/model/data_files.hpp"
 #include "app/model/page_model.hpp"
@@ -51,14 +51,14 @@ void update_learned_norms(LearnedOptions& o, const AppState& s) {
 }
 
 void update(AppState& s) {
-  LearnedOptions& o = s.analysis.learned;
+  LearnedOptions& o = s.pages.learned;
   if (std::exchange(o.list_directory, false)) list_directory(o);
   update_learned_norms(o, s);
 }
 
 // Columns: position, row norm (NaN past the table).
 NdArray export_data(const AppState& s) {
-  const LearnedOptions& o = s.analysis.learned;
+  const LearnedOptions& o = s.pages.learned;
   std::vector<float> t;
   for (std::size_t i = 0; i < o.row_norm.size(); ++i) t.push_back(float(i));
   return data_columns({t, o.row_norm});
@@ -71,7 +71,7 @@ bool ends_with(const std::string& s, std::string_view suffix) {
 // A dropped or chosen file: .npy loads at once; .safetensors lists its tensors and picks the first
 // 2-D float one whose name mentions "pos" or "wpe" (else the first table), then loads it.
 void handle_learned_file(AppState& s, const std::string& path) {
-  LearnedOptions& o = s.analysis.learned;
+  LearnedOptions& o = s.pages.learned;
   o.path = path;
   o.tensors.clear();
   o.tensor = -1;
@@ -96,7 +96,7 @@ void load_shipped_table(AppState& s) {
   const std::filesystem::path path = find_data_file(relative);
   if (path.empty()) throw ParamError("from-safetensors", "no shipped trained table: " + describe_search(relative));
   load_learned_table(s, path.string(), "wpe");
-  s.analysis.learned.loaded_name = "the Lab's shipped experiment (copy, learned, seed 0) : wpe";
+  s.pages.learned.loaded_name = "the Lab's shipped experiment (copy, learned, seed 0) : wpe";
 }
 
 }  // namespace
@@ -118,12 +118,12 @@ void load_learned_table(AppState& s, const std::string& path, const std::string&
   p.max_len = int(table->rows);
   p.learned_table = std::move(table);
   p.learned_source = st ? "safetensors:" + tensor : "npy";
-  s.analysis.learned.loaded_name = std::filesystem::path(path).filename().string() + (st ? " : " + tensor : "");
+  s.pages.learned.loaded_name = std::filesystem::path(path).filename().string() + (st ? " : " + tensor : "");
   mark_params_changed(s);
 }
 
 std::string apply_learned_requests(AppState& s) {
-  AnalysisState& a = s.analysis;
+  PageStates& a = s.pages;
   std::string error;
   try {
     if (!a.learned.pending_drop.empty()) {

@@ -13,7 +13,7 @@ namespace peviz::app {
 namespace {
 
 void update(AppState& s) {
-  LinearShiftOptions& o = s.analysis.linear_shift;
+  LinearShiftOptions& o = s.pages.linear_shift;
   const EncodingParams& params = s.computed;
   o.sinusoidal = params.encoding == Encoding::sinusoidal;
   if (!o.sinusoidal) return;  // the page says why; nothing to compute
@@ -40,19 +40,19 @@ void update(AppState& s) {
 
 // Channel rows: PE(p+k), R(k) PE(p), difference.
 NdArray export_data(const AppState& s) {
-  const LinearShiftOptions& o = s.analysis.linear_shift;
+  const LinearShiftOptions& o = s.pages.linear_shift;
   if (!o.sinusoidal) throw ParamError("out", "the linear-shift view needs the sinusoidal encoding");
   return data_columns({o.shifted, o.rotated, o.difference});
 }
 
-void read_json(const nlohmann::json& j, AnalysisState& a) {
+void read_json(const nlohmann::json& j, PageStates& a) {
   read_limited(j, "p", limits::shift_position, a.linear_shift.p);
   read_limited(j, "k", limits::shift_position, a.linear_shift.k);
 }
 
-nlohmann::json write_json(const AnalysisState& a) { return {{"p", a.linear_shift.p}, {"k", a.linear_shift.k}}; }
+nlohmann::json write_json(const PageStates& a) { return {{"p", a.linear_shift.p}, {"k", a.linear_shift.k}}; }
 
-void heatmaps(AnalysisState& a, std::vector<plot::HeatmapImage*>& out) { out.push_back(&a.linear_shift.rk_image); }
+void heatmaps(PageStates& a, std::vector<plot::HeatmapImage*>& out) { out.push_back(&a.linear_shift.rk_image); }
 
 }  // namespace
 

@@ -18,7 +18,7 @@ RopeParams rope_params(const PrecisionOptions& o) {
   return p;
 }
 
-void take_model(AnalysisState& a) {
+void take_model(PageStates& a) {
   PrecisionOptions& o = a.precision;
   const RopeParams r = single_rope(a.rope_model);
   o.head_dim = r.head_dim;
@@ -28,14 +28,14 @@ void take_model(AnalysisState& a) {
 }
 
 // The flag, and the knobs still the model's (a knob moved on a page not updated since counts too).
-bool follows_model(const AnalysisState& a) {
+bool follows_model(const PageStates& a) {
   const RopeParams model = single_rope(a.rope_model);
   return a.precision.from_model && a.precision.head_dim == model.head_dim && a.precision.base == model.base;
 }
 
 void update(AppState& s) {
-  PrecisionOptions& o = s.analysis.precision;
-  o.from_model = follows_model(s.analysis);  // a knob moved: custom from now on
+  PrecisionOptions& o = s.pages.precision;
+  o.from_model = follows_model(s.pages);  // a knob moved: custom from now on
   check_int(limits::precision_max_position_log2, o.max_position_log2);
   std::vector<double> freq;
   if (o.use_rope) {
@@ -59,19 +59,19 @@ void update(AppState& s) {
 
 // Columns: log2 t, phase error in fp32, bf16, fp16 (rad).
 NdArray export_data(const AppState& s) {
-  const PrecisionOptions& o = s.analysis.precision;
+  const PrecisionOptions& o = s.pages.precision;
   return data_columns({o.log2_position, o.error[0], o.error[1], o.error[2]});
 }
 
 std::string caption(const AppState& s) {
-  const PrecisionOptions& o = s.analysis.precision;
+  const PrecisionOptions& o = s.pages.precision;
   if (!o.use_rope) return absolute_caption(s.params);
   const std::string dot = kCaptionDot;
-  return "RoPE" + dot + rope_model_caption(s.analysis, follows_model(s.analysis)) + "head_dim " +
+  return "RoPE" + dot + rope_model_caption(s.pages, follows_model(s.pages)) + "head_dim " +
          std::to_string(o.head_dim) + dot + "base " + caption_number(o.base);
 }
 
-void read_json(const nlohmann::json& j, AnalysisState& a) {
+void read_json(const nlohmann::json& j, PageStates& a) {
   PrecisionOptions& o = a.precision;
   const RopeKnobSource source = read_rope_model_json(j, a, {"head_dim", "base"});
   if (source == RopeKnobSource::model) take_model(a);
@@ -85,7 +85,7 @@ void read_json(const nlohmann::json& j, AnalysisState& a) {
   validate(rope_params(o));
 }
 
-nlohmann::json write_json(const AnalysisState& a) {
+nlohmann::json write_json(const PageStates& a) {
   const PrecisionOptions& o = a.precision;
   nlohmann::json j = {{"use_rope", o.use_rope}, {"head_dim", o.head_dim}, {"base", o.base},
                       {"max_position_log2", o.max_position_log2}};

@@ -10,19 +10,19 @@ namespace peviz::app {
 
 namespace {
 
-void take_model(AnalysisState& a) {
+void take_model(PageStates& a) {
   a.rope_clocks.rope = single_rope(a.rope_model);
   a.rope_clocks.from_model = true;
 }
 
 // The flag, and the knobs still the model's (a knob moved on a page not updated since counts too).
-bool follows_model(const AnalysisState& a) {
+bool follows_model(const PageStates& a) {
   return a.rope_clocks.from_model && a.rope_clocks.rope == single_rope(a.rope_model);
 }
 
 void update(AppState& s) {
-  RopeClocksOptions& o = s.analysis.rope_clocks;
-  o.from_model = follows_model(s.analysis);  // a knob moved: custom from now on
+  RopeClocksOptions& o = s.pages.rope_clocks;
+  o.from_model = follows_model(s.pages);  // a knob moved: custom from now on
   o.inv_freq = rope_inv_freq(o.rope);  // validates head_dim and base
   o.angles = rope_clock_angles(o.inv_freq, o.position);
   o.angles_f.assign(o.angles.begin(), o.angles.end());
@@ -37,17 +37,17 @@ void update(AppState& s) {
 }
 
 void advance(AppState& s, double dt) {
-  RopeClocksOptions& o = s.analysis.rope_clocks;
+  RopeClocksOptions& o = s.pages.rope_clocks;
   if (!o.animate) return;
   o.position = std::max(o.position + double(o.speed) * dt, 0.0);  // t >= 0 whatever the speed
-  s.analysis.mark(Page::rope_clocks);
+  s.pages.mark(Page::rope_clocks);
 }
 
-bool busy(const AppState& s) { return s.analysis.rope_clocks.animate; }
+bool busy(const AppState& s) { return s.pages.rope_clocks.animate; }
 
 // Columns: pair, inv_freq, angle (rad, wrapped to [0, 2 pi)).
 NdArray export_data(const AppState& s) {
-  const RopeClocksOptions& o = s.analysis.rope_clocks;
+  const RopeClocksOptions& o = s.pages.rope_clocks;
   std::vector<float> pair, f, angle;
   for (std::size_t j = 0; j < o.inv_freq.size(); ++j) {
     pair.push_back(float(j));
@@ -58,14 +58,14 @@ NdArray export_data(const AppState& s) {
 }
 
 std::string caption(const AppState& s) {
-  const RopeClocksOptions& o = s.analysis.rope_clocks;
+  const RopeClocksOptions& o = s.pages.rope_clocks;
   const std::string dot = kCaptionDot;
-  return "RoPE" + dot + rope_model_caption(s.analysis, follows_model(s.analysis)) + "head_dim " +
+  return "RoPE" + dot + rope_model_caption(s.pages, follows_model(s.pages)) + "head_dim " +
          std::to_string(o.rope.head_dim) + dot + "base " + caption_number(o.rope.base) + dot +
          std::string(to_string(o.rope.pairing)) + dot + "t = " + caption_number(o.position);
 }
 
-void read_json(const nlohmann::json& j, AnalysisState& a) {
+void read_json(const nlohmann::json& j, PageStates& a) {
   RopeClocksOptions& o = a.rope_clocks;
   const RopeKnobSource source = read_rope_model_json(j, a, {"head_dim", "rotary_dim", "base", "pairing"});
   if (source == RopeKnobSource::model) {
@@ -77,7 +77,7 @@ void read_json(const nlohmann::json& j, AnalysisState& a) {
   read_limited(j, "position", limits::rope_position, o.position);
 }
 
-nlohmann::json write_json(const AnalysisState& a) {
+nlohmann::json write_json(const PageStates& a) {
   const RopeClocksOptions& o = a.rope_clocks;
   nlohmann::json j = rope_json(o.rope);
   j["position"] = o.position;

@@ -11,7 +11,7 @@ namespace peviz::app {
 
 struct RopeClocksOptions {
   RopeParams rope{64, 0, 10000.0, RopePairing::halves};  // head_dim 64: 32 dials
-  bool from_model = false;       // `rope` is the loaded model's (AnalysisState::rope_model); a knob moved clears it
+  bool from_model = false;       // `rope` is the loaded model's (PageStates::rope_model); a knob moved clears it
   double position = 12.0;        // t, the position whose rotations are drawn
   bool animate = false;          // sweep t forward every frame
   float speed = float(limits::clock_speed.fallback);  // positions per second while animating

@@ -18,20 +18,20 @@ void decay_series(const Matrix& d, std::vector<float>& score, std::vector<float>
   }
 }
 
-void take_model(AnalysisState& a) {
+void take_model(PageStates& a) {
   a.rope_decay.head_dim = single_rope(a.rope_model).head_dim;
   a.rope_decay.from_model = true;
 }
 
 // The flag, and head_dim still the model's (a knob moved on a page not updated since counts too).
-bool follows_model(const AnalysisState& a) {
+bool follows_model(const PageStates& a) {
   return a.rope_decay.from_model && a.rope_decay.head_dim == single_rope(a.rope_model).head_dim;
 }
 
 void update_models(AppState& s) {
-  RopeDecayOptions& o = s.analysis.rope_decay;
-  ContextExtensionOptions& ext = s.analysis.context_extension;
-  ensure_comparison(s.analysis);
+  RopeDecayOptions& o = s.pages.rope_decay;
+  ContextExtensionOptions& ext = s.pages.context_extension;
+  ensure_comparison(s.pages);
   o.model_names.clear();
   o.model_score.assign(ext.compared.size(), {});
   o.model_bound.assign(ext.compared.size(), {});
@@ -44,10 +44,10 @@ void update_models(AppState& s) {
 }
 
 void update(AppState& s) {
-  RopeDecayOptions& o = s.analysis.rope_decay;
+  RopeDecayOptions& o = s.pages.rope_decay;
   check_int(limits::decay_max_distance, o.max_distance);
-  const RopeParams model = single_rope(s.analysis.rope_model);
-  o.from_model = follows_model(s.analysis);  // the head_dim knob moved: custom from now on
+  const RopeParams model = single_rope(s.pages.rope_model);
+  o.from_model = follows_model(s.pages);  // the head_dim knob moved: custom from now on
   if (o.models) return update_models(s);
   for (std::size_t b = 0; b < 3; ++b) {
     RopeParams p;
@@ -60,13 +60,13 @@ void update(AppState& s) {
   o.model_label.clear();
   if (!o.from_model) return;
   decay_series(rope_decay(rope_inv_freq(model), model.head_dim, o.max_distance), o.model_base_score, o.model_base_bound);
-  o.model_label = rope_model_label(s.analysis.rope_model) + ", base " + caption_number(model.base);
+  o.model_label = rope_model_label(s.pages.rope_model) + ", base " + caption_number(model.base);
 }
 
 // Columns: r, then score / score(0) and the relative upper bound per base 1e4, 5e5, 1e6 and the loaded model's base
 // while the page follows it (or per compared model).
 NdArray export_data(const AppState& s) {
-  const RopeDecayOptions& o = s.analysis.rope_decay;
+  const RopeDecayOptions& o = s.pages.rope_decay;
   std::vector<std::vector<float>> cols(1);
   if (o.models) {
     if (o.model_score.empty()) throw ParamError("out", "no models compared yet");
@@ -90,21 +90,21 @@ NdArray export_data(const AppState& s) {
 }
 
 std::string caption(const AppState& s) {
-  const RopeDecayOptions& o = s.analysis.rope_decay;
+  const RopeDecayOptions& o = s.pages.rope_decay;
   const std::string dot = kCaptionDot;
   if (o.models) {
     std::string text = "RoPE decay";
     for (const std::string& name : o.model_names) text += dot + name;
     return text + dot + "r \u2264 " + std::to_string(o.max_distance);
   }
-  const bool follows = follows_model(s.analysis);
+  const bool follows = follows_model(s.pages);
   const std::string model_base =
-      follows ? " and " + caption_number(single_rope(s.analysis.rope_model).base) : std::string();
-  return "RoPE decay" + dot + rope_model_caption(s.analysis, follows) + "head_dim " + std::to_string(o.head_dim) +
+      follows ? " and " + caption_number(single_rope(s.pages.rope_model).base) : std::string();
+  return "RoPE decay" + dot + rope_model_caption(s.pages, follows) + "head_dim " + std::to_string(o.head_dim) +
          dot + "bases 1e4, 5e5, 1e6" + model_base + dot + "r \u2264 " + std::to_string(o.max_distance);
 }
 
-void read_json(const nlohmann::json& j, AnalysisState& a) {
+void read_json(const nlohmann::json& j, PageStates& a) {
   RopeDecayOptions& o = a.rope_decay;
   const RopeKnobSource source = read_rope_model_json(j, a, {"head_dim"});
   if (source == RopeKnobSource::model) take_model(a);
@@ -117,7 +117,7 @@ void read_json(const nlohmann::json& j, AnalysisState& a) {
   validate(rope);
 }
 
-nlohmann::json write_json(const AnalysisState& a) {
+nlohmann::json write_json(const PageStates& a) {
   nlohmann::json j = {{"head_dim", a.rope_decay.head_dim}, {"max_distance", a.rope_decay.max_distance},
                       {"models", a.rope_decay.models}};
   write_rope_model_json(j, a, follows_model(a));

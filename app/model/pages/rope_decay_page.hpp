@@ -18,7 +18,7 @@ struct RopeDecayOptions {
   // units ((2/R) sum |S_i|, (R/2 + 1)/2 at r = 0). Two quantities on two scales: drawn in two panels, never
   // one over the other (the bound bounds the score only times max_i |h_{i+1} - h_i|, RoFormer eq. 37).
   std::array<std::vector<float>, 3> score, bound;
-  // While `from_model`, head_dim is the loaded model's rotary dim (AnalysisState::rope_model) and its own base is
+  // While `from_model`, head_dim is the loaded model's rotary dim (PageStates::rope_model) and its own base is
   // drawn beside the three; moving head_dim clears it.
   bool from_model = false;
   std::string model_label;                              // cache: "name, base b", the legend's label

@@ -20,7 +20,7 @@ T5BucketParams t5_params(const T5ShawOptions& o) { return square_t5_params(o.seq
 ShawParams shaw_params(const T5ShawOptions& o) { return square_shaw_params(o.seq_len, o.max_relative); }
 
 void update(AppState& s) {
-  T5ShawOptions& o = s.analysis.t5_shaw;
+  T5ShawOptions& o = s.pages.t5_shaw;
   check_window_int(limits::t5_shaw_seq_len, o.seq_len);
   o.buckets = from_ints(t5_bucket_matrix(t5_params(o)));  // validates
   o.shaw = from_ints(shaw_relative_positions(shaw_params(o)));
@@ -35,7 +35,7 @@ void update(AppState& s) {
 
 // [2, L, L]: T5 bucket ids, then Shaw's clipped distances.
 NdArray export_data(const AppState& s) {
-  const T5ShawOptions& o = s.analysis.t5_shaw;
+  const T5ShawOptions& o = s.pages.t5_shaw;
   if (o.buckets.rows == 0) throw ParamError("out", "nothing computed yet for T5 / Shaw");
   std::vector<float> v(o.buckets.data);
   v.insert(v.end(), o.shaw.data.begin(), o.shaw.data.end());
@@ -43,14 +43,14 @@ NdArray export_data(const AppState& s) {
 }
 
 std::string caption(const AppState& s) {
-  const T5ShawOptions& o = s.analysis.t5_shaw;
+  const T5ShawOptions& o = s.pages.t5_shaw;
   const std::string dot = kCaptionDot;
   return "T5 " + std::to_string(o.num_buckets) + " buckets, max distance " + std::to_string(o.max_distance) +
          (o.causal ? " (causal)" : "") + dot + "Shaw k " + std::to_string(o.max_relative) + dot + "L " +
          std::to_string(o.seq_len);
 }
 
-void read_json(const nlohmann::json& j, AnalysisState& a) {
+void read_json(const nlohmann::json& j, PageStates& a) {
   T5ShawOptions& o = a.t5_shaw;
   read(j, "seq_len", o.seq_len);
   read(j, "num_buckets", o.num_buckets);
@@ -62,13 +62,13 @@ void read_json(const nlohmann::json& j, AnalysisState& a) {
   validate(shaw_params(o));
 }
 
-nlohmann::json write_json(const AnalysisState& a) {
+nlohmann::json write_json(const PageStates& a) {
   const T5ShawOptions& o = a.t5_shaw;
   return {{"seq_len", o.seq_len}, {"num_buckets", o.num_buckets}, {"max_distance", o.max_distance},
           {"causal", o.causal}, {"max_relative", o.max_relative}};
 }
 
-void heatmaps(AnalysisState& a, std::vector<plot::HeatmapImage*>& out) {
+void heatmaps(PageStates& a, std::vector<plot::HeatmapImage*>& out) {
   out.push_back(&a.t5_shaw.buckets_image);
   out.push_back(&a.t5_shaw.shaw_image);
 }

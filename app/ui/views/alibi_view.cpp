@@ -7,7 +7,6 @@
 #include <imgui.h>
 
 #include "app/plot/draw/plot.hpp"
-#include "app/ui/views/analysis_views.hpp"
 #include "app/ui/views/views.hpp"
 
 namespace peviz::app {
@@ -17,7 +16,7 @@ namespace {
 }  // namespace
 
 void draw_alibi_view(AppState& s) {
-  AlibiOptions& o = s.analysis.alibi;
+  AlibiOptions& o = s.pages.alibi;
   constexpr Page page = Page::alibi;
   view_title("ALiBi: a linear bias per head, -m_h * distance");
   if (!drawing_figure(s)) {  // the settings; a figure leaves them out
@@ -25,12 +24,12 @@ void draw_alibi_view(AppState& s) {
     next_slider_on_line("length##alibi");
     page_slider(s, page, "length##alibi", o.seq_len, limits::alibi_seq_len);
     next_on_line(radio_width("bidirectional"));
-    if (ImGui::Checkbox("bidirectional", &o.bidirectional)) s.analysis.mark(page);
+    if (ImGui::Checkbox("bidirectional", &o.bidirectional)) s.pages.mark(page);
     hint("Causal: bias -m_h (i - j) for keys j <= i, future keys masked (drawn grey). Bidirectional: -m_h |i - j|.");
     next_slider_on_line("head shown");
     page_slider(s, page, "head shown", o.head, 0, std::max(o.heads - 1, 0));
     next_on_line(radio_width("per-head scale"));
-    if (ImGui::Checkbox("per-head scale", &o.per_head_scale)) s.analysis.mark(page);
+    if (ImGui::Checkbox("per-head scale", &o.per_head_scale)) s.pages.mark(page);
     hint("The tiles of all heads: each divided by its own largest |bias| (every head runs 0 to -1, so the gentle "
          "heads' gradients show), instead of one scale set by the steepest head.");
   }
@@ -55,7 +54,7 @@ void draw_alibi_view(AppState& s) {
     plot::plot_vline(o.head, highlight_color(), 1.0f);
     if (plot::plot_clicked()) {
       o.head = std::clamp(int(std::lround(plot::mouse_data_position().x)), 0, o.heads - 1);
-      s.analysis.mark(page);
+      s.pages.mark(page);
     }
     plot::end_plot();
   }

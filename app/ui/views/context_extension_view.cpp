@@ -9,10 +9,9 @@
 
 #include "app/plot/draw/canvas.hpp"
 #include "app/plot/draw/plot.hpp"
-#include "app/ui/views/analysis_views.hpp"
+#include "app/ui/views/views.hpp"
 #include "app/ui/views/model_comparison_view.hpp"
 #include "app/ui/views/rope_model_line.hpp"
-#include "app/ui/views/views.hpp"
 
 namespace peviz::app {
 
@@ -43,16 +42,16 @@ bool keep_above(double& upper, double lower) {
 }
 
 void controls(AppState& s) {
-  ContextExtensionOptions& o = s.analysis.context_extension;
+  ContextExtensionOptions& o = s.pages.context_extension;
   ContextExtensionParams& p = o.params;
   constexpr Page page = Page::context_extension;
-  const LoadedRopeModel& model = s.analysis.rope_model;
+  const LoadedRopeModel& model = s.pages.rope_model;
   const char* current = o.from_model ? model.model->name.c_str() : "custom";
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14.0f);
   if (ImGui::BeginCombo("model", current)) {
     for (const RopeModelPreset& m : rope_model_presets())
       if (ImGui::Selectable(m.name.c_str(), o.from_model && m.name == model.model->name))
-        load_rope_model(s.analysis, m.model, "");  // every RoPE page takes it
+        load_rope_model(s.pages, m.model, "");  // every RoPE page takes it
     ImGui::EndCombo();
   }
   hint("Real models, read from their published config.json files (assets/models/); File > Open (or drop) a "
@@ -87,7 +86,7 @@ void controls(AppState& s) {
   hint("llama3: pairs whose wavelength is shorter than original length / high_freq_factor keep their frequency; "
        "between the two cuts the frequency is blended smoothly.");
   if (keep_above(p.beta_fast, p.beta_slow) | keep_above(p.high_freq_factor, p.low_freq_factor)) {
-    s.analysis.mark(page);
+    s.pages.mark(page);
     changed = true;
   }
   if (changed) o.from_model = false;  // no longer the model's settings
@@ -101,7 +100,7 @@ void mode_switch(AppState& s, ContextExtensionOptions& o) {
   if (ImGui::RadioButton("models compared", compare)) compare = true;
   if (compare != o.compare) {
     o.compare = compare;
-    s.analysis.mark(Page::context_extension);
+    s.pages.mark(Page::context_extension);
   }
   hint("Up to four real models side by side: each one's wavelengths with its own scaling, and a table of its "
        "contexts and the bounds of Liu et al. 2023 and Men et al. 2024.");
@@ -110,7 +109,7 @@ void mode_switch(AppState& s, ContextExtensionOptions& o) {
 }  // namespace
 
 void draw_context_extension_view(AppState& s) {
-  ContextExtensionOptions& o = s.analysis.context_extension;
+  ContextExtensionOptions& o = s.pages.context_extension;
   view_title(o.compare ? "Context extension: real models compared, wavelength per pair"
                        : "Context extension: wavelength per pair for every scaling (HF modeling_rope_utils)");
   if (!drawing_figure(s)) mode_switch(s, o);

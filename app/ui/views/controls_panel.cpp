@@ -5,7 +5,6 @@
 #include <imgui.h>
 
 #include "app/model/page_model.hpp"
-#include "app/ui/views/analysis_views.hpp"
 #include "app/ui/views/views.hpp"
 #include "core/absolute_encodings.hpp"
 
@@ -119,16 +118,16 @@ void appearance_controls(AppState& s) {
 
 void draw_controls_panel(AppState& s) {
   ImGui::PushItemWidth(-ImGui::GetFontSize() * 7.5f);
-  if (s.analysis.page == Page::lab) {  // the Lab trains its own models: the encoding controls do nothing there
+  if (s.pages.page == Page::lab) {  // the Lab trains its own models: the encoding controls do nothing there
     section("Lab");
     draw_lab_controls(s);
-  } else if (uses_sidebar_encoding(s.analysis.page)) {
+  } else if (uses_sidebar_encoding(s.pages.page)) {
     section("Encoding");
     encoding_controls(s);
     section("Highlight");
     highlight_controls(s);
   } else {  // a page with its own controls, above its plots
-    section(page_title(s.analysis.page));
+    section(page_title(s.pages.page));
     ImGui::TextWrapped("This page's settings are above its plots. The encoding settings (d_model, length, base) belong "
                        "to Basics, Criteria, Linear shift, Learned tables and Precision, and show here on those pages.");
   }

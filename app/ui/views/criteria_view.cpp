@@ -8,7 +8,6 @@
 #include <imgui.h>
 
 #include "app/plot/draw/plot.hpp"
-#include "app/ui/views/analysis_views.hpp"
 #include "app/ui/views/views.hpp"
 
 namespace peviz::app {
@@ -103,7 +102,7 @@ void scorecard(const CriteriaOptions& o) {
 }  // namespace
 
 void draw_criteria_view(AppState& s) {
-  CriteriaOptions& o = s.analysis.criteria;
+  CriteriaOptions& o = s.pages.criteria;
   constexpr Page page = Page::criteria;
   view_title("Criteria of a good position encoding, measured");
   if (!s.has_results) {

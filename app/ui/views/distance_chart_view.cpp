@@ -6,14 +6,13 @@
 #include <imgui.h>
 
 #include "app/plot/draw/plot.hpp"
-#include "app/ui/views/analysis_views.hpp"
-#include "app/ui/views/rope_model_line.hpp"
 #include "app/ui/views/views.hpp"
+#include "app/ui/views/rope_model_line.hpp"
 
 namespace peviz::app {
 
 void draw_distance_chart_view(AppState& s) {
-  DistanceChartOptions& o = s.analysis.distance_chart;
+  DistanceChartOptions& o = s.pages.distance_chart;
   constexpr Page page = Page::distance_chart;
   view_title("Every method against relative distance r = key - query");
   if (!drawing_figure(s)) {  // the settings; a figure leaves them out
@@ -22,7 +21,7 @@ void draw_distance_chart_view(AppState& s) {
     next_slider_on_line("ALiBi heads");
     page_slider(s, page, "ALiBi heads", o.params.heads, limits::alibi_heads);
     next_on_line(radio_width("causal##dist"));
-    if (ImGui::Checkbox("causal##dist", &o.params.causal)) s.analysis.mark(page);
+    if (ImGui::Checkbox("causal##dist", &o.params.causal)) s.pages.mark(page);
     next_slider_on_line("Shaw k##dist");
     page_slider(s, page, "Shaw k##dist", o.params.max_relative, limits::max_relative);
   }

@@ -19,13 +19,13 @@ namespace {
 
 // The views of the current page (the four basics, or the page itself).
 std::vector<FigureView> views_of_page(const AppState& s) {
-  if (s.analysis.page != Page::basics) return {{FigureView::analysis_page, s.analysis.page}};
+  if (s.pages.page != Page::basics) return {{FigureView::one_page, s.pages.page}};
   return {{FigureView::waves}, {FigureView::encoding}, {FigureView::similarity}, {FigureView::binary}};
 }
 
 std::string view_label(FigureView v) {
   if (v.kind == FigureView::window) return "whole window";
-  if (v.kind == FigureView::analysis_page) return page_title(v.page);
+  if (v.kind == FigureView::one_page) return page_title(v.page);
   return figure_view_name(v);
 }
 
@@ -62,8 +62,8 @@ void draw_file_menu(AppState& s) {
     ImGui::EndMenu();
   }
   hint("The numbers behind a view, in peviz export's CSV / NPY formats, saved into the figure folder.");
-  if (s.analysis.page == Page::lab) {
-    if (ImGui::MenuItem("Export lab runs")) s.analysis.lab.save_requested = true;
+  if (s.pages.page == Page::lab) {
+    if (ImGui::MenuItem("Export lab runs")) s.pages.lab.save_requested = true;
     hint("Every finished Lab run into the figure folder: weights as .safetensors (settings in __metadata__; "
          "Learned tables opens its position table), the loss curve and accuracy as CSV, all runs as one JSON.");
   }

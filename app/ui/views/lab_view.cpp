@@ -9,7 +9,6 @@
 #include <imgui.h>
 
 #include "app/plot/draw/plot.hpp"
-#include "app/ui/views/analysis_views.hpp"
 #include "app/ui/views/views.hpp"
 
 namespace peviz::app {
@@ -36,7 +35,7 @@ void encoding_checkboxes(AppState& s, LabOptions& o) {
   for (int k = 0; k < kLabEncodings; ++k) {
     if (k % 2 == 1) ImGui::SameLine(ImGui::GetFontSize() * 7.5f);
     ImGui::PushStyleColor(ImGuiCol_Text, encoding_color(k));
-    if (ImGui::Checkbox(encoding_name(k), &o.compare[std::size_t(k)])) s.analysis.mark(kPage);
+    if (ImGui::Checkbox(encoding_name(k), &o.compare[std::size_t(k)])) s.pages.mark(kPage);
     ImGui::PopStyleColor();
   }
 }
@@ -55,7 +54,7 @@ void view_only_settings(AppState& s, LabOptions& o) {
   ImGui::PopStyleColor();
   if (ImGui::Button("New experiment")) {
     o.new_experiment_requested = true;
-    s.analysis.mark(kPage);
+    s.pages.mark(kPage);
   }
   hint("Back to the default settings for Train; the opened runs stay on the page until then.");
 }
@@ -68,7 +67,7 @@ void settings_controls(AppState& s, LabOptions& o, bool training) {
   int task = int(t.task);
   if (ImGui::Combo("task", &task, tasks, 3)) {
     t.task = train::Task(task);
-    s.analysis.mark(kPage);
+    s.pages.mark(kPage);
   }
   hint("BOS x1..xn SEP y1..yn EOS over 10 symbols; y = x (copy), reversed, or sorted. Loss and accuracy on y and EOS.");
   encoding_checkboxes(s, o);
@@ -82,7 +81,7 @@ void settings_controls(AppState& s, LabOptions& o, bool training) {
   page_slider(s, kPage, "test max n", t.test_max, limits::test_max);
   hint("Exact match is measured at n = 5, 10, ..., test max (at most 4 x train max), 200 sequences each.");
   page_slider(s, kPage, "RoPE base##lab", t.rope_base, limits::base);
-  if (ImGui::InputScalar("seed##lab", ImGuiDataType_U64, &t.seed)) s.analysis.mark(kPage);
+  if (ImGui::InputScalar("seed##lab", ImGuiDataType_U64, &t.seed)) s.pages.mark(kPage);
   page_slider(s, kPage, "seeds", o.seeds, limits::train_seeds);
   hint("Runs per encoding, seeds seed, seed + 1, ...: the charts draw each encoding's mean with its min-max band.");
   ImGui::EndDisabled();
@@ -93,7 +92,7 @@ void run_buttons(AppState& s, LabOptions& o, bool training) {
   ImGui::BeginDisabled(training || !o.settings_beyond_limits.empty());
   if (ImGui::Button("Train")) {
     o.train_requested = true;
-    s.analysis.mark(kPage);
+    s.pages.mark(kPage);
   }
   ImGui::EndDisabled();
   hint("Trains one model per ticked encoding and seed in the background, one run per core at a time.");
@@ -101,13 +100,13 @@ void run_buttons(AppState& s, LabOptions& o, bool training) {
   ImGui::BeginDisabled(!training || (o.runs && o.runs->stopping()));
   if (ImGui::Button("Stop")) {
     o.stop_requested = true;
-    s.analysis.mark(kPage);
+    s.pages.mark(kPage);
   }
   ImGui::EndDisabled();
   hint("Running runs stop after their step and are evaluated as they are; queued ones do not start.");
   if (ImGui::Button("Trained table to Basics")) {
     o.use_table_requested = true;
-    s.analysis.mark(kPage);
+    s.pages.mark(kPage);
   }
   hint("The learned run's position table replaces the sidebar's learned table, as if loaded from a file: "
        "Basics, Learned tables and Criteria then show it.");
@@ -267,7 +266,7 @@ void attention_panel(AppState& s, LabOptions& o, float height) {
       for (int k = 0; k < kLabEncodings; ++k)
         if (ImGui::Selectable(encoding_name(k), k == o.attention_pe)) {
           o.attention_pe = k;
-          s.analysis.mark(kPage);
+          s.pages.mark(kPage);
         }
       ImGui::EndCombo();
     }
@@ -325,14 +324,14 @@ void attention_panel(AppState& s, LabOptions& o, float height) {
 }  // namespace
 
 void draw_lab_controls(AppState& s) {
-  LabOptions& o = s.analysis.lab;
+  LabOptions& o = s.pages.lab;
   const bool training = lab_training(o);
   settings_controls(s, o, training);
   run_buttons(s, o, training);
 }
 
 void draw_lab_view(AppState& s) {
-  LabOptions& o = s.analysis.lab;
+  LabOptions& o = s.pages.lab;
   view_title("Lab: train tiny transformers with each positional encoding, then test them on longer sequences");
   progress_lines(o, !drawing_figure(s));  // a figure keeps the words, not the bars
   // Loss and accuracy side by side (one under the other when the width is short), the attention maps below.

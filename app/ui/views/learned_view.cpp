@@ -7,7 +7,6 @@
 #include <imgui.h>
 
 #include "app/plot/draw/plot.hpp"
-#include "app/ui/views/analysis_views.hpp"
 #include "app/ui/views/views.hpp"
 
 namespace peviz::app {
@@ -15,7 +14,7 @@ namespace peviz::app {
 namespace {
 
 void file_dialog(AppState& s, float width, float height) {
-  LearnedOptions& o = s.analysis.learned;
+  LearnedOptions& o = s.pages.learned;
   ImGui::BeginChild("##file_dialog", ImVec2(width, height), true);
   ImGui::TextWrapped("%s", o.directory.c_str());
   for (const std::string& e : o.entries) {
@@ -31,14 +30,14 @@ void file_dialog(AppState& s, float width, float height) {
         o.tensors.clear();
         o.load_requested = true;
       }
-      s.analysis.mark(Page::learned);
+      s.pages.mark(Page::learned);
     }
   }
   ImGui::EndChild();
 }
 
 void tensor_list(AppState& s, float width, float height) {
-  LearnedOptions& o = s.analysis.learned;
+  LearnedOptions& o = s.pages.learned;
   ImGui::BeginChild("##tensors", ImVec2(width, height), true);
   if (o.tensors.empty()) {
     ImGui::PushTextWrapPos(0.0f);  // wraps at the list's right edge
@@ -58,7 +57,7 @@ void tensor_list(AppState& s, float width, float height) {
     if (ImGui::Selectable(label.c_str(), int(i) == o.tensor)) {
       o.tensor = int(i);
       o.load_requested = true;
-      s.analysis.mark(Page::learned);
+      s.pages.mark(Page::learned);
     }
   }
   ImGui::EndChild();
@@ -67,7 +66,7 @@ void tensor_list(AppState& s, float width, float height) {
 }  // namespace
 
 void draw_learned_view(AppState& s) {
-  LearnedOptions& o = s.analysis.learned;
+  LearnedOptions& o = s.pages.learned;
   view_title("Learned position tables: open a .npy or .safetensors file, or drop one on the window");
   if (!drawing_figure(s)) {  // the buttons; a figure leaves them out
     next_on_line(small_button_width("random table"));
@@ -82,7 +81,7 @@ void draw_learned_view(AppState& s) {
     next_on_line(small_button_width("trained table"));
     if (ImGui::SmallButton("trained table")) {
       o.shipped_requested = true;
-      s.analysis.mark(Page::learned);
+      s.pages.mark(Page::learned);
     }
     hint("The position table that the Lab's shipped experiment learned on copy (seed 0): one row per position "
          "of its longest training sequence. Past its last row a learned table has nothing to give.");
@@ -116,7 +115,7 @@ void draw_learned_view(AppState& s) {
   const HeatmapPanel panel{"##learned_table", "channel", "value", double(s.encoding.cols), false};
   heatmap_with_colorbar(s, s.encoding_image, panel, readable_height(rest - norm_h - ImGui::GetStyle().ItemSpacing.y), image,
                         bar);
-  float* region = s.analysis.plot_region;
+  float* region = s.pages.plot_region;
   region[0] = image.x0, region[1] = image.y0, region[2] = image.x1, region[3] = image.y1;
   if (plot::begin_plot("##row_norms", ImVec2(-1, norm_h))) {
     double hi = 0.0;

@@ -5,13 +5,12 @@
 #include <imgui.h>
 
 #include "app/plot/draw/plot.hpp"
-#include "app/ui/views/analysis_views.hpp"
 #include "app/ui/views/views.hpp"
 
 namespace peviz::app {
 
 void draw_linear_shift_view(AppState& s) {
-  LinearShiftOptions& o = s.analysis.linear_shift;
+  LinearShiftOptions& o = s.pages.linear_shift;
   constexpr Page page = Page::linear_shift;
   view_title("Linear shift: PE(p + k) = R(k) PE(p)");
   if (!s.has_results) {

@@ -8,7 +8,6 @@
 #include <imgui.h>
 
 #include "app/plot/draw/plot.hpp"
-#include "app/ui/views/analysis_views.hpp"
 #include "app/ui/views/views.hpp"
 
 namespace peviz::app {
@@ -49,8 +48,8 @@ void picker(AppState& s, ContextExtensionOptions& o) {
     first = false;
     ImGui::BeginDisabled(full && !ticked);
     if (ImGui::Checkbox(label.c_str(), &ticked) && toggle_compared(o, c)) {
-      s.analysis.mark(kPage);
-      s.analysis.mark(Page::rope_decay);  // it draws the compared models too
+      s.pages.mark(kPage);
+      s.pages.mark(Page::rope_decay);  // it draws the compared models too
     }
     ImGui::EndDisabled();
   }
@@ -154,7 +153,7 @@ void bounds_table(const ContextExtensionOptions& o) {
 }  // namespace
 
 void draw_model_comparison(AppState& s) {
-  ContextExtensionOptions& o = s.analysis.context_extension;
+  ContextExtensionOptions& o = s.pages.context_extension;
   if (!drawing_figure(s)) picker(s, o);
   if (o.summaries.empty()) {
     ImGui::TextDisabled("no model ticked yet");

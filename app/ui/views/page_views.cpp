@@ -1,6 +1,6 @@
 // The views' table, generated from the page list: which function draws each page.
 #include "app/ui/app_layout.hpp"
-#include "app/ui/views/analysis_views.hpp"
+#include "app/ui/views/views.hpp"
 
 namespace peviz::app {
 
@@ -9,12 +9,12 @@ void draw_basics_view(AppState& s) {
   draw_basics_grid(s, ImGui::GetCursorScreenPos(), ImGui::GetContentRegionAvail());
 }
 
-void draw_analysis_page(AppState& s) {
+void draw_shown_page(AppState& s) {
 #define PEVIZ_VIEW_ENTRY(id, Options) draw_##id##_view,
   static void (*const views[])(AppState&) = {PEVIZ_PAGES(PEVIZ_VIEW_ENTRY)};
 #undef PEVIZ_VIEW_ENTRY
   static_assert(std::size(views) == std::size_t(kPageCount));
-  views[std::size_t(s.analysis.page)](s);
+  views[std::size_t(s.pages.page)](s);
 }
 
 }  // namespace peviz::app

@@ -9,14 +9,13 @@
 #include <imgui.h>
 
 #include "app/plot/draw/plot.hpp"
-#include "app/ui/views/analysis_views.hpp"
-#include "app/ui/views/rope_model_line.hpp"
 #include "app/ui/views/views.hpp"
+#include "app/ui/views/rope_model_line.hpp"
 
 namespace peviz::app {
 
 void draw_precision_view(AppState& s) {
-  PrecisionOptions& o = s.analysis.precision;
+  PrecisionOptions& o = s.pages.precision;
   constexpr Page page = Page::precision;
   view_title("Precision of the angle t * theta in reduced formats");
   if (!drawing_figure(s)) {  // the settings; a figure leaves them out
@@ -27,7 +26,7 @@ void draw_precision_view(AppState& s) {
     source_changed |= ImGui::RadioButton("sidebar sinusoid", &source, 1);
     if (source_changed) {
       o.use_rope = source == 0;
-      s.analysis.mark(page);
+      s.pages.mark(page);
     }
     if (o.use_rope) {
       next_slider_on_line("head_dim / 2##prec");

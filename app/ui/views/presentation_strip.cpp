@@ -18,7 +18,7 @@ void leave_button(AppState& s) {
 
 void draw_presentation_strip(AppState& s) {
   EncodingParams& p = s.params;
-  if (!uses_sidebar_encoding(s.analysis.page)) {  // the page's own controls are above its plots
+  if (!uses_sidebar_encoding(s.pages.page)) {  // the page's own controls are above its plots
     leave_button(s);
     return;
   }

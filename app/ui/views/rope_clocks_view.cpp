@@ -9,16 +9,15 @@
 
 #include "app/plot/draw/canvas.hpp"
 #include "app/plot/draw/plot.hpp"
-#include "app/ui/views/analysis_views.hpp"
-#include "app/ui/views/rope_model_line.hpp"
 #include "app/ui/views/views.hpp"
+#include "app/ui/views/rope_model_line.hpp"
 
 namespace peviz::app {
 
 namespace {
 
 void controls(AppState& s) {
-  RopeClocksOptions& o = s.analysis.rope_clocks;
+  RopeClocksOptions& o = s.pages.rope_clocks;
   constexpr Page page = Page::rope_clocks;
   pairs_slider(s, page, "pairs", o.rope.head_dim, 1, 128);
   hint("Rotary pairs = head_dim / 2. Pair j turns by t * base^(-2j/head_dim) radians.");
@@ -31,7 +30,7 @@ void controls(AppState& s) {
   pairing_changed |= ImGui::RadioButton("interleaved", &pairing, 1);
   if (pairing_changed) {
     o.rope.pairing = RopePairing(pairing);
-    s.analysis.mark(page);
+    s.pages.mark(page);
   }
   hint("halves (GPT-NeoX, HF LLaMA rotate_half): channel j turns with j + d/2. interleaved (RoFormer, "
        "GPT-J): channel 2j turns with 2j+1. The angles are the same; only the channels differ.");
@@ -48,7 +47,7 @@ void controls(AppState& s) {
   next_on_line(small_button_width("t = 0"));
   if (ImGui::SmallButton("t = 0")) {
     o.position = 0.0;
-    s.analysis.mark(page);
+    s.pages.mark(page);
   }
 }
 
@@ -107,7 +106,7 @@ void draw_rope_clocks_view(AppState& s) {
     draw_rope_model_line(s, Page::rope_clocks);
     controls(s);
   }
-  const RopeClocksOptions& o = s.analysis.rope_clocks;
+  const RopeClocksOptions& o = s.pages.rope_clocks;
   if (o.angles.empty()) {
     ImGui::TextDisabled("no results yet: see the status line");
     return;

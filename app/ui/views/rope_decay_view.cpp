@@ -6,9 +6,8 @@
 #include <imgui.h>
 
 #include "app/plot/draw/plot.hpp"
-#include "app/ui/views/analysis_views.hpp"
-#include "app/ui/views/rope_model_line.hpp"
 #include "app/ui/views/views.hpp"
+#include "app/ui/views/rope_model_line.hpp"
 
 namespace peviz::app {
 
@@ -26,7 +25,7 @@ void model_lines(const std::vector<std::string>& names, const std::vector<std::v
 }  // namespace
 
 void draw_rope_decay_view(AppState& s) {
-  RopeDecayOptions& o = s.analysis.rope_decay;
+  RopeDecayOptions& o = s.pages.rope_decay;
   constexpr Page page = Page::rope_decay;
   view_title("RoPE long-term decay (RoFormer §3.4.3)");
   if (!drawing_figure(s)) {  // the settings and the bases shown; a figure leaves them out
@@ -40,7 +39,7 @@ void draw_rope_decay_view(AppState& s) {
     ImGui::Checkbox("bound panel", &o.show_bound);
     hint("RoFormer's relative upper bound (2/d) sum_i |S_i|, S_i = sum_{k<i} exp(i r theta_k), in its own units (its "
          "Figure 2): times max_i |h_{i+1} - h_i| it bounds the score of any query and key.");
-    if (ImGui::Checkbox("real models", &o.models)) s.analysis.mark(page);
+    if (ImGui::Checkbox("real models", &o.models)) s.pages.mark(page);
     hint("The models compared on the Context extension page (tick them there), each with its own head_dim, base and "
          "scaling at its extended context, instead of three bases.");
     const char* names[3] = {"base 10000", "base 500000", "base 1e6"};

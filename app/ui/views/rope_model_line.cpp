@@ -12,7 +12,7 @@
 namespace peviz::app {
 
 void rope_layer_combo(AppState& s) {
-  const LoadedRopeModel& m = s.analysis.rope_model;
+  const LoadedRopeModel& m = s.pages.rope_model;
   const auto& types = m.model->layer_types;
   if (types.size() < 2) return;
   next_on_line(ImGui::GetFontSize() * 10.0f, "layers");
@@ -20,7 +20,7 @@ void rope_layer_combo(AppState& s) {
   const int shown = std::clamp(m.layer, 0, int(types.size()) - 1);
   if (ImGui::BeginCombo("layers##rope_model", types[std::size_t(shown)].layer_type.c_str())) {
     for (std::size_t i = 0; i < types.size(); ++i)
-      if (ImGui::Selectable(types[i].layer_type.c_str(), int(i) == shown)) choose_rope_layer(s.analysis, int(i));
+      if (ImGui::Selectable(types[i].layer_type.c_str(), int(i) == shown)) choose_rope_layer(s.pages, int(i));
     ImGui::EndCombo();
   }
   hint("The model's attention layer types: each has its own RoPE base (and scaling). Every page that shows the "
@@ -31,9 +31,9 @@ void draw_rope_model_line(AppState& s, Page page) {
   if (drawing_figure(s)) return;
   const PageModel& p = page_model(page);
   if (!p.follows_rope_model) return;
-  const LoadedRopeModel& m = s.analysis.rope_model;
+  const LoadedRopeModel& m = s.pages.rope_model;
   const std::string& name = m.model->name;
-  if (p.follows_rope_model(s.analysis)) {
+  if (p.follows_rope_model(s.pages)) {
     const RopeParams r = single_rope(m);
     ImGui::AlignTextToFramePadding();
     ImGui::PushTextWrapPos(0.0f);  // wraps at the pane's right edge
@@ -49,7 +49,7 @@ void draw_rope_model_line(AppState& s, Page page) {
   ImGui::TextDisabled("custom settings;");
   const std::string use = "use " + name;
   next_on_line(small_button_width(use.c_str()));
-  if (ImGui::SmallButton(use.c_str())) take_rope_model(s.analysis, int(page));
+  if (ImGui::SmallButton(use.c_str())) take_rope_model(s.pages, int(page));
   hint("Put the loaded model's rotary channels and base (of the layer type shown) on this page.");
 }
 

@@ -6,7 +6,6 @@
 #include <imgui.h>
 
 #include "app/plot/draw/plot.hpp"
-#include "app/ui/views/analysis_views.hpp"
 #include "app/ui/views/views.hpp"
 #include "core/t5_buckets.hpp"
 
@@ -18,19 +17,19 @@ namespace {
 // buckets or leaving the causal form, lift the dependent value to its bound rather than leave a state
 // core refuses (found by peviz --monkey 11: 32 buckets with max distance 4).
 void keep_t5_knobs_valid(AppState& s) {
-  T5ShawOptions& o = s.analysis.t5_shaw;
+  T5ShawOptions& o = s.pages.t5_shaw;
   const int buckets = std::max(o.num_buckets, t5_min_buckets(!o.causal));
   const int distance = std::max(o.max_distance, t5_exact_range(buckets, !o.causal) + 1);
   if (buckets == o.num_buckets && distance == o.max_distance) return;
   o.num_buckets = buckets;
   o.max_distance = distance;
-  s.analysis.mark(Page::t5_shaw);
+  s.pages.mark(Page::t5_shaw);
 }
 
 }  // namespace
 
 void draw_t5_shaw_view(AppState& s) {
-  T5ShawOptions& o = s.analysis.t5_shaw;
+  T5ShawOptions& o = s.pages.t5_shaw;
   constexpr Page page = Page::t5_shaw;
   view_title("T5 buckets and Shaw clipping: relative positions as a few ids");
   if (!drawing_figure(s)) {  // the settings; a figure leaves them out
@@ -40,7 +39,7 @@ void draw_t5_shaw_view(AppState& s) {
     next_slider_on_line("max distance##t5");
     page_slider(s, page, "max distance##t5", o.max_distance, limits::t5_max_distance);
     next_on_line(radio_width("causal##t5"));
-    if (ImGui::Checkbox("causal##t5", &o.causal)) s.analysis.mark(page);
+    if (ImGui::Checkbox("causal##t5", &o.causal)) s.pages.mark(page);
     hint("Bidirectional: half the buckets for keys after the query (+B/2). Causal: every future key is bucket 0.");
     keep_t5_knobs_valid(s);
     next_slider_on_line("Shaw k");

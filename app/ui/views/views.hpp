@@ -1,6 +1,11 @@
-// The panels of the window, one free function per file in app/ui/views/. Each edits AppState and
-// draws its cached results through ImGui and the plotting layer; none computes or calls GL.
+// The views of the window, one free function per file in app/ui/views/: the sidebar, the four Basics views and
+// every page's. Each edits AppState and draws its cached results through ImGui and the plotting layer; none
+// computes or calls GL.
 #pragma once
+#include <vector>
+
+#include <imgui.h>
+
 #include "app/model/app_state.hpp"
 #include "app/plot/draw/plot.hpp"
 #include "app/plot/heatmap_image.hpp"
@@ -35,8 +40,16 @@ void draw_waves_view(AppState& s);       // waves_view.cpp
 void draw_encoding_view(AppState& s);    // encoding_view.cpp
 void draw_similarity_view(AppState& s);  // similarity_view.cpp
 void draw_binary_view(AppState& s);      // binary_view.cpp
+// Every page's draw_<id>_view(AppState&) (app/ui/views/<id>_view.cpp), declared from the page list.
+#define PEVIZ_DECLARE_VIEW(id, Options) void draw_##id##_view(AppState& s);
+PEVIZ_PAGES(PEVIZ_DECLARE_VIEW)
+#undef PEVIZ_DECLARE_VIEW
+// The Lab's settings and Train / Stop, drawn in the sidebar while the Lab page is shown (lab_view.cpp).
+void draw_lab_controls(AppState& s);
+// Draws the page s.pages.page through the views' table (page_views.cpp).
+void draw_shown_page(AppState& s);
 
-// Shared bits of the views (view_widgets.cpp).
+// Shared by the views (view_widgets.cpp).
 // One-sentence explanation of the last item, shown when it is hovered.
 void hint(const char* sentence);
 // Colormap choice: 0 = automatic, else Colormap + 1. True when changed.
@@ -68,5 +81,25 @@ struct HeatmapPanel {
 };
 void heatmap_with_colorbar(AppState& s, plot::HeatmapImage& img, const HeatmapPanel& panel, float height,
                            ScreenRect& image_region, ScreenRect& bar_region);
+// A legend that toggles series: one checkbox per name, coloured like its line, wrapping onto more lines; hovering
+// a name shows its entry of `hints` (what the name means) when given. True when changed.
+bool series_toggles(const char* id, const std::vector<const char*>& names, bool* shown, int first_color = 0,
+                    const std::vector<const char*>& hints = {});
+// Records the screen rectangle of the last item (a plot) as the page's key region.
+void record_page_region(AppState& s);
+// A heatmap with its colourbar at the right filling `size` (size.x <= 0: the remaining width); a tiled one
+// names each tile in its corner, and its axes count cells inside each tile.
+void heatmap_panel(plot::HeatmapImage& img, const char* id, const char* x_label, const char* y_label,
+                   const char* value_label, ImVec2 size);
+// Slider over an int option; marks `page` dirty when it moves.
+bool page_slider(AppState& s, Page page, const char* label, int& v, int lo, int hi, bool log = false);
+bool page_slider(AppState& s, Page page, const char* label, double& v, double lo, double hi, bool log = false);
+// The same over a limit's window range and scale (core/limits.hpp).
+bool page_slider(AppState& s, Page page, const char* label, int& v, const Limit& l);
+bool page_slider(AppState& s, Page page, const char* label, double& v, const Limit& l);
+// Puts the next page slider (labelled `label`) on the current line when it fits there, else on a new line.
+void next_slider_on_line(const char* label);
+// Slider over head_dim / 2 (the rotary pairs), keeping head_dim even; marks `page` dirty.
+bool pairs_slider(AppState& s, Page page, const char* label, int& head_dim, int min_pairs, int max_pairs);
 
 }  // namespace peviz::app

@@ -90,9 +90,9 @@ TEST_CASE("a PDF figure reopens to the state and view that made it; a corrupt on
   AppState made;
   made.params.d_model = 24;
   made.params.base = 500.0;
-  made.analysis.rope_clocks.position = 17.0;
-  made.analysis.page = Page::rope_clocks;
-  const FigureView view{FigureView::analysis_page, Page::rope_clocks};
+  made.pages.rope_clocks.position = 17.0;
+  made.pages.page = Page::rope_clocks;
+  const FigureView view{FigureView::one_page, Page::rope_clocks};
   DisplayList list;
   list.width = 200;
   list.height = 100;
@@ -103,7 +103,7 @@ TEST_CASE("a PDF figure reopens to the state and view that made it; a corrupt on
   s.open_request = path;
   handle_file_requests(s, 1.0, 0);
   CHECK_FALSE(s.toast.is_error);
-  CHECK(s.analysis.page == Page::rope_clocks);
+  CHECK(s.pages.page == Page::rope_clocks);
   CHECK(state_to_json(s) == state_to_json(made));
   write_file_atomically(path, [](std::ostream& o) { o << "%PDF-1.5\n1 0 obj << /Info"; });
   AppState t;

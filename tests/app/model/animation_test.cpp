@@ -41,16 +41,16 @@ TEST_CASE("each parameter's patch sets it where the pages read it") {
   AppState s;
   apply_state_json(animation_patch(AnimatedParam::base, 500.0), s);
   CHECK(s.params.base == 500.0);
-  CHECK(s.analysis.rope_clocks.rope.base == 500.0);
+  CHECK(s.pages.rope_clocks.rope.base == 500.0);
   apply_state_json(animation_patch(AnimatedParam::position, 17.5), s);
-  CHECK(s.analysis.rope_clocks.position == 17.5);
+  CHECK(s.pages.rope_clocks.position == 17.5);
   apply_state_json(animation_patch(AnimatedParam::d_model, 64.0), s);
   CHECK(s.params.d_model == 64);
   apply_state_json(animation_patch(AnimatedParam::seq_len, 300.0), s);
   CHECK(s.params.seq_len == 300);
-  CHECK(s.analysis.alibi.seq_len == 300);
+  CHECK(s.pages.alibi.seq_len == 300);
   apply_state_json(animation_patch(AnimatedParam::factor, 4.0), s);
-  CHECK(s.analysis.context_extension.params.factor == 4.0);
+  CHECK(s.pages.context_extension.params.factor == 4.0);
   CHECK_THROWS_AS(apply_state_json(animation_patch(AnimatedParam::d_model, 0.0), s), ParamError);
 }
 

@@ -28,7 +28,7 @@ fs::path temp_dir(const char* name) {
 }
 
 void compute_page(AppState& s, Page p) {
-  s.analysis.page = p;
+  s.pages.page = p;
   update_app_state(s);
   REQUIRE_FALSE(s.status_is_error);
 }
@@ -63,12 +63,12 @@ TEST_CASE("every page has data to export once computed") {
     s.params.d_model = 32;
     s.params.seq_len = 64;
     compute_page(s, Page(i));
-    const NdArray a = view_data(s, {FigureView::analysis_page, Page(i)});
+    const NdArray a = view_data(s, {FigureView::one_page, Page(i)});
     CHECK(a.size() > 0);
   }
   AppState s;
   compute_page(s, Page::alibi);
-  const NdArray bias = view_data(s, {FigureView::analysis_page, Page::alibi});
+  const NdArray bias = view_data(s, {FigureView::one_page, Page::alibi});
   CHECK(bias.shape == std::vector<std::size_t>{8, 64, 64});
   CHECK(bias.f32[64 * 10 + 7] == Approx(-0.5 * 3));  // head 0, i = 10, j = 7: -m (i - j), m = 1/2
 }
@@ -103,9 +103,9 @@ TEST_CASE("opening a figure PNG restores its parameters; a foreign or broken PNG
   AppState made;
   made.params.encoding = Encoding::binary;
   made.params.d_model = 12;
-  made.analysis.alibi.heads = 16;
+  made.pages.alibi.heads = 16;
   RgbaImage img{2, 2, std::vector<std::uint8_t>(16, 200)};
-  write_png_file((dir / "fig.png").string(), img, figure_metadata(made, {FigureView::analysis_page, Page::alibi}));
+  write_png_file((dir / "fig.png").string(), img, figure_metadata(made, {FigureView::one_page, Page::alibi}));
   write_png_file((dir / "plain.png").string(), img, {});
 
   AppState s;
@@ -114,8 +114,8 @@ TEST_CASE("opening a figure PNG restores its parameters; a foreign or broken PNG
   CHECK_FALSE(s.toast.is_error);
   CHECK(s.params.encoding == Encoding::binary);
   CHECK(s.params.d_model == 12);
-  CHECK(s.analysis.alibi.heads == 16);
-  CHECK(s.analysis.page == Page::alibi);
+  CHECK(s.pages.alibi.heads == 16);
+  CHECK(s.pages.page == Page::alibi);
 
   AppState t;
   t.open_request = (dir / "plain.png").string();
@@ -133,9 +133,9 @@ TEST_CASE("an SVG figure reopens to the state and view that made it; a corrupt o
   AppState made;
   made.params.d_model = 24;
   made.params.base = 500.0;
-  made.analysis.rope_clocks.position = 17.0;
-  made.analysis.page = Page::rope_clocks;
-  const FigureView view{FigureView::analysis_page, Page::rope_clocks};
+  made.pages.rope_clocks.position = 17.0;
+  made.pages.page = Page::rope_clocks;
+  const FigureView view{FigureView::one_page, Page::rope_clocks};
   plot::DisplayList list;
   list.width = 200;
   list.height = 100;
@@ -148,8 +148,8 @@ TEST_CASE("an SVG figure reopens to the state and view that made it; a corrupt o
     CHECK_FALSE(s.toast.is_error);
     CHECK(s.params.d_model == 24);
     CHECK(s.params.base == 500.0);
-    CHECK(s.analysis.rope_clocks.position == 17.0);
-    CHECK(s.analysis.page == Page::rope_clocks);
+    CHECK(s.pages.rope_clocks.position == 17.0);
+    CHECK(s.pages.page == Page::rope_clocks);
     CHECK(state_to_json(s) == state_to_json(made));
   }
   std::ofstream(dir / "cut.svg", std::ios::binary) << "<svg><peviz:entry key=\"peviz\">{";
@@ -163,9 +163,9 @@ TEST_CASE("File > Export lab runs: with no finished run the toast says so and no
   AppState s;
   const fs::path dir = temp_dir("lab");
   s.figure.folder = dir.string();
-  s.analysis.lab.save_requested = true;
+  s.pages.lab.save_requested = true;
   handle_file_requests(s, 10.0, 1234);
-  CHECK_FALSE(s.analysis.lab.save_requested);
+  CHECK_FALSE(s.pages.lab.save_requested);
   CHECK(s.toast.is_error);
   CHECK(s.toast.text == "Lab runs not saved: no finished lab run to save: press Train and wait for a run to end");
   CHECK((!fs::exists(dir) || fs::is_empty(dir)));

@@ -37,26 +37,26 @@ TEST_CASE("file names and captions carry the parameters") {
   const std::string name = figure_file_name(s, {FigureView::encoding}, 0);
   CHECK(name.rfind("peviz-encoding-d64-b500000-L300-", 0) == 0);
   CHECK(name.size() == std::string("peviz-encoding-d64-b500000-L300-19700101-000000.png").size());
-  CHECK(figure_file_name(s, {FigureView::analysis_page, Page::alibi}, -1) == "peviz-alibi-d64-b500000-L300.png");
+  CHECK(figure_file_name(s, {FigureView::one_page, Page::alibi}, -1) == "peviz-alibi-d64-b500000-L300.png");
   CHECK(figure_caption(s, {FigureView::waves}) == "sinusoidal \u00b7 d_model 64 \u00b7 base 500000 \u00b7 L 300 \u00b7 interleaved");
-  s.analysis.alibi.heads = 12;
-  CHECK(figure_caption(s, {FigureView::analysis_page, Page::alibi}) == "ALiBi \u00b7 12 heads \u00b7 L 64 \u00b7 causal");
-  CHECK(figure_caption(s, {FigureView::analysis_page, Page::rope_clocks}).find("head_dim 64") != std::string::npos);
+  s.pages.alibi.heads = 12;
+  CHECK(figure_caption(s, {FigureView::one_page, Page::alibi}) == "ALiBi \u00b7 12 heads \u00b7 L 64 \u00b7 causal");
+  CHECK(figure_caption(s, {FigureView::one_page, Page::rope_clocks}).find("head_dim 64") != std::string::npos);
 }
 
 TEST_CASE("figure metadata restores the state and the view") {
   AppState a;
   a.params.encoding = Encoding::binary;
   a.params.d_model = 10;
-  a.analysis.t5_shaw.num_buckets = 16;
-  const auto text = figure_metadata(a, {FigureView::analysis_page, Page::t5_shaw});
+  a.pages.t5_shaw.num_buckets = 16;
+  const auto text = figure_metadata(a, {FigureView::one_page, Page::t5_shaw});
   const FigureMetadata m = parse_figure_metadata(text);
-  CHECK(m.view == FigureView{FigureView::analysis_page, Page::t5_shaw});
+  CHECK(m.view == FigureView{FigureView::one_page, Page::t5_shaw});
   AppState b;
   apply_state_json(m.state, b);
   CHECK(b.params.encoding == Encoding::binary);
   CHECK(b.params.d_model == 10);
-  CHECK(b.analysis.t5_shaw.num_buckets == 16);
+  CHECK(b.pages.t5_shaw.num_buckets == 16);
   CHECK_THROWS_WITH(parse_figure_metadata({{"Title", "x"}}), Catch::Contains("no peviz parameters"));
   CHECK_THROWS_WITH(parse_figure_metadata({{"peviz", "{not json"}}), Catch::Contains("not valid JSON"));
   CHECK_THROWS_WITH(parse_figure_metadata({{"peviz", R"({"view": "nowhere", "state": {}})"}}), Catch::Contains("unknown view"));

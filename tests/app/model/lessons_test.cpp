@@ -72,7 +72,7 @@ TEST_CASE("the default lesson follows the argument, page by page") {
     go_to_step(s, k);
     INFO("step " << k + 1);
     CHECK(s.teach.step == k);
-    CHECK(s.analysis.page == expected[k]);
+    CHECK(s.pages.page == expected[k]);
     CHECK_FALSE(s.teach.notice_is_error);
   }
   go_to_step(s, 2);
@@ -85,7 +85,7 @@ TEST_CASE("the default lesson follows the argument, page by page") {
   REQUIRE(s.params.learned_table);
   go_to_step(s, 12);
   CHECK_FALSE(s.params.learned_table);  // the next steps start from the lesson's state again
-  CHECK(s.analysis.context_extension.params.factor == 8.0);
+  CHECK(s.pages.context_extension.params.factor == 8.0);
   go_to_step(s, 99);  // clamped
   CHECK(s.teach.step == 12);
 }
@@ -104,7 +104,7 @@ TEST_CASE("steps apply on top of the starting state, and the user's theme and zo
   go_to_step(s, 1);
   CHECK(s.params.base == 10000.0);  // step 2 starts from the lesson's starting state
   CHECK(s.params.d_model == 40);
-  CHECK(s.analysis.page == Page::alibi);
+  CHECK(s.pages.page == Page::alibi);
   CHECK(s.theme == Theme::light);
   CHECK(s.ui_zoom == 2.0f);
   stop_lesson(s);
@@ -192,7 +192,7 @@ TEST_CASE("step 1: the two sentences are one bag of token vectors; with position
 
 TEST_CASE("step 2: the integer grows without bound, the fraction gives one offset different sizes; the list is measured") {
   AppState s = at_step(2);
-  CHECK(s.analysis.page == Page::criteria);
+  CHECK(s.pages.page == Page::criteria);
   EncodingParams integer = s.params, fraction = s.params;
   integer.encoding = Encoding::integer;
   fraction.encoding = Encoding::normalized;
@@ -245,8 +245,8 @@ TEST_CASE("step 6: the dot product depends on the offset only: the rows of 40 an
 
 TEST_CASE("step 7: PE(t + k) = R(k) PE(t) for every t, R(k) block diagonal with rotations by w_i k") {
   AppState s = at_step(7);
-  CHECK(s.analysis.page == Page::linear_shift);
-  const LinearShiftOptions& o = s.analysis.linear_shift;
+  CHECK(s.pages.page == Page::linear_shift);
+  const LinearShiftOptions& o = s.pages.linear_shift;
   CHECK(o.max_error_all_p < 1e-5);
   const std::size_t d = o.rk.rows;
   REQUIRE(d == std::size_t(s.params.d_model));
@@ -275,7 +275,7 @@ TEST_CASE("step 8: a table learned by the Lab's model, 43 rows, nothing past the
 
 TEST_CASE("step 9: one bucket per diagonal, exact for small distances, logarithmic up to max_distance; Shaw clips at k") {
   AppState s = at_step(9);
-  const T5ShawOptions& o = s.analysis.t5_shaw;
+  const T5ShawOptions& o = s.pages.t5_shaw;
   REQUIRE(o.seq_len == 256);
   for (std::size_t i = 1; i < o.buckets.rows; ++i)
     for (std::size_t j = 1; j < o.buckets.cols; ++j) CHECK(o.buckets.at(i, j) == o.buckets.at(i - 1, j - 1));
@@ -290,7 +290,7 @@ TEST_CASE("step 9: one bucket per diagonal, exact for small distances, logarithm
 
 TEST_CASE("step 10: a rotated query and key meet by their offset only; the fast dial turns, the slow one barely") {
   AppState s = at_step(10);
-  const RopeClocksOptions& o = s.analysis.rope_clocks;
+  const RopeClocksOptions& o = s.pages.rope_clocks;
   REQUIRE(o.inv_freq.size() == std::size_t(o.rope.head_dim / 2));
   CHECK(o.angles.front() == Approx(std::fmod(o.position, 2.0 * std::numbers::pi)));  // pair 0: one radian a position
   CHECK(o.angles.back() < 0.01);
@@ -305,14 +305,14 @@ TEST_CASE("step 10: a rotated query and key meet by their offset only; the fast 
 
 TEST_CASE("step 11: the text describes the all-ones query and key the decay page draws, not an average") {
   AppState s = at_step(11);
-  CHECK(s.analysis.page == Page::rope_decay);
+  CHECK(s.pages.page == Page::rope_decay);
   CHECK(step_of(s).text.find("Averaged over content") == std::string::npos);
   CHECK(step_of(s).text.find("all ones") != std::string::npos);
 }
 
 TEST_CASE("step 12: ALiBi's slopes are a geometric sequence and each head's bias is a line in distance") {
   AppState s = at_step(12);
-  const AlibiOptions& o = s.analysis.alibi;
+  const AlibiOptions& o = s.pages.alibi;
   REQUIRE(o.slopes.size() == 8);
   for (std::size_t h = 1; h < o.slopes.size(); ++h) CHECK(o.slopes[h] / o.slopes[h - 1] == Approx(0.5));
   for (std::size_t i = 1; i < o.head_bias.rows; ++i)
@@ -322,7 +322,7 @@ TEST_CASE("step 12: ALiBi's slopes are a geometric sequence and each head's bias
 
 TEST_CASE("step 13: Llama 3.1, factor 8 from 8192; linear slows every pair, llama3 keeps the fast and slows the slow") {
   AppState s = at_step(13);
-  const ContextExtensionOptions& o = s.analysis.context_extension;
+  const ContextExtensionOptions& o = s.pages.context_extension;
   CHECK(o.params.factor == 8.0);
   CHECK(o.params.original_len == 8192);
   const auto& rows = o.result.rows;

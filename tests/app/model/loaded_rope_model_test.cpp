@@ -25,16 +25,16 @@ constexpr Page kRopePages[] = {Page::rope_clocks, Page::rope_decay, Page::contex
 
 std::string config(const std::string& name) { return model_config_fixture(name).string(); }
 std::string caption(const AppState& s, Page p) { return page_model(p).caption(s); }
-bool follows(const AppState& s, Page p) { return page_model(p).follows_rope_model(s.analysis); }
+bool follows(const AppState& s, Page p) { return page_model(p).follows_rope_model(s.pages); }
 bool names(const std::string& text, const std::string& name) { return text.find(name) != std::string::npos; }
 // Shows each RoPE page in turn and runs the update step, as the window does when its tab is picked.
 void update_rope_pages(AppState& s) {
-  const Page shown = s.analysis.page;
+  const Page shown = s.pages.page;
   for (Page p : kRopePages) {
-    s.analysis.page = p;
+    s.pages.page = p;
     update_app_state(s);
   }
-  s.analysis.page = shown;
+  s.pages.page = shown;
 }
 
 }  // namespace
@@ -58,10 +58,10 @@ TEST_CASE("the RoPE pages are the ones that take a model, and only the context-e
 
 TEST_CASE("opening Llama 3.1 puts its rotary dim, base and name on every RoPE page, captions and state JSON") {
   AppState s;
-  s.analysis.page = Page::rope_clocks;
+  s.pages.page = Page::rope_clocks;
   CHECK(open_model_config(s, config("llama-3.1-8b-instruct.json")) == "llama-3.1-8b-instruct");
   update_rope_pages(s);
-  const AnalysisState& a = s.analysis;
+  const PageStates& a = s.pages;
   CHECK(a.page == Page::rope_clocks);  // a RoPE page shown stays shown
   CHECK(a.rope_clocks.rope == RopeParams{128, 0, 500000.0, RopePairing::halves});
   CHECK(a.rope_decay.head_dim == 128);
@@ -94,14 +94,14 @@ TEST_CASE("opening Llama 3.1 puts its rotary dim, base and name on every RoPE pa
     CHECK(follows(reopened, p));
     CHECK(caption(reopened, p) == caption(s, p));
   }
-  CHECK(reopened.analysis.rope_model.path == s.analysis.rope_model.path);
+  CHECK(reopened.pages.rope_model.path == s.pages.rope_model.path);
 }
 
 TEST_CASE("moving a page's knob makes that page custom; the others keep the model") {
   AppState s;
   open_model_config(s, config("llama-3.1-8b-instruct.json"));
   update_rope_pages(s);
-  AnalysisState& a = s.analysis;
+  PageStates& a = s.pages;
   a.rope_clocks.rope.base = 20000.0;  // as the base slider leaves it
   a.mark(Page::rope_clocks);
   a.precision.head_dim = 64;
@@ -126,7 +126,7 @@ TEST_CASE("moving a page's knob makes that page custom; the others keep the mode
   apply_state_json(j, reopened);
   update_rope_pages(reopened);
   CHECK_FALSE(follows(reopened, Page::rope_clocks));
-  CHECK(reopened.analysis.rope_clocks.rope.base == 20000.0);
+  CHECK(reopened.pages.rope_clocks.rope.base == 20000.0);
   CHECK(follows(reopened, Page::distance_chart));
 
   take_rope_model(a, int(Page::rope_clocks));  // the page's "use" button
@@ -140,7 +140,7 @@ TEST_CASE("Gemma 3: the pages show the selected layer type's base, and switch to
   AppState s;
   open_model_config(s, config("gemma-3-12b-it.json"));
   update_rope_pages(s);
-  AnalysisState& a = s.analysis;
+  PageStates& a = s.pages;
   CHECK(a.page == Page::context_extension);
   CHECK(a.rope_clocks.rope.head_dim == 256);
   CHECK(a.rope_clocks.rope.base == 1e6);  // full_attention: rope_theta
@@ -164,8 +164,8 @@ TEST_CASE("Gemma 3: the pages show the selected layer type's base, and switch to
   }
   AppState reopened;
   apply_state_json(state_to_json(s), reopened);
-  CHECK(shown_layer_type(reopened.analysis.rope_model) == "sliding_attention");
-  CHECK(reopened.analysis.rope_clocks.rope.base == 10000.0);
+  CHECK(shown_layer_type(reopened.pages.rope_model) == "sliding_attention");
+  CHECK(reopened.pages.rope_clocks.rope.base == 10000.0);
   CHECK_THROWS_AS(apply_state_json(nlohmann::json::parse(
                       R"({"rope_clocks": {"model_name": "gemma-3-12b-it", "layer_type": "global"}})"), reopened),
                   ParamError);
@@ -175,7 +175,7 @@ TEST_CASE("a partial rotary model: the single-RoPE pages draw its rotating chann
   AppState s;
   open_model_config(s, config("phi-2.json"));  // head_dim 80, partial_rotary_factor 0.4
   update_rope_pages(s);
-  const AnalysisState& a = s.analysis;
+  const PageStates& a = s.pages;
   CHECK(a.context_extension.params.rope.head_dim == 80);
   CHECK(a.context_extension.params.rope.rotary_dim == 32);
   CHECK(a.rope_clocks.rope.head_dim == 32);
@@ -189,12 +189,12 @@ TEST_CASE("a state naming a model that is gone opens with its knobs, custom; a s
   AppState s;
   apply_state_json(nlohmann::json::parse(R"({"rope_clocks": {"model_name": "my-model", "model_path": "/nonexistent/config.json",
                                                               "head_dim": 32, "base": 1234}})"), s);
-  CHECK_FALSE(s.analysis.rope_clocks.from_model);
-  CHECK(s.analysis.rope_clocks.rope.base == 1234.0);
+  CHECK_FALSE(s.pages.rope_clocks.from_model);
+  CHECK(s.pages.rope_clocks.rope.base == 1234.0);
   apply_state_json(nlohmann::json::parse(R"({"rope_clocks": {"model_name": "qwen2.5-7b-instruct"}})"), s);
-  CHECK(s.analysis.rope_clocks.from_model);
-  CHECK(s.analysis.rope_clocks.rope.base == 1e6);
+  CHECK(s.pages.rope_clocks.from_model);
+  CHECK(s.pages.rope_clocks.rope.base == 1e6);
   apply_state_json(nlohmann::json::parse(R"({"page": "rope-clocks", "rope_clocks": {"position": 40}})"), s);
-  CHECK(s.analysis.rope_clocks.from_model);  // a lesson step that moves t only
-  CHECK(s.analysis.rope_clocks.position == 40.0);
+  CHECK(s.pages.rope_clocks.from_model);  // a lesson step that moves t only
+  CHECK(s.pages.rope_clocks.position == 40.0);
 }

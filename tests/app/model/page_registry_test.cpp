@@ -41,7 +41,7 @@ TEST_CASE("one registry entry per page, in tab order, with distinct names, title
 TEST_CASE("every page's options object round-trips through the state JSON at its defaults") {
   for (int i = 0; i < kPageCount; ++i) {
     CAPTURE(page_name(Page(i)));
-    if (page_model(Page(i)).write_json) json_round_trip(Page(i), AnalysisState{});
+    if (page_model(Page(i)).write_json) json_round_trip(Page(i), PageStates{});
   }
 }
 

@@ -33,8 +33,8 @@ TEST_CASE("the presentation header names the encoding and its parameters") {
   CHECK(parameter_header(s) == "sinusoidal · d_model 128 · base 10000 · L 256 · interleaved");
   s.params.encoding = Encoding::learned;
   s.params.max_len = 512;
-  s.analysis.page = Page::alibi;
+  s.pages.page = Page::alibi;
   CHECK(parameter_header(s) == "ALiBi · 8 heads · L 64 · causal");  // a page shows its own parameters
-  s.analysis.page = Page::basics;
+  s.pages.page = Page::basics;
   CHECK(parameter_header(s) == "learned (random, seed 0) · d_model 128 · max_len 512 · L 256");
 }

@@ -65,8 +65,8 @@ TEST_CASE("shipped presets set the models' values") {
   {
     AppState s;
     REQUIRE(apply_preset(shipped(all, "lab-default"), s));
-    const LabOptions& o = s.analysis.lab;
-    CHECK(s.analysis.page == Page::lab);
+    const LabOptions& o = s.pages.lab;
+    CHECK(s.pages.page == Page::lab);
     CHECK(o.compare == std::array<bool, kLabEncodings>{true, true, true, true, true, true});
     const train::TrainSettings defaults;  // the preset states the lab's defaults
     CHECK(o.settings.layers == defaults.layers);
@@ -80,7 +80,7 @@ TEST_CASE("shipped presets set the models' values") {
   {
     AppState s;
     REQUIRE(apply_preset(shipped(all, "lab-t5-larger"), s));
-    const LabOptions& o = s.analysis.lab;
+    const LabOptions& o = s.pages.lab;
     CHECK(o.compare == std::array<bool, kLabEncodings>{true, false, false, true, false, true});  // NoPE, RoPE, T5
     CHECK(o.settings.layers == 4);
     CHECK(o.settings.heads == 4);
@@ -91,41 +91,41 @@ TEST_CASE("shipped presets set the models' values") {
   {
     AppState s;
     REQUIRE(apply_preset(shipped(all, "MPT-7B"), s));
-    CHECK(s.analysis.alibi.heads == 32);
-    CHECK(s.analysis.page == Page::alibi);
+    CHECK(s.pages.alibi.heads == 32);
+    CHECK(s.pages.page == Page::alibi);
   }
   {
     AppState s;
     REQUIRE(apply_preset(shipped(all, "llama-3.1-8b"), s));  // by file stem
-    const ContextExtensionParams& c = s.analysis.context_extension.params;
+    const ContextExtensionParams& c = s.pages.context_extension.params;
     CHECK(c.rope.base == 500000.0);
     CHECK(c.factor == 8.0);
     CHECK(c.original_len == 8192);
     CHECK(c.target_len == 131072);  // from the shipped config.json: the preset names the model only
-    CHECK(s.analysis.context_extension.from_model);
-    CHECK(s.analysis.rope_model.model->name == "llama-3.1-8b-instruct");
-    CHECK(s.analysis.rope_model.note == default_rope_model_preset().note);
-    CHECK(s.analysis.rope_clocks.rope.base == 500000.0);
-    CHECK(s.analysis.page == Page::context_extension);
+    CHECK(s.pages.context_extension.from_model);
+    CHECK(s.pages.rope_model.model->name == "llama-3.1-8b-instruct");
+    CHECK(s.pages.rope_model.note == default_rope_model_preset().note);
+    CHECK(s.pages.rope_clocks.rope.base == 500000.0);
+    CHECK(s.pages.page == Page::context_extension);
   }
   {
     AppState s;
     REQUIRE(apply_preset(shipped(all, "Llama-2 7B"), s));
-    CHECK(s.analysis.context_extension.from_model);
-    CHECK(s.analysis.rope_model.model->name == "meta-llama/Llama-2-7b-hf");
-    CHECK(s.analysis.context_extension.params.factor == 1.0);  // ships without scaling
-    CHECK(s.analysis.rope_clocks.rope.head_dim == 128);
-    CHECK(s.analysis.context_extension.params.original_len == 4096);
-    CHECK(s.analysis.page == Page::rope_clocks);
+    CHECK(s.pages.context_extension.from_model);
+    CHECK(s.pages.rope_model.model->name == "meta-llama/Llama-2-7b-hf");
+    CHECK(s.pages.context_extension.params.factor == 1.0);  // ships without scaling
+    CHECK(s.pages.rope_clocks.rope.head_dim == 128);
+    CHECK(s.pages.context_extension.params.original_len == 4096);
+    CHECK(s.pages.page == Page::rope_clocks);
   }
   {
     AppState s;
     REQUIRE(apply_preset(shipped(all, "Qwen2.5 7B (YaRN)"), s));
-    CHECK(s.analysis.context_extension.params.rope.base == 1e6);
-    CHECK(s.analysis.context_extension.params.factor == 4.0);
-    CHECK(s.analysis.context_extension.params.original_len == 32768);
-    CHECK(s.analysis.context_extension.from_model);
-    CHECK(s.analysis.rope_model.model->name == "qwen2.5-7b-instruct-yarn");
+    CHECK(s.pages.context_extension.params.rope.base == 1e6);
+    CHECK(s.pages.context_extension.params.factor == 4.0);
+    CHECK(s.pages.context_extension.params.original_len == 32768);
+    CHECK(s.pages.context_extension.from_model);
+    CHECK(s.pages.rope_model.model->name == "qwen2.5-7b-instruct-yarn");
   }
   {
     AppState s;
@@ -149,16 +149,16 @@ TEST_CASE("shipped presets set the models' values") {
   {
     AppState s;
     REQUIRE(apply_preset(shipped(all, "T5"), s));
-    CHECK(s.analysis.t5_shaw.num_buckets == 32);
-    CHECK(s.analysis.t5_shaw.max_distance == 128);
-    CHECK(s.analysis.page == Page::t5_shaw);
+    CHECK(s.pages.t5_shaw.num_buckets == 32);
+    CHECK(s.pages.t5_shaw.max_distance == 128);
+    CHECK(s.pages.page == Page::t5_shaw);
   }
   {
     AppState s;
     REQUIRE(apply_preset(shipped(all, "Binary analogy"), s));
     CHECK(s.params.d_model == 16);
     CHECK(s.params.base == 256.0);
-    CHECK(s.analysis.page == Page::basics);
+    CHECK(s.pages.page == Page::basics);
   }
 }
 
@@ -199,8 +199,8 @@ TEST_CASE("a user preset saves, lists and loads back") {
   AppState s;
   s.params.d_model = 48;
   s.params.base = 321.0;
-  s.analysis.alibi.heads = 16;
-  s.analysis.page = Page::alibi;
+  s.pages.alibi.heads = 16;
+  s.pages.page = Page::alibi;
   s.theme = Theme::light;
   s.ui_zoom = 2.0f;
   const fs::path path = save_user_preset("My lecture: part 2", s, user_presets_dir());
@@ -217,8 +217,8 @@ TEST_CASE("a user preset saves, lists and loads back") {
   REQUIRE(apply_preset(*p, t));
   CHECK(t.params.d_model == 48);
   CHECK(t.params.base == 321.0);
-  CHECK(t.analysis.alibi.heads == 16);
-  CHECK(t.analysis.page == Page::alibi);
+  CHECK(t.pages.alibi.heads == 16);
+  CHECK(t.pages.page == Page::alibi);
   CHECK(t.theme == Theme::dark);
   CHECK(t.ui_zoom == 1.0f);
 }

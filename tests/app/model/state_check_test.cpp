@@ -15,11 +15,11 @@ TEST_CASE("state check: the default state and an edited valid one pass") {
   s.params.d_model = 33;
   s.params.seq_len = 700;
   s.highlight_position = 699;
-  s.analysis.page = Page::precision;
-  s.analysis.alibi.heads = 12;
-  s.analysis.alibi.head = 11;
-  s.analysis.rope_clocks.rope.pairing = RopePairing::interleaved;
-  s.analysis.context_extension.params.factor = 8.0;
+  s.pages.page = Page::precision;
+  s.pages.alibi.heads = 12;
+  s.pages.alibi.head = 11;
+  s.pages.rope_clocks.rope.pairing = RopePairing::interleaved;
+  s.pages.context_extension.params.factor = 8.0;
   CHECK(check_state(s) == "");
 }
 
@@ -30,23 +30,23 @@ TEST_CASE("state check: a parameter set core refuses is named with its place") {
     CHECK(check_state(s).starts_with("params: d-model: "));
   }
   SECTION("RoPE clocks: odd head_dim") {
-    s.analysis.rope_clocks.rope.head_dim = 63;
+    s.pages.rope_clocks.rope.head_dim = 63;
     CHECK(check_state(s).starts_with("rope_clocks: "));
   }
   SECTION("ALiBi: no heads") {
-    s.analysis.alibi.heads = 0;
+    s.pages.alibi.heads = 0;
     CHECK(check_state(s).starts_with("alibi: heads: "));
   }
   SECTION("context extension: factor below 1") {
-    s.analysis.context_extension.params.factor = 0.5;
+    s.pages.context_extension.params.factor = 0.5;
     CHECK(check_state(s).starts_with("context_extension: factor: "));
   }
   SECTION("T5: no buckets") {
-    s.analysis.t5_shaw.num_buckets = 0;
+    s.pages.t5_shaw.num_buckets = 0;
     CHECK(check_state(s).starts_with("t5_shaw: "));
   }
   SECTION("distance chart: Shaw k negative") {
-    s.analysis.distance_chart.params.max_relative = -1;
+    s.pages.distance_chart.params.max_relative = -1;
     CHECK(check_state(s).starts_with("distance: "));
   }
 }
@@ -54,7 +54,7 @@ TEST_CASE("state check: a parameter set core refuses is named with its place") {
 TEST_CASE("state check: a state that does not survive state JSON is refused with the key") {
   AppState s;
   SECTION("a value state JSON refuses (outside the window's range)") {
-    s.analysis.alibi.seq_len = 5000;
+    s.pages.alibi.seq_len = 5000;
     CHECK(check_state(s) == "round trip: refused: seq-len: must be an integer in [2, 1024], got 5000");
   }
   SECTION("a value that changes on the way (highlight past the last position is clamped)") {
@@ -63,8 +63,8 @@ TEST_CASE("state check: a state that does not survive state JSON is refused with
     CHECK(check_state(s) == "round trip: view.highlight: 100 -> 99");
   }
   SECTION("the shown ALiBi head past the last head") {
-    s.analysis.alibi.heads = 4;
-    s.analysis.alibi.head = 6;
+    s.pages.alibi.heads = 4;
+    s.pages.alibi.head = 6;
     CHECK(check_state(s) == "round trip: alibi.head: 6 -> 3");
   }
 }

@@ -16,14 +16,14 @@ TEST_CASE("state JSON round-trips every input it names") {
   a.params.base = 2.5;
   a.params.signed_bits = true;
   a.theme = Theme::light;
-  a.analysis.page = Page::alibi;
-  a.analysis.alibi.heads = 12;
-  a.analysis.alibi.bidirectional = true;
-  a.analysis.rope_clocks.rope.pairing = RopePairing::interleaved;
-  a.analysis.context_extension.params.factor = 8.0;
-  a.analysis.t5_shaw.num_buckets = 16;
-  a.analysis.linear_shift.k = 7;
-  a.analysis.precision.max_position_log2 = 12;
+  a.pages.page = Page::alibi;
+  a.pages.alibi.heads = 12;
+  a.pages.alibi.bidirectional = true;
+  a.pages.rope_clocks.rope.pairing = RopePairing::interleaved;
+  a.pages.context_extension.params.factor = 8.0;
+  a.pages.t5_shaw.num_buckets = 16;
+  a.pages.linear_shift.k = 7;
+  a.pages.precision.max_position_log2 = 12;
   const json j = state_to_json(a);
 
   AppState b;
@@ -32,9 +32,9 @@ TEST_CASE("state JSON round-trips every input it names") {
   CHECK(b.params.encoding == Encoding::binary);
   CHECK(b.params.d_model == 33);
   CHECK(b.params.base == 2.5);
-  CHECK(b.analysis.page == Page::alibi);
-  CHECK(b.analysis.alibi.heads == 12);
-  CHECK(b.analysis.rope_clocks.rope.pairing == RopePairing::interleaved);
+  CHECK(b.pages.page == Page::alibi);
+  CHECK(b.pages.alibi.heads == 12);
+  CHECK(b.pages.rope_clocks.rope.pairing == RopePairing::interleaved);
   CHECK(b.fonts_dirty);
   CHECK(b.dirty.encoding);
 }
@@ -42,12 +42,12 @@ TEST_CASE("state JSON round-trips every input it names") {
 TEST_CASE("a partial state changes only the keys it names") {
   AppState s;
   s.params.d_model = 64;
-  s.analysis.alibi.heads = 4;
+  s.pages.alibi.heads = 4;
   apply_state_json(json::parse(R"({"params": {"base": 500000}, "page": "rope-decay"})"), s);
   CHECK(s.params.base == 500000.0);
   CHECK(s.params.d_model == 64);
-  CHECK(s.analysis.alibi.heads == 4);
-  CHECK(s.analysis.page == Page::rope_decay);
+  CHECK(s.pages.alibi.heads == 4);
+  CHECK(s.pages.page == Page::rope_decay);
 }
 
 TEST_CASE("a bad value anywhere leaves the state untouched and names the key") {
@@ -76,7 +76,7 @@ TEST_CASE("a bad value anywhere leaves the state untouched and names the key") {
     INFO(text);
     AppState s;
     s.params.d_model = 96;
-    s.analysis.page = Page::criteria;
+    s.pages.page = Page::criteria;
     const json before = state_to_json(s);
     try {
       apply_state_json(json::parse(text), s);

@@ -75,12 +75,12 @@ void check_sizes(ImVec2 display, bool presenting) {
   }
   for (int page = 0; page < kPageCount; ++page) {
     if (Page(page) == Page::basics) continue;  // above, panel by panel
-    s.analysis.page = Page(page);
+    s.pages.page = Page(page);
     for (int i = 0; i < 3; ++i) ui.frame(s);
     check_readable(size + ", page " + std::string(page_name(Page(page))));
     check_inside_panes(size + ", page " + std::string(page_name(Page(page))));
   }
-  s.analysis.page = Page::basics;
+  s.pages.page = Page::basics;
   start_lesson(s, load_lesson_file(std::string(PEVIZ_SOURCE_DIR) + "/assets/lessons/positional-encodings.json"));
   for (int step = 0; step < int(s.teach.lesson.steps.size()); ++step) {
     go_to_step(s, step);

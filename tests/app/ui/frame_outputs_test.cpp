@@ -28,10 +28,10 @@ TEST_CASE("write_regions: each region and plot in pixels, scaled") {
   AppState s;
   s.regions.controls = {0, 0, 300, 900};
   s.regions.encoding_heatmap = {310, 20, 700, 400};
-  s.analysis.plot_region[0] = 1;
-  s.analysis.plot_region[1] = 2;
-  s.analysis.plot_region[2] = 3;
-  s.analysis.plot_region[3] = 4;
+  s.pages.plot_region[0] = 1;
+  s.pages.plot_region[1] = 2;
+  s.pages.plot_region[2] = 3;
+  s.pages.plot_region[3] = 4;
   plot::clear_drawn_plots();
   plot::note_drawn_plot({.id = "waves", .frame = {ImVec2(10, 20), ImVec2(110, 220)}});
   plot::note_drawn_plot({.id = "bar", .frame = {ImVec2(120, 20), ImVec2(130, 220)}, .colorbar = true});

@@ -56,7 +56,7 @@ TEST_CASE("apply_gui_flags: parameters, page, theme, size and figure folder land
   CHECK(a.s.params.d_model == 48);
   CHECK(a.s.params.seq_len == 300);
   CHECK(a.s.params.base == 500.0);
-  CHECK(a.s.analysis.page == Page::rope_clocks);
+  CHECK(a.s.pages.page == Page::rope_clocks);
   CHECK(a.s.theme == Theme::light);
   CHECK(a.size.width == 1024);
   CHECK(a.size.height == 768);
@@ -69,7 +69,7 @@ TEST_CASE("apply_gui_flags: flags left at their defaults change nothing") {
   const AppState fresh;
   CHECK(a.s.params.d_model == fresh.params.d_model);
   CHECK(a.s.params.base == fresh.params.base);
-  CHECK(a.s.analysis.page == fresh.analysis.page);
+  CHECK(a.s.pages.page == fresh.pages.page);
   CHECK(a.size.width == 1600);
   CHECK(a.size.height == 900);
 }
@@ -112,7 +112,7 @@ TEST_CASE("apply_gui_flags: --lesson starts at --lesson-step, --present and --tr
   CHECK(a.s.teach.step == 2);  // 1-based on the command line
   CHECK(a.s.params.encoding == Encoding::binary);  // what step 3 sets
   CHECK(a.s.teach.presenting);
-  CHECK(a.s.analysis.lab.train_requested);
+  CHECK(a.s.pages.lab.train_requested);
 }
 
 TEST_CASE("--preset, --lesson and --present in the real window") {

@@ -138,12 +138,12 @@ TEST_CASE("monkey: the starting tour saves a figure of every page, in every form
     const std::vector<FigureView> all = single_figure_views();
     const FigureView view = s.figure.view_choice == 0 ? FigureView{} : all.at(std::size_t(s.figure.view_choice - 1));
     INFO("frame " << frame);
-    CHECK(s.analysis.page == Page(frame / 2));
-    CHECK(view == (frame / 2 == 0 ? FigureView{} : FigureView{FigureView::analysis_page, Page(frame / 2)}));
+    CHECK(s.pages.page == Page(frame / 2));
+    CHECK(view == (frame / 2 == 0 ? FigureView{} : FigureView{FigureView::one_page, Page(frame / 2)}));
   });
   REQUIRE(requested_frames.size() == std::size_t(kPageCount));
   CHECK(requested_frames.front() == 1);
-  CHECK(views.size() == std::size_t(kPageCount));  // the whole window, then each analysis page's view
+  CHECK(views.size() == std::size_t(kPageCount));  // the whole window, then each other page's view
   CHECK(formats == std::set<int>{0, 1, 2});          // PNG, SVG and PDF
   CHECK(after.view_choice == before.view_choice);
   CHECK(after.format_choice == before.format_choice);

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <string>
 
-#include "app/model/analysis_update.hpp"
+#include "app/model/app_update.hpp"
 #include "app/model/figure.hpp"
 
 #include "tests/app/model/pages/page_test_helpers.hpp"
@@ -16,7 +16,7 @@ using namespace peviz::app;
 TEST_CASE("ALiBi: slopes, the causal mask and the heads grid at both scales") {
   AppState s;
   show(s, Page::alibi);
-  const AlibiOptions& a = s.analysis.alibi;
+  const AlibiOptions& a = s.pages.alibi;
   REQUIRE(a.slopes.size() > 0);
   CHECK(a.slopes[0] == 0.5);
   CHECK(a.grid_cols == 3);
@@ -30,13 +30,13 @@ TEST_CASE("ALiBi: slopes, the causal mask and the heads grid at both scales") {
   CHECK(a.grid_image.tile_side == 64);  // the hover names head, query and key within each tile
   CHECK(a.grid_image.tiles_across == 3);
   CHECK(a.grid_image.tile_count == 8);
-  s.analysis.alibi.per_head_scale = true;  // each head divided by its own largest |bias|, m_h (L - 1)
-  s.analysis.mark(Page::alibi);
+  s.pages.alibi.per_head_scale = true;  // each head divided by its own largest |bias|, m_h (L - 1)
+  s.pages.mark(Page::alibi);
   show(s, Page::alibi);
   CHECK(a.grid.at(10, 2) == Approx(-8.0 / 63));                // head 0: distance 8 of 63
   CHECK(a.grid.at(65 + 63, 65 + 0) == Approx(-1.0));           // head 4, its farthest key: -1 whatever its slope
   CHECK(a.grid_image.vmin == Approx(-1.0));
-  s.analysis.alibi.per_head_scale = false;
+  s.pages.alibi.per_head_scale = false;
 }
 
 TEST_CASE("tile_heads lays heads out row-major with NaN gutters") {
@@ -54,18 +54,18 @@ TEST_CASE("tile_heads lays heads out row-major with NaN gutters") {
 
 TEST_CASE("ALiBi: the caption names heads, length and direction; the options round-trip") {
   AppState s;
-  s.analysis.alibi.heads = 4;
-  s.analysis.alibi.seq_len = 32;
-  s.analysis.alibi.bidirectional = true;
-  s.analysis.alibi.head = 2;
+  s.pages.alibi.heads = 4;
+  s.pages.alibi.seq_len = 32;
+  s.pages.alibi.bidirectional = true;
+  s.pages.alibi.head = 2;
   const std::string dot = kCaptionDot;
   CHECK(page_model(Page::alibi).caption(s) == "ALiBi" + dot + "4 heads" + dot + "L 32" + dot + "bidirectional");
-  const AnalysisState back = json_round_trip(Page::alibi, s.analysis);
+  const PageStates back = json_round_trip(Page::alibi, s.pages);
   CHECK(back.alibi.heads == 4);
   CHECK(back.alibi.seq_len == 32);
   CHECK(back.alibi.bidirectional);
   CHECK(back.alibi.head == 2);
-  AnalysisState clamped;  // a head past the count is clamped to the last one
+  PageStates clamped;  // a head past the count is clamped to the last one
   page_model(Page::alibi).read_json({{"heads", 4}, {"head", 9}}, clamped);
   CHECK(clamped.alibi.head == 3);
 }

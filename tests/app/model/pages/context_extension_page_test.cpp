@@ -29,9 +29,9 @@ TEST_CASE("a RoPE model opens on Context extension with its knobs, name and laye
   AppState s;
   CHECK(open_model_config(s, config("gemma-3-12b-it.json")) == "gemma-3-12b-it");
   update_app_state(s);
-  const ContextExtensionOptions& o = s.analysis.context_extension;
-  const LoadedRopeModel& m = s.analysis.rope_model;
-  CHECK(s.analysis.page == Page::context_extension);
+  const ContextExtensionOptions& o = s.pages.context_extension;
+  const LoadedRopeModel& m = s.pages.rope_model;
+  CHECK(s.pages.page == Page::context_extension);
   CHECK(o.from_model);
   CHECK(m.model->name == "gemma-3-12b-it");
   CHECK(m.path == std::filesystem::absolute(config("gemma-3-12b-it.json")).string());
@@ -40,36 +40,36 @@ TEST_CASE("a RoPE model opens on Context extension with its knobs, name and laye
   REQUIRE(m.model->layer_types.size() == 2);
   CHECK(shown_layer_type(m) == "full_attention");
 
-  choose_rope_layer(s.analysis, 1 - m.layer);  // as the layer combo does
+  choose_rope_layer(s.pages, 1 - m.layer);  // as the layer combo does
   update_app_state(s);
   CHECK(o.from_model);
   CHECK(o.params.rope.base == 10000.0);  // sliding layers: rope_local_base_freq
   CHECK(o.params.factor == 1.0);
   CHECK(m.note.find("sliding_attention") == 0);
-  CHECK(s.analysis.page == Page::context_extension);
+  CHECK(s.pages.page == Page::context_extension);
 
   const nlohmann::json j = state_to_json(s);  // the name travels with the knobs (figures, session)
   AppState reopened;
   apply_state_json(j, reopened);
-  CHECK(reopened.analysis.context_extension.from_model);
-  CHECK(reopened.analysis.rope_model.model->name == "gemma-3-12b-it");
-  CHECK(shown_layer_type(reopened.analysis.rope_model) == "sliding_attention");
-  CHECK(reopened.analysis.context_extension.params.rope.base == 10000.0);
+  CHECK(reopened.pages.context_extension.from_model);
+  CHECK(reopened.pages.rope_model.model->name == "gemma-3-12b-it");
+  CHECK(shown_layer_type(reopened.pages.rope_model) == "sliding_attention");
+  CHECK(reopened.pages.context_extension.params.rope.base == 10000.0);
   CHECK(page_model(Page::context_extension).caption(s).find("gemma-3-12b-it (sliding_attention)") != std::string::npos);
 }
 
 TEST_CASE("T5 and ALiBi models open on their pages; a learned table and a foreign file are refused unchanged") {
   AppState s;
   open_model_config(s, config("t5-small.json"));
-  CHECK(s.analysis.page == Page::t5_shaw);
-  CHECK(s.analysis.t5_shaw.num_buckets == 32);
-  CHECK(s.analysis.t5_shaw.max_distance == 128);
+  CHECK(s.pages.page == Page::t5_shaw);
+  CHECK(s.pages.t5_shaw.num_buckets == 32);
+  CHECK(s.pages.t5_shaw.max_distance == 128);
   open_model_config(s, config("mpt-7b-instruct.json"));
-  CHECK(s.analysis.page == Page::alibi);
-  CHECK(s.analysis.alibi.heads == 32);
+  CHECK(s.pages.page == Page::alibi);
+  CHECK(s.pages.alibi.heads == 32);
   CHECK_THROWS_WITH(open_model_config(s, config("gpt2.json")), Catch::Contains("1024 positions x 768 channels"));
   CHECK_THROWS_AS(open_model_config(s, config("README.md")), ParamError);
-  CHECK(s.analysis.page == Page::alibi);
+  CHECK(s.pages.page == Page::alibi);
   CHECK(is_model_config_file_name("Llama-3.1-8B/config.json"));
   CHECK_FALSE(is_model_config_file_name("weights.safetensors"));
 }
@@ -77,11 +77,11 @@ TEST_CASE("T5 and ALiBi models open on their pages; a learned table and a foreig
 TEST_CASE("a shipped model named in a state takes its knobs from its config.json") {
   AppState s;
   apply_state_json(nlohmann::json::parse(R"({"context_extension": {"model_name": "qwen2.5-7b-instruct-yarn"}})"), s);
-  const ContextExtensionOptions& o = s.analysis.context_extension;
+  const ContextExtensionOptions& o = s.pages.context_extension;
   CHECK(o.params.rope.base == 1e6);
   CHECK(o.params.factor == 4.0);
   CHECK(o.params.original_len == 32768);
-  CHECK(s.analysis.rope_model.note == "rope_theta 1e+06, yarn x4 from 32768; max_position_embeddings 32768");
+  CHECK(s.pages.rope_model.note == "rope_theta 1e+06, yarn x4 from 32768; max_position_embeddings 32768");
   CHECK(o.from_model);
   // Moving a knob in a state makes the knobs custom: no model name stays on them.
   apply_state_json(nlohmann::json::parse(R"({"context_extension": {"factor": 2}})"), s);
@@ -91,10 +91,10 @@ TEST_CASE("a shipped model named in a state takes its knobs from its config.json
 
 TEST_CASE("models compared: the usual three first, at most four, opened configs join, the state keeps them") {
   AppState s;
-  ContextExtensionOptions& o = s.analysis.context_extension;
+  ContextExtensionOptions& o = s.pages.context_extension;
   o.compare = true;
-  s.analysis.page = Page::context_extension;
-  s.analysis.mark(Page::context_extension);
+  s.pages.page = Page::context_extension;
+  s.pages.mark(Page::context_extension);
   update_app_state(s);
   REQUIRE(o.summaries.size() == 3);  // Llama 2, Llama 3.1 (the page's model), Qwen2.5 YaRN
   CHECK(o.summaries[0].name == "meta-llama/Llama-2-7b-hf");
@@ -112,7 +112,7 @@ TEST_CASE("models compared: the usual three first, at most four, opened configs 
   CHECK(toggle_compared(o, o.compared[0]));              // ticking a compared one removes it
   CHECK(o.compared.size() == 3);
   CHECK(toggle_compared(o, {deepseek, "", ""}));
-  s.analysis.mark(Page::context_extension);
+  s.pages.mark(Page::context_extension);
   update_app_state(s);
   CHECK(page_model(Page::context_extension).caption(s) ==
         "RoPE models compared" + std::string(kCaptionDot) + "llama-3.1-8b-instruct" + kCaptionDot +
@@ -123,7 +123,7 @@ TEST_CASE("models compared: the usual three first, at most four, opened configs 
   AppState reopened;
   apply_state_json(state_to_json(s), reopened);
   update_app_state(reopened);
-  const ContextExtensionOptions& r = reopened.analysis.context_extension;
+  const ContextExtensionOptions& r = reopened.pages.context_extension;
   CHECK(r.compare);
   REQUIRE(r.summaries.size() == 4);
   CHECK(r.summaries[2].name == "microsoft/Phi-3.5-mini-instruct");  // read again from its file
@@ -135,12 +135,12 @@ TEST_CASE("models compared: the usual three first, at most four, opened configs 
 
 TEST_CASE("the decay page draws the compared models: each one's own head and scaled frequencies") {
   AppState s;
-  s.analysis.rope_decay.models = true;
-  s.analysis.rope_decay.max_distance = 500;
-  s.analysis.page = Page::rope_decay;
-  s.analysis.mark(Page::rope_decay);
+  s.pages.rope_decay.models = true;
+  s.pages.rope_decay.max_distance = 500;
+  s.pages.page = Page::rope_decay;
+  s.pages.mark(Page::rope_decay);
   update_app_state(s);
-  const RopeDecayOptions& o = s.analysis.rope_decay;
+  const RopeDecayOptions& o = s.pages.rope_decay;
   REQUIRE(o.model_names.size() == 3);  // nothing ticked yet: the usual three
   CHECK(o.model_names[0] == "meta-llama/Llama-2-7b-hf");
   REQUIRE(o.model_score[0].size() == 501);
@@ -155,15 +155,15 @@ TEST_CASE("the decay page draws the compared models: each one's own head and sca
   CHECK(page_model(Page::rope_decay).export_data(s).shape == std::vector<std::size_t>{501, 7});
   AppState reopened;
   apply_state_json(state_to_json(s), reopened);
-  CHECK(reopened.analysis.rope_decay.models);
+  CHECK(reopened.pages.rope_decay.models);
 }
 
 TEST_CASE("the default (Llama 3.1) settings: pairs beyond the target length, the shortest wavelength 2 pi") {
   AppState s;
-  s.analysis.page = Page::context_extension;
+  s.pages.page = Page::context_extension;
   update_app_state(s);
-  REQUIRE(s.analysis.context_extension.result.rows.size() > 4);
-  CHECK(s.analysis.context_extension.result.rows[4].pairs_beyond_target == 25);  // Llama-3.1 preset
-  REQUIRE(s.analysis.context_extension.log10_wavelength.size() > 0);
-  CHECK(s.analysis.context_extension.log10_wavelength[0][0] == Approx(std::log10(2 * std::numbers::pi)));
+  REQUIRE(s.pages.context_extension.result.rows.size() > 4);
+  CHECK(s.pages.context_extension.result.rows[4].pairs_beyond_target == 25);  // Llama-3.1 preset
+  REQUIRE(s.pages.context_extension.log10_wavelength.size() > 0);
+  CHECK(s.pages.context_extension.log10_wavelength[0][0] == Approx(std::log10(2 * std::numbers::pi)));
 }

@@ -12,7 +12,7 @@ using namespace peviz::app;
 TEST_CASE("criteria cover every encoding: sinusoids pass, t/(L-1) and integer t fail where they should") {
   AppState s;
   show(s, Page::criteria);
-  const CriteriaOptions& c = s.analysis.criteria;
+  const CriteriaOptions& c = s.pages.criteria;
   REQUIRE(c.reports.size() > 4);
   CHECK(c.reports[0].unique);
   CHECK(c.reports[0].bounded);
@@ -24,10 +24,10 @@ TEST_CASE("criteria cover every encoding: sinusoids pass, t/(L-1) and integer t 
 }
 
 TEST_CASE("criteria: the two lengths round-trip through the state JSON") {
-  AnalysisState a;
+  PageStates a;
   a.criteria.length_a = 32;
   a.criteria.length_b = 128;
-  const AnalysisState back = json_round_trip(Page::criteria, a);
+  const PageStates back = json_round_trip(Page::criteria, a);
   CHECK(back.criteria.length_a == 32);
   CHECK(back.criteria.length_b == 128);
 }

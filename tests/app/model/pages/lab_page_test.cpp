@@ -11,7 +11,6 @@
 
 #include <catch2/catch.hpp>
 
-#include "app/model/analysis_update.hpp"
 #include "app/model/app_update.hpp"
 #include "app/model/data_files.hpp"
 #include "app/model/figure_io.hpp"
@@ -47,7 +46,7 @@ void tiny(LabOptions& o, int steps) {
 
 // Runs update steps (as the frame loop does) until every run has ended and been read.
 void wait_for_runs(AppState& s) {
-  for (int i = 0; i < 60000 && lab_training(s.analysis.lab); ++i) {
+  for (int i = 0; i < 60000 && lab_training(s.pages.lab); ++i) {
     std::this_thread::sleep_for(std::chrono::milliseconds(2));
     update_app_state(s);
   }
@@ -56,9 +55,9 @@ void wait_for_runs(AppState& s) {
 
 // Presses Train on the shown Lab page and waits for the runs.
 void train_through_page(AppState& s) {
-  s.analysis.page = Page::lab;
-  s.analysis.lab.train_requested = true;
-  s.analysis.mark(Page::lab);
+  s.pages.page = Page::lab;
+  s.pages.lab.train_requested = true;
+  s.pages.mark(Page::lab);
   update_app_state(s);
   wait_for_runs(s);
 }
@@ -67,9 +66,9 @@ void train_through_page(AppState& s) {
 
 TEST_CASE("a run started through the Lab page equals a direct core run: loss curve and accuracy per length") {
   AppState s;
-  tiny(s.analysis.lab, 30);
+  tiny(s.pages.lab, 30);
   train_through_page(s);
-  const LabOptions& o = s.analysis.lab;
+  const LabOptions& o = s.pages.lab;
   REQUIRE_FALSE(lab_training(o));
   REQUIRE(o.views.size() == 2);
   CHECK(o.lengths == std::vector<int>{5, 10});
@@ -114,7 +113,7 @@ TEST_CASE("a run started through the Lab page equals a direct core run: loss cur
 
 TEST_CASE("before any run the Lab exports its test lengths with no accuracy") {
   AppState s;
-  s.analysis.lab.settings.test_max = 22;
+  s.pages.lab.settings.test_max = 22;
   const NdArray data = page_model(Page::lab).export_data(s);
   REQUIRE(data.shape == std::vector<std::size_t>{5, 7});
   CHECK(data.f32[0] == 5.0f);
@@ -125,8 +124,8 @@ TEST_CASE("before any run the Lab exports its test lengths with no accuracy") {
 
 TEST_CASE("the Lab's attention maps: one tile per layer and head, causal, not defined past a learned table") {
   AppState s;
-  tiny(s.analysis.lab, 5);
-  LabOptions& o = s.analysis.lab;
+  tiny(s.pages.lab, 5);
+  LabOptions& o = s.pages.lab;
   o.attention_pe = 3;  // rope
   o.attention_length = 10;  // past train_max 5
   train_through_page(s);
@@ -143,12 +142,12 @@ TEST_CASE("the Lab's attention maps: one tile per layer and head, causal, not de
   CHECK(o.attention.at(0, 0) == 1.0f);  // the first query sees only itself
   CHECK(std::isnan(o.attention.at(0, 23)));  // the gutter between the tiles
   o.attention_pe = 2;  // learned: 23 tokens > 13 rows
-  s.analysis.mark(Page::lab);
+  s.pages.mark(Page::lab);
   update_app_state(s);
   CHECK_FALSE(o.attention_defined);
   CHECK(o.attention_note.find("not defined") == 0);
   o.attention_length = 5;
-  s.analysis.mark(Page::lab);
+  s.pages.mark(Page::lab);
   update_app_state(s);
   CHECK(o.attention_defined);
   CHECK(o.attention_tokens == 13);
@@ -156,16 +155,16 @@ TEST_CASE("the Lab's attention maps: one tile per layer and head, causal, not de
 
 TEST_CASE("Stop ends the runs early and evaluates them; closing the window while training joins at once") {
   AppState s;
-  tiny(s.analysis.lab, 100000);
-  s.analysis.page = Page::lab;
-  LabOptions& o = s.analysis.lab;
+  tiny(s.pages.lab, 100000);
+  s.pages.page = Page::lab;
+  LabOptions& o = s.pages.lab;
   o.train_requested = true;
-  s.analysis.mark(Page::lab);
+  s.pages.mark(Page::lab);
   update_app_state(s);
   REQUIRE(lab_training(o));
   std::this_thread::sleep_for(std::chrono::milliseconds(50));
   o.stop_requested = true;
-  s.analysis.mark(Page::lab);
+  s.pages.mark(Page::lab);
   update_app_state(s);
   wait_for_runs(s);
   REQUIRE(o.views.size() == 2);
@@ -177,23 +176,23 @@ TEST_CASE("Stop ends the runs early and evaluates them; closing the window while
   const auto start = std::chrono::steady_clock::now();
   {
     auto leaving = std::make_unique<AppState>();
-    tiny(leaving->analysis.lab, 100000);
-    leaving->analysis.page = Page::lab;
-    leaving->analysis.lab.train_requested = true;
-    leaving->analysis.mark(Page::lab);
+    tiny(leaving->pages.lab, 100000);
+    leaving->pages.page = Page::lab;
+    leaving->pages.lab.train_requested = true;
+    leaving->pages.mark(Page::lab);
     update_app_state(*leaving);
-    REQUIRE(lab_training(leaving->analysis.lab));
+    REQUIRE(lab_training(leaving->pages.lab));
   }  // the destructor cancels (without evaluating) and joins
   CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(5));
 }
 
 TEST_CASE("Train refuses settings core refuses, naming the parameter; the status line shows it") {
   AppState s;
-  s.analysis.page = Page::lab;
-  LabOptions& o = s.analysis.lab;
+  s.pages.page = Page::lab;
+  LabOptions& o = s.pages.lab;
   o.compare.fill(false);
   o.train_requested = true;
-  s.analysis.mark(Page::lab);
+  s.pages.mark(Page::lab);
   update_app_state(s);
   CHECK_FALSE(o.runs);
   CHECK(s.status == "Not applied: pe: choose at least one encoding to train");
@@ -205,7 +204,7 @@ TEST_CASE("Train refuses settings core refuses, naming the parameter; the status
 
 TEST_CASE("the Lab's options round-trip through the state JSON; bad values are refused by name") {
   AppState a;
-  LabOptions& o = a.analysis.lab;
+  LabOptions& o = a.pages.lab;
   o.settings.task = train::Task::sort;
   o.compare = {false, true, false, true, true, false};
   o.settings.layers = 3;
@@ -225,7 +224,7 @@ TEST_CASE("the Lab's options round-trip through the state JSON; bad values are r
   AppState b;
   apply_state_json(j, b);
   CHECK(state_to_json(b) == j);
-  const LabOptions& r = b.analysis.lab;
+  const LabOptions& r = b.pages.lab;
   CHECK(r.settings.task == train::Task::sort);
   CHECK(r.compare == o.compare);
   CHECK(r.settings.seed == 12345678901ull);
@@ -249,15 +248,15 @@ TEST_CASE("the Lab's options round-trip through the state JSON; bad values are r
     INFO(text);
     AppState c;
     CHECK_THROWS_WITH(apply_state_json(nlohmann::json::parse(text), c), Catch::StartsWith(key));
-    CHECK(c.analysis.lab.settings.layers == int(limits::train_layers.fallback));
+    CHECK(c.pages.lab.settings.layers == int(limits::train_layers.fallback));
   }
 }
 
 TEST_CASE("a learned run's trained table reaches the Basics encoding, and a saved run loads again") {
   AppState s;
-  tiny(s.analysis.lab, 20);
+  tiny(s.pages.lab, 20);
   train_through_page(s);
-  LabOptions& o = s.analysis.lab;
+  LabOptions& o = s.pages.lab;
   const train::TrainRun* learned = o.runs->run(0);
   REQUIRE(learned);
   REQUIRE(learned->settings().pe == PositionEncoding::learned);
@@ -266,10 +265,10 @@ TEST_CASE("a learned run's trained table reaches the Basics encoding, and a save
   REQUIRE(table.cols == 16);
 
   o.use_table_requested = true;
-  s.analysis.mark(Page::lab);
+  s.pages.mark(Page::lab);
   update_app_state(s);
   update_app_state(s);  // the Basics page recomputes its encoding from the new table
-  CHECK(s.analysis.page == Page::basics);
+  CHECK(s.pages.page == Page::basics);
   CHECK(s.computed.encoding == Encoding::learned);
   REQUIRE(s.encoding.rows == 13);
   REQUIRE(s.encoding.cols == 16);
@@ -337,8 +336,8 @@ TEST_CASE("moved sliders are brought back to settings core accepts") {
 
 TEST_CASE("seeds: one run per encoding and seed; each encoding's mean and min-max band over its seeds") {
   AppState s;
-  tiny(s.analysis.lab, 20);
-  LabOptions& o = s.analysis.lab;
+  tiny(s.pages.lab, 20);
+  LabOptions& o = s.pages.lab;
   o.seeds = 3;
   train_through_page(s);
   REQUIRE(o.views.size() == 6);
@@ -363,11 +362,11 @@ TEST_CASE("seeds: one run per encoding and seed; each encoding's mean and min-ma
 
 TEST_CASE("a saved experiment opens on the Lab page: settings, every run, accuracies, maps; nothing trains") {
   AppState s;
-  tiny(s.analysis.lab, 20);
-  s.analysis.lab.seeds = 2;
-  s.analysis.lab.attention_length = 4;  // inside the training range: Train moves it past it
+  tiny(s.pages.lab, 20);
+  s.pages.lab.seeds = 2;
+  s.pages.lab.attention_length = 4;  // inside the training range: Train moves it past it
   train_through_page(s);
-  CHECK(s.analysis.lab.attention_length == 10);
+  CHECK(s.pages.lab.attention_length == 10);
   const fs::path dir = fs::temp_directory_path() / ("peviz-lab-open-" + std::to_string(::getpid()));
   fs::remove_all(dir);
   const std::vector<std::string> paths = save_lab_runs(s, dir.string(), 99);
@@ -377,10 +376,10 @@ TEST_CASE("a saved experiment opens on the Lab page: settings, every run, accura
   t.open_request = manifest;
   handle_file_requests(t, 0.0, 0);
   update_app_state(t);
-  const LabOptions& a = s.analysis.lab;
-  const LabOptions& b = t.analysis.lab;
+  const LabOptions& a = s.pages.lab;
+  const LabOptions& b = t.pages.lab;
   CHECK(t.toast.text == "Opened the lab runs of " + manifest);
-  CHECK(t.analysis.page == Page::lab);
+  CHECK(t.pages.page == Page::lab);
   CHECK_FALSE(lab_training(b));
   CHECK(b.opened_from == manifest);
   CHECK(b.settings.d_model == 16);
@@ -397,11 +396,11 @@ TEST_CASE("a saved experiment opens on the Lab page: settings, every run, accura
              (std::isnan(b.views[i].exact_match[k]) && std::isnan(a.views[i].exact_match[k]))));
   }
   CHECK(b.attention_length == 10);  // the first tested length past train_max 5
-  t.analysis.lab.attention_length = 8;
-  s.analysis.lab.attention_length = 8;
-  s.analysis.mark(Page::lab);
+  t.pages.lab.attention_length = 8;
+  s.pages.lab.attention_length = 8;
+  s.pages.mark(Page::lab);
   update_app_state(s);
-  t.analysis.mark(Page::lab);
+  t.pages.mark(Page::lab);
   update_app_state(t);
   REQUIRE(b.attention_defined);
   REQUIRE(b.attention.data.size() == a.attention.data.size());  // NaN gutters: compared bit for bit
@@ -414,14 +413,14 @@ TEST_CASE("a saved experiment opens on the Lab page: settings, every run, accura
   handle_file_requests(t, 0.0, 0);
   CHECK(t.toast.is_error);
   CHECK(t.toast.text.find("gone.safetensors") != std::string::npos);
-  CHECK(t.analysis.lab.views.size() == 4);  // what was open stays
+  CHECK(t.pages.lab.views.size() == 4);  // what was open stays
   fs::remove_all(dir);
 }
 
 TEST_CASE("an experiment of scattered seeds opens with its own seeds in the caption; Train then uses as many") {
   AppState s;
-  tiny(s.analysis.lab, 3);
-  const std::vector<train::TrainSettings> settings = train::experiment_settings(s.analysis.lab.settings, {PositionEncoding::rope}, {4, 9});
+  tiny(s.pages.lab, 3);
+  const std::vector<train::TrainSettings> settings = train::experiment_settings(s.pages.lab.settings, {PositionEncoding::rope}, {4, 9});
   train::RunQueue queue(settings, 1);
   queue.wait();
   const fs::path dir = fs::temp_directory_path() / ("peviz-lab-seeds-" + std::to_string(::getpid()));
@@ -430,18 +429,18 @@ TEST_CASE("an experiment of scattered seeds opens with its own seeds in the capt
   const std::vector<std::string> paths =
       train::save_experiment({queue.run(0), queue.run(1)}, (dir / "exp.safetensors").string());
   open_lab_experiment(s, paths.back());
-  CHECK(s.analysis.lab.settings.seed == 4);
-  CHECK(s.analysis.lab.seeds == 2);
+  CHECK(s.pages.lab.settings.seed == 4);
+  CHECK(s.pages.lab.seeds == 2);
   const std::string caption = page_model(Page::lab).caption(s);
   CHECK(caption.find("seeds 4, 9") != std::string::npos);
-  s.analysis.lab.settings.layers = 3;  // a moved slider does not rename the figure's runs
+  s.pages.lab.settings.layers = 3;  // a moved slider does not rename the figure's runs
   CHECK(page_model(Page::lab).caption(s) == caption);
   fs::remove_all(dir);
 }
 
 TEST_CASE("a run beyond peviz's limits opens view only: its settings as they are, no Train until New experiment") {
   AppState s;
-  LabOptions& o = s.analysis.lab;
+  LabOptions& o = s.pages.lab;
   tiny(o, 2);
   train::TrainSettings t = o.settings;
   t.pe = PositionEncoding::rope;
@@ -456,12 +455,12 @@ TEST_CASE("a run beyond peviz's limits opens view only: its settings as they are
   keep_lab_inputs_valid(o);  // what the sidebar calls each frame: nothing clamps the opened settings
   CHECK(o.settings.d_model == 272);
   o.train_requested = true;
-  s.analysis.mark(Page::lab);
+  s.pages.mark(Page::lab);
   update_app_state(s);
   CHECK(s.status.rfind("Not applied: d-model", 0) == 0);
   CHECK(o.opened_from == path.string());  // the opened run stays
   o.new_experiment_requested = true;
-  s.analysis.mark(Page::lab);
+  s.pages.mark(Page::lab);
   update_app_state(s);
   CHECK(o.settings_beyond_limits.empty());
   CHECK(o.settings.d_model == int(limits::train_d_model.fallback));
@@ -471,8 +470,8 @@ TEST_CASE("a run beyond peviz's limits opens view only: its settings as they are
 
 TEST_CASE("the attention view marks the first wrong answer token and keeps its query's row per head") {
   AppState s;
-  tiny(s.analysis.lab, 3);  // barely trained: its answers are wrong
-  LabOptions& o = s.analysis.lab;
+  tiny(s.pages.lab, 3);  // barely trained: its answers are wrong
+  LabOptions& o = s.pages.lab;
   o.attention_pe = 3;
   o.attention_length = 6;
   o.attention_sample = 2;
@@ -502,7 +501,7 @@ TEST_CASE("the shipped experiment opens from the preset and before anything ran;
   AppState s;
   REQUIRE(apply_preset(*preset, s));
   update_app_state(s);
-  const LabOptions& o = s.analysis.lab;
+  const LabOptions& o = s.pages.lab;
   CHECK(o.opened_shipped == kDefaultExperiment);
   CHECK_FALSE(lab_training(o));
   REQUIRE(o.views.size() == 18);  // six encodings x seeds 0, 1, 2
@@ -532,9 +531,9 @@ TEST_CASE("the shipped experiment opens from the preset and before anything ran;
   }
 
   AppState fresh;  // nothing trained or opened: the Lab page shows the same experiment
-  fresh.analysis.page = Page::lab;
-  fresh.analysis.mark(Page::lab);
+  fresh.pages.page = Page::lab;
+  fresh.pages.mark(Page::lab);
   update_app_state(fresh);
-  CHECK(fresh.analysis.lab.opened_shipped == kDefaultExperiment);
-  CHECK(fresh.analysis.lab.views.size() == 18);
+  CHECK(fresh.pages.lab.opened_shipped == kDefaultExperiment);
+  CHECK(fresh.pages.lab.views.size() == 18);
 }

@@ -41,29 +41,29 @@ std::string write_safetensors(const std::string& file, const std::string& name, 
 TEST_CASE("learned tables: safetensors and npy load, past-the-table rows are NaN, bad files reach the status") {
   AppState s;
   const std::string good = write_safetensors("peviz-app-good.safetensors", "transformer.wpe.weight", 40, 6);
-  s.analysis.learned.pending_drop = good;
+  s.pages.learned.pending_drop = good;
   s.params.seq_len = 50;
   update_app_state(s);
-  CHECK(s.analysis.page == Page::learned);
+  CHECK(s.pages.page == Page::learned);
   CHECK(s.params.learned_source == "safetensors:transformer.wpe.weight");
   REQUIRE(s.has_results);
   CHECK(s.encoding.cols == 6);
   CHECK(s.encoding.at(39, 5) == 39.05f);
   CHECK(std::isnan(s.encoding.at(40, 0)));
-  REQUIRE(s.analysis.learned.row_norm.size() == 50);
-  CHECK(std::isnan(s.analysis.learned.row_norm[45]));
+  REQUIRE(s.pages.learned.row_norm.size() == 50);
+  CHECK(std::isnan(s.pages.learned.row_norm[45]));
   CHECK_FALSE(s.status_is_error);
 
   // Truncated: refused, the previous table stays, the status line says why.
   fs::resize_file(good, fs::file_size(good) - 8);
-  s.analysis.learned.pending_drop = good;
+  s.pages.learned.pending_drop = good;
   update_app_state(s);
   CHECK(s.status_is_error);
   CHECK(s.status.find("from-safetensors") != std::string::npos);
   CHECK(s.encoding.at(39, 5) == 39.05f);
   fs::remove(good);
 
-  s.analysis.learned.pending_drop = "/nonexistent/table.npy";
+  s.pages.learned.pending_drop = "/nonexistent/table.npy";
   update_app_state(s);
   CHECK(s.status.find("from-npy: cannot open") != std::string::npos);
 }

@@ -14,7 +14,7 @@ using namespace peviz::app;
 TEST_CASE("linear shift: the identity holds to float32 rounding; R(k) is block diagonal") {
   AppState s;
   show(s, Page::linear_shift);
-  const LinearShiftOptions& o = s.analysis.linear_shift;
+  const LinearShiftOptions& o = s.pages.linear_shift;
   REQUIRE(o.shifted.size() == 128);
   CHECK(o.max_error_here < 1e-6);
   CHECK(o.max_error_all_p < 1e-6);
@@ -25,20 +25,20 @@ TEST_CASE("linear shift: the identity holds to float32 rounding; R(k) is block d
 TEST_CASE("linear shift follows the sidebar: a binary encoding is not sinusoidal") {
   AppState s;
   show(s, Page::linear_shift);
-  CHECK(s.analysis.linear_shift.sinusoidal);
+  CHECK(s.pages.linear_shift.sinusoidal);
   s.params.encoding = Encoding::binary;  // a sidebar change re-marks the dependent pages
   mark_params_changed(s);
   show(s, Page::linear_shift);
-  CHECK_FALSE(s.analysis.linear_shift.sinusoidal);
+  CHECK_FALSE(s.pages.linear_shift.sinusoidal);
 }
 
 TEST_CASE("linear shift: p and k round-trip through the state JSON; a p past the limit is refused") {
-  AnalysisState a;
+  PageStates a;
   a.linear_shift.p = 20;
   a.linear_shift.k = 3;
-  const AnalysisState back = json_round_trip(Page::linear_shift, a);
+  const PageStates back = json_round_trip(Page::linear_shift, a);
   CHECK(back.linear_shift.p == 20);
   CHECK(back.linear_shift.k == 3);
-  AnalysisState refused;
+  PageStates refused;
   CHECK_THROWS_AS(page_model(Page::linear_shift).read_json({{"p", -1}}, refused), ParamError);
 }

@@ -9,18 +9,18 @@
 
 // Shows page `p` and runs one update step (the shown page recomputes when dirty).
 inline void show(peviz::app::AppState& s, peviz::app::Page p) {
-  s.analysis.page = p;
+  s.pages.page = p;
   peviz::app::update_app_state(s);
 }
 
-// The page's options object written from `a`, read into a fresh AnalysisState and written again must be the
+// The page's options object written from `a`, read into a fresh PageStates and written again must be the
 // same JSON; returns the state read back, for the caller to check the fields it set.
-inline peviz::app::AnalysisState json_round_trip(peviz::app::Page p, const peviz::app::AnalysisState& a) {
+inline peviz::app::PageStates json_round_trip(peviz::app::Page p, const peviz::app::PageStates& a) {
   const peviz::app::PageModel& m = peviz::app::page_model(p);
   REQUIRE(m.write_json);
   REQUIRE(m.read_json);
   const nlohmann::json j = m.write_json(a);
-  peviz::app::AnalysisState back;
+  peviz::app::PageStates back;
   m.read_json(j, back);
   CHECK(m.write_json(back) == j);
   return back;

@@ -12,7 +12,7 @@ using namespace peviz::app;
 TEST_CASE("RoPE decay: the score starts at 1, the bound at RoFormer's 32.5; both match the README figures") {
   AppState s;
   show(s, Page::rope_decay);
-  const RopeDecayOptions& o = s.analysis.rope_decay;
+  const RopeDecayOptions& o = s.pages.rope_decay;
   REQUIRE(o.score.size() > 2);
   CHECK(o.score[0][0] == 1.0f);
   CHECK(o.score[0][10] * 128 == Approx(85.6).margin(0.05));   // RoFormer score, base 10000
@@ -24,10 +24,10 @@ TEST_CASE("RoPE decay: the score starts at 1, the bound at RoFormer's 32.5; both
 }
 
 TEST_CASE("RoPE decay: the options round-trip through the state JSON") {
-  AnalysisState a;
+  PageStates a;
   a.rope_decay.head_dim = 64;
   a.rope_decay.max_distance = 500;
-  const AnalysisState back = json_round_trip(Page::rope_decay, a);
+  const PageStates back = json_round_trip(Page::rope_decay, a);
   CHECK(back.rope_decay.head_dim == 64);
   CHECK(back.rope_decay.max_distance == 500);
 }

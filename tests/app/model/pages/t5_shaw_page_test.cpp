@@ -12,7 +12,7 @@ using namespace peviz::app;
 TEST_CASE("T5 buckets and Shaw clipping at the defaults") {
   AppState s;
   show(s, Page::t5_shaw);
-  const T5ShawOptions& t = s.analysis.t5_shaw;
+  const T5ShawOptions& t = s.pages.t5_shaw;
   CHECK(t.buckets.at(0, 8) == 16 + 8);  // bidirectional, r = 8: past the exact range of 8
   CHECK(t.shaw.at(0, 63) == 8.0f);
   REQUIRE(t.bucket_of_distance.size() > 63);
@@ -22,13 +22,13 @@ TEST_CASE("T5 buckets and Shaw clipping at the defaults") {
 }
 
 TEST_CASE("T5/Shaw: the options round-trip through the state JSON") {
-  AnalysisState a;
+  PageStates a;
   a.t5_shaw.seq_len = 48;
   a.t5_shaw.num_buckets = 16;
   a.t5_shaw.max_distance = 64;
   a.t5_shaw.causal = true;
   a.t5_shaw.max_relative = 4;
-  const AnalysisState back = json_round_trip(Page::t5_shaw, a);
+  const PageStates back = json_round_trip(Page::t5_shaw, a);
   CHECK(back.t5_shaw.seq_len == 48);
   CHECK(back.t5_shaw.num_buckets == 16);
   CHECK(back.t5_shaw.max_distance == 64);

@@ -129,7 +129,7 @@ void check_clearance(const plot::DisplayList& list, const std::string& where) {
 
 // Three frames of a single-view figure at the display size, as render draws it (the mouse away); the last recorded.
 plot::DisplayList figure_frames(AppState& s, FigureView v) {
-  s.analysis.page = v.kind == FigureView::analysis_page ? v.page : Page::basics;
+  s.pages.page = v.kind == FigureView::one_page ? v.page : Page::basics;
   ImGuiIO& io = ImGui::GetIO();
   plot::DisplayList list{io.DisplaySize.x, io.DisplaySize.y, 0, {}};
   for (int f = 0; f < 3; ++f) {
@@ -248,10 +248,10 @@ TEST_CASE("No legend or note lies over drawn data in the window on any page and 
     ui.use_zoom(s.ui_zoom, presenting ? Theme::light : Theme::dark);
     const std::string mode = presenting ? " presenting" : " window";
     for (int page = 0; page < kPageCount; ++page) {
-      s.analysis.page = Page(page);
+      s.pages.page = Page(page);
       check_clearance(window_frames(ui, s), std::string(page_name(Page(page))) + mode);
     }
-    s.analysis.page = Page::basics;
+    s.pages.page = Page::basics;
     start_lesson(s, load_lesson_file(std::string(PEVIZ_SOURCE_DIR) + "/assets/lessons/positional-encodings.json"));
     for (int step = 0; step < int(s.teach.lesson.steps.size()); ++step) {
       go_to_step(s, step);

@@ -18,7 +18,7 @@ TEST_CASE("the lesson panel steps with the arrow keys and draws the word-order d
   CHECK(full_body < 900.0f * 0.6f);  // the lesson panel (with the demo) takes the lower part
   press_key(ui, s, kRightKey);
   CHECK(s.teach.step == 1);
-  CHECK(s.analysis.page == Page::criteria);
+  CHECK(s.pages.page == Page::criteria);
   CHECK(s.params.encoding == Encoding::normalized);
   press_key(ui, s, kRightKey);
   CHECK(s.teach.step == 2);
@@ -28,10 +28,10 @@ TEST_CASE("the lesson panel steps with the arrow keys and draws the word-order d
   press_key(ui, s, kLeftKey);
   press_key(ui, s, kLeftKey);  // already at the first step: stays
   CHECK(s.teach.step == 0);
-  CHECK(s.analysis.page == Page::basics);
+  CHECK(s.pages.page == Page::basics);
   for (int k = 0; k < 13; ++k) press_key(ui, s, kRightKey);  // every page of the tour draws
   CHECK(s.teach.step == 12);
-  CHECK(s.analysis.page == Page::context_extension);
+  CHECK(s.pages.page == Page::context_extension);
 
   s.teach.save_name = "typing";  // a text field with the keyboard: arrows are for the text
   ImGui::GetIO().WantTextInput = true;

@@ -1,4 +1,4 @@
-// The analysis pages drawn headless (every page, several option sets, mouse over the key plot) and in
+// Every page drawn headless (several option sets, mouse over the key plot) and in
 // the real window under Xvfb (one screenshot per page, its key region checked for non-blank content).
 #include <cmath>
 #include <filesystem>
@@ -9,9 +9,9 @@
 #include <stb_image.h>
 
 #include "app/model/page_model.hpp"
-#include "app/model/analysis_update.hpp"
+#include "app/model/app_update.hpp"
 #include "app/model/state_check.hpp"
-#include "app/ui/views/analysis_views.hpp"
+#include "app/ui/views/views.hpp"
 #include "tests/app/ui/imgui_headless.hpp"
 #include "tests/app/ui/run_gui.hpp"
 #include "tests/temp_path.hpp"
@@ -24,7 +24,7 @@ namespace {
 
 // Hover, wheel, drag and click over the page's key region, one frame each.
 void poke(HeadlessImGui& ui, AppState& s) {
-  const float* r = s.analysis.plot_region;
+  const float* r = s.pages.plot_region;
   ImGuiIO& io = ImGui::GetIO();
   io.MousePos = ImVec2(0.5f * (r[0] + r[2]), 0.5f * (r[1] + r[3]));
   ui.frame(s);
@@ -59,39 +59,39 @@ std::string write_table(const std::string& file) {
 
 }  // namespace
 
-TEST_CASE("every analysis page draws headless, with interaction, for several option sets") {
+TEST_CASE("every page draws headless, with interaction, for several option sets") {
   HeadlessImGui ui;
   const std::string table = write_table("peviz-views-test.safetensors");
   for (int i = 1; i < kPageCount; ++i) {
     const Page page = Page(i);
     INFO(page_name(page));
     AppState s;
-    s.analysis.page = page;
-    if (page == Page::learned) s.analysis.learned.pending_drop = table;
+    s.pages.page = page;
+    if (page == Page::learned) s.pages.learned.pending_drop = table;
     ui.frame(s);
     ui.frame(s);
     CHECK_FALSE(s.status_is_error);
-    CHECK(s.analysis.plot_region[2] > s.analysis.plot_region[0]);  // the key plot was laid out
+    CHECK(s.pages.plot_region[2] > s.pages.plot_region[0]);  // the key plot was laid out
     poke(ui, s);
     // Second option set: other pairing/bases/heads/lengths, causal forms, sinusoid halves, small L.
-    s.analysis.rope_clocks.rope.pairing = RopePairing::interleaved;
-    s.analysis.rope_clocks.animate = true;
-    s.analysis.rope_decay.head_dim = 2;
-    s.analysis.context_extension.params = rope_model_presets()[2].params;
-    s.analysis.context_extension.compare = true;  // the models compared, the usual three
-    s.analysis.alibi.heads = 12;
-    s.analysis.alibi.bidirectional = true;
-    s.analysis.t5_shaw.causal = true;
-    s.analysis.t5_shaw.seq_len = 2;
-    s.analysis.distance_chart.params.causal = true;
-    s.analysis.distance_chart.params.seq_len = 2;
-    s.analysis.criteria.length_a = 2;
-    s.analysis.precision.use_rope = false;
+    s.pages.rope_clocks.rope.pairing = RopePairing::interleaved;
+    s.pages.rope_clocks.animate = true;
+    s.pages.rope_decay.head_dim = 2;
+    s.pages.context_extension.params = rope_model_presets()[2].params;
+    s.pages.context_extension.compare = true;  // the models compared, the usual three
+    s.pages.alibi.heads = 12;
+    s.pages.alibi.bidirectional = true;
+    s.pages.t5_shaw.causal = true;
+    s.pages.t5_shaw.seq_len = 2;
+    s.pages.distance_chart.params.causal = true;
+    s.pages.distance_chart.params.seq_len = 2;
+    s.pages.criteria.length_a = 2;
+    s.pages.precision.use_rope = false;
     s.params.layout = Layout::halves;
     s.params.d_model = 33;
     s.params.seq_len = 5;
     mark_params_changed(s);
-    s.analysis.dirty.fill(true);
+    s.pages.dirty.fill(true);
     ui.frame(s);
     ui.frame(s);
     CHECK_FALSE(s.status_is_error);
@@ -103,23 +103,23 @@ TEST_CASE("every analysis page draws headless, with interaction, for several opt
 TEST_CASE("bad page options reach the status line and the page keeps its last results") {
   HeadlessImGui ui;
   AppState s;
-  s.analysis.page = Page::alibi;
+  s.pages.page = Page::alibi;
   ui.frame(s);
-  REQUIRE(s.analysis.alibi.slopes.size() == 8);
-  s.analysis.alibi.heads = 0;
-  s.analysis.mark(Page::alibi);
+  REQUIRE(s.pages.alibi.slopes.size() == 8);
+  s.pages.alibi.heads = 0;
+  s.pages.mark(Page::alibi);
   ui.frame(s);
   CHECK(s.status_is_error);
   CHECK(s.status.find("heads") != std::string::npos);
-  CHECK(s.analysis.alibi.slopes.size() == 8);
-  s.analysis.alibi.heads = 4;
-  s.analysis.mark(Page::alibi);
+  CHECK(s.pages.alibi.slopes.size() == 8);
+  s.pages.alibi.heads = 4;
+  s.pages.mark(Page::alibi);
   ui.frame(s);
   CHECK_FALSE(s.status_is_error);
 
-  s.analysis.page = Page::context_extension;
-  s.analysis.context_extension.params.beta_fast = 0.5;
-  s.analysis.mark(Page::context_extension);
+  s.pages.page = Page::context_extension;
+  s.pages.context_extension.params.beta_fast = 0.5;
+  s.pages.mark(Page::context_extension);
   ui.frame(s);
   CHECK(s.status.find("beta-fast") != std::string::npos);
 }
@@ -161,8 +161,8 @@ TEST_CASE("each page renders in the real window (Xvfb) with non-blank content") 
 TEST_CASE("T5 page: buckets and max distance follow their dependent lower bounds") {
   HeadlessImGui ui;
   AppState s;
-  T5ShawOptions& o = s.analysis.t5_shaw;
-  s.analysis.page = Page::t5_shaw;
+  T5ShawOptions& o = s.pages.t5_shaw;
+  s.pages.page = Page::t5_shaw;
   o.num_buckets = 8;
   o.max_distance = 3;  // exact range (8 / 2) / 2 = 2
   ui.frame(s);
@@ -191,8 +191,8 @@ TEST_CASE("T5 page: buckets and max distance follow their dependent lower bounds
 TEST_CASE("context extension page: the upper knob of each ordered pair stays above the lower one") {
   HeadlessImGui ui;
   AppState s;
-  ContextExtensionParams& p = s.analysis.context_extension.params;
-  s.analysis.page = Page::context_extension;
+  ContextExtensionParams& p = s.pages.context_extension.params;
+  s.pages.page = Page::context_extension;
   ui.frame(s);
   REQUIRE(check_state(s) == "");
   p.low_freq_factor = 5.4;  // as the low_freq_factor slider leaves it, above high_freq_factor 4
@@ -201,7 +201,7 @@ TEST_CASE("context extension page: the upper knob of each ordered pair stays abo
   ui.frame(s);
   CHECK(p.high_freq_factor == Approx(5.4 * 1.01));
   CHECK(p.beta_fast == Approx(40.0 * 1.01));
-  CHECK_FALSE(s.analysis.context_extension.from_model);  // no longer the model's knobs
+  CHECK_FALSE(s.pages.context_extension.from_model);  // no longer the model's knobs
   CHECK_FALSE(s.status_is_error);
   CHECK(check_state(s) == "");
 }

@@ -17,7 +17,7 @@ enum class Page { PEVIZ_PAGES(PEVIZ_PAGE_ENUM) };
 inline constexpr int kPageCount = 0 PEVIZ_PAGES(PEVIZ_PAGE_COUNT);
 #undef PEVIZ_PAGE_COUNT
 
-struct AnalysisState {
+struct PageStates {
   Page page = Page::basics;
 #define PEVIZ_PAGE_MEMBER(id, Options) Options id;
   PEVIZ_PAGES(PEVIZ_PAGE_MEMBER)
@@ -26,7 +26,7 @@ struct AnalysisState {
   std::array<bool, kPageCount> dirty{};
   // The RoPE model whose knobs the RoPE pages take (loaded_rope_model.hpp); each page says whether it follows it.
   LoadedRopeModel rope_model;
-  AnalysisState() { dirty.fill(true); }
+  PageStates() { dirty.fill(true); }
   void mark(Page p) { dirty[std::size_t(p)] = true; }
   // Where the key part of the page's drawing landed last frame (tests and screenshots).
   float plot_region[4] = {0, 0, 0, 0};
