@@ -1,27 +1,17 @@
-// The one state of the window: parameters, view options, cached results, dirty flags, status.
-// Panels and views edit it and draw its cached results; update_app_state() recomputes what is
-// dirty before the views draw. Nothing here touches ImGui or GL.
+// The one state of the window: the sidebar's parameters, every page's options, cached results and dirty flags
+// (`pages`), the window's settings, status. Panels and views edit it and draw its cached results;
+// update_app_state() recomputes what is dirty before the views draw. Nothing here touches ImGui or GL.
 #pragma once
-#include <optional>
 #include <string>
-#include <vector>
 
-#include "app/model/page_states.hpp"
-#include "core/binary_analogy.hpp"
 #include "app/model/animation.hpp"
 #include "app/model/figure_view.hpp"
-#include "app/plot/colormap.hpp"
-#include "app/plot/heatmap_image.hpp"
+#include "app/model/page_states.hpp"
 #include "app/model/teach_state.hpp"
-#include "core/matrix.hpp"
+#include "app/plot/colormap.hpp"
 #include "core/params.hpp"
-#include "core/similarity.hpp"
 
 namespace peviz::app {
-
-// Work budget of the general (non-Toeplitz) similarity path, in multiply-adds: above it the
-// similarity heatmap samples every s-th position.
-inline constexpr double kGeneralSimilarityWork = 64e6;
 
 enum class Theme { dark, light };
 
@@ -44,38 +34,6 @@ struct ViewLayout {
   float split_x = 0.5f;          // grid: fraction of the width for the left column
   float split_y = 0.5f;          // grid: fraction of the height for the top row
   BasicsPanel panel = BasicsPanel::waves;  // the view shown when the grid does not fit
-};
-
-struct WavesOptions {
-  std::string channels_text;      // comma-separated channels; empty = defaults
-  int first_position = 0;         // shown position range (clamped to [0, L))
-  int last_position = -1;         // -1 = L-1
-  bool range_changed = false;     // the range was edited: the plot drops its zoom
-};
-
-struct EncodingViewOptions {
-  int colormap_choice = 0;  // 0 = automatic (diverging for [-1,1]-ish data), else Colormap + 1
-};
-
-struct SimilarityOptions {
-  Metric metric = Metric::cosine;
-  int colormap_choice = 0;  // 0 = automatic
-  int compare_offset = 64;  // second row shown in the line plot: highlight + this
-};
-
-struct BinaryOptions {
-  int positions = 16;   // table rows 0..positions-1 (2..256)
-  float morph = 0.0f;   // 0 = exact base-2 ladder, 1 = the chosen base's frequencies
-};
-
-// What must be recomputed before the next draw. Set by panels; cleared by update_app_state.
-struct DirtyFlags {
-  bool encoding = true;    // params changed: encoding, frequencies, and everything below
-  bool similarity = true;  // metric changed
-  bool binary = true;      // binary options changed
-  bool colors = true;      // colormap choice changed (no recompute, new colour range)
-  bool channels = true;    // the waves view's channel list changed (re-resolve it)
-  bool any() const { return encoding || similarity || binary || colors || channels; }
 };
 
 struct ScreenRect {
@@ -133,11 +91,7 @@ struct Toast {
 
 struct AppState {
   // --- inputs ---
-  EncodingParams params;  // edited by the controls; validated by core in update_app_state
-  WavesOptions waves;
-  EncodingViewOptions encoding_view;
-  SimilarityOptions similarity_view;
-  BinaryOptions binary_view;
+  EncodingParams params;  // the sidebar's encoding, which Basics and the pages that follow it compute from
   PageStates pages;       // which page is shown, each page's options and cached results (page_states.hpp)
   TeachState teach;        // presets, lesson tour, presentation mode (teach_state.hpp)
   int highlight_position = 32;  // highlighted in every view (clamped to [0, L))
@@ -150,29 +104,12 @@ struct AppState {
   float ui_zoom = 1.0f;         // user zoom (Ctrl +/-), 0.5..3
   float content_scale = 1.0f;   // monitor content scale (set by the window)
   ViewLayout layout;
-  DirtyFlags dirty;
   bool fonts_dirty = true;      // rebuild the font atlas (zoom or scale changed)
   FigureSettings figure;
   RecordingSettings recording;
   bool quit_requested = false;  // File > Quit: the frame loop closes the window (saving the session)
   std::string open_request;     // a .png figure, .npy or .safetensors to open in the next update
   Toast toast;
-
-  // --- cached results (valid for `computed`) ---
-  bool has_results = false;
-  EncodingParams computed;            // the parameters the results below belong to
-  Matrix encoding;                    // L x width, NaN = position past max_len
-  std::vector<double> frequencies;    // sinusoid pair frequencies (rad/position) of `computed`
-  std::vector<int> wave_channels;     // resolved channel list for the waves view
-  std::vector<float> channel_wavelength;  // per channel, positions per cycle (NaN: not periodic)
-  std::vector<float> channel_log10_wavelength;  // log10 of the above, for the fast -> slow strip
-  Matrix similarity;                  // n x n over positions 0, s, 2s, ... (s = similarity_stride); empty for sinusoids
-  ToeplitzSimilarity similarity_toeplitz;  // sinusoidal: the similarity as offsets, O(L) (size 0 otherwise)
-  std::vector<float> similarity_rows;  // scratch: the row plot's rows read from similarity_toeplitz
-  int similarity_stride = 1;
-  Matrix sampled_encoding;            // scratch: every s-th encoding row for the sampled similarity
-  BinaryAnalogy binary;
-  plot::HeatmapImage encoding_image, similarity_image;
 
   // --- status ---
   std::string status;           // one line: last error (from core) or a summary
@@ -183,12 +120,7 @@ struct AppState {
   ScreenRegions regions;
 };
 
-// Default waves channels for d channels: 0, 1, 2, 3, d/2, d-2, d-1 (deduplicated, < d).
-std::vector<int> default_wave_channels(int d);
-// Parses "0, 1, 5" (ranges "4-7" allowed) into channels < d; nullopt when malformed.
-std::optional<std::vector<int>> parse_channel_list(const std::string& text, int d);
-
-// Marks the parameters changed (everything downstream recomputes).
-inline void mark_params_changed(AppState& s) { s.dirty.encoding = true; }
+// Marks the sidebar's parameters changed: Basics recomputes everything, and with it the pages that follow them.
+inline void mark_params_changed(AppState& s) { s.pages.basics.dirty.encoding = true; }
 
 }  // namespace peviz::app

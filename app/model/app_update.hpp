@@ -1,4 +1,4 @@
-// The one update step: recomputes what is dirty in AppState (through core) before drawing.
+// The one update step: recomputes what is dirty in AppState (through core, page by page) before drawing.
 #pragma once
 #include <string>
 #include <vector>
@@ -7,28 +7,26 @@
 
 namespace peviz::app {
 
-// Recomputes the dirty cached results. A ParamError from core goes to the status line and the
-// previous results stay on screen; nothing throws. Records the time taken in last_recompute_ms
+// Recomputes the dirty cached results: first the pages kept current whichever is shown (Basics, whose results
+// the others read), then the shown page (after its animation step). A ParamError from core goes to the status
+// line and the previous results stay on screen; nothing throws. Records the time taken in last_recompute_ms
 // (0 when nothing was dirty). Returns true when something was recomputed.
 bool update_app_state(AppState& s);
 
-// Similarity sampling stride for the general path: 1 when n^2 d fits kGeneralSimilarityWork.
-int similarity_stride_for(int seq_len, int width, bool toeplitz);
-
-// Before the basic views update: loads a dropped or chosen learned table into s.params. Returns ""
-// or the ParamError text (the previous table stays). Never throws. (app/model/pages/learned_page.cpp)
-std::string apply_learned_requests(AppState& s);
-// After the basic views update: advances the shown page's animation by `dt` seconds, marks the pages
-// that follow the sidebar's parameters when `params_changed`, and recomputes the shown page when it
-// is dirty. An error (this one or `load_error`) goes to the status line; the previous results stay.
-// Returns true when something was recomputed. Never throws.
-bool update_pages(AppState& s, bool params_changed, double dt, const std::string& load_error = "");
+// The pages' part of update_app_state: the pages kept current whichever is shown (Basics, which marks the pages that
+// follow the sidebar's parameters when they changed), then the shown page's animation by `dt` seconds and its
+// update. An error (the shown page's, or `load_error`) goes to the status line; the previous results stay. Returns
+// true when something was recomputed. Never throws.
+bool update_pages(AppState& s, double dt, const std::string& load_error = "");
 
 // Every page's heatmaps, for the GL layer to attach once.
 std::vector<plot::HeatmapImage*> page_images(PageStates& a);
-// True while the shown page wants frames without input (the clock animation).
+// True while the shown page wants frames without input (the clock animation, training).
 bool shown_page_busy(const AppState& s);
 
+// Before the pages update: loads a dropped or chosen learned table into s.params. Returns ""
+// or the ParamError text (the previous table stays). Never throws. (app/model/pages/learned_page.cpp)
+std::string apply_learned_requests(AppState& s);
 // Loads `path` (.npy, or .safetensors with `tensor`) as the learned table of s.params.
 // Throws ParamError("from-npy" | "from-safetensors", reason). (app/model/pages/learned_page.cpp)
 void load_learned_table(AppState& s, const std::string& path, const std::string& tensor);
@@ -38,4 +36,3 @@ void load_learned_table(AppState& s, const std::string& path, const std::string&
 Matrix tile_heads(const Matrix& stacked, int heads, int seq_len, int cols);
 
 }  // namespace peviz::app
-

@@ -29,8 +29,9 @@ NdArray matrix_data(const Matrix& m, const char* what) {
 }
 
 NdArray similarity_data(const AppState& s) {
-  const ToeplitzSimilarity& t = s.similarity_toeplitz;
-  if (t.size() == 0) return matrix_data(s.similarity, "the similarity");
+  const BasicsOptions& basics = s.pages.basics;
+  const ToeplitzSimilarity& t = basics.similarity_toeplitz;
+  if (t.size() == 0) return matrix_data(basics.similarity, "the similarity");
   const std::size_t L = t.size();
   check_result_size(L, L, s.params.memory_budget, "similarity");
   std::vector<float> v(L * L);
@@ -76,15 +77,16 @@ void open_figure(AppState& s, const std::string& path) {
 }
 
 NdArray view_data(const AppState& s, FigureView v) {
-  if (!s.has_results) throw ParamError("out", "nothing computed yet");
+  const BasicsOptions& basics = s.pages.basics;
+  if (!basics.has_results) throw ParamError("out", "nothing computed yet");
   switch (v.kind) {
     case FigureView::window:
-    case FigureView::encoding: return matrix_data(s.encoding, "the encoding");
+    case FigureView::encoding: return matrix_data(basics.encoding, "the encoding");
     case FigureView::waves: {  // position rows, one column per channel shown
       std::vector<std::vector<float>> cols;
-      for (int c : s.wave_channels) {
-        std::vector<float> col(s.encoding.rows);
-        for (std::size_t t = 0; t < s.encoding.rows; ++t) col[t] = s.encoding.at(t, std::size_t(c));
+      for (int c : basics.wave_channels) {
+        std::vector<float> col(basics.encoding.rows);
+        for (std::size_t t = 0; t < basics.encoding.rows; ++t) col[t] = basics.encoding.at(t, std::size_t(c));
         cols.push_back(std::move(col));
       }
       if (cols.empty()) throw ParamError("out", "no channels shown in the waves view");
@@ -92,7 +94,7 @@ NdArray view_data(const AppState& s, FigureView v) {
     }
     case FigureView::similarity: return similarity_data(s);
     case FigureView::binary: {  // t, then per bit k: bit, and 1 where sin(w_k (t + 1/2)) < 0
-      const BinaryAnalogy& b = s.binary;
+      const BinaryAnalogy& b = basics.binary;
       std::vector<std::vector<float>> cols(1 + 2 * std::size_t(b.bits));
       for (int t = 0; t < b.positions; ++t) {
         cols[0].push_back(float(t));
@@ -106,7 +108,7 @@ NdArray view_data(const AppState& s, FigureView v) {
     }
     case FigureView::one_page: return page_data(s, v.page);
   }
-  return matrix_data(s.encoding, "the encoding");
+  return matrix_data(basics.encoding, "the encoding");
 }
 
 std::string export_view_data(const AppState& s, FigureView v, const fs::path& folder, bool npy, long long unix_seconds) {

@@ -19,10 +19,16 @@ struct AppState;
 struct PageModel {
   const char* name = "";        // command-line spelling: --view, render --view, the state JSON's "page"
   const char* title = "";        // the tab, the status line
-  const char* json_key = "";        // the page's options object in the state JSON ("" = none)
+  const char* json_key = "";    // the page's options object in the state JSON ("" = none; Basics: its keys in "view")
   bool follows_params = false;  // recomputes when the sidebar's encoding parameters change
+  // Kept current whichever page is shown (Basics: the other pages read its results): its update runs first,
+  // whenever it is dirty, writes the status line itself and does not throw.
+  bool always_current = false;
   // Recomputes the page's cache through core when it is dirty; throws ParamError.
   void (*update)(AppState&) = nullptr;
+  // Dirty flags of the page's own, finer than its PageStates::dirty entry (Basics: a new metric recomputes only the
+  // similarity): the update also runs while this is true. nullptr = none.
+  bool (*pending)(const AppState&) = nullptr;
   // Per frame, before the update: animation (marks the page dirty when it moves); nullptr = none.
   void (*advance)(AppState&, double dt) = nullptr;
   // True while the page wants frames without input (an animation, background work).

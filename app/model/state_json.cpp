@@ -6,8 +6,9 @@
 #include <cstdint>
 #include <cstdio>
 #include <limits>
-#include <type_traits>
 #include <string>
+#include <type_traits>
+#include <utility>
 
 #include "app/model/json_fields.hpp"
 #include "app/model/page_model.hpp"
@@ -70,25 +71,6 @@ void apply_view(const json& v, AppState& s) {
   }
   read(v, "highlight", s.highlight_position);
   s.highlight_position = std::clamp(s.highlight_position, 0, std::max(s.params.seq_len - 1, 0));
-  read(v, "channels", s.waves.channels_text);
-  read(v, "waves_first", s.waves.first_position);
-  read(v, "waves_last", s.waves.last_position);
-  s.waves.first_position = std::max(0, s.waves.first_position);
-  s.waves.last_position = std::max(-1, s.waves.last_position);
-  if (v.contains("waves_first") || v.contains("waves_last")) s.waves.range_changed = true;
-  std::string metric(to_string(s.similarity_view.metric));
-  read(v, "metric", metric);
-  const auto m = parse_metric(metric);
-  if (!m) throw ParamError("metric", "must be dot or cosine, got " + metric);
-  s.similarity_view.metric = *m;
-  read_limited(v, "compare_offset", limits::compare_offset, s.similarity_view.compare_offset);
-  read(v, "encoding_colormap", s.encoding_view.colormap_choice);
-  read(v, "similarity_colormap", s.similarity_view.colormap_choice);
-  check_range("encoding_colormap", s.encoding_view.colormap_choice, 0, plot::kColormapCount);
-  check_range("similarity_colormap", s.similarity_view.colormap_choice, 0, plot::kColormapCount);
-  read_limited(v, "binary_positions", limits::binary_positions, s.binary_view.positions);
-  read(v, "binary_morph", s.binary_view.morph);
-  check_range("binary_morph", s.binary_view.morph, limits::binary_morph.min, limits::binary_morph.max);
 }
 
 // Every page's options object, through its registry entry (all or nothing is apply_state_json's job).
@@ -114,18 +96,9 @@ json state_to_json(const AppState& s) {
                {"split_x", s.layout.split_x},
                {"split_y", s.layout.split_y},
                {"panel", kBasicsPanels[int(s.layout.panel)].name},
-               {"highlight", s.highlight_position},
-               {"channels", s.waves.channels_text},
-               {"waves_first", s.waves.first_position},
-               {"waves_last", s.waves.last_position},
-               {"metric", std::string(to_string(s.similarity_view.metric))},
-               {"compare_offset", s.similarity_view.compare_offset},
-               {"encoding_colormap", s.encoding_view.colormap_choice},
-               {"similarity_colormap", s.similarity_view.colormap_choice},
-               {"binary_positions", s.binary_view.positions},
-               {"binary_morph", s.binary_view.morph}};
+               {"highlight", s.highlight_position}};
   for (const PageModel* page : page_models())
-    if (page->write_json) j[page->json_key] = page->write_json(a);
+    if (page->write_json) j[page->json_key].update(page->write_json(a));  // Basics adds its keys to "view"
   return j;
 }
 
@@ -145,28 +118,39 @@ void apply_inputs(const json& j, AppState& s) {
   apply_pages(j, s.pages);
 }
 
+// Basics' inputs alone, without its cached results.
+BasicsOptions basics_inputs(const BasicsOptions& b) {
+  BasicsOptions inputs;
+  inputs.waves = b.waves;
+  inputs.encoding_view = b.encoding_view;
+  inputs.similarity_view = b.similarity_view;
+  inputs.binary_view = b.binary_view;
+  inputs.dirty = b.dirty;
+  return inputs;
+}
+
 }  // namespace
 
 void apply_state_json(const json& j, AppState& s) {
-  // Dry run on a copy of the inputs (not the big cached results): an error leaves `s` untouched.
+  // Dry run on a copy of the inputs (Basics' big cached results are set aside meanwhile, not copied): an error
+  // leaves `s` untouched.
   AppState trial;
   trial.params = s.params;
   trial.theme = s.theme;
   trial.ui_zoom = s.ui_zoom;
   trial.layout = s.layout;
   trial.highlight_position = s.highlight_position;
-  trial.waves = s.waves;
-  trial.similarity_view = s.similarity_view;
-  trial.encoding_view = s.encoding_view;
-  trial.binary_view = s.binary_view;
+  BasicsOptions& b = s.pages.basics;
+  BasicsOptions cached = std::exchange(b, basics_inputs(b));
   trial.pages = s.pages;
+  b = std::move(cached);
   apply_inputs(j, trial);
 
   const Theme theme = s.theme;
   const float zoom = s.ui_zoom;
   apply_inputs(j, s);  // cannot fail now: same JSON, same starting values
-  s.dirty = DirtyFlags{};  // everything recomputes: cheap next to loading a file, and always right
-  s.pages.dirty.fill(true);
+  s.pages.dirty.fill(true);  // everything recomputes: cheap next to loading a file, and always right
+  s.pages.basics.dirty = BasicsDirty{};
   if (s.theme != theme || s.ui_zoom != zoom) s.fonts_dirty = true;
 }
 

@@ -7,8 +7,6 @@
 namespace peviz::app {
 
 void attach_heatmaps(AppState& s, gfx::HeatmapRenderer& r) {
-  gfx::attach(r, s.encoding_image);
-  gfx::attach(r, s.similarity_image);
   for (plot::HeatmapImage* img : page_images(s.pages)) gfx::attach(r, *img);
   plot::set_heatmap_texture_source([&r](const plot::HeatmapImage& img) { return gfx::texture_of(r, img); });
 }

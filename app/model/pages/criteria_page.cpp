@@ -19,10 +19,11 @@ std::vector<float> normalized_positions(int L) {
 }
 
 void update(AppState& s) {
+  const BasicsOptions& basics = s.pages.basics;
   CriteriaOptions& o = s.pages.criteria;
-  o.measured_len = std::min(s.computed.seq_len, kCriteriaMaxLen);
+  o.measured_len = std::min(basics.computed.seq_len, kCriteriaMaxLen);
   for (int e = 0; e < 5; ++e) {
-    EncodingParams p = s.computed;
+    EncodingParams p = basics.computed;
     p.encoding = Encoding(e);
     p.seq_len = o.measured_len;
     if (p.encoding == Encoding::learned)  // the table has no rows past its length: measure inside it

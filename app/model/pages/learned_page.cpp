@@ -41,11 +41,12 @@ void list_directory(LearnedOptions& o) {
 }
 
 void update_learned_norms(LearnedOptions& o, const AppState& s) {
-  o.row_norm.assign(std::size_t(s.computed.seq_len), kNaN);
-  if (!s.has_results || s.computed.encoding != Encoding::learned) return;
-  for (std::size_t t = 0; t < s.encoding.rows && t < o.row_norm.size(); ++t) {
+  const BasicsOptions& basics = s.pages.basics;
+  o.row_norm.assign(std::size_t(basics.computed.seq_len), kNaN);
+  if (!basics.has_results || basics.computed.encoding != Encoding::learned) return;
+  for (std::size_t t = 0; t < basics.encoding.rows && t < o.row_norm.size(); ++t) {
     double sum = 0.0;
-    for (std::size_t c = 0; c < s.encoding.cols; ++c) sum += double(s.encoding.at(t, c)) * s.encoding.at(t, c);
+    for (std::size_t c = 0; c < basics.encoding.cols; ++c) sum += double(basics.encoding.at(t, c)) * basics.encoding.at(t, c);
     o.row_norm[t] = float(std::sqrt(sum));  // NaN rows (past the table) stay NaN: drawn as missing
   }
 }

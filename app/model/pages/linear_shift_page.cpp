@@ -14,7 +14,7 @@ namespace {
 
 void update(AppState& s) {
   LinearShiftOptions& o = s.pages.linear_shift;
-  const EncodingParams& params = s.computed;
+  const EncodingParams& params = s.pages.basics.computed;
   o.sinusoidal = params.encoding == Encoding::sinusoidal;
   if (!o.sinusoidal) return;  // the page says why; nothing to compute
   const int L = params.seq_len;

@@ -34,6 +34,7 @@ bool follows_model(const PageStates& a) {
 }
 
 void update(AppState& s) {
+  const BasicsOptions& basics = s.pages.basics;
   PrecisionOptions& o = s.pages.precision;
   o.from_model = follows_model(s.pages);  // a knob moved: custom from now on
   check_int(limits::precision_max_position_log2, o.max_position_log2);
@@ -41,8 +42,8 @@ void update(AppState& s) {
   if (o.use_rope) {
     freq = rope_inv_freq(rope_params(o));
   } else {
-    validate(s.computed);
-    freq = sinusoid_frequencies(s.computed.d_model, s.computed.base, s.computed.layout);
+    validate(basics.computed);
+    freq = sinusoid_frequencies(basics.computed.d_model, basics.computed.base, basics.computed.layout);
   }
   // 8 points per octave: x = i/8 on the log2 axis, position round(2^(i/8)) (repeats at small t).
   std::vector<double> t;

@@ -25,7 +25,8 @@ constexpr ImU32 kMismatch = IM_COL32(230, 40, 40, 255);  // sign disagrees with 
 double period_of(double frequency) { return 2.0 * std::numbers::pi / frequency; }
 
 void binary_table(AppState& s, float width, float height) {
-  const BinaryAnalogy& b = s.binary;
+  const BasicsOptions& basics = s.pages.basics;
+  const BinaryAnalogy& b = basics.binary;
   const int K = b.bits, N = b.positions;
   const float fs = ImGui::GetFontSize();
   const float header = 2.2f * fs;
@@ -87,7 +88,7 @@ void binary_table(AppState& s, float width, float height) {
   }
   if (ImGui::IsItemClicked()) {
     const int t = int((ImGui::GetIO().MousePos.y - origin.y - header) / cell);
-    if (t >= 0 && t < N) s.highlight_position = std::min(t, s.computed.seq_len - 1);
+    if (t >= 0 && t < N) s.highlight_position = std::min(t, basics.computed.seq_len - 1);
   }
   if (!read_out)
     hint("Each row is the position t in binary (bit k flips every 2^k steps) beside the sign of "
@@ -98,7 +99,8 @@ void binary_table(AppState& s, float width, float height) {
 }
 
 void curves_plot(AppState& s, float height) {
-  const BinaryAnalogy& b = s.binary;
+  const BasicsOptions& basics = s.pages.basics;
+  const BinaryAnalogy& b = basics.binary;
   const int K = b.bits, n = b.curve_samples();
   constexpr double kSpacing = 3.0;
   if (!plot::begin_plot("##binary_curves", ImVec2(-1, height))) return;
@@ -123,38 +125,40 @@ void curves_plot(AppState& s, float height) {
   }
   if (show_highlight(s)) plot::plot_vline(s.highlight_position, highlight_color(), 1.0f);
   if (plot::plot_clicked())
-    s.highlight_position = std::clamp(int(std::lround(plot::mouse_data_position().x)), 0, s.computed.seq_len - 1);
+    s.highlight_position = std::clamp(int(std::lround(plot::mouse_data_position().x)), 0, basics.computed.seq_len - 1);
   plot::end_plot();
 }
 
 
 // Positions counted and the morph to the encoding's frequencies (the figure leaves them out).
 void binary_controls(AppState& s) {
+  BasicsOptions& basics = s.pages.basics;
   next_on_line(ImGui::GetFontSize() * 6.0f, "positions");
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.0f);
-  if (limit_slider("positions", s.binary_view.positions, limits::binary_positions))
-    s.dirty.binary = true;
+  if (limit_slider("positions", basics.binary_view.positions, limits::binary_positions))
+    basics.dirty.binary = true;
   hint("How many positions (rows) the table counts through.");
   next_on_line(ImGui::GetFontSize() * 8.0f, "morph to base");
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8.0f);
-  if (ImGui::SliderFloat("morph to base", &s.binary_view.morph, float(limits::binary_morph.min), float(limits::binary_morph.max), "%.2f",
+  if (ImGui::SliderFloat("morph to base", &basics.binary_view.morph, float(limits::binary_morph.min), float(limits::binary_morph.max), "%.2f",
                          ImGuiSliderFlags_AlwaysClamp))
-    s.dirty.binary = true;
+    basics.dirty.binary = true;
   hint("0: frequencies pi/2^k, exactly the bits' periods 2^(k+1). 1: the chosen base and d_model's "
        "frequencies for pair k. In between, each frequency slides geometrically.");
 }
 }  // namespace
 
 void draw_binary_view(AppState& s) {
+  const BasicsOptions& basics = s.pages.basics;
   view_title("Binary-bit analogy");
   if (!drawing_figure(s)) binary_controls(s);
-  if (!s.has_results || s.binary.bits == 0) {
+  if (!basics.has_results || basics.binary.bits == 0) {
     ImGui::TextDisabled("no results yet: see the status line");
     return;
   }
-  const BinaryAnalogy& b = s.binary;
+  const BinaryAnalogy& b = basics.binary;
   ImGui::TextDisabled("%d of %d cells agree%s", b.agreeing, b.positions * b.bits,
-                      s.frequencies.size() < std::size_t(b.bits) ? " (d_model has fewer pairs than bits)" : "");
+                      basics.frequencies.size() < std::size_t(b.bits) ? " (d_model has fewer pairs than bits)" : "");
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float fs = ImGui::GetFontSize();
   const float table_w = std::min(avail.x * 0.5f, ImGui::CalcTextSize("0000").x + (2 * b.bits * 1.35f + 2.5f) * fs +

@@ -92,7 +92,8 @@ void encoding_controls(AppState& s) {
 }
 
 void highlight_controls(AppState& s) {
-  const int last = std::max(s.has_results ? s.computed.seq_len - 1 : s.params.seq_len - 1, 0);
+  const BasicsOptions& basics = s.pages.basics;
+  const int last = std::max(basics.has_results ? basics.computed.seq_len - 1 : s.params.seq_len - 1, 0);
   ImGui::SliderInt("highlight", &s.highlight_position, 0, last, "position %d", kSliderFlags);
   hint("The position marked in every view; clicking a plot or a table row picks it too.");
 }

@@ -102,18 +102,19 @@ void scorecard(const CriteriaOptions& o) {
 }  // namespace
 
 void draw_criteria_view(AppState& s) {
+  const BasicsOptions& basics = s.pages.basics;
   CriteriaOptions& o = s.pages.criteria;
   constexpr Page page = Page::criteria;
   view_title("Criteria of a good position encoding, measured");
-  if (!s.has_results) {
+  if (!basics.has_results) {
     ImGui::TextDisabled("no results yet: see the status line");
     return;
   }
   ImGui::PushTextWrapPos(0.0f);  // wrap at the pane's edge
   ImGui::TextDisabled("Every encoding at the sidebar's d_model %d, base %g, measured over L = %d positions%s. Pass: "
                       "min distance > 1e-6; spread and change < 1e-3; growth <= 1.",
-                      s.computed.d_model, s.computed.base, o.measured_len,
-                      o.measured_len < s.computed.seq_len ? " (capped: the measures cost L^2 d)" : "");
+                      basics.computed.d_model, basics.computed.base, o.measured_len,
+                      o.measured_len < basics.computed.seq_len ? " (capped: the measures cost L^2 d)" : "");
   ImGui::PopTextWrapPos();
   scorecard(o);
   ImGui::Spacing();

@@ -8,19 +8,21 @@ namespace peviz::app {
 namespace {
 // The colour map (the figure leaves it out).
 void encoding_controls(AppState& s) {
-  if (colormap_combo("colours##encoding", s.encoding_view.colormap_choice)) s.dirty.colors = true;
+  BasicsOptions& basics = s.pages.basics;
+  if (colormap_combo("colours##encoding", basics.encoding_view.colormap_choice)) basics.dirty.colors = true;
 }
 }  // namespace
 
 void draw_encoding_view(AppState& s) {
+  BasicsOptions& basics = s.pages.basics;
   view_title("Encoding heatmap: position × channel");
   if (!drawing_figure(s)) encoding_controls(s);
-  if (!s.has_results) {
+  if (!basics.has_results) {
     ImGui::TextDisabled("no results yet: see the status line");
     return;
   }
-  const HeatmapPanel panel{"##encoding", "channel", "value", double(s.encoding.cols), false};
-  heatmap_with_colorbar(s, s.encoding_image, panel, ImGui::GetContentRegionAvail().y, s.regions.encoding_heatmap,
+  const HeatmapPanel panel{"##encoding", "channel", "value", double(basics.encoding.cols), false};
+  heatmap_with_colorbar(s, basics.encoding_image, panel, ImGui::GetContentRegionAvail().y, s.regions.encoding_heatmap,
                         s.regions.encoding_colorbar);
 }
 

@@ -66,6 +66,7 @@ void tensor_list(AppState& s, float width, float height) {
 }  // namespace
 
 void draw_learned_view(AppState& s) {
+  BasicsOptions& basics = s.pages.basics;
   LearnedOptions& o = s.pages.learned;
   view_title("Learned position tables: open a .npy or .safetensors file, or drop one on the window");
   if (!drawing_figure(s)) {  // the buttons; a figure leaves them out
@@ -94,8 +95,8 @@ void draw_learned_view(AppState& s) {
     ImGui::SameLine();
     tensor_list(s, 0, top);
   }
-  const EncodingParams& p = s.computed;
-  if (!s.has_results || p.encoding != Encoding::learned) {
+  const EncodingParams& p = basics.computed;
+  if (!basics.has_results || p.encoding != Encoding::learned) {
     ImGui::TextWrapped("The sidebar shows encoding '%s'. Open a file (or press 'random table') to look at a learned "
                        "table; the waves, heatmap, similarity and criteria views then all work on it.",
                        std::string(to_string(p.encoding)).c_str());
@@ -104,7 +105,7 @@ void draw_learned_view(AppState& s) {
   const int rows = p.learned_table ? int(p.learned_table->rows) : p.max_len;
   ImGui::TextWrapped("%s: %d positions x %d channels, showing L = %d. %s Basics shows its waves and similarity; "
                      "Criteria scores it.",
-                     o.loaded_name.empty() ? "random table" : o.loaded_name.c_str(), rows, int(s.encoding.cols),
+                     o.loaded_name.empty() ? "random table" : o.loaded_name.c_str(), rows, int(basics.encoding.cols),
                      p.seq_len,
                      rows < p.seq_len ? "Positions past the table have no row (missing): a learned table cannot "
                                         "extrapolate."
@@ -112,8 +113,8 @@ void draw_learned_view(AppState& s) {
   const float rest = ImGui::GetContentRegionAvail().y;
   const float norm_h = readable_height(rest * 0.3f);
   ScreenRect image, bar;
-  const HeatmapPanel panel{"##learned_table", "channel", "value", double(s.encoding.cols), false};
-  heatmap_with_colorbar(s, s.encoding_image, panel, readable_height(rest - norm_h - ImGui::GetStyle().ItemSpacing.y), image,
+  const HeatmapPanel panel{"##learned_table", "channel", "value", double(basics.encoding.cols), false};
+  heatmap_with_colorbar(s, basics.encoding_image, panel, readable_height(rest - norm_h - ImGui::GetStyle().ItemSpacing.y), image,
                         bar);
   float* region = s.pages.plot_region;
   region[0] = image.x0, region[1] = image.y0, region[2] = image.x1, region[3] = image.y1;

@@ -10,10 +10,11 @@
 namespace peviz::app {
 
 void draw_linear_shift_view(AppState& s) {
+  const BasicsOptions& basics = s.pages.basics;
   LinearShiftOptions& o = s.pages.linear_shift;
   constexpr Page page = Page::linear_shift;
   view_title("Linear shift: PE(p + k) = R(k) PE(p)");
-  if (!s.has_results) {
+  if (!basics.has_results) {
     ImGui::TextDisabled("no results yet: see the status line");
     return;
   }
@@ -22,7 +23,7 @@ void draw_linear_shift_view(AppState& s) {
                        "(d_model, base and layout are taken from there).");
     return;
   }
-  const int L = s.computed.seq_len;
+  const int L = basics.computed.seq_len;
   if (!drawing_figure(s)) {  // the settings; a figure leaves them out
     page_slider(s, page, "p", o.p, 0, std::max(L - 1 - o.k, 0));
     ImGui::SameLine();

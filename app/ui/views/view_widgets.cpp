@@ -82,7 +82,7 @@ unsigned highlight_color() {
 
 void heatmap_with_colorbar(AppState& s, plot::HeatmapImage& img, const HeatmapPanel& panel, float height,
                            ScreenRect& image_region, ScreenRect& bar_region) {
-  const int L = s.computed.seq_len;
+  const int L = s.pages.basics.computed.seq_len;
   const float bar_width = ImGui::GetFontSize() * kColorbarWidthEm;
   const float width = ImGui::GetContentRegionAvail().x - bar_width - ImGui::GetStyle().ItemSpacing.x;
   if (plot::begin_plot(panel.id, ImVec2(width, height), plot::plot_no_background)) {

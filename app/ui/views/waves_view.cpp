@@ -19,32 +19,34 @@ namespace peviz::app {
 namespace {
 
 std::string channel_label(const AppState& s, int c) {
+  const BasicsOptions& basics = s.pages.basics;
   char buf[64];
-  const float wl = c < int(s.channel_wavelength.size()) ? s.channel_wavelength[c] : NAN;
+  const float wl = c < int(basics.channel_wavelength.size()) ? basics.channel_wavelength[c] : NAN;
   if (std::isnan(wl)) std::snprintf(buf, sizeof buf, "ch %d", c);
   else std::snprintf(buf, sizeof buf, "ch %d  \u03bb %.3g", c, wl);  // λ: the wavelength in positions
   return buf;
 }
 
 void waves_plot(AppState& s, float height) {
-  const Matrix& m = s.encoding;
+  BasicsOptions& basics = s.pages.basics;
+  const Matrix& m = basics.encoding;
   const int L = int(m.rows), d = int(m.cols);
   if (!plot::begin_plot("##waves", ImVec2(-1, height))) return;
-  const ValueScale scale = encoding_info(s.computed.encoding).scale(s.computed);
+  const ValueScale scale = encoding_info(basics.computed.encoding).scale(basics.computed);
   const double ymin = scale.axis_low, ymax = scale.axis_high;
-  const int first = std::clamp(s.waves.first_position, 0, L - 1);
-  const int last = s.waves.last_position < 0 ? L - 1 : std::clamp(s.waves.last_position, first, L - 1);
-  if (s.waves.range_changed) {  // a new position range replaces any zoom
+  const int first = std::clamp(basics.waves.first_position, 0, L - 1);
+  const int last = basics.waves.last_position < 0 ? L - 1 : std::clamp(basics.waves.last_position, first, L - 1);
+  if (basics.waves.range_changed) {  // a new position range replaces any zoom
     plot::reset_zoom("##waves");
-    s.waves.range_changed = false;
+    basics.waves.range_changed = false;
   }
   plot::setup_axes("position", "value", {double(first), double(std::max(last, first + 1))}, {ymin, ymax},
                    plot::axis_integer);
   std::vector<std::string> labels;
-  labels.reserve(s.wave_channels.size());
-  for (int c : s.wave_channels) labels.push_back(channel_label(s, c));
-  for (std::size_t i = 0; i < s.wave_channels.size(); ++i) {
-    const int c = s.wave_channels[i];
+  labels.reserve(basics.wave_channels.size());
+  for (int c : basics.wave_channels) labels.push_back(channel_label(s, c));
+  for (std::size_t i = 0; i < basics.wave_channels.size(); ++i) {
+    const int c = basics.wave_channels[i];
     if (c < d) plot::plot_line(labels[i].c_str(), m.data.data() + c, L, 0.0, 1.0, d);
   }
   if (show_highlight(s)) plot::plot_vline(s.highlight_position, highlight_color());
@@ -54,15 +56,16 @@ void waves_plot(AppState& s, float height) {
 }
 
 void frequency_strip(AppState& s, float height) {
-  const int d = int(s.encoding.cols);
+  const BasicsOptions& basics = s.pages.basics;
+  const int d = int(basics.encoding.cols);
   bool any = false;
-  for (float w : s.channel_wavelength) any = any || !std::isnan(w);
+  for (float w : basics.channel_wavelength) any = any || !std::isnan(w);
   if (!any) {
-    ImGui::TextDisabled("fast → slow strip: %s channels have no wavelength.", std::string(to_string(s.computed.encoding)).c_str());
+    ImGui::TextDisabled("fast → slow strip: %s channels have no wavelength.", std::string(to_string(basics.computed.encoding)).c_str());
     return;
   }
   if (!plot::begin_plot("##strip", ImVec2(-1, height))) return;
-  const std::vector<float>& logs = s.channel_log10_wavelength;
+  const std::vector<float>& logs = basics.channel_log10_wavelength;
   float lo = INFINITY, hi = -INFINITY;
   for (float v : logs)
     if (!std::isnan(v)) { lo = std::min(lo, v); hi = std::max(hi, v); }
@@ -70,27 +73,28 @@ void frequency_strip(AppState& s, float height) {
   plot::setup_axes("channel   (fast → slow)", "log10 wavelength (positions)", {-0.5, d - 0.5},
                    {lo - 0.1 * (hi - lo), hi + 0.1 * (hi - lo)}, plot::axis_integer);
   plot::plot_line("##log10 wavelength", logs.data(), int(logs.size()), 0.0, 1.0, 1, 0, 2.0f);
-  for (std::size_t i = 0; i < s.wave_channels.size(); ++i)
-    plot::plot_vline(s.wave_channels[i], plot::series_color(int(i)) & 0x90FFFFFFu, 1.0f);
+  for (std::size_t i = 0; i < basics.wave_channels.size(); ++i)
+    plot::plot_vline(basics.wave_channels[i], plot::series_color(int(i)) & 0x90FFFFFFu, 1.0f);
   plot::end_plot();
 }
 
 // The channels drawn and the positions shown (the figure leaves them out).
 void waves_controls(AppState& s) {
+  BasicsOptions& basics = s.pages.basics;
   next_on_line(ImGui::GetFontSize() * 12.0f);
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 12.0f);
-  if (ImGui::InputTextWithHint("##channels", "channels, e.g. 0, 1, 8-11", &s.waves.channels_text))
-    s.dirty.channels = true;
+  if (ImGui::InputTextWithHint("##channels", "channels, e.g. 0, 1, 8-11", &basics.waves.channels_text))
+    basics.dirty.channels = true;
   hint("Channels to draw, comma-separated, ranges allowed (0, 1, 8-11); empty: 0, 1, 2, 3, d/2, d-2, d-1.");
   next_on_line(small_button_width("defaults"));
   if (ImGui::SmallButton("defaults")) {
-    s.waves.channels_text.clear();
-    s.dirty.channels = true;
+    basics.waves.channels_text.clear();
+    basics.dirty.channels = true;
   }
   hint("Back to channels 0, 1, 2, 3, d/2, d-2 and d-1.");
   next_on_line(ImGui::GetFontSize() * 9.0f, "positions");
-  const int L = s.has_results ? s.computed.seq_len : s.params.seq_len;
-  int range[2] = {s.waves.first_position, s.waves.last_position < 0 ? L - 1 : s.waves.last_position};
+  const int L = basics.has_results ? basics.computed.seq_len : s.params.seq_len;
+  int range[2] = {basics.waves.first_position, basics.waves.last_position < 0 ? L - 1 : basics.waves.last_position};
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9.0f);
   if (ImGui::DragInt2("positions", range, 1.0f, 0, std::max(L - 1, 0), "%d", ImGuiSliderFlags_AlwaysClamp)) {
     // Clamped here too: with L = 1 the bounds are equal, which ImGui takes as "no bounds" (a typed -130
@@ -98,9 +102,9 @@ void waves_controls(AppState& s) {
     const int top = std::max(L - 1, 0);
     const int lo = std::clamp(std::min(range[0], range[1]), 0, top);
     const int hi = std::clamp(std::max(range[0], range[1]), lo, top);
-    s.waves.first_position = lo;
-    s.waves.last_position = hi >= L - 1 ? -1 : hi;
-    s.waves.range_changed = true;
+    basics.waves.first_position = lo;
+    basics.waves.last_position = hi >= L - 1 ? -1 : hi;
+    basics.waves.range_changed = true;
   }
   hint("First and last position on the horizontal axis (drag or Ctrl+click to type); the wheel zooms further.");
 }
@@ -109,7 +113,7 @@ void waves_controls(AppState& s) {
 void draw_waves_view(AppState& s) {
   view_title("Waves");
   if (!drawing_figure(s)) waves_controls(s);
-  if (!s.has_results) {
+  if (!s.pages.basics.has_results) {
     ImGui::TextDisabled("no results yet: see the status line");
     return;
   }

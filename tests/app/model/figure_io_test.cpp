@@ -49,9 +49,9 @@ TEST_CASE("the data behind the basic views has their shapes and values") {
   CHECK(sim.f32[0] == Approx(1.0));               // cosine of a position with itself
   CHECK(sim.f32[5 * 40 + 9] == Approx(sim.f32[10 * 40 + 14]).margin(1e-6));  // Toeplitz: offset 4 both
   const NdArray waves = view_data(s, {FigureView::waves});
-  CHECK(waves.shape == std::vector<std::size_t>{40, s.wave_channels.size()});
+  CHECK(waves.shape == std::vector<std::size_t>{40, s.pages.basics.wave_channels.size()});
   const NdArray bits = view_data(s, {FigureView::binary});
-  CHECK(bits.shape[0] == std::size_t(s.binary.positions));
+  CHECK(bits.shape[0] == std::size_t(s.pages.basics.binary.positions));
   CHECK(bits.f32[std::size_t(5) * bits.shape[1] + 1] == 1.0f);  // t = 5: bit 0 is 1
   CHECK(bits.f32[std::size_t(5) * bits.shape[1] + 3] == 0.0f);  // bit 1 is 0
 }

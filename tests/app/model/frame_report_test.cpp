@@ -28,9 +28,9 @@ TEST_CASE("the sweep changes d_model, base and L and marks them dirty every fram
   std::set<int> d, L;
   std::set<double> base;
   for (int f = 0; f < 60; ++f) {
-    s.dirty = DirtyFlags{false, false, false, false, false};
+    s.pages.basics.dirty = BasicsDirty{false, false, false, false, false};
     apply_sweep_step(s, centre, f);
-    CHECK(s.dirty.encoding);
+    CHECK(s.pages.basics.dirty.encoding);
     d.insert(s.params.d_model);
     L.insert(s.params.seq_len);
     base.insert(s.params.base);

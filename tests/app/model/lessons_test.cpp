@@ -206,19 +206,19 @@ TEST_CASE("step 2: the integer grows without bound, the fraction gives one offse
 
 TEST_CASE("step 3: binary bits as channels stay in {0, 1}, every position has its own code") {
   AppState s = at_step(3);
-  for (float v : s.encoding.data) CHECK((v == 0.0f || v == 1.0f));
-  for (int p = 0; p < int(s.encoding.rows); ++p)
-    for (int q = p + 1; q < int(s.encoding.rows); ++q) {
+  for (float v : s.pages.basics.encoding.data) CHECK((v == 0.0f || v == 1.0f));
+  for (int p = 0; p < int(s.pages.basics.encoding.rows); ++p)
+    for (int q = p + 1; q < int(s.pages.basics.encoding.rows); ++q) {
       double d = 0.0;
-      for (std::size_t c = 0; c < s.encoding.cols; ++c) d += std::abs(s.encoding.at(std::size_t(p), c) - s.encoding.at(std::size_t(q), c));
+      for (std::size_t c = 0; c < s.pages.basics.encoding.cols; ++c) d += std::abs(s.pages.basics.encoding.at(std::size_t(p), c) - s.pages.basics.encoding.at(std::size_t(q), c));
       CHECK(d > 0.0);
     }
 }
 
 TEST_CASE("step 4: the sign of sin(pi (t + 1/2) / 2^k) is bit k: every cell of the table agrees") {
   AppState s = at_step(4);
-  CHECK(s.binary_view.morph == 0.0);
-  CHECK(s.binary.agreeing == s.binary.positions * s.binary.bits);
+  CHECK(s.pages.basics.binary_view.morph == 0.0);
+  CHECK(s.pages.basics.binary.agreeing == s.pages.basics.binary.positions * s.pages.basics.binary.bits);
   CHECK(step_of(s).text.find("every cell agrees") != std::string::npos);
 }
 
@@ -226,20 +226,20 @@ TEST_CASE("step 5: wavelengths from 2 pi up to 2 pi base^((d-2)/d)") {
   AppState s = at_step(5);
   const double d = s.params.d_model, base = s.params.base;
   float lo = INFINITY, hi = 0.0f;
-  for (float w : s.channel_wavelength) lo = std::min(lo, w), hi = std::max(hi, w);
+  for (float w : s.pages.basics.channel_wavelength) lo = std::min(lo, w), hi = std::max(hi, w);
   CHECK(lo == Approx(2.0 * std::numbers::pi).epsilon(1e-5));
   CHECK(hi == Approx(2.0 * std::numbers::pi * std::pow(base, (d - 2.0) / d)).epsilon(1e-4));
 }
 
 TEST_CASE("step 6: the dot product depends on the offset only: the rows of 40 and 140 coincide") {
   AppState s = at_step(6);
-  const int p = s.highlight_position, q = p + s.similarity_view.compare_offset;
+  const int p = s.highlight_position, q = p + s.pages.basics.similarity_view.compare_offset;
   REQUIRE(p == 40);
   REQUIRE(q == 140);
-  for (int r = -p; q + r < int(s.encoding.rows); ++r) CHECK(dot_rows(s.encoding, p, p + r) == Approx(dot_rows(s.encoding, q, q + r)).margin(1e-4));
+  for (int r = -p; q + r < int(s.pages.basics.encoding.rows); ++r) CHECK(dot_rows(s.pages.basics.encoding, p, p + r) == Approx(dot_rows(s.pages.basics.encoding, q, q + r)).margin(1e-4));
   // Not monotonic: somewhere past the first offsets the similarity rises again with distance.
   bool rises = false;
-  for (int r = 2; p + r + 1 < int(s.encoding.rows); ++r) rises = rises || dot_rows(s.encoding, p, p + r + 1) > dot_rows(s.encoding, p, p + r);
+  for (int r = 2; p + r + 1 < int(s.pages.basics.encoding.rows); ++r) rises = rises || dot_rows(s.pages.basics.encoding, p, p + r + 1) > dot_rows(s.pages.basics.encoding, p, p + r);
   CHECK(rises);
 }
 
@@ -269,8 +269,8 @@ TEST_CASE("step 8: a table learned by the Lab's model, 43 rows, nothing past the
   double spread = 0.0;  // trained, not its N(0, 0.02^2) start: values well past 3 standard deviations
   for (float v : s.params.learned_table->data) spread = std::max(spread, double(std::abs(v)));
   CHECK(spread > 0.1);
-  for (std::size_t t = 0; t < s.encoding.rows; ++t)
-    CHECK(std::isnan(s.encoding.at(t, 0)) == (t >= 43));
+  for (std::size_t t = 0; t < s.pages.basics.encoding.rows; ++t)
+    CHECK(std::isnan(s.pages.basics.encoding.at(t, 0)) == (t >= 43));
 }
 
 TEST_CASE("step 9: one bucket per diagonal, exact for small distances, logarithmic up to max_distance; Shaw clips at k") {

@@ -39,11 +39,11 @@ TEST_CASE("a saved session loads back") {
   s.theme = Theme::light;
   s.ui_zoom = 1.5f;
   s.layout.split_x = 0.3f;
-  s.waves.channels_text = "0, 2";
-  s.waves.first_position = 5;
-  s.waves.last_position = 60;
-  s.similarity_view.metric = Metric::dot;
-  s.binary_view.morph = 0.25f;
+  s.pages.basics.waves.channels_text = "0, 2";
+  s.pages.basics.waves.first_position = 5;
+  s.pages.basics.waves.last_position = 60;
+  s.pages.basics.similarity_view.metric = Metric::dot;
+  s.pages.basics.binary_view.morph = 0.25f;
   std::string problem;
   REQUIRE(save_session(path, s, {1234, 777}, problem));
   AppState t;
@@ -57,14 +57,14 @@ TEST_CASE("a saved session loads back") {
   CHECK(t.theme == Theme::light);
   CHECK(t.ui_zoom == 1.5f);
   CHECK(t.layout.split_x == 0.3f);
-  CHECK(t.waves.channels_text == "0, 2");
-  CHECK(t.waves.first_position == 5);
-  CHECK(t.waves.last_position == 60);
-  CHECK(t.similarity_view.metric == Metric::dot);
-  CHECK(t.binary_view.morph == 0.25f);
+  CHECK(t.pages.basics.waves.channels_text == "0, 2");
+  CHECK(t.pages.basics.waves.first_position == 5);
+  CHECK(t.pages.basics.waves.last_position == 60);
+  CHECK(t.pages.basics.similarity_view.metric == Metric::dot);
+  CHECK(t.pages.basics.binary_view.morph == 0.25f);
   CHECK(size.width == 1234);
   CHECK(size.height == 777);
-  CHECK(t.dirty.encoding);
+  CHECK(t.pages.basics.dirty.encoding);
 }
 
 TEST_CASE("a missing file changes nothing; a broken or invalid one is ignored with a reason") {
@@ -100,6 +100,6 @@ TEST_CASE("a session without the newer view keys still loads, with their default
   CHECK(s.params.signed_bits);
   CHECK(s.theme == Theme::light);
   CHECK(s.layout.split_x == ViewLayout{}.split_x);
-  CHECK(s.waves.last_position == -1);
+  CHECK(s.pages.basics.waves.last_position == -1);
   CHECK(size.width == 800);
 }

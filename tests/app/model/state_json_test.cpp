@@ -36,7 +36,7 @@ TEST_CASE("state JSON round-trips every input it names") {
   CHECK(b.pages.alibi.heads == 12);
   CHECK(b.pages.rope_clocks.rope.pairing == RopePairing::interleaved);
   CHECK(b.fonts_dirty);
-  CHECK(b.dirty.encoding);
+  CHECK(b.pages.basics.dirty.encoding);
 }
 
 TEST_CASE("a partial state changes only the keys it names") {

@@ -167,19 +167,19 @@ TEST_CASE("every view draws for good parameter sets without errors") {
     INFO(c.name);
     AppState s;
     c.set(s.params);
-    s.similarity_view.metric = Metric::dot;
+    s.pages.basics.similarity_view.metric = Metric::dot;
     exercise_all_views(ui, s);
-    CHECK(s.has_results);
+    CHECK(s.pages.basics.has_results);
     CHECK_FALSE(s.status_is_error);
-    CHECK(s.encoding.rows == std::size_t(s.params.seq_len));
-    s.similarity_view.metric = Metric::cosine;
-    s.dirty.similarity = true;
-    s.binary_view.morph = 1.0f;
-    s.dirty.binary = true;
-    s.encoding_view.colormap_choice = 3;  // magma
-    s.dirty.colors = true;
+    CHECK(s.pages.basics.encoding.rows == std::size_t(s.params.seq_len));
+    s.pages.basics.similarity_view.metric = Metric::cosine;
+    s.pages.basics.dirty.similarity = true;
+    s.pages.basics.binary_view.morph = 1.0f;
+    s.pages.basics.dirty.binary = true;
+    s.pages.basics.encoding_view.colormap_choice = 3;  // magma
+    s.pages.basics.dirty.colors = true;
     ui.frame(s);
-    CHECK(s.encoding_image.colormap == plot::Colormap::magma);
+    CHECK(s.pages.basics.encoding_image.colormap == plot::Colormap::magma);
     CHECK_FALSE(s.status_is_error);
   }
 }
@@ -191,9 +191,9 @@ TEST_CASE("learned positions past max_len are NaN (drawn as missing), not an err
   s.params.max_len = 100;
   s.params.seq_len = 150;
   ui.frame(s);
-  REQUIRE(s.has_results);
-  CHECK_FALSE(std::isnan(s.encoding.at(99, 0)));
-  CHECK(std::isnan(s.encoding.at(100, 0)));
+  REQUIRE(s.pages.basics.has_results);
+  CHECK_FALSE(std::isnan(s.pages.basics.encoding.at(99, 0)));
+  CHECK(std::isnan(s.pages.basics.encoding.at(100, 0)));
   CHECK(s.status.find("missing") != std::string::npos);
 }
 
@@ -201,8 +201,8 @@ TEST_CASE("bad parameters go to the status line and the last good results stay")
   HeadlessImGui ui;
   AppState s;
   ui.frame(s);
-  REQUIRE(s.has_results);
-  const std::size_t rows = s.encoding.rows;
+  REQUIRE(s.pages.basics.has_results);
+  const std::size_t rows = s.pages.basics.encoding.rows;
   const struct {
     const char* param;
     void (*set)(EncodingParams&);
@@ -223,8 +223,8 @@ TEST_CASE("bad parameters go to the status line and the last good results stay")
     exercise_all_views(ui, t);
     CHECK(t.status_is_error);
     CHECK(t.status.find(b.param) != std::string::npos);
-    CHECK(t.has_results);  // the previous results are still drawn
-    CHECK(t.encoding.rows == rows);
+    CHECK(t.pages.basics.has_results);  // the previous results are still drawn
+    CHECK(t.pages.basics.encoding.rows == rows);
   }
 }
 
@@ -233,7 +233,7 @@ TEST_CASE("bad parameters from the very first frame leave the views empty but dr
   AppState s;
   s.params.d_model = -5;
   exercise_all_views(ui, s);
-  CHECK_FALSE(s.has_results);
+  CHECK_FALSE(s.pages.basics.has_results);
   CHECK(s.status_is_error);
   CHECK(s.status.find("d-model") != std::string::npos);
 }
@@ -265,14 +265,14 @@ TEST_CASE("channel lists are parsed, checked against d and fall back to the defa
   CHECK_FALSE(parse_channel_list("5-3", 16));
   HeadlessImGui ui;
   AppState s;
-  s.waves.channels_text = "1, 999";
+  s.pages.basics.waves.channels_text = "1, 999";
   ui.frame(s);
-  CHECK(s.wave_channels == default_wave_channels(128));
+  CHECK(s.pages.basics.wave_channels == default_wave_channels(128));
   CHECK(s.status_is_error);
-  s.waves.channels_text = "1, 7";
-  s.dirty.binary = true;
+  s.pages.basics.waves.channels_text = "1, 7";
+  s.pages.basics.dirty.binary = true;
   ui.frame(s);
-  CHECK(s.wave_channels == std::vector<int>{1, 7});
+  CHECK(s.pages.basics.wave_channels == std::vector<int>{1, 7});
   CHECK_FALSE(s.status_is_error);
 }
 
@@ -307,7 +307,7 @@ TEST_CASE("pressing and dragging across every row of the sidebar and the view he
         CHECK(s.params.seq_len <= int(limits::seq_len.window_hi()));
         CHECK(s.params.base >= limits::base.window_lo());
         CHECK(s.params.base <= limits::base.window_hi());
-        CHECK(s.highlight_position < std::max(s.computed.seq_len, 1));
+        CHECK(s.highlight_position < std::max(s.pages.basics.computed.seq_len, 1));
       }
     }
   };
@@ -320,6 +320,6 @@ TEST_CASE("pressing and dragging across every row of the sidebar and the view he
     header.y0 = r->y0 - 2.5f * fs;
     sweep_rows(header, r->y0 - 0.2f * fs);
   }
-  CHECK(s.has_results);
+  CHECK(s.pages.basics.has_results);
 }
 

@@ -269,10 +269,10 @@ TEST_CASE("a learned run's trained table reaches the Basics encoding, and a save
   update_app_state(s);
   update_app_state(s);  // the Basics page recomputes its encoding from the new table
   CHECK(s.pages.page == Page::basics);
-  CHECK(s.computed.encoding == Encoding::learned);
-  REQUIRE(s.encoding.rows == 13);
-  REQUIRE(s.encoding.cols == 16);
-  CHECK(s.encoding.data == table.data);  // the trained weights themselves, not a random table
+  CHECK(s.pages.basics.computed.encoding == Encoding::learned);
+  REQUIRE(s.pages.basics.encoding.rows == 13);
+  REQUIRE(s.pages.basics.encoding.cols == 16);
+  CHECK(s.pages.basics.encoding.data == table.data);  // the trained weights themselves, not a random table
 
   const fs::path dir = fs::temp_directory_path() / ("peviz-lab-test-" + std::to_string(::getpid()));
   fs::remove_all(dir);

@@ -46,10 +46,10 @@ TEST_CASE("learned tables: safetensors and npy load, past-the-table rows are NaN
   update_app_state(s);
   CHECK(s.pages.page == Page::learned);
   CHECK(s.params.learned_source == "safetensors:transformer.wpe.weight");
-  REQUIRE(s.has_results);
-  CHECK(s.encoding.cols == 6);
-  CHECK(s.encoding.at(39, 5) == 39.05f);
-  CHECK(std::isnan(s.encoding.at(40, 0)));
+  REQUIRE(s.pages.basics.has_results);
+  CHECK(s.pages.basics.encoding.cols == 6);
+  CHECK(s.pages.basics.encoding.at(39, 5) == 39.05f);
+  CHECK(std::isnan(s.pages.basics.encoding.at(40, 0)));
   REQUIRE(s.pages.learned.row_norm.size() == 50);
   CHECK(std::isnan(s.pages.learned.row_norm[45]));
   CHECK_FALSE(s.status_is_error);
@@ -60,7 +60,7 @@ TEST_CASE("learned tables: safetensors and npy load, past-the-table rows are NaN
   update_app_state(s);
   CHECK(s.status_is_error);
   CHECK(s.status.find("from-safetensors") != std::string::npos);
-  CHECK(s.encoding.at(39, 5) == 39.05f);
+  CHECK(s.pages.basics.encoding.at(39, 5) == 39.05f);
   fs::remove(good);
 
   s.pages.learned.pending_drop = "/nonexistent/table.npy";
