@@ -27,6 +27,8 @@ struct Series {
   int stride;
   ImU32 color;
   double y_offset;
+  const float* xs = nullptr;  // x of each sample (increasing); nullptr: x0 + i * dx
+  double x_at(int i) const { return xs ? double(xs[i]) : x0 + i * dx; }
 };
 
 enum class Region { none, area, x_axis, y_axis };
@@ -236,8 +238,19 @@ void draw_axes() {
 
 bool in_legend(const Series& s) { return !std::string_view(s.label).starts_with("##"); }
 
-// Index of the sample of `s` nearest to data x, or -1.
+// Index of the sample of `s` nearest to data x, or -1 (x more than half a step outside the samples).
 int nearest_sample(const Series& s, double x) {
+  if (s.xs) {
+    if (s.count <= 0) return -1;
+    if (x < s.xs[0] || x > s.xs[s.count - 1]) {  // beyond an end: that end, within half its step
+      const int e = x < s.xs[0] ? 0 : s.count - 1;
+      const double step = s.count > 1 ? double(e == 0 ? s.xs[1] - s.xs[0] : s.xs[e] - s.xs[e - 1]) : 1.0;
+      return std::abs(x - s.xs[e]) <= 0.5 * step ? e : -1;
+    }
+    int i = int(std::lower_bound(s.xs, s.xs + s.count, float(x)) - s.xs);
+    if (i > 0 && x - s.xs[i - 1] < s.xs[i] - x) --i;
+    return i;
+  }
   if (s.count <= 0 || s.dx == 0.0) return -1;
   const double i = std::round((x - s.x0) / s.dx);
   if (i < 0 || i >= s.count) return -1;
@@ -283,7 +296,7 @@ void draw_readout() {
   for (const Series& s : g_plot.series) {
     const int i = nearest_sample(s, mx);
     if (i < 0) continue;
-    const double x = s.x0 + i * s.dx;
+    const double x = s.x_at(i);
     const float v = s.values[std::size_t(i) * s.stride];
     if (!x_written) {
       if (!text.empty()) text += "\n";
@@ -406,15 +419,14 @@ void plot_band(const float* x, const float* lo, const float* hi, int count, ImU3
 }
 
 
-void plot_line(const char* label, const float* values, int count, double x0, double dx, int stride,
-               ImU32 color, float thickness, double y_offset) {
-  IM_ASSERT(g_plot.ready);
-  if (color == 0) color = series_color(g_plot.palette_next++);
-  g_plot.series.push_back({label, values, count, x0, dx, std::max(stride, 1), color, y_offset});
-  if (count <= 0 || values == nullptr || dx <= 0.0) return;
-  const AxisRange xr = g_plot.xmap.range;
-  const int first = std::clamp(int(std::floor((std::min(xr.min, xr.max) - x0) / dx)) - 1, 0, count - 1);
-  const int last = std::clamp(int(std::ceil((std::max(xr.min, xr.max) - x0) / dx)) + 1, 0, count - 1);
+namespace {
+
+// Draws samples [first, last] of the series just pushed.
+void draw_series(const Series& s, int first, int last, float thickness) {
+  const ImU32 color = s.color;
+  const int stride = s.stride;
+  const double y_offset = s.y_offset;
+  const float* values = s.values;
   const float width = std::max(g_plot.area.GetWidth(), 1.0f);
   const bool decimate = (last - first + 1) > 2.0f * width;
   ImVector<ImVec2>& pts = g_plot.points;
@@ -427,7 +439,7 @@ void plot_line(const char* label, const float* values, int count, double x0, dou
     for (int i = first; i <= last; ++i) {
       const float v = values[std::size_t(i) * stride];
       if (std::isnan(v)) { flush(); continue; }
-      const ImVec2 p = data_to_screen(x0 + i * dx, y_offset + v);
+      const ImVec2 p = data_to_screen(s.x_at(i), y_offset + v);
       if (pts.Size >= 2) {
         const ImVec2 a = pts[pts.Size - 2], b = pts[pts.Size - 1];
         if (is_sharp_turn(a.x, a.y, b.x, b.y, p.x, p.y)) {  // a spike: no long miter at b
@@ -447,9 +459,9 @@ void plot_line(const char* label, const float* values, int count, double x0, dou
     float prev = NAN;
     int i = first;
     while (i <= last) {
-      const float px = std::floor(data_to_pixel(g_plot.xmap, x0 + i * dx));
+      const float px = std::floor(data_to_pixel(g_plot.xmap, s.x_at(i)));
       float lo = INFINITY, hi = -INFINITY, end_value = NAN;
-      while (i <= last && data_to_pixel(g_plot.xmap, x0 + i * dx) < px + 1.0f) {
+      while (i <= last && data_to_pixel(g_plot.xmap, s.x_at(i)) < px + 1.0f) {
         const float v = values[std::size_t(i) * stride];
         end_value = v;
         if (!std::isnan(v)) { lo = std::min(lo, v); hi = std::max(hi, v); }
@@ -466,6 +478,31 @@ void plot_line(const char* label, const float* values, int count, double x0, dou
     }
   }
   flush();
+}
+
+}  // namespace
+
+void plot_line(const char* label, const float* values, int count, double x0, double dx, int stride,
+               ImU32 color, float thickness, double y_offset) {
+  IM_ASSERT(g_plot.ready);
+  if (color == 0) color = series_color(g_plot.palette_next++);
+  g_plot.series.push_back({label, values, count, x0, dx, std::max(stride, 1), color, y_offset});
+  if (count <= 0 || values == nullptr || dx <= 0.0) return;
+  const AxisRange xr = g_plot.xmap.range;
+  const int first = std::clamp(int(std::floor((std::min(xr.min, xr.max) - x0) / dx)) - 1, 0, count - 1);
+  const int last = std::clamp(int(std::ceil((std::max(xr.min, xr.max) - x0) / dx)) + 1, 0, count - 1);
+  draw_series(g_plot.series.back(), first, last, thickness);
+}
+
+void plot_line(const char* label, const float* x, const float* y, int count, ImU32 color, float thickness) {
+  IM_ASSERT(g_plot.ready);
+  if (color == 0) color = series_color(g_plot.palette_next++);
+  g_plot.series.push_back({label, y, count, 0.0, 1.0, 1, color, 0.0, x});
+  if (count <= 0 || x == nullptr || y == nullptr) return;
+  const AxisRange xr = g_plot.xmap.range;  // the samples on screen, and one more on each side
+  const int first = int(std::lower_bound(x, x + count, float(std::min(xr.min, xr.max))) - x) - 1;
+  const int last = int(std::upper_bound(x, x + count, float(std::max(xr.min, xr.max))) - x);
+  draw_series(g_plot.series.back(), std::clamp(first, 0, count - 1), std::clamp(last, 0, count - 1), thickness);
 }
 
 void set_heatmap_texture_source(HeatmapTextureSource source) { g_texture_source = std::move(source); }

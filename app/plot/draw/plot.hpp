@@ -61,6 +61,9 @@ AxisRange current_y_range();
 // left out of the legend.
 void plot_line(const char* label, const float* values, int count, double x0 = 0.0, double dx = 1.0,
                int stride = 1, ImU32 color = 0, float thickness = 2.0f, double y_offset = 0.0);
+// The same through (x[i], y[i]) for i < count, x increasing (unevenly spaced samples: one series, one legend
+// entry, joined like any line); NaN in y breaks the line.
+void plot_line(const char* label, const float* x, const float* y, int count, ImU32 color = 0, float thickness = 2.0f);
 // A band filled between lo[i] and hi[i] at x[i] for i < count (a NaN in either breaks it), in `color`
 // (give it a low alpha: the band sits under its line). Not in the legend (which keeps off it); the hover ignores it.
 void plot_band(const float* x, const float* lo, const float* hi, int count, ImU32 color);

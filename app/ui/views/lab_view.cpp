@@ -205,7 +205,7 @@ void accuracy_plot(AppState& s, const LabOptions& o, ImVec2 size) {
   plot::setup_axes("symbols per sequence n", "exact match", {0.0, 1.15 * last + 2.0}, {-0.05, 1.1}, plot::axis_integer);
   plot::plot_vline(train_max, ImGui::GetColorU32(ImGuiCol_Text, 0.5f), 1.0f);
   plot::plot_text(train_max, 1.06, "train max", ImGui::GetColorU32(ImGuiCol_Text, 0.7f));
-  const std::vector<float> xs(o.lengths.begin(), o.lengths.end());  // the band is drawn at once
+  const std::vector<float> xs(o.lengths.begin(), o.lengths.end());  // the x of each length, for the band and the line
   std::vector<std::string> names;  // legend labels, alive until end_plot: where a table has no rows, it says from where
   names.reserve(o.series.size());
   for (const LabSeries& sr : o.series) {
@@ -218,12 +218,8 @@ void accuracy_plot(AppState& s, const LabOptions& o, ImVec2 size) {
         break;
       }
     if (sr.evaluated > 1) plot::plot_band(xs.data(), sr.lo.data(), sr.hi.data(), int(xs.size()), encoding_color(k) & 0x40FFFFFFu);
-    const std::size_t regular = o.lengths.size() > 1 && o.lengths.back() % 5 != 0 ? o.lengths.size() - 1 : o.lengths.size();
-    plot::plot_line(names.back().c_str(), sr.mean.data(), int(regular), o.lengths.empty() ? 5.0 : o.lengths[0], 5.0, 1,
+    plot::plot_line(names.back().c_str(), xs.data(), sr.mean.data(), int(std::min(xs.size(), sr.mean.size())),
                     encoding_color(k), 2.0f);
-    if (regular < o.lengths.size())  // the last length is test_max itself, not a multiple of 5
-      plot::plot_line(hidden_name(k), sr.mean.data() + regular - 1, 2,
-                      o.lengths[regular - 1], o.lengths[regular] - o.lengths[regular - 1], 1, encoding_color(k), 2.0f);
   }
   plot::end_plot();
   record_page_region(s);

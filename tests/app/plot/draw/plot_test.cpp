@@ -119,3 +119,27 @@ TEST_CASE("a legend beside the data never takes the frame under the readable wid
   CHECK(data_points_inside(list, *legend) == 0);
   CHECK(frame_width > min_width);
 }
+
+TEST_CASE("an x/y line is one series through unevenly spaced samples: one polyline, one legend entry") {
+  static const float xs[] = {5, 10, 15, 20, 25, 30, 35, 42};  // the last step is not 5
+  static const float ys[] = {1, 1, 1, 1, 0.6f, 0.2f, 0.0f, 0.0f};
+  const DisplayList list = recorded(
+      [&] {
+        if (begin_plot("##xy", ImVec2(600, 300))) {
+          setup_axes("n", "match", {0, 50}, {-0.05, 1.1});
+          plot_line("only curve", xs, ys, 8);
+          end_plot();
+        }
+      },
+      ImVec2(700, 400), 3);
+  std::vector<Polyline> data;
+  for (const Polyline& l : lines(list))
+    if (l.points.size() >= 3) data.push_back(l);
+  REQUIRE(data.size() == 1);
+  REQUIRE(data[0].points.size() == 8);
+  const float step = data[0].points[1].x - data[0].points[0].x;  // 5 in x
+  CHECK(data[0].points[7].x - data[0].points[6].x == Approx(1.4 * step).epsilon(1e-3));
+  int entries = 0;
+  for (const Text& t : texts(list)) entries += t.text == "only curve";
+  CHECK(entries == 1);
+}
