@@ -112,6 +112,9 @@ inline constexpr Limit criteria_length{.name = "length", .min = 2, .max = 8192, 
     .scale = Scale::logarithmic};
 inline constexpr Limit ui_zoom{.name = "ui-zoom", .min = 0.5, .max = 3, .fallback = 1};
 // RoPE clocks' animation: positions per second.
+// The clocks page draws a dial per pair: at most 128 of them on screen.
+inline constexpr Limit clock_head_dim{.name = "head-dim", .min = 2, .max = 16384, .fallback = 64,
+    .scale = Scale::logarithmic, .window_min = 2, .window_max = 256};
 inline constexpr Limit clock_speed{.name = "speed", .min = 0.1, .max = 1000, .fallback = 4,
     .scale = Scale::logarithmic};
 inline constexpr Limit compare_offset{.name = "compare-offset", .min = -512, .max = 512, .fallback = 64};

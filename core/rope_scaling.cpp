@@ -129,9 +129,10 @@ void validate(const RopeParams& p, const RopeScalingParams& s) {
   if (!s.factor && resolved_factor(s) < 1.0)
     throw ParamError("max-len", "must be >= --original-max-len (" + std::to_string(original_len(s)) +
                                     ") so that the derived factor is >= 1, got " + std::to_string(*s.max_len));
-  if (k == K::dynamic && rotary_dim(p) < 4)
+  if (k == K::dynamic && rotary_dim(p) < kMinDynamicRotaryDim)
     throw ParamError(p.rotary_dim ? "rotary-dim" : "head-dim",
-                     "dynamic scaling needs a rotary dimension >= 4 (its exponent is R/(R-2)), got " +
+                     "dynamic scaling needs a rotary dimension >= " + std::to_string(kMinDynamicRotaryDim) +
+                         " (its exponent is R/(R-2)), got " +
                          std::to_string(rotary_dim(p)));
   if (k == K::yarn && s.beta_fast.value_or(32.0) <= s.beta_slow.value_or(1.0))
     throw ParamError("beta-fast", "must be greater than --beta-slow (" + num(s.beta_slow.value_or(1.0)) + "), got " +

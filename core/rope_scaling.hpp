@@ -38,6 +38,8 @@ struct RopeScalingParams {
 };
 
 inline constexpr int kMaxContextLen = int(limits::original_len.max);  // bound on every *-len parameter (the table's)
+// Dynamic NTK's base exponent is R/(R-2) (R = the rotary dimension): it needs R >= 4.
+inline constexpr int kMinDynamicRotaryDim = 4;
 
 struct ScaledRope {
   std::vector<double> inv_freq;     // R/2 scaled inverse frequencies

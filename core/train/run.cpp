@@ -258,8 +258,8 @@ Model<float> TrainRun::private_copy(int tokens, std::size_t att) const {
 }
 
 std::vector<int> TrainRun::test_sequence(int n, int index) const {
-  check_int(Limit{"length", 1, double(std::max(settings_.train_max, settings_.test_max)), 0}, n);
-  check_int(Limit{"index", 0, double(settings_.test_samples - 1), 0}, index);
+  check_int(Limit{.name = "length", .min = 1, .max = double(std::max(settings_.train_max, settings_.test_max)), .fallback = 1}, n);
+  check_int(Limit{.name = "index", .min = 0, .max = double(settings_.test_samples - 1), .fallback = 0}, index);
   return test_sequences(settings_.task, n, index + 1, settings_.seed)[std::size_t(index)];
 }
 
@@ -272,8 +272,8 @@ std::vector<int> TrainRun::greedy_answer(int n, int index) const {
 }
 
 std::optional<std::vector<std::vector<Matrix>>> TrainRun::attention_maps(int n, int index) const {
-  check_int(Limit{"length", 1, double(std::max(settings_.train_max, settings_.test_max)), 0}, n);
-  check_int(Limit{"index", 0, double(settings_.test_samples - 1), 0}, index);
+  check_int(Limit{.name = "length", .min = 1, .max = double(std::max(settings_.train_max, settings_.test_max)), .fallback = 1}, n);
+  check_int(Limit{.name = "index", .min = 0, .max = double(settings_.test_samples - 1), .fallback = 0}, index);
   const int L = sequence_length(n);
   if (mechanism_of(settings_.pe) == PositionMechanism::trainable_table && L > model_config(settings_).learned_len) return std::nullopt;
   Model<float> m = private_copy(L, std::size_t(settings_.heads) * std::size_t(L) * std::size_t(L));

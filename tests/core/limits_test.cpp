@@ -40,7 +40,7 @@ const std::vector<const Limit*> kEntries = {
     &limits::precision_max_position_log2, &limits::figure_width, &limits::figure_height,
     &limits::alibi_heads, &limits::alibi_seq_len, &limits::t5_shaw_seq_len, &limits::num_buckets,
     &limits::t5_max_distance, &limits::max_relative, &limits::shift_position, &limits::criteria_length,
-    &limits::ui_zoom, &limits::clock_speed, &limits::compare_offset, &limits::binary_positions, &limits::binary_morph,
+    &limits::ui_zoom, &limits::clock_head_dim, &limits::clock_speed, &limits::compare_offset, &limits::binary_positions, &limits::binary_morph,
     &limits::max_output, &limits::threads, &limits::animation_frames, &limits::animation_fps,
     &limits::train_layers, &limits::train_heads, &limits::train_d_model, &limits::train_batch,
     &limits::train_steps, &limits::train_max, &limits::test_max, &limits::test_samples, &limits::learning_rate,
@@ -140,6 +140,26 @@ TEST_CASE("no source outside the limits table writes a numeric range into a mess
       const std::string text = read_text(e.path());
       for (auto it = std::sregex_iterator(text.begin(), text.end(), typed_range); it != std::sregex_iterator(); ++it)
         if (it->str().find("PNG text keyword") == std::string::npos)
+          found.push_back(fs::relative(e.path(), kRepo).string() + ": " + it->str());
+    }
+  INFO(Catch::Detail::stringify(found));
+  CHECK(found.empty());
+}
+
+TEST_CASE("no source outside the limits table types a bound into a slider or a hint", "[limits]") {
+  // A slider whose range is two numbers ("pairs_slider(..., 1, 256)", "SliderInt(..., 0, 100, ...)") or a hint
+  // with "(<number> to <number>" types a bound again; limit_slider / page_slider / pairs_slider over a limits::
+  // entry, or window_range_text(), read the table's.
+  const std::regex typed_slider(
+      R"re((Slider(Int|Float|Scalar)|Drag(Int|Float)|page_slider|pairs_slider)\([^;]*,\s*-?[0-9.]+f?,\s*-?[0-9.]+f?\s*[,)])re");
+  const std::regex typed_hint(R"re("[^"\n]*\([0-9.e]+ to [0-9.e]+[^"\n]*")re");
+  std::vector<std::string> found;
+  for (const char* folder : {"app/ui", "app/model"})
+    for (const auto& e : fs::recursive_directory_iterator(kRepo / folder)) {
+      if (e.path().extension() != ".cpp") continue;
+      const std::string text = read_text(e.path());
+      for (const std::regex* r : {&typed_slider, &typed_hint})
+        for (auto it = std::sregex_iterator(text.begin(), text.end(), *r); it != std::sregex_iterator(); ++it)
           found.push_back(fs::relative(e.path(), kRepo).string() + ": " + it->str());
     }
   INFO(Catch::Detail::stringify(found));

@@ -72,11 +72,6 @@ double max_abs(const Matrix& m) {
   return v;
 }
 
-bool encoding_is_nonnegative(const EncodingParams& p) {
-  return (p.encoding == Encoding::binary && !p.signed_bits) || p.encoding == Encoding::integer ||
-         p.encoding == Encoding::normalized;
-}
-
 void set_colors(plot::HeatmapImage& img, int choice, Colormap automatic, double vmin, double vmax) {
   img.colormap = choice > 0 ? plot::kAllColormaps[std::clamp(choice - 1, 0, plot::kColormapCount - 1)] : automatic;
   img.vmin = vmin;
@@ -84,21 +79,16 @@ void set_colors(plot::HeatmapImage& img, int choice, Colormap automatic, double 
 }
 
 void update_encoding_colors(BasicsOptions& b) {
-  const EncodingParams& p = b.computed;
-  const int L = p.seq_len;
-  switch (p.encoding) {
-    case Encoding::sinusoidal: set_colors(b.encoding_image, b.encoding_view.colormap_choice, Colormap::diverging, -1, 1); break;
-    case Encoding::learned: {
-      const double m = std::max(max_abs(b.encoding), 1e-12);
-      set_colors(b.encoding_image, b.encoding_view.colormap_choice, Colormap::diverging, -m, m);
-      break;
-    }
-    case Encoding::binary:
-      if (p.signed_bits) set_colors(b.encoding_image, b.encoding_view.colormap_choice, Colormap::diverging, -1, 1);
-      else set_colors(b.encoding_image, b.encoding_view.colormap_choice, Colormap::viridis, 0, 1);
-      break;
-    case Encoding::normalized: set_colors(b.encoding_image, b.encoding_view.colormap_choice, Colormap::viridis, 0, 1); break;
-    case Encoding::integer: set_colors(b.encoding_image, b.encoding_view.colormap_choice, Colormap::viridis, 0, std::max(L - 1, 1)); break;
+  // core's table gives the values' bounds; an encoding without fixed bounds (a learned table) is read.
+  const ValueScale scale = encoding_info(b.computed.encoding).scale(b.computed);
+  const int choice = b.encoding_view.colormap_choice;
+  if (!scale.centred) {
+    set_colors(b.encoding_image, choice, Colormap::viridis, scale.low, scale.high);
+  } else if (std::isnan(scale.low)) {
+    const double m = std::max(max_abs(b.encoding), 1e-12);
+    set_colors(b.encoding_image, choice, Colormap::diverging, -m, m);
+  } else {
+    set_colors(b.encoding_image, choice, Colormap::diverging, scale.low, scale.high);
   }
 }
 
@@ -114,7 +104,7 @@ void update_similarity_colors(BasicsOptions& b) {
     if (!std::isnan(v)) m = std::max(m, double(std::abs(v)));
   }
   m = std::max(m, 1e-12);
-  if (encoding_is_nonnegative(b.computed))
+  if (!encoding_info(b.computed.encoding).scale(b.computed).centred)  // values >= 0: so are their products
     set_colors(b.similarity_image, b.similarity_view.colormap_choice, Colormap::viridis, 0, m);
   else
     set_colors(b.similarity_image, b.similarity_view.colormap_choice, Colormap::diverging, -m, m);
@@ -136,18 +126,8 @@ void recompute_encoding(BasicsOptions& b, const EncodingParams& params) {
     b.frequencies = sinusoid_frequencies(p.d_model, p.base, p.layout);
   b.encoding_image.values = &b.encoding;
   ++b.encoding_image.version;
-  b.channel_wavelength.assign(b.encoding.cols, std::nanf(""));
-  for (std::size_t c = 0; c < b.encoding.cols; ++c) {
-    if (p.encoding == Encoding::binary) {
-      b.channel_wavelength[c] = std::ldexp(1.0f, int(std::min<std::size_t>(c, 120)) + 1);  // bit c: period 2^(c+1)
-    } else if (p.encoding == Encoding::sinusoidal) {
-      const std::size_t n = b.frequencies.size();
-      std::size_t pair = n;
-      if (p.layout == Layout::interleaved) pair = c / 2;
-      else if (c < 2 * n) pair = c % n;
-      if (pair < n && b.frequencies[pair] > 0.0) b.channel_wavelength[c] = float(2.0 * std::numbers::pi / b.frequencies[pair]);
-    }
-  }
+  const auto periods = encoding_info(p.encoding).channel_periods;
+  b.channel_wavelength = periods ? periods(p, b.encoding.cols) : std::vector<float>(b.encoding.cols, std::nanf(""));
   b.channel_log10_wavelength.resize(b.channel_wavelength.size());
   for (std::size_t c = 0; c < b.channel_wavelength.size(); ++c)
     b.channel_log10_wavelength[c] = std::log10(b.channel_wavelength[c]);
@@ -191,8 +171,10 @@ std::string summary(const BasicsOptions& b) {
   const EncodingParams& p = b.computed;
   std::ostringstream os;
   os << to_string(p.encoding) << ", d_model " << p.d_model << ", L " << p.seq_len;
-  if (p.encoding == Encoding::sinusoidal) os << ", base " << p.base << ", " << to_string(p.layout);
-  if (p.encoding == Encoding::learned) {
+  const EncodingInputs& uses = encoding_info(p.encoding).inputs;
+  if (uses.base) os << ", base " << p.base;
+  if (uses.layout) os << ", " << to_string(p.layout);
+  if (uses.table) {
     os << ", seed " << p.seed << ", max_len " << p.max_len;
     if (p.seq_len > p.max_len) os << " (positions >= " << p.max_len << " have no learned row: drawn as missing)";
   }

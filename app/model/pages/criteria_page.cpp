@@ -22,17 +22,19 @@ void update(AppState& s) {
   const BasicsOptions& basics = s.pages.basics;
   CriteriaOptions& o = s.pages.criteria;
   o.measured_len = std::min(basics.computed.seq_len, kCriteriaMaxLen);
-  for (int e = 0; e < 5; ++e) {
+  const auto table = encoding_table();
+  o.reports.assign(table.size(), CriteriaReport{});
+  o.errors.assign(table.size(), std::string());
+  for (std::size_t e = 0; e < table.size(); ++e) {
     EncodingParams p = basics.computed;
-    p.encoding = Encoding(e);
+    p.encoding = table[e].id;
     p.seq_len = o.measured_len;
-    if (p.encoding == Encoding::learned)  // the table has no rows past its length: measure inside it
+    if (table[e].inputs.table)  // a table has no rows past its length: measure inside it
       p.seq_len = std::min(p.seq_len, p.learned_table ? int(p.learned_table->rows) : p.max_len);
-    o.errors[std::size_t(e)].clear();
     try {
-      o.reports[std::size_t(e)] = measure_criteria(p);
+      o.reports[e] = measure_criteria(p);
     } catch (const ParamError& err) {
-      o.errors[std::size_t(e)] = err.what();
+      o.errors[e] = err.what();
     }
   }
   check_int(limits::criteria_length, o.length_a);
@@ -44,7 +46,7 @@ void update(AppState& s) {
   for (int t = 0; t < n; ++t) o.integer_values[std::size_t(t)] = float(t);
 }
 
-// One row per encoding (sinusoidal, learned, binary, normalized, integer); columns: unique, min distance,
+// One row per encoding of core's table, in its order; columns: unique, min distance,
 // consistent, spread over t, change with length, bounded, max |value|, growth, deterministic, extrapolates.
 NdArray export_data(const AppState& s) {
   std::vector<std::vector<float>> cols(10);

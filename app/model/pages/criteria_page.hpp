@@ -1,9 +1,9 @@
 // The criteria page's options and cached results (its update, export, caption and state JSON: criteria_page.cpp).
 #pragma once
-#include <array>
 #include <string>
 #include <vector>
 
+#include "core/absolute_encodings.hpp"
 #include "core/criteria.hpp"
 #include "core/matrix.hpp"
 
@@ -11,9 +11,9 @@ namespace peviz::app {
 
 struct CriteriaOptions {
   int length_a = 64, length_b = 256;   // the two lengths of the "same offset" plot
-  // cache: one report per encoding at the sidebar's parameters
-  std::array<CriteriaReport, 5> reports;
-  std::array<std::string, 5> errors;   // ParamError text when an encoding cannot be measured
+  // cache: one report per encoding of core's table (its order) at the sidebar's parameters
+  std::vector<CriteriaReport> reports = std::vector<CriteriaReport>(encoding_table().size());
+  std::vector<std::string> errors = std::vector<std::string>(encoding_table().size());  // ParamError text: not measured
   int measured_len = 0;                // L used (capped for the O(L^2 d) measurements)
   std::vector<float> normalized_a, normalized_b, integer_values;
 };

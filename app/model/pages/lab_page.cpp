@@ -83,9 +83,11 @@ void check_inputs(const LabOptions& o) {
   train::validate(settings_for(o, PositionEncoding::rope));
   check_window_real(limits::base, o.settings.rope_base);
   check_int(limits::train_seeds, o.seeds);
-  check_int(Limit{"attention-length", 1, limits::test_max.max, 20}, o.attention_length);
-  check_int(Limit{"attention-sample", 0, double(o.settings.test_samples - 1), 0}, o.attention_sample);
-  check_int(Limit{"attention-pe", 0, double(kLabEncodings - 1), 3}, o.attention_pe);
+  check_int(Limit{.name = "attention-length", .min = 1, .max = limits::test_max.max, .fallback = 1}, o.attention_length);
+  check_int(Limit{.name = "attention-sample", .min = 0, .max = double(o.settings.test_samples - 1), .fallback = 0}, o.attention_sample);
+  check_int(Limit{.name = "attention-pe", .min = 0, .max = double(kLabEncodings - 1),
+                  .fallback = double(train::PositionEncoding::rope)},
+            o.attention_pe);
 }
 
 }  // namespace
@@ -389,7 +391,7 @@ void read_json(const nlohmann::json& j, PageStates& a) {
     for (const nlohmann::json& name : e) {
       PositionEncoding pe;
       if (!name.is_string() || !train::parse_position_encoding(name.get<std::string>(), pe))
-        throw ParamError("encodings", "must name nope, sinusoidal, learned, rope, alibi or t5, got " + name.dump());
+        throw ParamError("encodings", "must name one of " + train::lab_encoding_names() + ", got " + name.dump());
       const auto at = std::find(train::kAllPositionEncodings.begin(), train::kAllPositionEncodings.end(), pe);
       o.compare[std::size_t(at - train::kAllPositionEncodings.begin())] = true;
     }
@@ -406,7 +408,7 @@ void read_json(const nlohmann::json& j, PageStates& a) {
   read(j, "attention_pe", attention_pe);
   PositionEncoding pe;
   if (!train::parse_position_encoding(attention_pe, pe))
-    throw ParamError("attention_pe", "must be nope, sinusoidal, learned, rope, alibi or t5, got " + attention_pe);
+    throw ParamError("attention_pe", "must be one of " + train::lab_encoding_names() + ", got " + attention_pe);
   o.attention_pe = int(std::find(train::kAllPositionEncodings.begin(), train::kAllPositionEncodings.end(), pe) -
                        train::kAllPositionEncodings.begin());
   read(j, "seeds", o.seeds);

@@ -49,9 +49,13 @@ struct LabSeries {
 struct LabOptions {
   // --- inputs (the state JSON's "lab" object; ranges and defaults from core/limits.hpp, "training") ---
   train::TrainSettings settings;         // every run's settings but pe and seed
-  std::array<bool, kLabEncodings> compare{true, true, true, true, true, true};  // kAllPositionEncodings order
+  std::array<bool, kLabEncodings> compare = [] {  // kAllPositionEncodings order; every encoding at first
+    std::array<bool, kLabEncodings> all{};
+    all.fill(true);
+    return all;
+  }();
   int seeds = int(limits::train_seeds.fallback);  // runs per encoding: seeds settings.seed, +1, ...
-  int attention_pe = 3;          // index into kAllPositionEncodings whose run the attention maps show (rope)
+  int attention_pe = int(train::PositionEncoding::rope);  // index into kAllPositionEncodings: the attention maps' run
   int attention_length = 25;     // n symbols of the test sequence (may exceed train_max)
   int attention_sample = 0;      // which test sequence of that length
   // --- requests from the view, acted on by the update step ---

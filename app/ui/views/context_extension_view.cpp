@@ -12,6 +12,7 @@
 #include "app/ui/views/views.hpp"
 #include "app/ui/views/model_comparison_view.hpp"
 #include "app/ui/views/rope_model_line.hpp"
+#include "core/rope_scaling.hpp"
 
 namespace peviz::app {
 
@@ -64,7 +65,7 @@ void controls(AppState& s) {
     ImGui::PopTextWrapPos();
   }
   bool changed = false;
-  changed |= pairs_slider(s, page, "head_dim / 2##ext", p.rope.head_dim, 2, 256);
+  changed |= pairs_slider(s, page, "head_dim / 2##ext", p.rope.head_dim, limits::head_dim, kMinDynamicRotaryDim);
   next_slider_on_line("base##ext");
   changed |= page_slider(s, page, "base##ext", p.rope.base, limits::rope_base);
   next_slider_on_line("factor");

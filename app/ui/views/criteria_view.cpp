@@ -9,6 +9,7 @@
 
 #include "app/plot/draw/plot.hpp"
 #include "app/ui/views/views.hpp"
+#include "core/absolute_encodings.hpp"
 
 namespace peviz::app {
 
@@ -59,7 +60,6 @@ constexpr Column kColumns[6] = {
 constexpr float kWideTableEm = 52.0f;
 
 void scorecard(const CriteriaOptions& o) {
-  static const char* const encodings[5] = {"sinusoidal", "learned", "binary", "t/(L-1)", "integer t"};
   const bool compact = ImGui::GetContentRegionAvail().x < kWideTableEm * ImGui::GetFontSize();
   const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp;  // widths by the weights below
   if (!ImGui::BeginTable("##criteria", 6, flags)) return;
@@ -73,14 +73,15 @@ void scorecard(const CriteriaOptions& o) {
     hint(compact ? (std::string(kColumns[i].title) + ": " + kColumns[i].meaning + " Hover a verdict for its measure.").c_str()
                  : kColumns[i].meaning);
   }
-  for (int e = 0; e < 5; ++e) {
-    const CriteriaReport& r = o.reports[std::size_t(e)];
+  const auto table = encoding_table();
+  for (std::size_t e = 0; e < table.size() && e < o.reports.size(); ++e) {
+    const CriteriaReport& r = o.reports[e];
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
-    ImGui::TextUnformatted(encodings[e]);
-    if (!o.errors[std::size_t(e)].empty()) {
+    ImGui::TextUnformatted(table[e].label.data(), table[e].label.data() + table[e].label.size());
+    if (!o.errors[e].empty()) {
       ImGui::TableNextColumn();
-      ImGui::TextWrapped("not measured: %s", o.errors[std::size_t(e)].c_str());
+      ImGui::TextWrapped("not measured: %s", o.errors[e].c_str());
       continue;
     }
     ImGui::TableNextColumn();

@@ -20,9 +20,12 @@ constexpr Page kPage = Page::lab;
 const char* encoding_name(int k) { return train::to_string(train::kAllPositionEncodings[std::size_t(k)]).data(); }
 // The same names as legend-less labels: a plot keeps the label pointer until end_plot.
 const char* hidden_name(int k) {
-  static constexpr const char* kHidden[] = {"##nope", "##sinusoidal", "##learned", "##rope", "##alibi", "##t5"};
-  static_assert(std::size(kHidden) == train::kAllPositionEncodings.size());
-  return kHidden[k];
+  static const std::vector<std::string> hidden = [] {
+    std::vector<std::string> names;
+    for (const train::LabEncodingInfo& e : train::kLabEncodings) names.push_back("##" + std::string(e.name));
+    return names;
+  }();
+  return hidden[std::size_t(k)].c_str();
 }
 int encoding_index(train::PositionEncoding pe) {
   const auto& all = train::kAllPositionEncodings;

@@ -30,7 +30,7 @@ void draw_precision_view(AppState& s) {
     }
     if (o.use_rope) {
       next_slider_on_line("head_dim / 2##prec");
-      pairs_slider(s, page, "head_dim / 2##prec", o.head_dim, 1, 256);
+      pairs_slider(s, page, "head_dim / 2##prec", o.head_dim, limits::head_dim);
       next_slider_on_line("base##prec");
       page_slider(s, page, "base##prec", o.base, limits::rope_base);
     }

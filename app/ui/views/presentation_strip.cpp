@@ -6,6 +6,7 @@
 #include "app/model/presentation.hpp"
 #include "app/ui/views/teach_views.hpp"
 #include "app/ui/views/views.hpp"
+#include "core/absolute_encodings.hpp"
 
 namespace peviz::app {
 
@@ -27,7 +28,7 @@ void draw_presentation_strip(AppState& s) {
   if (limit_slider("##present_d", p.d_model, limits::d_model)) mark_params_changed(s);
   ImGui::TextUnformatted("L");
   if (limit_slider("##present_L", p.seq_len, limits::seq_len)) mark_params_changed(s);
-  ImGui::BeginDisabled(p.encoding != Encoding::sinusoidal);
+  ImGui::BeginDisabled(!encoding_info(p.encoding).inputs.base);
   ImGui::TextUnformatted("base");
   if (limit_slider("##present_base", p.base, limits::base))
     mark_params_changed(s);

@@ -19,7 +19,7 @@ namespace {
 void controls(AppState& s) {
   RopeClocksOptions& o = s.pages.rope_clocks;
   constexpr Page page = Page::rope_clocks;
-  pairs_slider(s, page, "pairs", o.rope.head_dim, 1, 128);
+  pairs_slider(s, page, "pairs", o.rope.head_dim, limits::clock_head_dim);
   hint("Rotary pairs = head_dim / 2. Pair j turns by t * base^(-2j/head_dim) radians.");
   next_slider_on_line("base##clocks");
   page_slider(s, page, "base##clocks", o.rope.base, limits::rope_base);

@@ -31,7 +31,7 @@ void draw_rope_decay_view(AppState& s) {
   if (!drawing_figure(s)) {  // the settings and the bases shown; a figure leaves them out
     if (!o.models) {  // the models bring their own heads
       draw_rope_model_line(s, page);
-      pairs_slider(s, page, "head_dim / 2", o.head_dim, 1, 256);
+      pairs_slider(s, page, "head_dim / 2", o.head_dim, limits::head_dim);
       next_slider_on_line("max distance");
     }
     page_slider(s, page, "max distance", o.max_distance, limits::decay_max_distance);

@@ -234,9 +234,10 @@ bool page_slider(AppState& s, Page page, const char* label, double& v, const Lim
   return changed;
 }
 
-bool pairs_slider(AppState& s, Page page, const char* label, int& head_dim, int min_pairs, int max_pairs) {
+bool pairs_slider(AppState& s, Page page, const char* label, int& head_dim, const Limit& l, int min_head_dim) {
   int pairs = head_dim / 2;
-  if (!page_slider(s, page, label, pairs, min_pairs, max_pairs)) return false;
+  const int lo = std::max(int(l.window_lo()), min_head_dim) / 2, hi = int(l.window_hi()) / 2;
+  if (!page_slider(s, page, label, pairs, lo, hi)) return false;
   head_dim = 2 * pairs;
   return true;
 }

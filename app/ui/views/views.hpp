@@ -99,7 +99,8 @@ bool page_slider(AppState& s, Page page, const char* label, int& v, const Limit&
 bool page_slider(AppState& s, Page page, const char* label, double& v, const Limit& l);
 // Puts the next page slider (labelled `label`) on the current line when it fits there, else on a new line.
 void next_slider_on_line(const char* label);
-// Slider over head_dim / 2 (the rotary pairs), keeping head_dim even; marks `page` dirty.
-bool pairs_slider(AppState& s, Page page, const char* label, int& head_dim, int min_pairs, int max_pairs);
+// Slider over head_dim / 2 (the rotary pairs) in the window range of `l` (head_dim at least `min_head_dim`),
+// keeping head_dim even; marks `page` dirty.
+bool pairs_slider(AppState& s, Page page, const char* label, int& head_dim, const Limit& l, int min_head_dim = 0);
 
 }  // namespace peviz::app
