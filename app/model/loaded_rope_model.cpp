@@ -58,13 +58,24 @@ RopeParams single_rope(const LoadedRopeModel& m) {
 
 RopeModelPreset loaded_preset(const LoadedRopeModel& m) { return rope_model_preset(*m.model, shown_layer(m).layer_type); }
 
+namespace {
+
+// Points `m` at `model`, read from `path`, with the preset of `layer` (rope_model_preset validates the scheme and
+// the layer type, and refuses an unknown one).
+void set_rope_model(LoadedRopeModel& m, std::shared_ptr<const ModelConfig> model, const std::string& path,
+                    const std::string& layer) {
+  const RopeModelPreset p = rope_model_preset(*model, layer);
+  m.layer = layer_index(*model, p.layer_type);
+  m.note = p.note;
+  m.path = path;
+  m.model = std::move(model);
+}
+
+}  // namespace
+
 void load_rope_model(PageStates& a, std::shared_ptr<const ModelConfig> model, const std::string& path,
                      const std::string& layer) {
-  const RopeModelPreset p = rope_model_preset(*model, layer);  // validates the scheme and the layer type
-  a.rope_model.layer = layer_index(*model, p.layer_type);
-  a.rope_model.note = p.note;
-  a.rope_model.path = path;
-  a.rope_model.model = std::move(model);
+  set_rope_model(a.rope_model, std::move(model), path, layer);
   for (int page = 0; page < kPageCount; ++page) take_rope_model(a, page);
 }
 
@@ -106,16 +117,12 @@ RopeKnobSource read_rope_model_json(const nlohmann::json& j, PageStates& a, std:
   read(j, "layer_type", layer);
   read(j, "model_path", path);
   if (!name.empty()) {
-    auto model = find_named_model(name, path);
+    LoadedRopeModel& m = a.rope_model;
+    // A model already loaded from the same path is not read again (every RoPE page of a state file names it).
+    const bool loaded = m.model && m.model->name == name && m.path == path;
+    auto model = loaded ? m.model : find_named_model(name, path);
     if (model && model->scheme == PositionScheme::rope) {
-      const RopeModelPreset p = rope_model_preset(*model, layer);  // an unknown layer type is refused here
-      LoadedRopeModel& m = a.rope_model;
-      if (m.model->name != name || m.path != path || m.layer != layer_index(*model, p.layer_type)) {
-        m.layer = layer_index(*model, p.layer_type);
-        m.note = p.note;
-        m.path = path;
-        m.model = std::move(model);
-      }
+      set_rope_model(m, std::move(model), path, layer);
       return RopeKnobSource::model;
     }
   }

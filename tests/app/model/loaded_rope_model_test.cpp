@@ -14,6 +14,7 @@
 #include "app/model/state_json.hpp"
 #include "core/errors.hpp"
 #include "../../core/model_config_fixtures.hpp"
+#include "../../temp_path.hpp"
 
 using namespace peviz;
 using namespace peviz::app;
@@ -197,4 +198,24 @@ TEST_CASE("a state naming a model that is gone opens with its knobs, custom; a s
   apply_state_json(nlohmann::json::parse(R"({"page": "rope-clocks", "rope_clocks": {"position": 40}})"), s);
   CHECK(s.pages.rope_clocks.from_model);  // a lesson step that moves t only
   CHECK(s.pages.rope_clocks.position == 40.0);
+}
+
+TEST_CASE("a state's RoPE pages naming the model already loaded from the same file do not read it again") {
+  const std::string copy = unique_temp_path("llama-config.json");
+  std::filesystem::copy_file(config("llama-3.1-8b-instruct.json"), copy, std::filesystem::copy_options::overwrite_existing);
+  AppState s;
+  CHECK(open_model_config(s, copy) == "peviz-test-" + std::to_string(::getpid()) + "-llama-config");  // the file's stem
+  const nlohmann::json state = state_to_json(s);
+  std::filesystem::remove(copy);  // a second read would fail: the pages must keep the model loaded
+  AppState reopened = s;
+  apply_state_json(state, reopened);
+  for (Page p : kRopePages) {
+    INFO(page_name(p));
+    CHECK(follows(reopened, p));
+  }
+  CHECK(reopened.pages.rope_model.path == copy);
+  CHECK(reopened.pages.precision.base == 500000.0);
+  AppState fresh;  // without the model loaded, the file that is gone leaves every page custom
+  apply_state_json(state, fresh);
+  CHECK_FALSE(follows(fresh, Page::rope_clocks));
 }
