@@ -159,7 +159,7 @@ void fill_integer(const EncodingRows&, std::size_t first, std::size_t count, flo
   for (std::size_t r = 0; r < count; ++r) out[r] = float(first + r);
 }
 ValueScale integer_scale(const EncodingParams& p) {
-  return {.centred = false, .low = 0, .high = std::max(p.seq_len - 1, 1), .axis_low = -0.05 * p.seq_len,
+  return {.centred = false, .low = 0, .high = double(std::max(p.seq_len - 1, 1)), .axis_low = -0.05 * p.seq_len,
           .axis_high = 1.05 * p.seq_len};
 }
 Extrapolation integer_extrapolation(const EncodingParams&) {
