@@ -96,7 +96,9 @@ json state_to_json(const AppState& s) {
                {"split_x", s.layout.split_x},
                {"split_y", s.layout.split_y},
                {"panel", kBasicsPanels[int(s.layout.panel)].name},
-               {"highlight", s.highlight_position}};
+               // Within the saved length, as reading clamps it: the sidebar may have shortened L this frame, before
+               // the update step clamps the highlight.
+               {"highlight", std::clamp(s.highlight_position, 0, std::max(s.params.seq_len - 1, 0))}};
   for (const PageModel* page : page_models())
     if (page->write_json) j[page->json_key].update(page->write_json(a));  // Basics adds its keys to "view"
   return j;
