@@ -5,6 +5,8 @@
 #                     random-input run of the window (peviz --monkey), the suite again under ASan+UBSan
 #                     (build-asan/) and every libFuzzer target for 30 s (build-fuzz/). PEVIZ_QUICK=1
 #                     stops after the first ctest.
+#   ./setup.sh web    install, build the browser app with em++ into build-web/site/ and serve it at
+#                     http://127.0.0.1:8080/ (PEVIZ_WEB_PORT picks the port; --build-only only builds)
 set -euo pipefail
 
 cd "$(dirname "$0")"
@@ -19,8 +21,13 @@ PACKAGES=(build-essential cmake pkg-config libimgui-dev libglfw3-dev python3-gla
           poppler-utils librsvg2-bin)
 # (the last two lines: vector figures and animations; poppler-utils and librsvg2-bin only for tests)
 # The lab's PyTorch twin is checked against the engine by tests/twin (they skip without torch); `run` never needs it.
+# The browser build: em++ (Debian's emscripten), header-only Eigen for the lab's products; ImGui, zlib and libpng
+# come from Debian's source packages (tools/web/fetch_sources.sh). Its test drives Debian's chromium.
+WEB_PACKAGES=(emscripten cmake dpkg-dev libeigen3-dev nlohmann-json3-dev libcli11-dev)
 if [[ "$MODE" == test ]]; then
-  PACKAGES+=(python3-torch)
+  PACKAGES+=(python3-torch "${WEB_PACKAGES[@]}" chromium npm)
+elif [[ "$MODE" == web ]]; then
+  PACKAGES=("${WEB_PACKAGES[@]}")
 fi
 
 missing=()
@@ -43,6 +50,26 @@ if ((${#missing[@]})); then
 fi
 
 JOBS="$(nproc 2>/dev/null || echo 2)"
+# The browser build into build-web/ (PEVIZ_WEB_DIR), its page in build-web/site/.
+build_web() {
+  local dir="${PEVIZ_WEB_DIR:-build-web}"
+  bash tools/web/fetch_sources.sh "$dir/src"
+  # emcc's JavaScript optimiser needs Debian's node modules (acorn), whichever node is first on the PATH.
+  export NODE_PATH="/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}"
+  emcmake cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Release -DPEVIZ_BUILD_TESTS=OFF >/dev/null
+  cmake --build "$dir" -j "$JOBS"
+  local raw gz
+  raw="$(du -sk "$dir/site" | cut -f1)"
+  gz="$(cd "$dir/site" && for f in index.html peviz-page.js peviz.js peviz.wasm peviz.data; do gzip -9c "$f"; done | wc -c)"
+  echo "setup: web: $dir/site is $((raw / 1024)) MiB in all; the first view downloads $((gz / 1024)) KiB gzip"
+}
+if [[ "$MODE" == web ]]; then
+  build_web
+  [[ "${2:-}" == --build-only ]] && exit 0
+  PORT="${PEVIZ_WEB_PORT:-8080}"
+  echo "setup: web: serving build-web/site at http://127.0.0.1:$PORT/ (Ctrl+C stops)"
+  exec python3 -m http.server --bind 127.0.0.1 "$PORT" --directory "${PEVIZ_WEB_DIR:-build-web}/site"
+fi
 cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release
 # run builds what the window needs (the peviz binary); test builds everything, the test programs too.
 if [[ "$MODE" == run ]]; then
@@ -81,5 +108,5 @@ case "$MODE" in
     cmake --build "$BUILD_DIR-fuzz" -j "$JOBS"
     bash tests/fuzz/run_fuzzers.sh "$BUILD_DIR-fuzz" "${PEVIZ_FUZZ_SECONDS:-30}"
     ;;
-  *)    echo "usage: ./setup.sh run|test" >&2; exit 2 ;;
+  *)    echo "usage: ./setup.sh run|test|web [--build-only]" >&2; exit 2 ;;
 esac

@@ -10,6 +10,7 @@
 
 #include "core/atomic_file.hpp"
 #include "core/errors.hpp"
+#include "core/float_chars.hpp"
 #include "core/parallel.hpp"
 
 namespace peviz {
@@ -58,7 +59,7 @@ char* format_value(char* p, float v, bool csv) {
     std::memcpy(p, t.data(), t.size());
     return p + t.size();
   }
-  return std::to_chars(p, p + kMaxFloatText + 1, v).ptr;
+  return format_shortest(p, p + kMaxFloatText + 1, v);
 }
 
 char* format_value(char* p, std::int32_t v, bool) { return std::to_chars(p, p + kMaxIntText + 1, v).ptr; }
@@ -170,7 +171,7 @@ void write_array(std::ostream& os, Format format, const RowSource& src, const nl
   std::vector<std::int32_t> i32(src.dtype == DType::i32 && src.size() > 0 ? block * cols : 0);
   std::vector<std::string> parts;
   for (std::size_t first = 0; first < progress.rows_total; first += block) {
-    const std::size_t count = std::min(block, progress.rows_total - first);
+    const std::size_t count = std::min<std::size_t>(block, progress.rows_total - first);
     void* values = src.dtype == DType::f32 ? static_cast<void*>(f32.data()) : static_cast<void*>(i32.data());
     src.fill(first, count, values);
     const bool csv = format == Format::csv;

@@ -8,6 +8,7 @@
 #include <limits>
 #include <ostream>
 
+#include "core/bit_cast.hpp"
 #include "core/array_stream.hpp"
 #include "core/atomic_file.hpp"
 #include "core/errors.hpp"
@@ -146,11 +147,11 @@ double read_element(const char* p, const NpyHeader& h) {
   if (h.big_endian) std::reverse(b, b + h.itemsize);
   if (h.kind == 'f') {
     if (h.itemsize == 2) return double(half_bits_to_float(std::uint16_t(b[0] | (b[1] << 8))));
-    if (h.itemsize == 4) return double(std::bit_cast<float>(*reinterpret_cast<std::uint32_t*>(b)));
-    return std::bit_cast<double>(*reinterpret_cast<std::uint64_t*>(b));
+    if (h.itemsize == 4) return double(peviz::bit_cast<float>(*reinterpret_cast<std::uint32_t*>(b)));
+    return peviz::bit_cast<double>(*reinterpret_cast<std::uint64_t*>(b));
   }
-  if (h.itemsize == 4) return double(std::bit_cast<std::int32_t>(*reinterpret_cast<std::uint32_t*>(b)));
-  return double(std::bit_cast<std::int64_t>(*reinterpret_cast<std::uint64_t*>(b)));
+  if (h.itemsize == 4) return double(peviz::bit_cast<std::int32_t>(*reinterpret_cast<std::uint32_t*>(b)));
+  return double(peviz::bit_cast<std::int64_t>(*reinterpret_cast<std::uint64_t*>(b)));
 }
 
 }  // namespace

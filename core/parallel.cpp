@@ -10,8 +10,17 @@
 
 namespace peviz {
 
+bool threads_available() {
+#if defined(__EMSCRIPTEN__) && !defined(__EMSCRIPTEN_PTHREADS__)
+  return false;
+#else
+  return true;
+#endif
+}
+
 int resolve_threads(int requested) {
   check_int(limits::threads, requested);
+  if (!threads_available()) return 1;
   if (requested > 0) return requested;
   const unsigned cores = std::thread::hardware_concurrency();
   return int(std::clamp<unsigned>(cores, 1u, unsigned(limits::threads.max)));

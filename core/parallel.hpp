@@ -8,6 +8,9 @@ namespace peviz {
 // --threads: 0 means every core the machine has (std::thread::hardware_concurrency, at least 1).
 // Throws ParamError("threads", ...) outside limits::threads.
 int resolve_threads(int requested);
+// False where this process cannot start threads (the browser build, compiled without pthreads): then
+// resolve_threads gives 1 and the lab trains cooperatively (RunQueue with no workers).
+bool threads_available();
 
 // Calls fn(first, count) on disjoint sub-ranges covering rows [first, first + count), cut at multiples
 // of `align` rows (counted from 0) where possible, on up to `threads` threads (the caller's thread

@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/bit_cast.hpp"
 #include "core/errors.hpp"
 #include "core/limits.hpp"
 #include "core/params.hpp"
@@ -152,15 +153,15 @@ float half_bits_to_float(std::uint16_t h) {
   const std::uint32_t sign = std::uint32_t(h & 0x8000u) << 16;
   const int exp = (h >> 10) & 0x1f;
   const std::uint32_t man = h & 0x3ffu;
-  if (exp == 0x1f) return std::bit_cast<float>(sign | 0x7f800000u | (man << 13));   // inf, NaN
+  if (exp == 0x1f) return peviz::bit_cast<float>(sign | 0x7f800000u | (man << 13));   // inf, NaN
   if (exp == 0) {                                                                   // zero, subnormal
     const float v = std::ldexp(float(man), -24);
     return sign ? -v : v;
   }
-  return std::bit_cast<float>(sign | std::uint32_t(exp - 15 + 127) << 23 | (man << 13));
+  return peviz::bit_cast<float>(sign | std::uint32_t(exp - 15 + 127) << 23 | (man << 13));
 }
 
-float bf16_bits_to_float(std::uint16_t b) { return std::bit_cast<float>(std::uint32_t(b) << 16); }
+float bf16_bits_to_float(std::uint16_t b) { return peviz::bit_cast<float>(std::uint32_t(b) << 16); }
 
 namespace {
 
@@ -192,8 +193,8 @@ Matrix convert(const SafetensorsTensor& t, std::string_view data, const std::str
   for (std::size_t i = 0; i < m.data.size(); ++i) {
     const std::uint64_t bits = read_le(data.data() + i * std::size_t(esize), esize);
     double v = 0.0;
-    if (t.dtype == "F32") v = std::bit_cast<float>(std::uint32_t(bits));
-    else if (t.dtype == "F64") v = std::bit_cast<double>(bits);
+    if (t.dtype == "F32") v = peviz::bit_cast<float>(std::uint32_t(bits));
+    else if (t.dtype == "F64") v = peviz::bit_cast<double>(bits);
     else if (t.dtype == "F16") v = half_bits_to_float(std::uint16_t(bits));
     else v = bf16_bits_to_float(std::uint16_t(bits));
     if (!std::isfinite(v) || !std::isfinite(float(v)))

@@ -196,12 +196,19 @@ template <TableShape Shape>
 }
 
 // GCC keeps 256-bit vectors on some AVX-512 tunings unless told; clang has no such target option.
-#if defined(__clang__)
+// Off x86 (the browser build's wasm32) only the baseline path exists: compiled with wasm SIMD (-msimd128),
+// the other two names are the same code and never chosen (simd_path_supported).
+#if !defined(__x86_64__) && !defined(__i386__)
+#define PEVIZ_AVX512
+#define PEVIZ_AVX2
+#elif defined(__clang__)
 #define PEVIZ_AVX512 gnu::target("avx512f,avx512vl,avx512bw,avx512dq")
 #else
 #define PEVIZ_AVX512 gnu::target("avx512f,avx512vl,avx512bw,avx512dq,prefer-vector-width=512")
 #endif
+#if defined(__x86_64__) || defined(__i386__)
 #define PEVIZ_AVX2 gnu::target("avx2")
+#endif
 
 [[PEVIZ_AVX512]] void dot_rows_avx512(const float* a, const float* rows, std::size_t stride, std::size_t count,
                                       std::size_t n, float* out) {
@@ -237,6 +244,9 @@ std::string_view to_string(SimdPath path) {
 }
 
 bool simd_path_supported(SimdPath path) {
+#if !defined(__x86_64__) && !defined(__i386__)
+  return path == SimdPath::baseline;
+#else
   __builtin_cpu_init();
   switch (path) {
     case SimdPath::avx512:
@@ -245,6 +255,7 @@ bool simd_path_supported(SimdPath path) {
     case SimdPath::avx2: return __builtin_cpu_supports("avx2");
     default: return true;
   }
+#endif
 }
 
 namespace {

@@ -11,6 +11,15 @@ namespace peviz::gfx {
 
 namespace {
 
+// The file's "#version" line replaced by this platform's (kGlslVersion), which comes first.
+std::string with_platform_version(const std::string& source) {
+  std::string out = kGlslVersion;
+  std::istringstream lines(source);
+  for (std::string line; std::getline(lines, line);)
+    if (line.rfind("#version", 0) != 0) out += line + "\n";
+  return out;
+}
+
 std::string read_shader(const std::string& name, std::string& path_out) {
   const std::string relative = "shaders/" + name;
   const auto path = app::find_data_file(relative);
@@ -20,7 +29,7 @@ std::string read_shader(const std::string& name, std::string& path_out) {
   ss << in.rdbuf();
   if (!in.good() && !in.eof()) throw ShaderError("cannot read shader file " + path.string());
   path_out = path.string();
-  return ss.str();
+  return with_platform_version(ss.str());
 }
 
 // The compile or link log of a shader or program (glGet{Shader,Program}iv / ...InfoLog).

@@ -1,6 +1,9 @@
 // GLFW + glad + Dear ImGui set-up and tear-down, shared by the window and `peviz render`, and the window's
-// per-frame platform calls (events, sizes, full screen, swap, drops).
+// per-frame platform calls (events, sizes, full screen, swap, drops). The browser build runs the same code on
+// emscripten's GLFW and WebGL 2: its few differences are marked __EMSCRIPTEN__ here and in app/gfx/gl.hpp.
 #include "app/gfx/window.hpp"
+
+#include "app/gfx/platform.hpp"
 
 #include <cstdio>
 #include <cstdlib>
@@ -12,6 +15,10 @@
 #include <imgui.h>
 #include <backends/imgui_impl_glfw.h>
 #include <backends/imgui_impl_opengl3.h>
+#ifdef __EMSCRIPTEN__
+#include <emscripten.h>
+#include <emscripten/html5.h>
+#endif
 
 namespace peviz::app {
 
@@ -23,6 +30,12 @@ void drop_callback(GLFWwindow*, int count, const char** paths) {
   if (count > 0) g_dropped_path = paths[0];
 }
 }  // namespace
+
+#ifdef __EMSCRIPTEN__
+// Called by web/peviz-page.js when the user picked a file in the browser's picker: it is at `path` in the
+// page's file system, and the app opens it as a file dropped onto the canvas (emscripten's GLFW drops too).
+extern "C" EMSCRIPTEN_KEEPALIVE void peviz_file_arrived(const char* path) { g_dropped_path = path; }
+#endif
 
 GLFWwindow* open_window(int width, int height, bool visible, const char* context) {
   if (!glfwInit()) {  // the line below says why; GLFW's own error text would only repeat it
@@ -36,7 +49,9 @@ GLFWwindow* open_window(int width, int height, bool visible, const char* context
   glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
   glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
   glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+#ifdef GLFW_SCALE_TO_MONITOR  // GLFW 3.3; emscripten's GLFW has no monitors to scale to
   glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_TRUE);
+#endif
   glfwWindowHint(GLFW_VISIBLE, visible ? GLFW_TRUE : GLFW_FALSE);
   GLFWwindow* window = glfwCreateWindow(width, height, "peviz: positional encodings", nullptr, nullptr);
   if (!window) {
@@ -45,17 +60,22 @@ GLFWwindow* open_window(int width, int height, bool visible, const char* context
     return nullptr;
   }
   glfwMakeContextCurrent(window);
+#ifdef __EMSCRIPTEN__
+  const char* glsl_version = "#version 300 es";  // WebGL 2: no loader, the functions are the page's
+#else
+  const char* glsl_version = "#version 330 core";
   if (!gladLoadGL(glfwGetProcAddress)) {
     std::fprintf(stderr, "peviz: %s: cannot load the OpenGL 3.3 functions\n", context);
     glfwDestroyWindow(window);
     glfwTerminate();
     return nullptr;
   }
+#endif
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
   ImGui::GetIO().IniFilename = nullptr;  // the layout lives in the session file (session.cpp)
   ImGui_ImplGlfw_InitForOpenGL(window, true);
-  ImGui_ImplOpenGL3_Init("#version 330 core");
+  ImGui_ImplOpenGL3_Init(glsl_version);
   ImGui_ImplOpenGL3_CreateDeviceObjects();
   glfwSetDropCallback(window, drop_callback);
   return window;
@@ -93,12 +113,22 @@ PixelSize window_size(GLFWwindow* window) {
 }
 
 float content_scale(GLFWwindow* window) {
+#ifdef __EMSCRIPTEN__
+  (void)window;  // the canvas has devicePixelRatio pixels per CSS pixel (platform_web.cpp sizes it)
+  return float(emscripten_get_device_pixel_ratio());
+#else
   float x = 1.0f, y = 1.0f;
   glfwGetWindowContentScale(window, &x, &y);
   return x;
+#endif
 }
 
 void set_full_screen(GLFWwindow* window, bool on, WindowBox& windowed) {
+#ifdef __EMSCRIPTEN__
+  // A page may go full screen only from a click (the browser's rule): the page's own button does it.
+  (void)window, (void)on, (void)windowed;
+  return;
+#endif
   GLFWmonitor* monitor = glfwGetPrimaryMonitor();
   const GLFWvidmode* mode = monitor ? glfwGetVideoMode(monitor) : nullptr;
   if (on && mode) {
@@ -108,6 +138,13 @@ void set_full_screen(GLFWwindow* window, bool on, WindowBox& windowed) {
   } else if (!on) {
     glfwSetWindowMonitor(window, nullptr, windowed.x, windowed.y, windowed.width, windowed.height, GLFW_DONT_CARE);
   }
+}
+
+void follow_page_size(GLFWwindow* window) {
+  const PixelSize page = page_pixel_size();
+  if (page.width <= 0 || page.height <= 0) return;  // the desktop: the user sizes the window
+  const PixelSize now = window_size(window);
+  if (now.width != page.width || now.height != page.height) glfwSetWindowSize(window, page.width, page.height);
 }
 
 void begin_platform_frame() {

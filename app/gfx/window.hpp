@@ -38,6 +38,8 @@ PixelSize window_size(GLFWwindow* window);
 float content_scale(GLFWwindow* window);  // the monitor's content scale (x)
 // Full screen on the primary monitor (remembering the windowed box in `windowed`), or back to it.
 void set_full_screen(GLFWwindow* window, bool on, WindowBox& windowed);
+// In the browser: the canvas follows the page's size in device pixels (nothing on the desktop).
+void follow_page_size(GLFWwindow* window);
 // The platform and renderer halves of ImGui's NewFrame (input, display size, GL objects).
 void begin_platform_frame();
 // The path of a file dropped onto the window since the last call ("" = none).

@@ -109,6 +109,9 @@ struct AppState {
   RecordingSettings recording;
   bool quit_requested = false;  // File > Quit: the frame loop closes the window (saving the session)
   std::string open_request;     // a .png figure, .npy or .safetensors to open in the next update
+  // Files written for the user since the frame loop last took them (figures, exported data, lab runs): the
+  // browser hands each over as a download (gfx::deliver_file); on the desktop they stay where they are.
+  std::vector<std::string> written_files;
   Toast toast;
 
   // --- status ---

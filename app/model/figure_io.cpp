@@ -158,6 +158,7 @@ void handle_file_requests(AppState& s, double now_seconds, long long unix_second
     s.figure.export_requested = false;
     try {
       const std::string path = export_view_data(s, s.figure.export_view, figure_folder(s), s.figure.export_npy, unix_seconds);
+      s.written_files.push_back(path);
       show_toast(s, "Data saved to " + path, false, now_seconds);
     } catch (const ParamError& e) {
       show_toast(s, "Data not saved: " + e.rule, true, now_seconds);
@@ -166,6 +167,7 @@ void handle_file_requests(AppState& s, double now_seconds, long long unix_second
   if (std::exchange(s.pages.lab.save_requested, false)) {
     try {
       const std::vector<std::string> paths = save_lab_runs(s, figure_folder(s).string(), unix_seconds);
+      s.written_files.insert(s.written_files.end(), paths.begin(), paths.end());
       show_toast(s, "Lab runs saved: " + std::to_string(paths.size()) + " files, " + paths.back(), false, now_seconds);
     } catch (const ParamError& e) {
       show_toast(s, "Lab runs not saved: " + e.rule, true, now_seconds);

@@ -42,11 +42,12 @@ void apply_params(const json& p, EncodingParams& e) {
     e.learned_table.reset();
     e.learned_source.clear();
   }
-  validate(e);
+  // The window's ranges first: they are the tighter ones, so an error names the range the window allows.
   check_window_int(limits::d_model, e.d_model);
   check_window_int(limits::seq_len, e.seq_len);
   check_window_real(limits::base, e.base);
   check_window_int(limits::max_len, e.max_len);
+  validate(e);
 }
 
 void apply_view(const json& v, AppState& s) {

@@ -68,6 +68,7 @@ void save_figure(AppState& s, gfx::HeatmapRenderer& renderer, gfx::PixelSize win
     const std::string path = (folder / figure_file_name(s, o.view, (long long)std::time(nullptr)))
                                  .replace_extension(kFigureFormatNames[int(format)]).string();
     save_figure(s, renderer, o, s.content_scale * s.ui_zoom, format, path);
+    s.written_files.push_back(path);
     show_toast(s, "Figure saved: " + path + " (" + std::to_string(o.width * o.scale) + " x " +
                       std::to_string(o.height * o.scale) + ")", false, now);
   } catch (const ParamError& e) {

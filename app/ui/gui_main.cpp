@@ -12,6 +12,7 @@
 #include <imgui.h>
 
 #include "app/gfx/heatmap_renderer.hpp"
+#include "app/gfx/platform.hpp"
 #include "app/ui/heatmap_pictures.hpp"
 #include "app/gfx/screenshot.hpp"
 #include "app/gfx/shader.hpp"
@@ -23,6 +24,7 @@
 #include "app/model/frame_report.hpp"
 #include "app/model/presentation.hpp"
 #include "app/model/session.hpp"
+#include "app/model/view_link.hpp"
 #include "app/ui/app_layout.hpp"
 #include "app/ui/frame_outputs.hpp"
 #include "app/ui/gui_flags.hpp"
@@ -48,6 +50,9 @@ struct FrameLoop {
   EncodingParams sweep_centre; // --report sweeps around the starting parameters
   AnimationRecorder recorder;  // View > Record animation, between frames
   std::unique_ptr<Monkey> monkey;  // --monkey: the random input and its checks
+  std::string link_written;    // the browser: the address's fragment as the app last read or wrote it
+  std::string held_experiment; // the browser: a shipped lab experiment asked for before its runs arrived
+  bool lab_waiting = false;    // the browser: the Lab waits for the shipped runs
   bool last(const GuiOptions& o) const { return o.frames > 0 && frame + 1 >= o.frames; }
 };
 
@@ -73,6 +78,7 @@ void process_events(GLFWwindow* window, const GuiOptions& o, AppState& s, FrameL
   if (!busy && page_busy) gfx::wait_events_timeout(page_period);
   else gfx::poll_events(!busy);
   loop.settle = busy ? std::max(loop.settle - 1, 0) : 2;
+  gfx::follow_page_size(window);
   if (const std::string dropped = gfx::take_dropped_path(); !dropped.empty()) s.open_request = dropped;
   if (s.teach.presenting != loop.full_screen) {
     loop.full_screen = s.teach.presenting;
@@ -101,8 +107,56 @@ bool refresh_fonts(GLFWwindow* window, AppState& s, FrameLoop& loop) {
   return true;
 }
 
+// A link's problems (keys not understood or refused) stay in the status line, and go to the browser's console.
+void note_link_problems(AppState& s, const std::string& problems) {
+  if (problems.empty()) return;
+  std::fprintf(stderr, "peviz: %s\n", problems.c_str());
+  s.teach.notice = problems;
+  s.teach.notice_is_error = true;
+}
+
+// The browser's address: a link the user types or pastes opens; the view the user makes goes back into the
+// address every 15 frames (replacing the history entry, not adding one). Nothing on the desktop.
+void follow_address(AppState& s, FrameLoop& loop) {
+  if (!gfx::in_browser()) return;
+  if (std::string typed = gfx::location_fragment(); typed != loop.link_written) {
+    note_link_problems(s, apply_view_link(typed, s));
+    loop.link_written = std::move(typed);
+    return;
+  }
+  if (loop.frame % 15 != 0 || ImGui::IsAnyItemActive()) return;
+  if (std::string link = view_link(s); link != loop.link_written) {
+    gfx::replace_location_fragment(link);
+    loop.link_written = std::move(link);
+  }
+}
+
+// The browser fetches the shipped lab runs when the Lab first needs them (the page comes with the one table
+// that the lesson and Learned tables open); until they arrive nothing opens them (a shipped experiment asked
+// for waits). The desktop has them installed.
+void fetch_lab_runs_when_needed(AppState& s, FrameLoop& loop) {
+  LabOptions& lab = s.pages.lab;
+  const gfx::DataState data = gfx::shipped_lab_runs(s.pages.page == Page::lab || !lab.experiment.empty());
+  if (data == gfx::DataState::ready && !loop.lab_waiting) return;
+  if (data == gfx::DataState::ready || data == gfx::DataState::failed) {  // open what waited, or say why not
+    loop.lab_waiting = false;
+    lab.shipped_shown = false;
+    if (data == gfx::DataState::ready) lab.experiment = std::exchange(loop.held_experiment, "");
+    s.teach.notice = data == gfx::DataState::ready ? "" : "could not fetch the shipped lab runs (lab/ beside the page)";
+    s.teach.notice_is_error = data == gfx::DataState::failed;
+    s.pages.mark(Page::lab);
+    return;
+  }
+  if (!lab.experiment.empty()) loop.held_experiment = std::exchange(lab.experiment, "");
+  lab.shipped_shown = true;  // not yet: the first visit opens them once they are here
+  loop.lab_waiting = true;
+  if (data == gfx::DataState::fetching && s.teach.notice.empty()) s.teach.notice = "fetching the shipped lab runs (7.7 MB)...";
+}
+
 // Update: files asked for, then every dirty result recomputed through core (and, under --monkey, checked).
 void update(const GuiOptions& o, AppState& s, FrameLoop& loop) {
+  follow_address(s, loop);
+  fetch_lab_runs_when_needed(s, loop);
   if (o.report) apply_sweep_step(s, loop.sweep_centre, loop.frame);
   handle_file_requests(s, ImGui::GetTime(), (long long)std::time(nullptr));
   loop.recomputed = update_app_state(s);
@@ -213,52 +267,77 @@ bool start_renderer(AppState& s, gfx::HeatmapRenderer& renderer) {
   return true;
 }
 
-}  // namespace
-
-int run_gui(const GuiOptions& o) {
-  auto state = std::make_unique<AppState>();  // fixed address: the GL layer keeps pointers into it
-  AppState& s = *state;
-  WindowSize size;
-  if (!load_start_state(o, s, size)) return 2;
-  GLFWwindow* window = open_window(size.width, size.height, true, "window");
-  if (!window) return 1;
-  gfx::set_vsync(o.frames == 0);
-
+// Everything one run of the window holds; shared by the frame loop's two callbacks (the browser's outlive run_gui).
+struct GuiRun {
+  GuiOptions o;
+  std::unique_ptr<AppState> state = std::make_unique<AppState>();  // fixed address: the GL layer keeps pointers into it
+  GLFWwindow* window = nullptr;
   FrameLoop loop;
-  loop.sweep_centre = s.params;
-  loop.windowed = {0, 0, size.width, size.height};
   gfx::HeatmapRenderer renderer;
-  if (!start_renderer(s, renderer)) loop.exit_code = 1;
-  if (o.monkey) {  // --frames is there (checked with the flags)
-    loop.monkey = std::make_unique<Monkey>();
-    if (!start_monkey(*loop.monkey, *o.monkey, o.frames, s)) loop.exit_code = 1;
-  }
-  while (loop.exit_code == 0 && !gfx::should_close(window)) {
-    const auto frame_start = std::chrono::steady_clock::now();
-    const double cpu_start = process_cpu_ms();
-    process_events(window, o, s, loop);
-    if (!refresh_fonts(window, s, loop)) break;
-    update(o, s, loop);
-    draw(window, o, s, renderer, loop);
-    capture(window, o, s, renderer, loop);
-    record(s, renderer, loop);
-    gfx::swap_buffers(window);
-    if (s.quit_requested) gfx::request_close(window, true);
-    s.last_frame_ms = ms_since(frame_start);
-    loop.stats.frame_ms.push_back(s.last_frame_ms);
-    loop.stats.cpu_ms.push_back(process_cpu_ms() - cpu_start);
-    if (loop.last(o)) break;
-    ++loop.frame;
-  }
-  if (o.report) print_report(window, loop);
+};
+
+// One frame of the loop; false once the loop is over (an error, the window closed, the last --frames frame).
+bool gui_frame(GuiRun& r) {
+  AppState& s = *r.state;
+  FrameLoop& loop = r.loop;
+  if (loop.exit_code != 0 || gfx::should_close(r.window)) return false;
+  const auto frame_start = std::chrono::steady_clock::now();
+  const double cpu_start = process_cpu_ms();
+  process_events(r.window, r.o, s, loop);
+  if (!refresh_fonts(r.window, s, loop)) return false;
+  update(r.o, s, loop);
+  draw(r.window, r.o, s, r.renderer, loop);
+  capture(r.window, r.o, s, r.renderer, loop);
+  record(s, r.renderer, loop);
+  for (const std::string& path : std::exchange(s.written_files, {})) gfx::deliver_file(path);
+  gfx::swap_buffers(r.window);
+  if (s.quit_requested) gfx::request_close(r.window, true);
+  s.last_frame_ms = ms_since(frame_start);
+  loop.stats.frame_ms.push_back(s.last_frame_ms);
+  loop.stats.cpu_ms.push_back(process_cpu_ms() - cpu_start);
+  if (loop.last(r.o)) return false;
+  ++loop.frame;
+  return true;
+}
+
+// After the last frame: the report, the monkey's summary, the session; then GL and the window. The exit code.
+int finish_gui(GuiRun& r) {
+  AppState& s = *r.state;
+  FrameLoop& loop = r.loop;
+  if (r.o.report) print_report(r.window, loop);
   if (loop.monkey) {
     if (loop.exit_code == 0) finish_monkey(*loop.monkey);
     remove_monkey_sandbox(*loop.monkey);
   }
-  if (o.frames == 0 && loop.exit_code == 0) save_session_on_exit(window, s, loop);  // scripted runs never do
-  release_heatmaps(renderer);
-  close_window(window);
+  if (r.o.frames == 0 && loop.exit_code == 0) save_session_on_exit(r.window, s, loop);  // scripted runs never do
+  release_heatmaps(r.renderer);
+  close_window(r.window);
   return loop.exit_code;
+}
+
+}  // namespace
+
+int run_gui(const GuiOptions& o) {
+  auto run = std::make_shared<GuiRun>();
+  run->o = o;
+  AppState& s = *run->state;
+  WindowSize size;
+  if (!load_start_state(o, s, size)) return 2;
+  run->loop.link_written = gfx::location_fragment();  // the browser: the link the page was opened with
+  note_link_problems(s, apply_view_link(run->loop.link_written, s));
+  run->window = open_window(size.width, size.height, true, "window");
+  if (!run->window) return 1;
+  gfx::set_vsync(o.frames == 0);
+
+  FrameLoop& loop = run->loop;
+  loop.sweep_centre = s.params;
+  loop.windowed = {0, 0, size.width, size.height};
+  if (!start_renderer(s, run->renderer)) loop.exit_code = 1;
+  if (o.monkey) {  // --frames is there (checked with the flags)
+    loop.monkey = std::make_unique<Monkey>();
+    if (!start_monkey(*loop.monkey, *o.monkey, o.frames, s)) loop.exit_code = 1;
+  }
+  return gfx::run_frame_loop([run] { return gui_frame(*run); }, [run] { return finish_gui(*run); });
 }
 
 }  // namespace peviz::app

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "core/bit_cast.hpp"
 #include "core/train/layers.hpp"
 #include "core/train/spare_cores.hpp"
 
@@ -28,7 +29,7 @@ namespace {
   p = p * r + 1.6666665459e-1f;
   p = p * r + 5.0000001201e-1f;
   p = p * r * r + r + 1.0f;
-  const float two_k = std::bit_cast<float>((std::int32_t(k) + 127) << 23);
+  const float two_k = peviz::bit_cast<float>((std::int32_t(k) + 127) << 23);
   return x < -87.0f ? 0.0f : p * two_k;
 }
 

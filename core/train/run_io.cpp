@@ -8,6 +8,7 @@
 
 #include "core/atomic_file.hpp"
 #include "core/errors.hpp"
+#include "core/float_chars.hpp"
 #include "core/safetensors.hpp"
 
 namespace peviz::train {
@@ -73,7 +74,7 @@ std::string float_list_json(const std::vector<float>& values) {
       out += "null";
       continue;
     }
-    out.append(buf, std::to_chars(buf, buf + sizeof buf, values[i]).ptr);
+    out.append(buf, format_shortest(buf, buf + sizeof buf, values[i]));
   }
   return out + "]";
 }
@@ -91,7 +92,7 @@ std::vector<float> float_list_from_json(const std::string& text, const std::stri
     if (end - p >= 4 && std::string_view(p, 4) == "null") {
       p += 4;
     } else {
-      const auto r = std::from_chars(p, end, v);
+      const auto r = parse_real(p, end, v);
       if (r.ec != std::errc()) throw bad();
       p = r.ptr;
     }

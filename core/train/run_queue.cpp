@@ -1,7 +1,8 @@
-// Worker threads over a queue of training runs; reopened runs as a finished queue.
+// Worker threads (or the caller, a slice at a time) over a queue of training runs; reopened runs as a finished queue.
 #include "core/train/run_queue.hpp"
 
 #include <algorithm>
+#include <chrono>
 
 #ifdef __linux__
 #include <sys/resource.h>
@@ -14,6 +15,11 @@ namespace peviz::train {
 RunQueue::RunQueue(std::vector<TrainSettings> runs, int workers, int worker_nice)
     : settings_(std::move(runs)), slots_(std::make_unique<Slot[]>(settings_.size())) {
   for (const TrainSettings& s : settings_) validate(s);
+  if (workers == 0) {  // trained by advance(); ended() once the last run has
+    cooperative_ = true;
+    live_workers_.store(settings_.empty() ? 0 : 1);
+    return;
+  }
   const int n = std::max(1, workers);  // workers beyond the runs lend their core from the start
   live_workers_.store(n);
   training_workers_.store(n);
@@ -64,22 +70,57 @@ void RunQueue::work(int index, int nice) {
   live_workers_.fetch_sub(1, std::memory_order_release);
 }
 
+void RunQueue::start_run(std::size_t i) {
+  slots_[i].run = std::make_unique<TrainRun>(settings_[i]);
+  slots_[i].state.store(RunState::running, std::memory_order_release);
+}
+
+void RunQueue::end_run(std::size_t i) {
+  if (!abandon_.load()) slots_[i].run->finish(cancel_.load());
+  slots_[i].state.store(RunState::done, std::memory_order_release);
+}
+
+void RunQueue::fail_run(std::size_t i, const std::exception& e) {  // ParamError, bad_alloc: the others go on
+  slots_[i].error = e.what();
+  slots_[i].state.store(RunState::failed, std::memory_order_release);
+}
+
 void RunQueue::train_queued() {
   UseSpareCores use(spares_.get());
   for (std::size_t i = next_++; i < settings_.size() && !cancel_.load(); i = next_++) {
-    Slot& slot = slots_[i];
     try {
-      slot.run = std::make_unique<TrainRun>(settings_[i]);
-      slot.state.store(RunState::running, std::memory_order_release);
-      while (!cancel_.load(std::memory_order_relaxed) && slot.run->step()) {
+      start_run(i);
+      while (!cancel_.load(std::memory_order_relaxed) && slots_[i].run->step()) {
       }
-      if (!abandon_.load()) slot.run->finish(cancel_.load());
-      slot.state.store(RunState::done, std::memory_order_release);
-    } catch (const std::exception& e) {  // ParamError, bad_alloc: the run fails, the others go on
-      slot.error = e.what();
-      slot.state.store(RunState::failed, std::memory_order_release);
+      end_run(i);
+    } catch (const std::exception& e) {
+      fail_run(i, e);
     }
   }
+}
+
+bool RunQueue::advance(double seconds) {
+  if (!cooperative_ || ended()) return false;
+  const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  do {
+    if (current_ >= settings_.size() || (cancel_.load() && state(current_) == RunState::queued)) {
+      next_.store(settings_.size());
+      live_workers_.store(0, std::memory_order_release);
+      return false;
+    }
+    const std::size_t i = current_;
+    try {
+      if (state(i) == RunState::queued) start_run(i);
+      if (cancel_.load() || !slots_[i].run->step()) {
+        end_run(i);
+        ++current_;
+      }
+    } catch (const std::exception& e) {
+      fail_run(i, e);
+      ++current_;
+    }
+  } while (std::chrono::steady_clock::now() < until);
+  return true;
 }
 
 }  // namespace peviz::train

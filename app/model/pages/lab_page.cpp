@@ -14,6 +14,7 @@
 #include "app/model/page_model.hpp"
 #include "core/atomic_file.hpp"
 #include "core/errors.hpp"
+#include "core/parallel.hpp"
 #include "core/train/experiment.hpp"
 #include "core/train/run_io.hpp"
 
@@ -23,6 +24,9 @@ using train::PositionEncoding;
 using train::TrainSettings;
 
 constexpr int kWorkerNice = 10;  // training threads' nice value: below the frame loop (results do not depend on it)
+// Without threads (the browser): training time per frame, on the frame loop's thread; the page stays at
+// about 40 frames a second while the runs go on.
+constexpr double kTrainingSliceS = 0.012;
 
 // ---- settings ----------------------------------------------------------------------------------
 
@@ -128,12 +132,13 @@ int first_length_beyond(const std::vector<int>& lengths, int train_max) {
   return beyond != lengths.end() ? *beyond : lengths.back();
 }
 
-// Train: one run per chosen encoding and seed, at most one worker per core.
+// Train: one run per chosen encoding and seed, at most one worker per core; none where there are no threads
+// (the browser), where update() trains a slice of steps per frame.
 void start_runs(LabOptions& o) {
   if (lab_training(o)) throw ParamError("train", "runs are still going: press Stop first");
   std::vector<TrainSettings> settings = lab_settings(o);
   if (settings.empty()) throw ParamError("pe", "choose at least one encoding to train");
-  const int cores = std::max(1, int(std::thread::hardware_concurrency()));
+  const int cores = threads_available() ? std::max(1, int(std::thread::hardware_concurrency())) : 0;
   o.views.clear();
   o.series.clear();
   o.lengths = train::test_lengths(o.settings.test_max);
@@ -331,6 +336,7 @@ void update(AppState& s) {
     }
   }
   if (std::exchange(o.use_table_requested, false)) use_trained_table(s);
+  if (o.runs) o.runs->advance(kTrainingSliceS);  // without threads only
   if (o.runs && o.runs->ended()) o.runs->wait();
   refresh_views(o);
   refresh_series(o);

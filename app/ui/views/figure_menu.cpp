@@ -9,6 +9,7 @@
 #include <imgui.h>
 #include <imgui_stdlib.h>
 
+#include "app/gfx/platform.hpp"
 #include "app/model/figure.hpp"
 #include "app/model/figure_io.hpp"
 #include "app/ui/views/views.hpp"
@@ -42,10 +43,16 @@ void draw_file_menu(AppState& s) {
   if (ImGui::MenuItem("Open figure, model or table...", "Ctrl+O")) s.figure.open_dialog_requested = true;
   hint("Open a figure saved by peviz (PNG, SVG or PDF: restores the parameters that made it), a lab experiment, a "
        "Hugging Face config.json (the model's positions), or a .npy / .safetensors learned table.");
+  if (gfx::in_browser() && ImGui::MenuItem("Copy link to this view")) {
+    gfx::copy_text(gfx::location_href());
+    show_toast(s, "Link copied: " + gfx::location_href(), false, ImGui::GetTime());
+  }
+  if (gfx::in_browser()) hint("The page's address carries the view: whoever opens the link sees what you see.");
   ImGui::Separator();
   const std::string save_label = "Save figure: " + view_label(chosen_view(s)) + " at " + std::to_string(s.figure.scale) + "x";
   if (ImGui::MenuItem(save_label.c_str(), "F12")) s.figure.save_requested = true;
-  hint("Writes a PNG with a generated name into the figure folder; its parameters are stored inside it.");
+  hint(gfx::files_are_downloads() ? "Downloads a PNG with a generated name; its parameters are stored inside it."
+                                  : "Writes a PNG with a generated name into the figure folder; its parameters are stored inside it.");
   if (ImGui::MenuItem("Figure settings...")) s.figure.settings_dialog_requested = true;
   hint("Figure folder, scale (1x, 2x, 4x), which view, theme, transparent background, caption.");
   if (ImGui::BeginMenu("Export data")) {
@@ -67,6 +74,10 @@ void draw_file_menu(AppState& s) {
     hint("Every finished Lab run into the figure folder: weights as .safetensors (settings in __metadata__; "
          "Learned tables opens its position table), the loss curve and accuracy as CSV, all runs as one JSON.");
   }
+  if (gfx::in_browser()) {  // a page is closed with its tab
+    ImGui::EndMenu();
+    return;
+  }
   ImGui::Separator();
   if (ImGui::MenuItem("Quit", "Ctrl+Q")) s.quit_requested = true;
   ImGui::EndMenu();
@@ -74,7 +85,8 @@ void draw_file_menu(AppState& s) {
 
 void draw_file_dialogs(AppState& s) {
   FigureSettings& f = s.figure;
-  if (std::exchange(f.open_dialog_requested, false)) ImGui::OpenPopup("Open");
+  // The browser opens its own file picker instead of the path dialog; the file arrives as a dropped one.
+  if (std::exchange(f.open_dialog_requested, false) && !gfx::ask_for_file()) ImGui::OpenPopup("Open");
   if (std::exchange(f.settings_dialog_requested, false)) ImGui::OpenPopup("Figure settings");
   const float em = ImGui::GetFontSize();
 
@@ -95,9 +107,11 @@ void draw_file_dialogs(AppState& s) {
   }
 
   if (ImGui::BeginPopupModal("Figure settings", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
-    ImGui::SetNextItemWidth(em * 24.0f);
-    ImGui::InputTextWithHint("folder", default_figure_folder().string().c_str(), &f.folder);
-    hint("Where F12 saves figures and Export data saves numbers (created when missing).");
+    if (!gfx::files_are_downloads()) {
+      ImGui::SetNextItemWidth(em * 24.0f);
+      ImGui::InputTextWithHint("folder", default_figure_folder().string().c_str(), &f.folder);
+      hint("Where F12 saves figures and Export data saves numbers (created when missing).");
+    }
     const auto views = single_figure_views();
     std::string current = view_label(chosen_view(s));
     ImGui::SetNextItemWidth(em * 14.0f);
@@ -113,7 +127,12 @@ void draw_file_dialogs(AppState& s) {
     const char* formats[] = {"PNG", "SVG", "PDF"};
     for (int k = 0; k < 3; ++k) {
       ImGui::SameLine();
+      const std::string why_not = gfx::cannot_write(std::string(".") + kFigureFormatNames[k]);
+      if (!why_not.empty() && f.format_choice == k) f.format_choice = 0;
+      ImGui::BeginDisabled(!why_not.empty());
       if (ImGui::RadioButton(formats[k], f.format_choice == k)) f.format_choice = k;
+      ImGui::EndDisabled();
+      if (!why_not.empty()) hint(why_not.c_str());
     }
     hint("SVG and PDF: vector figures of one view with real text (the plots and their labels; sliders and "
          "buttons left out). The whole window is always a PNG.");
@@ -140,7 +159,8 @@ void draw_file_dialogs(AppState& s) {
     const int format = chosen.kind == FigureView::window ? 0 : std::clamp(f.format_choice, 0, 2);
     const std::string name = std::filesystem::path(figure_file_name(s, chosen, (long long)std::time(nullptr)))
                                  .replace_extension(kFigureFormatNames[format]).string();
-    ImGui::TextDisabled("next: %s", (figure_folder(s) / name).string().c_str());
+    if (gfx::files_are_downloads()) ImGui::TextDisabled("next download: %s", name.c_str());
+    else ImGui::TextDisabled("next: %s", (figure_folder(s) / name).string().c_str());
     if (ImGui::Button("Save figure now (F12)")) {
       f.save_requested = true;
       ImGui::CloseCurrentPopup();

@@ -6,6 +6,7 @@
 #include <imgui.h>
 #include <imgui_stdlib.h>
 
+#include "app/gfx/platform.hpp"
 #include "app/model/lessons.hpp"
 #include "app/model/presentation.hpp"
 #include "app/model/presets.hpp"
@@ -129,8 +130,11 @@ void view_menu(AppState& s) {
   if (!ImGui::BeginMenu("View")) return;
   if (ImGui::MenuItem("Presentation mode", "F11", s.teach.presenting)) set_presenting(s, !s.teach.presenting);
   hint("Full screen, light theme, large text, a thin strip of sliders; Esc or F11 leaves.");
-  if (ImGui::MenuItem("Record animation...", nullptr, false, !s.recording.active)) s.recording.dialog_requested = true;
-  hint("A GIF or MP4 of one view while a parameter sweeps (the RoPE dials turning, the base growing), into the figure folder.");
+  const std::string why_not = gfx::cannot_write(".gif");
+  if (ImGui::MenuItem("Record animation...", nullptr, false, !s.recording.active && why_not.empty()))
+    s.recording.dialog_requested = true;
+  hint(why_not.empty() ? "A GIF or MP4 of one view while a parameter sweeps (the RoPE dials turning, the base growing), into the figure folder."
+                       : why_not.c_str());
   ImGui::EndMenu();
 }
 

@@ -1,0 +1,32 @@
+// The desktop side of app/gfx/platform.hpp: a plain frame loop, files that stay where they were written.
+#include "app/gfx/platform.hpp"
+
+#include <imgui.h>
+
+namespace peviz::gfx {
+
+bool in_browser() { return false; }
+
+int run_frame_loop(std::function<bool()> frame, std::function<int()> done) {
+  while (frame()) {
+  }
+  return done();
+}
+
+PixelSize page_pixel_size() { return {}; }
+
+std::string location_fragment() { return {}; }
+void replace_location_fragment(const std::string&) {}
+std::string location_href() { return {}; }
+
+void deliver_file(const std::string&) {}
+bool files_are_downloads() { return false; }
+bool ask_for_file() { return false; }
+
+DataState shipped_lab_runs(bool) { return DataState::ready; }
+
+void copy_text(const std::string& text) { ImGui::SetClipboardText(text.c_str()); }
+
+std::string cannot_write(const std::string&) { return {}; }
+
+}  // namespace peviz::gfx

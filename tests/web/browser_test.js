@@ -1,0 +1,263 @@
+// The browser build in a real browser: Debian's chromium (headless, SwiftShader's WebGL 2) driven by puppeteer-core,
+// the page served from build-web/site by a local server. Prints "SKIPPED: <why>" and exits 77 where the web build,
+// chromium or puppeteer-core is missing; else one line per check and "N passed, M failed".
+//   node tests/web/browser_test.js --site build-web/site --peviz build/peviz [--out DIR] [--only NAME]
+'use strict';
+const fs = require('fs');
+const path = require('path');
+const os = require('os');
+const http = require('http');
+const {execFileSync} = require('child_process');
+const png = require('./png');
+
+const args = Object.fromEntries(process.argv.slice(2).reduce((pairs, a, i, all) =>
+  a.startsWith('--') ? [...pairs, [a.slice(2), all[i + 1]]] : pairs, []));
+const site = path.resolve(args.site || 'build-web/site');
+const out = args.out || fs.mkdtempSync(path.join(os.tmpdir(), 'peviz-web-'));
+fs.mkdirSync(out, {recursive: true});
+const CHROMIUM = '/usr/bin/chromium';
+const PAGES = ['basics', 'rope-clocks', 'rope-decay', 'context-extension', 'alibi', 't5-shaw', 'distance',
+               'linear-shift', 'criteria', 'learned', 'precision', 'lab'];
+const LESSON = 'positional-encodings';
+const WIDTH = 1280, HEIGHT = 720;
+
+function skip(why) {
+  console.log(`SKIPPED: ${why}`);
+  process.exit(77);
+}
+if (!fs.existsSync(path.join(site, 'peviz.wasm'))) skip(`no browser build at ${site} (./setup.sh web --build-only)`);
+if (!fs.existsSync(CHROMIUM)) skip(`no ${CHROMIUM} (apt-get install chromium)`);
+let puppeteer;
+try {
+  puppeteer = require('puppeteer-core');
+} catch (e) {
+  skip('puppeteer-core is not installed (npm install in tests/web; ./setup.sh test does it)');
+}
+
+// ---- a static server for the site (the page must come over http for fetch and wasm) ----
+const TYPES = {'.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.txt': 'text/plain'};
+function serve() {
+  const server = http.createServer((req, res) => {
+    const file = path.join(site, decodeURIComponent(new URL(req.url, 'http://x').pathname));
+    if (!file.startsWith(site) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {
+      const index = path.join(file, 'index.html');
+      if (file.startsWith(site) && fs.existsSync(index)) return res.end(fs.readFileSync(index));
+      res.writeHead(404);
+      return res.end();
+    }
+    res.writeHead(200, {'Content-Type': TYPES[path.extname(file)] || 'application/octet-stream'});
+    res.end(fs.readFileSync(file));
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+// ---- checks ----
+const results = [];
+function check(name, ok, detail) {
+  results.push(ok);
+  console.log(`${ok ? 'ok  ' : 'FAIL'} ${name}${detail ? ': ' + detail : ''}`);
+}
+
+// A page of the app at `address` (query and fragment), after `frames` drawn frames; console errors collected.
+async function openApp(browser, base, address, frames = 12) {
+  const page = await browser.newPage();
+  await page.setViewport({width: WIDTH, height: HEIGHT, deviceScaleFactor: 1});
+  page.consoleErrors = [];
+  page.on('console', (m) => { if (m.type() === 'error') page.consoleErrors.push(m.text()); });
+  page.on('pageerror', (e) => page.consoleErrors.push(e.message));
+  await page.goto(base + address, {waitUntil: 'load'});
+  await waitFrames(page, frames);
+  return page;
+}
+
+async function waitFrames(page, frames, timeoutMs = 60000) {
+  const start = await page.evaluate(() => window.pevizPage.frameCount);
+  await page.waitForFunction((n) => window.pevizPage.frameCount >= n || window.pevizPage.exitCode !== null,
+                             {timeout: timeoutMs, polling: 50}, start + frames);
+}
+
+// The desktop's screenshot of the same view: `peviz --view V --size WxH --screenshot` under Xvfb.
+function desktopScreenshot(view, file) {
+  const config = fs.mkdtempSync(path.join(os.tmpdir(), 'peviz-web-desktop-'));
+  execFileSync('xvfb-run', ['-a', '-s', '-screen 0 1920x1080x24', args.peviz, '--frames', '6', '--reset',
+                            '--hide-pointer', '--size', `${WIDTH}x${HEIGHT}`, '--view', view, '--screenshot', file],
+               {env: {...process.env, XDG_CONFIG_HOME: config}, stdio: 'pipe', timeout: 120000});
+  fs.rmSync(config, {recursive: true, force: true});
+  return png.decode(fs.readFileSync(file));
+}
+
+// Mean colour of 16 x 16 blocks: the two renderers (Mesa's llvmpipe, SwiftShader) rasterise the same triangles and
+// the same font atlas, but anti-aliased edges and the frame-time line differ pixel by pixel; blocks compare content.
+function blocks(image, size = 16) {
+  const bw = Math.floor(image.width / size), bh = Math.floor(image.height / size), out = [];
+  for (let by = 0; by < bh; ++by) {
+    for (let bx = 0; bx < bw; ++bx) {
+      const sum = [0, 0, 0];
+      for (let y = by * size; y < (by + 1) * size; ++y)
+        for (let x = bx * size; x < (bx + 1) * size; ++x)
+          for (let k = 0; k < 3; ++k) sum[k] += image.rgba[(y * image.width + x) * 4 + k];
+      out.push(sum.map((v) => v / (size * size)));
+    }
+  }
+  return out;
+}
+
+// The share of blocks whose mean colour differs by more than `tolerance` (0-255) in any channel.
+function differingBlocks(a, b, tolerance = 24) {
+  const ba = blocks(a), bb = blocks(b);
+  let differ = 0;
+  for (let i = 0; i < ba.length; ++i)
+    if (ba[i].some((v, k) => Math.abs(v - bb[i][k]) > tolerance)) ++differ;
+  return differ / ba.length;
+}
+
+function distinctColours(image) {
+  const seen = new Set();
+  for (let i = 0; i < image.width * image.height; i += 7) seen.add((image.rgba[i * 4] << 16) | (image.rgba[i * 4 + 1] << 8) | image.rgba[i * 4 + 2]);
+  return seen.size;
+}
+
+async function screenshot(page, name) {
+  const file = path.join(out, `${name}.png`);
+  await page.screenshot({path: file});
+  return png.decode(fs.readFileSync(file));
+}
+
+async function hash(page) { return page.evaluate(() => window.location.hash.replace(/^#/, '')); }
+
+// ---- the checks, one function each ----
+async function everyPageMatchesTheDesktop(browser, base) {
+  const shots = {};
+  for (const view of PAGES) {
+    const page = await openApp(browser, base, `?hide_pointer#view=${view}`, view === 'lab' ? 40 : 12);
+    const web = await screenshot(page, `web-${view}`);
+    const desktop = desktopScreenshot(view, path.join(out, `desktop-${view}.png`));
+    const share = differingBlocks(web, desktop);
+    shots[view] = {web, desktop};
+    const bound = 0.05;
+    check(`#view=${view} matches the desktop's peviz --view ${view}`, share <= bound && page.consoleErrors.length === 0,
+          `${(100 * share).toFixed(1)}% of 16x16 blocks differ by > 24 (bound ${100 * bound}%)` +
+          (page.consoleErrors.length ? `; console: ${page.consoleErrors[0]}` : ''));
+    await page.close();
+  }
+  // The comparison can fail: two different pages differ in far more blocks than the bound.
+  const apart = differingBlocks(shots['basics'].web, shots['rope-clocks'].desktop);
+  check('the block comparison tells two pages apart', apart > 0.2, `${(100 * apart).toFixed(1)}% of blocks differ`);
+}
+
+async function everyLessonStepOpens(browser, base) {
+  const lesson = JSON.parse(fs.readFileSync(path.join(__dirname, '../../assets/lessons', `${LESSON}.json`)));
+  for (let step = 1; step <= lesson.steps.length; ++step) {
+    const link = `lesson=${LESSON}&step=${step}&present`;
+    const page = await openApp(browser, base, `?hide_pointer#${link}`, 20);
+    const image = await screenshot(page, `lesson-step-${step}`);
+    const colours = distinctColours(image);
+    const now = await hash(page);
+    check(`#${link} opens the step, presenting, and keeps its link`,
+          colours > 50 && now === link && page.consoleErrors.length === 0,
+          `${colours} colours; address #${now}` + (page.consoleErrors.length ? `; console: ${page.consoleErrors[0]}` : ''));
+    await page.close();
+  }
+}
+
+async function linksRoundTrip(browser, base) {
+  const links = ['view=basics&d_model=64&base=100&seq_len=256', 'view=alibi', 'view=rope-clocks&theme=light'];
+  for (const link of links) {
+    const page = await openApp(browser, base, `#${link}`, 20);
+    check(`#${link} stays the page's address`, (await hash(page)) === link, `#${await hash(page)}`);
+    await page.close();
+  }
+  // A change in the app goes back into the address (replacing the entry: history does not grow).
+  const page = await openApp(browser, base, '#view=basics', 10);
+  const before = await page.evaluate(() => history.length);
+  await page.evaluate(() => { window.location.hash = 'view=precision&d_model=32'; });
+  await waitFrames(page, 40);
+  check('an address typed into the open page opens that view', (await hash(page)) === 'view=precision&d_model=32');
+  check('the address follows the app without adding history entries', (await page.evaluate(() => history.length)) <= before + 1);
+  await page.close();
+  const bad = await openApp(browser, base, '#view=nowhere&d_model=99999&zz=1', 20);
+  const errors = await bad.evaluate(() => window.pevizPage.errors.join(' | '));
+  check('a malformed link opens the default view and says what was not understood',
+        (await hash(bad)) === 'view=basics' && /link: /.test(errors) && /d_model/.test(errors), `#${await hash(bad)}; ${errors}`);
+  await bad.close();
+}
+
+async function uploadedConfigOpensTheModel(browser, base) {
+  const page = await openApp(browser, base, '#view=basics', 10);
+  const config = path.join(__dirname, '../../assets/models/llama-3.1-8b-instruct.json');
+  const upload = path.join(out, 'config.json');
+  fs.copyFileSync(config, upload);
+  const input = await page.$('#file-picker');
+  await input.uploadFile(upload);
+  await waitFrames(page, 30);
+  const link = decodeURIComponent(await hash(page));
+  const image = await screenshot(page, 'uploaded-config');
+  check('uploading a config.json opens that model on Context extension',
+        link.startsWith('view=context-extension') && /rope/.test(link) && page.consoleErrors.length === 0,
+        link.slice(0, 160));
+  check('the uploaded model is drawn', distinctColours(image) > 50);
+  await page.close();
+}
+
+async function figureDownloadIsAPngWithItsParameters(browser, base) {
+  const page = await openApp(browser, base, '#view=basics&d_model=64', 10);
+  const downloads = fs.mkdtempSync(path.join(out, 'downloads-'));
+  const cdp = await page.target().createCDPSession();
+  await cdp.send('Browser.setDownloadBehavior', {behavior: 'allow', downloadPath: downloads});
+  await page.click('#canvas', {offset: {x: WIDTH / 2, y: HEIGHT - 4}});
+  await page.keyboard.press('F12');
+  let file = null;
+  for (let i = 0; i < 200 && !file; ++i) {
+    await new Promise((r) => setTimeout(r, 100));
+    file = fs.readdirSync(downloads).find((f) => f.endsWith('.png'));
+  }
+  if (!file) return check('F12 downloads the figure as a PNG', false, 'no download within 20 s');
+  const bytes = fs.readFileSync(path.join(downloads, file));
+  const image = png.decode(bytes);
+  const texts = png.texts(bytes);
+  const params = Object.values(texts).join(' ');
+  check('F12 downloads the figure as a PNG with its parameters inside', image.width >= WIDTH && /"d_model":\s*64/.test(params),
+        `${file}: ${image.width} x ${image.height}, tEXt keys ${Object.keys(texts).join(', ')}`);
+  await page.close();
+}
+
+async function randomInputOverEveryPage(browser, base) {
+  const frames = Number(args['monkey-frames'] || 1500);
+  const page = await openApp(browser, base, `?monkey=20261126&frames=${frames}`, 2);
+  const heapBefore = await page.evaluate(() => Module.HEAP8.length);
+  await page.waitForFunction(() => window.pevizPage.exitCode !== null, {timeout: 600000, polling: 500});
+  const code = await page.evaluate(() => window.pevizPage.exitCode);
+  const heapAfter = await page.evaluate(() => Module.HEAP8.length);
+  const lines = await page.evaluate(() => window.pevizPage.errors.filter((l) => /monkey/.test(l)).join(' | '));
+  check(`random input for ${frames} frames over every page: no crash, every state check passed`,
+        code === 0 && page.consoleErrors.length === 0,
+        `exit ${code}; wasm heap ${heapBefore >> 20} MiB -> ${heapAfter >> 20} MiB; ${lines}`);
+  await page.close();
+}
+
+const CHECKS = {everyPageMatchesTheDesktop, everyLessonStepOpens, linksRoundTrip, uploadedConfigOpensTheModel,
+                figureDownloadIsAPngWithItsParameters, randomInputOverEveryPage};
+
+(async () => {
+  const server = await serve();
+  const base = `http://127.0.0.1:${server.address().port}/`;
+  const browser = await puppeteer.launch({executablePath: CHROMIUM, headless: true,
+    args: ['--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', `--window-size=${WIDTH},${HEIGHT}`]});
+  try {
+    for (const [name, fn] of Object.entries(CHECKS)) {
+      if (args.only && args.only !== name) continue;
+      try {
+        await fn(browser, base);
+      } catch (e) {
+        check(name, false, e.stack.split('\n').slice(0, 3).join(' '));
+      }
+    }
+  } finally {
+    await browser.close();
+    server.close();
+  }
+  const failed = results.filter((ok) => !ok).length;
+  console.log(`screenshots in ${out}`);
+  console.log(`${results.length - failed} passed, ${failed} failed`);
+  process.exit(failed ? 1 : 0);
+})();

@@ -1,0 +1,79 @@
+// The page around peviz.wasm: emscripten's Module (canvas, output, loading status) and window.pevizPage, the
+// JavaScript half of app/gfx/platform_web.cpp (downloads, the file picker, the clipboard, the exit code).
+'use strict';
+
+window.pevizPage = {
+  exitCode: null,   // set when the app's frame loop ends (tests read it)
+  frameCount: 0,    // frames drawn so far
+  errors: [],       // lines the app printed to stderr
+  download(name, bytes) {
+    const url = URL.createObjectURL(new Blob([bytes]));
+    const a = document.createElement('a');
+    a.href = url;
+    a.download = name;
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 10000);
+  },
+  pickFile() { document.getElementById('file-picker').click(); },
+  copyText(text) {
+    if (navigator.clipboard) navigator.clipboard.writeText(text).catch(() => {});
+  },
+  finished(code) { this.exitCode = code; },
+  // Every file named in <urlPrefix>files.txt into the page's folder `dir`; then Module[done](1), or (0).
+  fetchFolder(urlPrefix, dir, done) {
+    const get = (name) => fetch(urlPrefix + name).then((r) => {
+      if (!r.ok) throw new Error(urlPrefix + name + ': ' + r.status);
+      return r;
+    });
+    get('files.txt')
+      .then((r) => r.text())
+      .then((text) => Promise.all(text.split('\n').filter((n) => n).map((name) =>
+        get(name).then((r) => r.arrayBuffer()).then((b) => [name, new Uint8Array(b)]))))
+      .then((files) => {
+        Module.FS.mkdirTree(dir);
+        for (const [name, bytes] of files) Module.FS.writeFile(dir + name, bytes);
+        Module[done](1);
+      })
+      .catch((e) => {
+        console.warn('peviz: could not fetch ' + urlPrefix + ': ' + e.message);
+        Module[done](0);
+      });
+  },
+  // A file from the picker (or a test) into the page's file system, then opened like a dropped file.
+  openFile(name, bytes) {
+    const dir = '/uploads';
+    if (!Module.FS.analyzePath(dir).exists) Module.FS.mkdir(dir);
+    const path = dir + '/' + name.replace(/[\/\\]/g, '_');
+    Module.FS.writeFile(path, bytes);
+    Module.ccall('peviz_file_arrived', null, ['string'], [path]);
+  },
+};
+
+document.getElementById('file-picker').addEventListener('change', (event) => {
+  const file = event.target.files[0];
+  if (!file) return;
+  file.arrayBuffer().then((buffer) => pevizPage.openFile(file.name, new Uint8Array(buffer)));
+  event.target.value = '';
+});
+
+const statusBox = document.getElementById('status');
+var Module = {
+  canvas: document.getElementById('canvas'),
+  print: (text) => console.log(text),
+  printErr: (text) => {
+    pevizPage.errors.push(text);
+    console.warn(text);
+  },
+  setStatus: (text) => {
+    if (!text) statusBox.style.display = 'none';
+  },
+  onRuntimeInitialized: () => { statusBox.style.display = 'none'; },
+  onAbort: (what) => {
+    statusBox.style.display = '';
+    statusBox.className = 'error';
+    statusBox.textContent = 'peviz stopped: ' + what + ' (reload the page to start again)';
+  },
+};
+window.Module = Module;
