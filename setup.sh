@@ -81,6 +81,9 @@ fi
 case "$MODE" in
   run)  exec "$BUILD_DIR/peviz" "${@:2}" ;;
   test)
+    # The browser build and what its test drives chromium with (tests/web/package-lock.json), before ctest.
+    build_web
+    (cd tests/web && npm ci --no-audit --no-fund --loglevel=error)
     (cd "$BUILD_DIR" && ctest --output-on-failure -j "$JOBS")
     [[ "${PEVIZ_QUICK:-0}" == 1 ]] && exit 0
     # The random-input test over every page, long: any failed state check exits 1 (stops here).

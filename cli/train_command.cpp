@@ -13,6 +13,7 @@
 #include "cli/commands.hpp"
 #include "core/atomic_file.hpp"
 #include "core/errors.hpp"
+#include "core/parallel.hpp"
 #include "core/limits.hpp"
 #include "core/train/run.hpp"
 #include "core/train/experiment.hpp"
@@ -132,7 +133,9 @@ void run_train(TrainCommand& c) {
       throw ParamError("out", "cannot write " + c.out + ": " + dir.string() + " is not a folder");
   }
   InterruptGuard interrupts;  // Ctrl+C stops the runs; nothing is written
-  train::RunQueue queue(settings, c.threads);
+  // Without threads (the command line compiled by em++, run by node) this thread trains, between the prints.
+  const bool threads = threads_available();
+  train::RunQueue queue(settings, threads ? c.threads : 0);
   const bool tty = isatty(STDERR_FILENO);
   std::size_t printed = 0;
   for (;;) {  // print each run's line as soon as it and every run before it have ended
@@ -145,7 +148,8 @@ void run_train(TrainCommand& c) {
     }
     if (printed == queue.size()) break;
     throw_if_interrupted();  // the queue's destructor then stops every run at once, without evaluating
-    std::this_thread::sleep_for(std::chrono::milliseconds(tty ? 250 : 20));
+    if (!threads) queue.advance(tty ? 0.25 : 0.02);
+    else std::this_thread::sleep_for(std::chrono::milliseconds(tty ? 250 : 20));
   }
   queue.wait();
   if (c.out.empty()) return;

@@ -11,6 +11,8 @@
 #include <string_view>
 
 #include <emscripten.h>
+#include <malloc.h>
+#include <sys/stat.h>
 
 #include "app/ui/gui_main.hpp"
 
@@ -36,7 +38,13 @@ bool read_number(const std::string& text, T& out) {
 
 }  // namespace
 
+// Bytes of the wasm heap in use (malloc's count), for the browser test's memory check.
+extern "C" EMSCRIPTEN_KEEPALIVE long peviz_heap_in_use() { return long(mallinfo().uordblks); }
+
 int main() {
+  // Emscripten's file system starts with umask 0777, so the files the app writes (mode 0666 & ~umask) could not
+  // be written to or read back: the usual 022 instead.
+  ::umask(022);
   peviz::app::GuiOptions gui;
   gui.reset = true;
   const std::string query = emscripten_run_script_string("window.location.search");

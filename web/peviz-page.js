@@ -43,7 +43,7 @@ window.pevizPage = {
   },
   // A file from the picker (or a test) into the page's file system, then opened like a dropped file.
   openFile(name, bytes) {
-    const dir = '/uploads';
+    const dir = '/uploaded';  // a config.json's model is named after its folder: "uploaded"
     if (!Module.FS.analyzePath(dir).exists) Module.FS.mkdir(dir);
     const path = dir + '/' + name.replace(/[\/\\]/g, '_');
     Module.FS.writeFile(path, bytes);
