@@ -25,7 +25,10 @@ PACKAGES=(build-essential cmake pkg-config libimgui-dev libglfw3-dev python3-gla
 # come from Debian's source packages (tools/web/fetch_sources.sh). Its test drives Debian's chromium.
 WEB_PACKAGES=(emscripten cmake dpkg-dev libeigen3-dev nlohmann-json3-dev libcli11-dev)
 if [[ "$MODE" == test ]]; then
-  PACKAGES+=(python3-torch "${WEB_PACKAGES[@]}" chromium npm)
+  PACKAGES+=(python3-torch "${WEB_PACKAGES[@]}" chromium)
+  # npm installs the browser test's puppeteer-core; a node from elsewhere (NodeSource) brings its own npm,
+  # which Debian's npm package conflicts with.
+  command -v npm >/dev/null || PACKAGES+=(npm)
 elif [[ "$MODE" == web ]]; then
   PACKAGES=("${WEB_PACKAGES[@]}")
 fi

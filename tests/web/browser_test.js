@@ -246,7 +246,19 @@ async function randomInputOverEveryPage(browser, base) {
   await page.close();
 }
 
-const CHECKS = {everyPageMatchesTheDesktop, everyLessonStepOpens, linksRoundTrip, uploadedConfigOpensTheModel,
+async function highDpiCanvasIsCrisp(browser, base) {
+  const page = await browser.newPage();
+  await page.setViewport({width: 800, height: 500, deviceScaleFactor: 2});
+  await page.goto(base + '#view=basics', {waitUntil: 'load'});
+  await waitFrames(page, 12);
+  const size = await page.evaluate(() => [document.getElementById('canvas').width, document.getElementById('canvas').height]);
+  const image = await screenshot(page, 'high-dpi');
+  check('on a 2x display the canvas has a device pixel per screen pixel (1600 x 1000 for 800 x 500)',
+        size[0] === 1600 && size[1] === 1000 && image.width === 1600 && distinctColours(image) > 50, `canvas ${size.join(' x ')}`);
+  await page.close();
+}
+
+const CHECKS = {everyPageMatchesTheDesktop, highDpiCanvasIsCrisp, everyLessonStepOpens, linksRoundTrip, uploadedConfigOpensTheModel,
                 figureDownloadIsAPngWithItsParameters, randomInputOverEveryPage};
 
 (async () => {
