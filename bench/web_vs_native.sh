@@ -14,11 +14,16 @@ for side in native wasm; do
   echo "== $side: peviz bench --threads 1 --reps 21"
   "${cmd[@]}" bench --threads 1 --reps 21
 done
+# The native build's narrower kernels, for the kernel the browser's wasm SIMD compares with.
+for simd in avx2 baseline; do
+  echo "== native: peviz bench --threads 1 --reps 21 --simd $simd"
+  "$NATIVE" bench --threads 1 --reps 21 --simd "$simd" | tail -1
+done
 for side in native wasm; do
   if [[ $side == native ]]; then cmd=("$NATIVE"); else cmd=("${WASM[@]}"); fi
   echo "== $side: peviz train --task copy --pe rope --steps 300 --threads 1 (the default model; loss and speed)"
   start=$(date +%s.%N)
-  "${cmd[@]}" train --task copy --pe rope --steps 300 --threads 1 | tr "\r" "\n" | tail -1 | cut -c1-400
+  "${cmd[@]}" train --task copy --pe rope --steps 300 --threads 1 2>/dev/null | tail -1 | cut -c1-400
   echo "wall $(echo "$(date +%s.%N) - $start" | bc) s"
 done
 echo "== load after: $(cut -d' ' -f1-3 /proc/loadavg)"

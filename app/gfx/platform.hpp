@@ -27,8 +27,8 @@ void replace_location_fragment(const std::string& fragment);
 // The page's whole address ("" on the desktop), for "Copy link to this view".
 std::string location_href();
 
-// A file the app has just written, handed to the user: the browser downloads it under its file name (and
-// removes it from its memory); on the desktop it is already where the user asked, so nothing happens.
+// A file the app has just written, handed to the user: the browser downloads it under its file name (its copy in
+// the page's memory stays until the page closes); on the desktop it is already where the user asked.
 void deliver_file(const std::string& path);
 // True where files the app writes reach the user only through deliver_file (the browser).
 bool files_are_downloads();

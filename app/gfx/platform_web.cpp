@@ -3,7 +3,6 @@
 #include "app/gfx/platform.hpp"
 
 #include <cstdlib>
-#include <filesystem>
 #include <utility>
 
 #include <emscripten.h>
@@ -85,11 +84,7 @@ std::string location_fragment() { return take_js_string(js_location_fragment());
 void replace_location_fragment(const std::string& fragment) { js_replace_fragment(fragment.c_str()); }
 std::string location_href() { return take_js_string(js_location_href()); }
 
-void deliver_file(const std::string& path) {
-  js_download(path.c_str());
-  std::error_code ec;
-  std::filesystem::remove(path, ec);  // the download holds it now; the page's memory does not keep copies
-}
+void deliver_file(const std::string& path) { js_download(path.c_str()); }
 bool files_are_downloads() { return true; }
 bool ask_for_file() {
   js_pick_file();

@@ -7,6 +7,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <utility>
 
 #include "app/gfx/gl.hpp"  // glad before GLFW
@@ -27,7 +28,17 @@ void glfw_error(int code, const char* text) { std::fprintf(stderr, "peviz: GLFW 
 
 std::string g_dropped_path;  // the last file dropped onto the window, until take_dropped_path()
 void drop_callback(GLFWwindow*, int count, const char** paths) {
-  if (count > 0) g_dropped_path = paths[0];
+  if (count <= 0) return;
+  g_dropped_path = paths[0];
+#ifdef __EMSCRIPTEN__
+  // Emscripten's GLFW puts a dropped file in /.glfw_dropped_files; it joins the picked ones in /uploaded, whose
+  // folder name a config.json's model is named after ("uploaded", as web/peviz-page.js does for the picker).
+  std::error_code ec;
+  const std::filesystem::path to = std::filesystem::path("/uploaded") / std::filesystem::path(paths[0]).filename();
+  std::filesystem::create_directories(to.parent_path(), ec);
+  std::filesystem::rename(paths[0], to, ec);
+  if (!ec) g_dropped_path = to.string();
+#endif
 }
 }  // namespace
 

@@ -135,6 +135,7 @@ void follow_address(AppState& s, FrameLoop& loop) {
 // that the lesson and Learned tables open); until they arrive nothing opens them (a shipped experiment asked
 // for waits). The desktop has them installed.
 void fetch_lab_runs_when_needed(AppState& s, FrameLoop& loop) {
+  static const std::string fetching = "fetching the shipped lab runs (7.7 MB)...";
   LabOptions& lab = s.pages.lab;
   const gfx::DataState data = gfx::shipped_lab_runs(s.pages.page == Page::lab || !lab.experiment.empty());
   if (data == gfx::DataState::ready && !loop.lab_waiting) return;
@@ -142,15 +143,19 @@ void fetch_lab_runs_when_needed(AppState& s, FrameLoop& loop) {
     loop.lab_waiting = false;
     lab.shipped_shown = false;
     if (data == gfx::DataState::ready) lab.experiment = std::exchange(loop.held_experiment, "");
-    s.teach.notice = data == gfx::DataState::ready ? "" : "could not fetch the shipped lab runs (lab/ beside the page)";
-    s.teach.notice_is_error = data == gfx::DataState::failed;
+    if (data == gfx::DataState::failed) {
+      s.teach.notice = "could not fetch the shipped lab runs (lab/ beside the page)";
+      s.teach.notice_is_error = true;
+    } else if (s.teach.notice == fetching) {
+      s.teach.notice.clear();
+    }
     s.pages.mark(Page::lab);
     return;
   }
   if (!lab.experiment.empty()) loop.held_experiment = std::exchange(lab.experiment, "");
   lab.shipped_shown = true;  // not yet: the first visit opens them once they are here
   loop.lab_waiting = true;
-  if (data == gfx::DataState::fetching && s.teach.notice.empty()) s.teach.notice = "fetching the shipped lab runs (7.7 MB)...";
+  if (data == gfx::DataState::fetching && s.teach.notice.empty()) s.teach.notice = fetching;
 }
 
 // Update: files asked for, then every dirty result recomputed through core (and, under --monkey, checked).

@@ -203,6 +203,23 @@ async function uploadedConfigOpensTheModel(browser, base) {
   await page.close();
 }
 
+async function droppedConfigOpensTheModel(browser, base) {
+  const page = await openApp(browser, base, '#view=basics', 10);
+  const text = fs.readFileSync(path.join(__dirname, '../../assets/models/qwen2.5-7b-instruct.json'), 'utf8');
+  await page.evaluate((json) => {
+    const data = new DataTransfer();
+    data.items.add(new File([json], 'qwen.json', {type: 'application/json'}));
+    const canvas = document.getElementById('canvas');
+    for (const type of ['dragenter', 'dragover', 'drop'])
+      canvas.dispatchEvent(new DragEvent(type, {dataTransfer: data, bubbles: true, cancelable: true}));
+  }, text);
+  await waitFrames(page, 30);
+  const link = decodeURIComponent(await hash(page));
+  check('a config.json dropped onto the page opens that model', /"model_name":"qwen"/.test(link) &&
+        /"model_path":"\/uploaded\/qwen.json"/.test(link) && page.consoleErrors.length === 0, link.slice(0, 160));
+  await page.close();
+}
+
 async function figureDownloadIsAPngWithItsParameters(browser, base) {
   const page = await openApp(browser, base, '#view=basics&d_model=64', 10);
   const downloads = fs.mkdtempSync(path.join(out, 'downloads-'));
@@ -226,7 +243,7 @@ async function figureDownloadIsAPngWithItsParameters(browser, base) {
 }
 
 async function randomInputOverEveryPage(browser, base) {
-  const frames = Number(args['monkey-frames'] || 1500);
+  const frames = Number(args['monkey-frames'] || 3000);
   const page = await openApp(browser, base, `?monkey=20261126&frames=${frames}`, 2);
   const mib = (bytes) => (bytes / 1048576).toFixed(1);
   const inUse = () => page.evaluate(() => Module._peviz_heap_in_use());
@@ -258,8 +275,21 @@ async function highDpiCanvasIsCrisp(browser, base) {
   await page.close();
 }
 
-const CHECKS = {everyPageMatchesTheDesktop, highDpiCanvasIsCrisp, everyLessonStepOpens, linksRoundTrip, uploadedConfigOpensTheModel,
-                figureDownloadIsAPngWithItsParameters, randomInputOverEveryPage};
+// Frame rate on Basics while d_model changes every frame (a link typed each frame), in SwiftShader: a floor, not a
+// GPU figure. Printed, not checked (no timed tests).
+async function reportFrameRate(browser, base) {
+  const page = await openApp(browser, base, '#view=basics', 10);
+  const start = await page.evaluate(() => [window.pevizPage.frameCount, performance.now()]);
+  await new Promise((r) => setTimeout(r, 5000));
+  const end = await page.evaluate(() => [window.pevizPage.frameCount, performance.now()]);
+  const fps = (end[0] - start[0]) / ((end[1] - start[1]) / 1000);
+  console.log(`info: Basics at ${WIDTH} x ${HEIGHT} in headless chromium (SwiftShader): ${fps.toFixed(1)} frames/s, ` +
+              `${(1000 / fps).toFixed(1)} ms a frame`);
+  await page.close();
+}
+
+const CHECKS = {reportFrameRate, everyPageMatchesTheDesktop, highDpiCanvasIsCrisp, everyLessonStepOpens, linksRoundTrip, uploadedConfigOpensTheModel,
+                droppedConfigOpensTheModel, figureDownloadIsAPngWithItsParameters, randomInputOverEveryPage};
 
 (async () => {
   const server = await serve();

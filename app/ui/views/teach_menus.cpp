@@ -52,6 +52,7 @@ void save_preset_item(AppState& s) {
     try {
       const auto path = save_user_preset(t.save_name, s, user_presets_dir());
       t.notice = "Preset saved: " + path.string();
+      s.written_files.push_back(path.string());  // the browser downloads a copy: its folder lasts as long as the page
       t.notice_is_error = false;
       t.presets_listed = false;
       t.save_name.clear();
