@@ -394,14 +394,59 @@ ImVec2 data_to_screen(double x, double y) {
 
 namespace {
 
-// Points every few pixels along the segment a -> b (its ends excluded) into the legend's obstacles.
+// How far past the plot area an obstacle still matters to the legend (one sampling step).
+constexpr float kObstacleMargin = 4.0f;
+
+// Clips the segment a -> b to the plot area grown by the margin (Liang-Barsky). False when it misses the area
+// or is not finite: a value the user can make enormous never turns into an enormous number of obstacles.
+bool clip_to_area(ImVec2& a, ImVec2& b) {
+  const float lo_x = g_plot.area.Min.x - kObstacleMargin, hi_x = g_plot.area.Max.x + kObstacleMargin;
+  const float lo_y = g_plot.area.Min.y - kObstacleMargin, hi_y = g_plot.area.Max.y + kObstacleMargin;
+  if (!(std::isfinite(a.x) && std::isfinite(a.y) && std::isfinite(b.x) && std::isfinite(b.y))) return false;
+  const double dx = double(b.x) - a.x, dy = double(b.y) - a.y;
+  double t0 = 0.0, t1 = 1.0;
+  const double p[4] = {-dx, dx, -dy, dy};
+  const double q[4] = {double(a.x) - lo_x, hi_x - double(a.x), double(a.y) - lo_y, hi_y - double(a.y)};
+  for (int k = 0; k < 4; ++k) {
+    if (p[k] == 0.0) {
+      if (q[k] < 0.0) return false;
+      continue;
+    }
+    const double t = q[k] / p[k];
+    if (p[k] < 0.0) t0 = std::max(t0, t);
+    else t1 = std::min(t1, t);
+    if (t0 > t1) return false;
+  }
+  b = ImVec2(float(a.x + t1 * dx), float(a.y + t1 * dy));
+  a = ImVec2(float(a.x + t0 * dx), float(a.y + t0 * dy));
+  return true;
+}
+
+// Points every few pixels along the part of segment a -> b over the plot area (its ends excluded) into the
+// legend's obstacles: at most the area's diagonal over the step.
 void drawn_segment(ImVec2 a, ImVec2 b) {
+  if (!clip_to_area(a, b)) return;
   const float length = std::hypot(b.x - a.x, b.y - a.y);
-  const int steps = int(length / 4.0f);
+  const int steps = int(length / kObstacleMargin);
   for (int k = 1; k < steps; ++k) {
     const float t = float(k) / float(steps);
     g_plot.drawn.push_back({a.x + t * (b.x - a.x), a.y + t * (b.y - a.y)});
   }
+}
+
+// One drawn sample as an obstacle, where it can meet the legend.
+void drawn_point(ImVec2 p) {
+  ImVec2 a = p, b = p;
+  if (clip_to_area(a, b)) g_plot.drawn.push_back({p.x, p.y});
+}
+
+// A decimated column's vertical bar as obstacles: its part over the plot area, every few pixels.
+void drawn_column(float px, float y0, float y1) {
+  ImVec2 a(px, std::min(y0, y1)), b(px, std::max(y0, y1));
+  if (!clip_to_area(a, b)) return;
+  const int steps = int((b.y - a.y) / kObstacleMargin);
+  for (int k = 0; k <= steps; ++k) g_plot.drawn.push_back({px, a.y + float(k) * kObstacleMargin});
+  g_plot.drawn.push_back({px, b.y});
 }
 
 }  // namespace
@@ -449,7 +494,7 @@ void draw_series(const Series& s, int first, int last, float thickness) {
       }
       if (pts.Size >= 1) drawn_segment(pts[pts.Size - 1], p);
       pts.push_back(p);
-      g_plot.drawn.push_back({p.x, p.y});
+      drawn_point(p);
     }
   } else {
     // More samples than pixels: per pixel column, one 1-pixel bar from the column's minimum to its
@@ -459,20 +504,21 @@ void draw_series(const Series& s, int first, int last, float thickness) {
     float prev = NAN;
     int i = first;
     while (i <= last) {
+      // Each column takes at least its first sample, so a pixel that is not finite or too large for a float's
+      // integers (x beyond 2^24 pixels) still moves on.
       const float px = std::floor(data_to_pixel(g_plot.xmap, s.x_at(i)));
       float lo = INFINITY, hi = -INFINITY, end_value = NAN;
-      while (i <= last && data_to_pixel(g_plot.xmap, s.x_at(i)) < px + 1.0f) {
+      do {
         const float v = values[std::size_t(i) * stride];
         end_value = v;
         if (!std::isnan(v)) { lo = std::min(lo, v); hi = std::max(hi, v); }
         ++i;
-      }
-      if (lo <= hi) {
+      } while (i <= last && data_to_pixel(g_plot.xmap, s.x_at(i)) < px + 1.0f);
+      if (lo <= hi && std::isfinite(px)) {
         if (!std::isnan(prev)) { lo = std::min(lo, prev); hi = std::max(hi, prev); }
         const float y0 = data_to_pixel(g_plot.ymap, y_offset + hi), y1 = data_to_pixel(g_plot.ymap, y_offset + lo);
         canvas_rect_filled(ImVec2(px, std::min(y0, y1) - 0.5f * thick), ImVec2(px + 1.0f, std::max(y0, y1) + 0.5f * thick), color);
-        for (float py = std::min(y0, y1); py <= std::max(y0, y1); py += 4.0f) g_plot.drawn.push_back({px, py});
-        g_plot.drawn.push_back({px, std::max(y0, y1)});
+        drawn_column(px, y0, y1);
       }
       prev = end_value;
     }
@@ -489,8 +535,10 @@ void plot_line(const char* label, const float* values, int count, double x0, dou
   g_plot.series.push_back({label, values, count, x0, dx, std::max(stride, 1), color, y_offset});
   if (count <= 0 || values == nullptr || dx <= 0.0) return;
   const AxisRange xr = g_plot.xmap.range;
-  const int first = std::clamp(int(std::floor((std::min(xr.min, xr.max) - x0) / dx)) - 1, 0, count - 1);
-  const int last = std::clamp(int(std::ceil((std::max(xr.min, xr.max) - x0) / dx)) + 1, 0, count - 1);
+  // In double before the int: an axis far from the samples (or not finite) clamps instead of overflowing.
+  const auto index_at = [&](double i, int if_nan) { return std::isnan(i) ? if_nan : int(std::clamp(i, 0.0, double(count - 1))); };
+  const int first = index_at(std::floor((std::min(xr.min, xr.max) - x0) / dx) - 1.0, 0);
+  const int last = index_at(std::ceil((std::max(xr.min, xr.max) - x0) / dx) + 1.0, count - 1);
   draw_series(g_plot.series.back(), first, last, thickness);
 }
 

@@ -143,3 +143,41 @@ TEST_CASE("an x/y line is one series through unevenly spaced samples: one polyli
   for (const Text& t : texts(list)) entries += t.text == "only curve";
   CHECK(entries == 1);
 }
+
+TEST_CASE("extreme, NaN, infinite and empty values and ranges draw in bounded work, with the legend placed") {
+  // Huge values once made a decimated column step 4 pixels at a time through 1e32 pixels (a float that no
+  // longer moves), and a long segment sampled every 4 pixels: bad_alloc under random input.
+  const float inf = INFINITY, nan = NAN;
+  struct Case { const char* name; float value; AxisRange x, y; int count; };
+  const Case cases[] = {
+      {"huge values, decimated", 1e30f, {0, 1}, {-1, 1}, 100000},
+      {"huge values, every sample", 1e30f, {0, 1}, {-1, 1}, 50},
+      {"infinite values", inf, {0, 1}, {-1, 1}, 100000},
+      {"NaN values", nan, {0, 1}, {-1, 1}, 100000},
+      {"a tiny y range", 0.5f, {0, 1}, {0.5, 0.5 + 1e-300}, 100000},
+      {"an x range far past the samples", 0.5f, {1e300, 2e300}, {-1, 1}, 100000},
+      {"an x range of NaN", 0.5f, {nan, nan}, {-1, 1}, 100000},
+      {"an infinite y range", 0.5f, {0, 1}, {-inf, inf}, 50},
+      {"no samples", 0.5f, {0, 1}, {-1, 1}, 0},
+  };
+  for (const Case& c : cases) {
+    SECTION(c.name) {
+      std::vector<float> values(std::size_t(std::max(c.count, 1)));
+      for (std::size_t i = 0; i < values.size(); ++i) values[i] = (i % 2 ? -1.0f : 1.0f) * c.value;
+      const DisplayList list = recorded(
+          [&] {
+            if (begin_plot("##hostile", ImVec2(600, 300))) {
+              setup_axes("x", "y", c.x, c.y);
+              plot_line("a named curve", values.data(), c.count, 0.0, 1.0 / std::max(c.count - 1, 1));
+              plot_hline(double(c.value), IM_COL32(200, 200, 200, 255));
+              end_plot();
+            }
+          },
+          ImVec2(700, 400), 3);
+      std::size_t points = 0;
+      for (const Polyline& l : lines(list)) points += l.points.size();
+      CHECK(points <= 2 * std::size_t(c.count) + 64);  // each sample at most twice (a spike restarts the line), the frame
+      CHECK(legend_frame(list));
+    }
+  }
+}
