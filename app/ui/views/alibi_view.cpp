@@ -38,8 +38,9 @@ void draw_alibi_view(AppState& s) {
     return;
   }
   ImGui::PushTextWrapPos(0.0f);  // wraps at the pane's right edge
-  ImGui::TextDisabled("slopes 2^(-8h/H) for H a power of two (head 0: %.4g, head %d: %.4g); other H interleave the next "
-                      "power of two's slopes.", o.slopes.front(), int(o.slopes.size()) - 1, o.slopes.back());
+  ImGui::TextDisabled("slopes 2^(-8(h+1)/H) for heads h = 0 .. H-1, H a power of two (head 0: %.4g, head %d: %.4g); "
+                      "other H interleave the next power of two's slopes.",
+                      o.slopes.front(), int(o.slopes.size()) - 1, o.slopes.back());
   ImGui::PopTextWrapPos();
   // The slopes and one head on the left, all heads on the right; one under the other when the width is short.
   const ImVec2 avail = ImGui::GetContentRegionAvail();
