@@ -80,8 +80,8 @@ std::vector<std::uint64_t> parse_seeds(const std::string& text, std::uint64_t fi
   return seeds;
 }
 
-// One line on stderr: every started run's progress and the slowest ETA, redrawn in place.
-void draw_progress(const train::RunQueue& q) {
+// Every started run's progress and the slowest ETA, on one line.
+std::string progress_text(const train::RunQueue& q) {
   std::size_t done = 0;
   std::string line;
   double eta = 0;
@@ -93,9 +93,39 @@ void draw_progress(const train::RunQueue& q) {
             std::to_string(s.step * 100 / std::max(1, s.steps)) + "%  ";
     eta = std::max(eta, s.eta_s);
   }
-  std::fprintf(stderr, "\r%zu of %zu done  %s~%.0f s left   ", done, q.size(), line.c_str(), eta);
-  std::fflush(stderr);
+  char text[96];
+  std::snprintf(text, sizeof text, "%zu of %zu done  ", done, q.size());
+  std::string out = text;
+  out += line;
+  std::snprintf(text, sizeof text, "~%.0f s left", eta);
+  out += text;
+  return out;
 }
+
+// The progress on stderr: redrawn in place on a terminal; into a log or a pipe, a line every kLogEvery.
+class ProgressPrinter {
+ public:
+  static constexpr std::chrono::seconds kLogEvery{30};
+  bool tty = isatty(STDERR_FILENO);
+
+  void print(const train::RunQueue& q) {
+    if (tty) {
+      std::fprintf(stderr, "\r%s   ", progress_text(q).c_str());
+    } else {
+      const auto now = std::chrono::steady_clock::now();
+      if (now < next_) return;
+      next_ = now + kLogEvery;
+      std::fprintf(stderr, "peviz: train: %s\n", progress_text(q).c_str());
+    }
+    std::fflush(stderr);
+  }
+  void clear_line() const {
+    if (tty) std::fprintf(stderr, "\r\033[K");
+  }
+
+ private:
+  std::chrono::steady_clock::time_point next_ = std::chrono::steady_clock::now() + kLogEvery;
+};
 
 bool finished(train::RunState s) { return s == train::RunState::done || s == train::RunState::failed; }
 
@@ -127,21 +157,19 @@ void run_train(TrainCommand& c) {
   const std::vector<TrainSettings> settings = train::experiment_settings(c.settings, encodings, seeds);
   if (c.emit) return emit_pytorch(settings, c.emit_pytorch);
   for (const TrainSettings& s : settings) train::validate(s);  // before any training starts
-  if (!c.out.empty()) {  // refuse a missing folder now, not after minutes of training
-    const std::filesystem::path dir = std::filesystem::absolute(c.out).parent_path();
-    if (!std::filesystem::is_directory(dir))
-      throw ParamError("out", "cannot write " + c.out + ": " + dir.string() + " is not a folder");
-  }
+  // Every file --out will write, refused now (a missing or read-only folder) rather than after minutes of training.
+  for (const std::string& path : train::experiment_output_files(settings, c.out)) check_can_write(path);
   InterruptGuard interrupts;  // Ctrl+C stops the runs; nothing is written
   // Without threads (the command line compiled by em++, run by node) this thread trains, between the prints.
   const bool threads = threads_available();
   train::RunQueue queue(settings, threads ? c.threads : 0);
-  const bool tty = isatty(STDERR_FILENO);
+  ProgressPrinter progress;
+  const bool tty = progress.tty;
   std::size_t printed = 0;
   for (;;) {  // print each run's line as soon as it and every run before it have ended
-    if (tty) draw_progress(queue);
+    progress.print(queue);
     for (; printed < queue.size() && finished(queue.state(printed)); ++printed) {
-      if (tty) std::fprintf(stderr, "\r\033[K");
+      progress.clear_line();
       if (queue.state(printed) == train::RunState::failed) throw std::runtime_error(queue.error(printed));
       std::printf("%s\n", train::run_summary_json(*queue.run(printed)).dump().c_str());
       std::fflush(stdout);
@@ -155,7 +183,10 @@ void run_train(TrainCommand& c) {
   if (c.out.empty()) return;
   std::vector<const train::TrainRun*> runs;
   for (std::size_t i = 0; i < queue.size(); ++i) runs.push_back(queue.run(i));
-  train::save_experiment(runs, c.out, c.half);
+  const std::vector<std::string> written = train::save_experiment(runs, c.out, c.half);
+  std::fprintf(stderr, "peviz: wrote %zu file%s: ", written.size(), written.size() == 1 ? "" : "s");
+  for (std::size_t i = 0; i < written.size(); ++i) std::fprintf(stderr, "%s%s", i ? ", " : "", written[i].c_str());
+  std::fprintf(stderr, "\n");
 }
 
 }  // namespace

@@ -82,6 +82,19 @@ void check_output_size(const std::string& path, std::uint64_t bytes, bool exact,
   }
 }
 
+void check_can_write(const std::string& path, const std::string& param) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0) {
+    if (S_ISDIR(st.st_mode)) throw ParamError(param, "cannot write " + path + ": it is a directory");
+    if (!S_ISREG(st.st_mode)) return;  // a device or pipe is written in place
+  }
+  std::string tmpl = path + ".tmp-XXXXXX";
+  const int fd = ::mkstemp(tmpl.data());
+  if (fd < 0) throw ParamError(param, "cannot write " + path + ": " + std::strerror(errno));
+  ::close(fd);
+  std::remove(tmpl.c_str());
+}
+
 void write_file_atomically(const std::string& path, const std::function<void(std::ostream&)>& fill,
                            const std::string& param) {
   // A device or pipe (/dev/null, /dev/stdout, a FIFO) cannot be replaced by rename, and must not

@@ -43,6 +43,11 @@ void check_output_size(const std::string& path, std::uint64_t bytes, bool exact,
 void write_file_atomically(const std::string& path, const std::function<void(std::ostream&)>& fill,
                            const std::string& param = "out");
 
+// Before a long computation whose result goes to `path`: refuses now, as write_file_atomically would later, a
+// folder that is missing or not writable, or a directory in the file's place (ParamError(param, "cannot write
+// ...")). Leaves nothing behind: the probe is a temporary file created and removed in the target folder.
+void check_can_write(const std::string& path, const std::string& param = "out");
+
 // Reads a whole file; throws ParamError(param, ...) when it cannot, or when it exceeds max_bytes.
 std::string read_file_bytes(const std::string& path, const std::string& param,
                             std::size_t max_bytes = std::size_t(1) << 31);

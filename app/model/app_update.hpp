@@ -24,12 +24,16 @@ std::vector<plot::HeatmapImage*> page_images(PageStates& a);
 // True while the shown page wants frames without input (the clock animation, training).
 bool shown_page_busy(const AppState& s);
 
-// Before the pages update: loads a dropped or chosen learned table into s.params. Returns ""
+// Before the pages update: loads the learned table chosen in the page into s.params. Returns ""
 // or the ParamError text (the previous table stays). Never throws. (app/model/pages/learned_page.cpp)
 std::string apply_learned_requests(AppState& s);
 // Loads `path` (.npy, or .safetensors with `tensor`) as the learned table of s.params.
 // Throws ParamError("from-npy" | "from-safetensors", reason). (app/model/pages/learned_page.cpp)
 void load_learned_table(AppState& s, const std::string& path, const std::string& tensor);
+// Opens a .npy or .safetensors file as the learned table and shows the Learned tables page; all or nothing:
+// throws ParamError as load_learned_table does, the page, the table and the options as they were.
+// (app/model/pages/learned_page.cpp)
+void open_learned_file(AppState& s, const std::string& path);
 
 // Tiles `heads` L x L matrices into one image, `cols` per row, with one NaN gutter between tiles.
 // (app/model/pages/alibi_page.cpp)

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <ostream>
 
+#include "app/model/app_update.hpp"
 #include "app/model/figure.hpp"
 #include "app/model/page_model.hpp"
 #include "app/model/pages/context_extension_page.hpp"
@@ -76,6 +77,26 @@ void open_figure(AppState& s, const std::string& path) {
     if (views[i] == m.view) s.figure.view_choice = int(i) + 1;
 }
 
+std::string open_file(AppState& s, const std::string& path) {
+  std::error_code ec;
+  if (!fs::is_regular_file(path, ec)) throw ParamError("open", fs::exists(path, ec) ? "not a file" : "no such file");
+  if (is_figure_file_name(path)) {
+    open_figure(s, path);
+    return "Opened the parameters of " + path;
+  }
+  if (train::is_lab_file(path)) {
+    open_lab_experiment(s, path);
+    return "Opened the lab runs of " + path;
+  }
+  if (is_model_config_file_name(path)) return "Opened the positions of " + open_model_config(s, path) + " (" + path + ")";
+  try {  // anything else is read as a learned table (.npy, .safetensors), which names what it refused
+    open_learned_file(s, path);
+  } catch (const ParamError& e) {
+    throw ParamError("open", e.what());
+  }
+  return "Opened the learned table of " + path;
+}
+
 NdArray view_data(const AppState& s, FigureView v) {
   const BasicsOptions& basics = s.pages.basics;
   if (!basics.has_results) throw ParamError("out", "nothing computed yet");
@@ -129,29 +150,12 @@ void show_toast(AppState& s, std::string text, bool is_error, double now_seconds
 void handle_file_requests(AppState& s, double now_seconds, long long unix_seconds) {
   if (!s.open_request.empty()) {
     const std::string path = std::exchange(s.open_request, "");
-    if (is_figure_file_name(path)) {
-      try {
-        open_figure(s, path);
-        show_toast(s, "Opened the parameters of " + path, false, now_seconds);
-      } catch (const ParamError& e) {
-        show_toast(s, std::string("Cannot open ") + path + ": " + e.rule, true, now_seconds);
-      }
-    } else if (train::is_lab_file(path)) {
-      try {
-        open_lab_experiment(s, path);
-        show_toast(s, "Opened the lab runs of " + path, false, now_seconds);
-      } catch (const ParamError& e) {
-        show_toast(s, "Cannot open " + path + ": " + e.rule, true, now_seconds);
-      }
-    } else if (is_model_config_file_name(path)) {
-      try {
-        const std::string name = open_model_config(s, path);
-        show_toast(s, "Opened the positions of " + name + " (" + path + ")", false, now_seconds);
-      } catch (const ParamError& e) {
-        show_toast(s, "Cannot open " + path + ": " + e.rule, true, now_seconds);
-      }
-    } else {
-      s.pages.learned.pending_drop = path;  // the learned-table loader reports its own errors
+    try {
+      show_toast(s, open_file(s, path), false, now_seconds);
+    } catch (const ParamError& e) {
+      show_toast(s, "Cannot open " + path + ": " + e.rule, true, now_seconds);
+      s.status = "Not opened: " + path + ": " + e.rule;  // stays: a refused file changes nothing to recompute
+      s.status_is_error = true;
     }
   }
   if (s.figure.export_requested) {

@@ -31,8 +31,14 @@ NdArray view_data(const AppState& s, FigureView v);
 std::string export_view_data(const AppState& s, FigureView v, const std::filesystem::path& folder, bool npy,
                              long long unix_seconds);
 
-// Acts on s.open_request and s.figure.export_requested: a .png opens as a figure, a .npy or
-// .safetensors as the learned table (next update); results and errors go to the toast.
+// Opens any file peviz reads, by its name and first bytes: a figure (.png, .svg, .pdf: its parameters), a lab
+// experiment or run, a model's config.json, else a learned table (.npy, .safetensors). Returns the line that
+// says what opened. All or nothing: throws ParamError("open", why) for a missing, truncated or foreign file,
+// and the state is unchanged then.
+std::string open_file(AppState& s, const std::string& path);
+
+// Acts on s.open_request (open_file: what opened goes to the toast, a refusal to the toast and the status
+// line) and s.figure.export_requested.
 void handle_file_requests(AppState& s, double now_seconds, long long unix_seconds);
 
 // Shows `text` in the corner for a few seconds.

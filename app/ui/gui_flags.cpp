@@ -8,6 +8,7 @@
 #include "app/model/app_update.hpp"
 #include "app/model/animation.hpp"
 #include "app/model/figure.hpp"
+#include "app/model/figure_io.hpp"
 #include "app/model/lessons.hpp"
 #include "app/model/presentation.hpp"
 #include "app/model/presets.hpp"
@@ -86,7 +87,6 @@ bool apply_flag_overrides(const GuiOptions& o, AppState& s, WindowSize& size) {
     }
     s.pages.page = *page;
   }
-  if (!o.open.empty()) s.open_request = o.open;
   if (!o.figure_dir.empty()) s.figure.folder = o.figure_dir;
   if (!o.record.empty()) {
     const auto p = parse_animated_param(o.record);
@@ -173,7 +173,15 @@ bool apply_gui_flags(const GuiOptions& o, AppState& s, WindowSize& size) {
     std::fprintf(stderr, "peviz: --monkey: needs --frames N (the length of the run)\n");
     return false;
   }
-  return apply_flag_overrides(o, s, size) && apply_teach_flags(o, s);
+  if (!apply_flag_overrides(o, s, size) || !apply_teach_flags(o, s)) return false;
+  if (o.open.empty()) return true;
+  try {  // before the window opens: a file that cannot open is one line and a non-zero exit
+    show_toast(s, open_file(s, o.open), false, 0.0);
+  } catch (const ParamError& e) {
+    std::fprintf(stderr, "peviz: --open: %s: %s\n", o.open.c_str(), e.rule.c_str());
+    return false;
+  }
+  return true;
 }
 
 }  // namespace peviz::app

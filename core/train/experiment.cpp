@@ -95,6 +95,15 @@ std::vector<std::string> experiment_file_names(const std::vector<TrainSettings>&
   return names;
 }
 
+std::vector<std::string> experiment_output_files(const std::vector<TrainSettings>& runs, const std::string& out) {
+  if (runs.size() == 1) return {out};
+  std::vector<std::string> files;
+  for (const std::string& name : experiment_file_names(runs, out))
+    files.insert(files.end(), {name, stem_of(name) + "-loss.csv", stem_of(name) + "-accuracy.csv"});
+  files.push_back(stem_of(out) + ".json");
+  return files;
+}
+
 std::vector<std::string> save_experiment(const std::vector<const TrainRun*>& runs, const std::string& out, bool half) {
   if (runs.empty()) throw ParamError("out", "no finished lab run to save");
   std::vector<TrainSettings> settings;

@@ -23,6 +23,9 @@ std::vector<TrainSettings> experiment_settings(const TrainSettings& base, const 
                                                const std::vector<std::uint64_t>& seeds);
 // The .safetensors path of each run when `runs` are saved to `out` (see above).
 std::vector<std::string> experiment_file_names(const std::vector<TrainSettings>& runs, const std::string& out);
+// Every file save_experiment writes for these runs, in its order: one run, `out` alone; several, each run's
+// .safetensors, -loss.csv and -accuracy.csv, then the manifest <stem>.json.
+std::vector<std::string> experiment_output_files(const std::vector<TrainSettings>& runs, const std::string& out);
 // Writes the files above, each atomically (`half`: weights as F16, see save_run); ParamError("out", ...) when a write fails. Returns every path written.
 std::vector<std::string> save_experiment(const std::vector<const TrainRun*>& runs, const std::string& out, bool half = false);
 // True when `path` looks like an experiment or a run: a .json manifest of kExperimentFormat, or a .safetensors

@@ -37,7 +37,9 @@ TEST_CASE("peviz train prints one JSON object per encoding, null where not defin
 
 TEST_CASE("peviz train --out saves a run whose learned table the encoding export reads") {
   const std::string path = unique_temp_path("train-cli.safetensors");
-  REQUIRE(run_peviz(kSmall + "--pe learned --out " + path).code == 0);
+  const RunResult trained = run_peviz(kSmall + "--pe learned --out " + path);
+  REQUIRE(trained.code == 0);
+  CHECK(trained.err == "peviz: wrote 1 file: " + path + "\n");  // the path it was given
   const RunResult r = run_peviz("export encoding --encoding learned --from-safetensors " + path +
                                 " --tensor wpe --seq-len 11 --format json");
   REQUIRE(r.code == 0);
@@ -54,8 +56,11 @@ TEST_CASE("peviz train refuses bad flags with one line and exit 2") {
   check_refused("train --steps 0", "peviz: --steps: must be an integer in [1, 100000], got 0");
   check_refused("train --threads 0", "peviz: --threads: must be an integer in [1, 64], got 0");
   check_refused("train --train-max 5 --test-max 21", "peviz: --test-max: must be at most 4 x train-max (20), got 21");
-  check_refused("train --out /nonexistent/run.safetensors", "peviz: --out: cannot write /nonexistent/run.safetensors: "
-                                                      "/nonexistent is not a folder");
+  // Before any training: a missing folder, and one nobody may create files in (root included).
+  check_refused("train --pe rope --out /nonexistent/run.safetensors", "peviz: --out: cannot write /nonexistent/run.safetensors: "
+                                                      "No such file or directory");
+  check_refused("train --pe rope,t5 --out /proc/run.safetensors", "peviz: --out: cannot write /proc/run-rope.safetensors: "
+                                                            "No such file or directory");
 }
 
 TEST_CASE("peviz train --seeds prints one line per encoding and seed, seed-major, and --out writes the set") {
@@ -79,6 +84,8 @@ TEST_CASE("peviz train --seeds prints one line per encoding and seed, seed-major
   CHECK(manifest["runs"][3]["file"] == "exp-t5-seed6.safetensors");
   CHECK(manifest["runs"][3]["exact_match"] == rows[3]["exact_match"]);
   CHECK(std::filesystem::exists(dir + "/exp-rope-seed5-loss.csv"));
+  CHECK(r.err.rfind("peviz: wrote 13 files: " + dir + "/exp-rope-seed5.safetensors, " + dir + "/exp-rope-seed5-loss.csv, ", 0) == 0);
+  CHECK(r.err.find(", " + dir + "/exp.json\n") != std::string::npos);
   // A list of seeds: exactly those, in that order.
   const RunResult listed = run_peviz(kSmall + "--pe nope --seeds 9,3");
   REQUIRE(count_lines(listed.out) == 2);

@@ -95,3 +95,18 @@ TEST_CASE("SIGINT during a guarded write removes the temporary file and is repor
   CHECK(read_file_bytes(target, "in") == "whole");
   fs::remove_all(dir);
 }
+
+TEST_CASE("check_can_write refuses, before any work, what write_file_atomically would refuse after it") {
+  const fs::path dir = fs::path(unique_temp_path("can-write"));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  check_can_write((dir / "run.safetensors").string());
+  CHECK(fs::is_empty(dir));  // the probe leaves nothing
+  CHECK_THROWS_WITH(check_can_write((dir / "no" / "run.safetensors").string()),
+                    Catch::Contains("cannot write") && Catch::Contains("No such file"));
+  CHECK_THROWS_WITH(check_can_write(dir.string()), Catch::Contains("it is a directory"));
+  // A folder nobody can create files in, root included (the tests may run as root, which ignores modes).
+  CHECK_THROWS_WITH(check_can_write("/proc/peviz-run.safetensors"), Catch::StartsWith("out: cannot write"));
+  check_can_write("/dev/null");  // written in place
+  fs::remove_all(dir);
+}

@@ -71,24 +71,26 @@ bool ends_with(const std::string& s, std::string_view suffix) {
 
 // A dropped or chosen file: .npy loads at once; .safetensors lists its tensors and picks the first
 // 2-D float one whose name mentions "pos" or "wpe" (else the first table), then loads it.
+// Loads `path` (a .npy, or a .safetensors' first position-like 2-D float tensor) as the learned table and
+// remembers its tensors for the picker; all or nothing: a refusal leaves the options and the table as they were.
 void handle_learned_file(AppState& s, const std::string& path) {
+  std::vector<SafetensorsTensor> tensors;
+  int tensor = -1;
+  if (ends_with(path, ".safetensors")) {
+    tensors = read_safetensors_index(path).tensors;
+    for (std::size_t i = 0; i < tensors.size() && tensor < 0; ++i)
+      if (tensors[i].loadable_table() &&
+          (tensors[i].name.find("wpe") != std::string::npos || tensors[i].name.find("position") != std::string::npos))
+        tensor = int(i);
+    for (std::size_t i = 0; i < tensors.size() && tensor < 0; ++i)
+      if (tensors[i].loadable_table()) tensor = int(i);
+    if (tensor < 0) throw ParamError("from-safetensors", path + " has no 2-D float tensor");
+  }
+  load_learned_table(s, path, tensor < 0 ? "" : tensors[std::size_t(tensor)].name);
   LearnedOptions& o = s.pages.learned;
   o.path = path;
-  o.tensors.clear();
-  o.tensor = -1;
-  if (ends_with(path, ".safetensors")) {
-    o.tensors = read_safetensors_index(path).tensors;
-    for (std::size_t i = 0; i < o.tensors.size() && o.tensor < 0; ++i)
-      if (o.tensors[i].loadable_table() &&
-          (o.tensors[i].name.find("wpe") != std::string::npos || o.tensors[i].name.find("position") != std::string::npos))
-        o.tensor = int(i);
-    for (std::size_t i = 0; i < o.tensors.size() && o.tensor < 0; ++i)
-      if (o.tensors[i].loadable_table()) o.tensor = int(i);
-    if (o.tensor < 0) throw ParamError("from-safetensors", path + " has no 2-D float tensor");
-    load_learned_table(s, path, o.tensors[std::size_t(o.tensor)].name);
-  } else {
-    load_learned_table(s, path, "");
-  }
+  o.tensors = std::move(tensors);
+  o.tensor = tensor;
 }
 
 // The position table (wpe) of the Lab's shipped experiment's learned run, seed 0: a table trained on copy.
@@ -123,15 +125,17 @@ void load_learned_table(AppState& s, const std::string& path, const std::string&
   mark_params_changed(s);
 }
 
+void open_learned_file(AppState& s, const std::string& path) {
+  handle_learned_file(s, path);
+  s.pages.page = Page::learned;
+  s.pages.learned.shipped_offered = true;  // the file is the table: the shipped one does not replace it
+  s.pages.learned.error.clear();
+}
+
 std::string apply_learned_requests(AppState& s) {
   PageStates& a = s.pages;
   std::string error;
   try {
-    if (!a.learned.pending_drop.empty()) {
-      const std::string path = std::exchange(a.learned.pending_drop, "");
-      a.page = Page::learned;
-      handle_learned_file(s, path);
-    }
     const bool first_visit = a.page == Page::learned && !std::exchange(a.learned.shipped_offered, true) &&
                              s.params.encoding != Encoding::learned;
     if (std::exchange(a.learned.shipped_requested, false) || first_visit) load_shipped_table(s);

@@ -14,7 +14,6 @@ struct LearnedOptions {
   std::vector<std::string> entries;  // its sub-folders ("name/") then .npy and .safetensors files
   bool list_directory = true;     // re-read `directory` in the next update
   std::string path;               // chosen file
-  std::string pending_drop;       // a file dropped onto the window, loaded by the next update
   std::vector<SafetensorsTensor> tensors;  // tensors of `path` when it is a .safetensors
   int tensor = -1;                // chosen tensor index
   std::string loaded_name;        // what the learned table came from, for display

@@ -1,4 +1,4 @@
-// The data behind each view, its export, and opening a figure PNG (headless: no window).
+// The data behind each view, its export, opening figures and refusing files that cannot open (headless: no window).
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -8,6 +8,7 @@
 #include "app/model/page_model.hpp"
 #include "app/model/app_update.hpp"
 #include "app/model/figure.hpp"
+#include "app/model/data_files.hpp"
 #include "app/model/figure_io.hpp"
 #include "app/model/state_json.hpp"
 #include "app/plot/svg_writer.hpp"
@@ -169,5 +170,43 @@ TEST_CASE("File > Export lab runs: with no finished run the toast says so and no
   CHECK(s.toast.is_error);
   CHECK(s.toast.text == "Lab runs not saved: no finished lab run to save: press Train and wait for a run to end");
   CHECK((!fs::exists(dir) || fs::is_empty(dir)));
+  fs::remove_all(dir);
+}
+
+TEST_CASE("opening a file that is missing, truncated or not what its name says changes nothing and says why") {
+  const fs::path dir = temp_dir("bad-open");
+  const fs::path shipped = find_data_file("assets/lab/default-copy-learned-seed0.safetensors");
+  REQUIRE_FALSE(shipped.empty());
+  std::string head(1000, '\0');
+  std::ifstream(shipped, std::ios::binary).read(head.data(), 1000);
+  std::ofstream(dir / "truncated.safetensors", std::ios::binary) << head;
+  std::ofstream(dir / "junk.safetensors") << "not a safetensors file";
+  std::ofstream(dir / "junk.npy") << "not an npy file";
+  std::ofstream(dir / "junk.png") << "not a png";
+  std::ofstream(dir / "config.json") << "{ not json";
+  const struct { fs::path path; const char* why; } cases[] = {
+      {dir / "run.safetensors", "no such file"},
+      {dir, "not a file"},
+      {dir / "truncated.safetensors", "from-safetensors"},
+      {dir / "junk.safetensors", "from-safetensors"},
+      {dir / "junk.npy", "from-npy"},
+      {dir / "junk.png", ""},
+      {dir / "config.json", ""},
+  };
+  for (const auto& c : cases) {
+    INFO(c.path.string());
+    AppState s;
+    compute_page(s, Page::alibi);
+    const nlohmann::json before = state_to_json(s);
+    CHECK_THROWS_WITH(open_file(s, c.path.string()), Catch::Contains(c.why));
+    s.open_request = c.path.string();  // the File menu's and the drop's way: the toast and the status line
+    handle_file_requests(s, 1.0, 1234);
+    CHECK(s.toast.is_error);
+    CHECK(s.status_is_error);
+    CHECK(s.status.find(c.path.string()) != std::string::npos);
+    for (int frame = 0; frame < 3; ++frame) update_app_state(s);
+    CHECK(state_to_json(s) == before);
+    CHECK(s.status_is_error);  // nothing was applied, so nothing recomputed says "up to date"
+  }
   fs::remove_all(dir);
 }

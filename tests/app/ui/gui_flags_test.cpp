@@ -98,6 +98,8 @@ TEST_CASE("apply_gui_flags refuses bad names and sizes, and --monkey without --f
   CHECK(refusal([](GuiOptions& o) { o.lesson = "/no/such/lesson.json"; }) ==
         "peviz: --lesson: no lesson file or name /no/such/lesson.json\n");
   CHECK(refusal([](GuiOptions& o) { o.size = "320x240"; }) == "accepted");  // the smallest size accepted
+  CHECK(refusal([](GuiOptions& o) { o.open = "/no/such/run.safetensors"; o.view = "lab"; }) ==
+        "peviz: --open: /no/such/run.safetensors: no such file\n");
 }
 
 TEST_CASE("apply_gui_flags: --lesson starts at --lesson-step, --present and --train set their state") {

@@ -74,6 +74,10 @@ TEST_CASE("an experiment reopens with the same settings, curves, accuracies and 
   const std::string out = (dir.path / "exp.safetensors").string();
   const std::vector<std::string> written = save_experiment(pointers(runs), out);
   CHECK(written.size() == 4 * 3 + 1);
+  std::vector<TrainSettings> settings;
+  for (const auto& r : runs) settings.push_back(r->settings());
+  CHECK(written == experiment_output_files(settings, out));  // what peviz train checks before training
+  CHECK(experiment_output_files({settings[0]}, out) == std::vector<std::string>{out});
   for (const std::string& p : written) CHECK(fs::exists(p));
   const std::string manifest = (dir.path / "exp.json").string();
   CHECK(written.back() == manifest);

@@ -41,7 +41,7 @@ std::string write_safetensors(const std::string& file, const std::string& name, 
 TEST_CASE("learned tables: safetensors and npy load, past-the-table rows are NaN, bad files reach the status") {
   AppState s;
   const std::string good = write_safetensors("peviz-app-good.safetensors", "transformer.wpe.weight", 40, 6);
-  s.pages.learned.pending_drop = good;
+  open_learned_file(s, good);
   s.params.seq_len = 50;
   update_app_state(s);
   CHECK(s.pages.page == Page::learned);
@@ -54,16 +54,30 @@ TEST_CASE("learned tables: safetensors and npy load, past-the-table rows are NaN
   CHECK(std::isnan(s.pages.learned.row_norm[45]));
   CHECK_FALSE(s.status_is_error);
 
-  // Truncated: refused, the previous table stays, the status line says why.
+  // Truncated: refused with the reason, the previous table, its options and the page stay.
   fs::resize_file(good, fs::file_size(good) - 8);
-  s.pages.learned.pending_drop = good;
+  s.pages.page = Page::alibi;
+  CHECK_THROWS_WITH(open_learned_file(s, good), Catch::Contains("from-safetensors"));
   update_app_state(s);
-  CHECK(s.status_is_error);
-  CHECK(s.status.find("from-safetensors") != std::string::npos);
+  CHECK(s.pages.page == Page::alibi);
+  CHECK(s.pages.learned.path == good);
+  CHECK(s.pages.learned.tensor == 1);
+  s.pages.page = Page::learned;
+  update_app_state(s);
   CHECK(s.pages.basics.encoding.at(39, 5) == 39.05f);
   fs::remove(good);
 
-  s.pages.learned.pending_drop = "/nonexistent/table.npy";
-  update_app_state(s);
-  CHECK(s.status.find("from-npy: cannot open") != std::string::npos);
+  CHECK_THROWS_WITH(open_learned_file(s, "/nonexistent/table.npy"), Catch::Contains("from-npy: cannot open"));
+  CHECK(s.params.learned_source == "safetensors:transformer.wpe.weight");
+}
+
+TEST_CASE("a refused file on a fresh start leaves the page and the sidebar's encoding, and no shipped table "
+          "replaces it") {
+  AppState s;
+  s.pages.page = Page::alibi;
+  const Encoding before = s.params.encoding;
+  CHECK_THROWS(open_learned_file(s, "/nonexistent/run.safetensors"));
+  for (int frame = 0; frame < 3; ++frame) update_app_state(s);
+  CHECK(s.pages.page == Page::alibi);
+  CHECK(s.params.encoding == before);
 }

@@ -67,7 +67,7 @@ TEST_CASE("every page draws headless, with interaction, for several option sets"
     INFO(page_name(page));
     AppState s;
     s.pages.page = page;
-    if (page == Page::learned) s.pages.learned.pending_drop = table;
+    if (page == Page::learned) open_learned_file(s, table);
     ui.frame(s);
     ui.frame(s);
     CHECK_FALSE(s.status_is_error);
