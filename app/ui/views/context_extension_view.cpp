@@ -162,8 +162,10 @@ void draw_context_extension_view(AppState& s) {
     const ImU32 line = ImGui::GetColorU32(ImGuiCol_Text, 0.55f);
     plot::plot_hline(std::log10(orig), line, 1.0f);
     plot::plot_text(0.0, std::log10(orig), "original context", line);
-    plot::plot_hline(std::log10(target), highlight_color(), 1.5f);
-    plot::plot_text(0.0, std::log10(target), "target context", highlight_color());
+    // In the text colour: the highlight's orange is the palette's "linear (PI)" orange on the light theme.
+    const ImU32 reference = ImGui::GetColorU32(ImGuiCol_Text);
+    plot::plot_hline(std::log10(target), reference, 1.5f);
+    plot::plot_text(0.0, std::log10(target), "target context", reference);
     plot::end_plot();
   }
   record_page_region(s);

@@ -2,6 +2,7 @@
 // extrapolation measured for every encoding at the sidebar's parameters, and why t/(L-1) and t fail.
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <cstdio>
 #include <string>
 
@@ -45,22 +46,41 @@ struct Column {
 };
 constexpr Column kColumns[6] = {
     {"encoding", "encoding", 0.9f, "The encodings measured: the seed texts' candidates, from the sinusoid to the raw integer."},
-    {"unique (min distance)", "unique", 1.3f, "Every position gets its own vector: the smallest distance between two rows, "
+    {"unique\n(min distance)", "unique", 1.2f, "Every position gets its own vector: the smallest distance between two rows, "
                                               "and which two."},
-    {"consistent distance (spread over t, change L->2L)", "consistent", 1.8f,
+    {"consistent distance\n(spread over t, L->2L)", "consistent", 1.8f,
      "The distance between positions t and t + k is the same for every t (spread over t), and does not change when "
      "the sequence doubles from L to 2L (L->2L)."},
-    {"bounded (max|v| at L, growth to 4L)", "bounded", 1.5f, "Values stay in a fixed range: the largest |value| at length L and "
+    {"bounded\n(max|v| at L, to 4L)", "bounded", 1.5f, "Values stay in a fixed range: the largest |value| at length L and "
                                                              "how much it grows out to 4L."},
-    {"deterministic", "deterministic", 0.9f, "The same position always gets the same vector (no randomness at use)."},
-    {"extrapolation", "extrapolates", 2.2f, "Whether positions past the longest training length still get a vector."}};
+    {"deterministic", "deterministic", 1.1f, "The same position always gets the same vector (no randomness at use)."},
+    {"extrapolation", "extrapolates", 2.1f, "Whether positions past the longest training length still get a vector."}};
 
 // Below this width (in em) the measures go into the verdicts' hovers, so that no column squeezes its text
 // into a letter per line (a projector at 1280 x 720 in presentation mode).
 constexpr float kWideTableEm = 52.0f;
 
+// True when every wide header's longest line fits its column at the weights: no header is cut mid-word.
+bool wide_headers_fit(float width) {
+  float total = 0.0f;
+  for (const Column& c : kColumns) total += c.weight;
+  const float padding = 2.0f * ImGui::GetStyle().CellPadding.x + 2.0f;  // both sides and the border
+  for (const Column& c : kColumns) {
+    float widest = 0.0f;
+    for (const char* line = c.title; *line;) {
+      const char* end = std::strchr(line, '\n');
+      if (!end) end = line + std::strlen(line);
+      widest = std::max(widest, ImGui::CalcTextSize(line, end).x);
+      line = *end ? end + 1 : end;
+    }
+    if (widest + padding > width * c.weight / total) return false;
+  }
+  return true;
+}
+
 void scorecard(const CriteriaOptions& o) {
-  const bool compact = ImGui::GetContentRegionAvail().x < kWideTableEm * ImGui::GetFontSize();
+  const float width = ImGui::GetContentRegionAvail().x;
+  const bool compact = width < kWideTableEm * ImGui::GetFontSize() || !wide_headers_fit(width);
   const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp;  // widths by the weights below
   if (!ImGui::BeginTable("##criteria", 6, flags)) return;
   for (int i = 0; i < 6; ++i)

@@ -63,15 +63,18 @@ void dials(const RopeClocksOptions& o, ImVec2 size) {
   ImGui::InvisibleButton("##dials", ImVec2(std::max(size.x, 1.0f), std::max(cell * float(rows), 1.0f)));
   const ImU32 rim = ImGui::GetColorU32(ImGuiCol_Text, 0.35f), text = ImGui::GetColorU32(ImGuiCol_Text, 0.8f);
   const double log_fast = 0.0, log_slow = std::log(std::max(1.0 / o.inv_freq.back(), 1.0 + 1e-9));
+  const bool light = light_background();
   for (int j = 0; j < n; ++j) {
     const ImVec2 c(origin.x + (float(j % cols) + 0.5f) * cell, origin.y + (float(j / cols) + 0.5f) * cell);
     const float r = 0.5f * cell - std::max(2.0f, 0.12f * cell);
     if (r < 2.0f) continue;
     plot::canvas_circle(c, r, rim, 32, 1.0f);
     plot::canvas_line(ImVec2(c.x - r, c.y), ImVec2(c.x + r, c.y), ImGui::GetColorU32(ImGuiCol_Text, 0.12f));
-    // Speed as colour: fast pairs warm, slow pairs cool (position on a log scale of wavelength).
+    // Speed as colour: fast pairs warm, slow pairs cool (position on a log scale of wavelength). Magma's pale
+    // yellow end vanishes on white, so the light theme stops at its orange.
     const double speed = 1.0 - (std::log(1.0 / o.inv_freq[std::size_t(j)]) - log_fast) / std::max(log_slow, 1e-9);
-    const ImU32 hand = plot::colormap_color(plot::Colormap::magma, 0.25 + 0.75 * std::clamp(speed, 0.0, 1.0));
+    const double slowest = light ? 0.0 : 0.25, fastest = light ? 0.75 : 1.0;
+    const ImU32 hand = plot::colormap_color(plot::Colormap::magma, slowest + (fastest - slowest) * std::clamp(speed, 0.0, 1.0));
     const double a = o.angles[std::size_t(j)];
     const ImVec2 tip(c.x + r * float(std::cos(a)), c.y - r * float(std::sin(a)));  // y up on screen
     plot::canvas_line(c, tip, hand, std::max(1.5f, 0.06f * r));

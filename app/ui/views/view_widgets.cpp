@@ -74,10 +74,15 @@ float small_button_width(const char* label) {
   return ImGui::CalcTextSize(label, nullptr, true).x + 2.0f * ImGui::GetStyle().FramePadding.x;
 }
 
-unsigned highlight_color() {
+bool light_background() {
   const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
-  const bool light = bg.x + bg.y + bg.z > 1.5f;
-  return light ? IM_COL32(230, 110, 0, 255) : IM_COL32(255, 200, 0, 230);  // orange reads on white
+  return bg.x + bg.y + bg.z > 1.5f;
+}
+
+// Apart from every series colour of the plotting layer (CIE76 distance 20 or more: the light theme's former
+// orange was the "linear (PI)" orange, the dark theme's yellow the 12th series') and from the background.
+unsigned highlight_color() {
+  return light_background() ? IM_COL32(120, 0, 160, 255) : IM_COL32(255, 255, 0, 230);
 }
 
 void heatmap_with_colorbar(AppState& s, plot::HeatmapImage& img, const HeatmapPanel& panel, float height,

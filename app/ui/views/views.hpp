@@ -68,6 +68,8 @@ bool limit_slider(const char* label, int& v, const Limit& l, const char* format 
 bool limit_slider(const char* label, double& v, const Limit& l, const char* format = "%.6g");
 // ImU32 colour used to mark the highlighted position in every view.
 unsigned highlight_color();
+// True when the window's background is light (the light theme): colours near white do not read there.
+bool light_background();
 
 // A heatmap whose rows are positions (row 0 at the top) with its colourbar on the right, `height`
 // high and the remaining width wide. Marks the highlighted row (and column when `mark_column`);

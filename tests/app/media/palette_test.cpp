@@ -10,6 +10,7 @@
 
 #include "app/media/palette.hpp"
 #include "app/plot/colormap.hpp"
+#include "app/plot/colour_metrics.hpp"
 
 using namespace peviz;
 using namespace peviz::media;
@@ -29,26 +30,8 @@ std::vector<Rgb> colormap_entries(plot::Colormap m) {
   return out;
 }
 
-// CIE L*a*b* of an sRGB colour (D65; IEC 61966-2-1 transfer curve, CIE 1976 formulas).
-std::array<double, 3> lab(const Rgb& c) {
-  double lin[3];
-  for (int k = 0; k < 3; ++k) {
-    const double v = c[std::size_t(k)] / 255.0;
-    lin[k] = v <= 0.04045 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4);
-  }
-  const double x = (0.4124 * lin[0] + 0.3576 * lin[1] + 0.1805 * lin[2]) / 0.95047;
-  const double y = 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2];
-  const double z = (0.0193 * lin[0] + 0.1192 * lin[1] + 0.9505 * lin[2]) / 1.08883;
-  const auto f = [](double t) { return t > 216.0 / 24389.0 ? std::cbrt(t) : (24389.0 / 27.0 * t + 16.0) / 116.0; };
-  return {116.0 * f(y) - 16.0, 500.0 * (f(x) - f(y)), 200.0 * (f(y) - f(z))};
-}
-
-// CIE76 colour difference; about 2.3 is a just noticeable difference (Sharma, Digital Color Imaging
-// Handbook, 2003).
-double delta_e(const Rgb& a, const Rgb& b) {
-  const auto p = lab(a), q = lab(b);
-  return std::sqrt((p[0] - q[0]) * (p[0] - q[0]) + (p[1] - q[1]) * (p[1] - q[1]) + (p[2] - q[2]) * (p[2] - q[2]));
-}
+// CIE76 colour difference (app/plot/colour_metrics); about 2.3 is a just noticeable difference.
+double delta_e(const Rgb& a, const Rgb& b) { return plot::delta_e({a[0], a[1], a[2]}, {b[0], b[1], b[2]}); }
 
 int channel_error(const Rgb& a, const Rgb& b) {
   return std::max({std::abs(a[0] - b[0]), std::abs(a[1] - b[1]), std::abs(a[2] - b[2])});

@@ -1,12 +1,19 @@
 // Tests for app/ui/theme: the DejaVu Sans atlas at 16 px times the scale (and the heading font at 1.6 times that),
-// the built-in fallback with a message naming the search when the file is missing, and the two themes' style.
+// the built-in fallback with a message naming the search when the file is missing, the two themes' style, text
+// contrast and colours kept apart.
 #include "app/ui/theme.hpp"
 
 #include <cstdlib>
+#include <vector>
 
 #include <catch2/catch.hpp>
 #include <imgui.h>
 
+#include "app/plot/colour_metrics.hpp"
+#include "app/plot/draw/plot.hpp"
+#include "app/ui/views/views.hpp"
+
+using namespace peviz;
 using namespace peviz::app;
 
 namespace {
@@ -61,4 +68,45 @@ TEST_CASE("apply_theme: light is white with dark text, dark is ImGui's dark; siz
   CHECK(style.WindowPadding.x == 12.0f);
   CHECK(style.FrameRounding == 6.0f);
   CHECK(style.WindowRounding == 0.0f);
+}
+
+TEST_CASE("text reads at WCAG AA (4.5:1) on every background it is drawn on, in both themes") {
+  Context c;
+  for (const Theme theme : {Theme::light, Theme::dark}) {
+    apply_theme(theme, 1.0f);
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const auto rgb = [](const ImVec4& v) { return plot::Srgb8{int(v.x * 255 + 0.5f), int(v.y * 255 + 0.5f), int(v.z * 255 + 0.5f)}; };
+    const plot::Srgb8 window = rgb(style.Colors[ImGuiCol_WindowBg]);
+    for (const ImGuiCol bg_col : {ImGuiCol_WindowBg, ImGuiCol_ChildBg, ImGuiCol_PopupBg, ImGuiCol_FrameBg,
+                                  ImGuiCol_MenuBarBg, ImGuiCol_Button, ImGuiCol_Header}) {
+      const ImVec4 v = style.Colors[bg_col];
+      const plot::Srgb8 bg = plot::blend_over(rgb(v), v.w, window);  // a translucent background over the window
+      // Grey help text sits on the window, panes, popups, menus and input hints (frames); buttons and headers
+      // carry Text only.
+      const bool help_background = bg_col != ImGuiCol_Button && bg_col != ImGuiCol_Header;
+      for (const ImGuiCol text : {ImGuiCol_Text, ImGuiCol_TextDisabled}) {
+        if (text == ImGuiCol_TextDisabled && !help_background) continue;
+        INFO((theme == Theme::light ? "light: " : "dark: ") << ImGui::GetStyleColorName(text) << " on "
+                                                             << ImGui::GetStyleColorName(bg_col));
+        CHECK(plot::contrast_ratio(rgb(style.Colors[text]), bg) >= plot::kMinTextContrast);
+      }
+    }
+  }
+}
+
+TEST_CASE("series colours, the highlight and the background stay apart (CIE76 distance 20 or more) in both themes") {
+  Context c;
+  constexpr double kMinApart = 20.0;
+  for (const Theme theme : {Theme::light, Theme::dark}) {
+    apply_theme(theme, 1.0f);
+    const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
+    const plot::Srgb8 background{int(bg.x * 255 + 0.5f), int(bg.y * 255 + 0.5f), int(bg.z * 255 + 0.5f)};
+    std::vector<plot::Srgb8> colours{plot::srgb_of(highlight_color())};
+    for (int i = 0; i < 12; ++i) colours.push_back(plot::srgb_of(plot::series_color(i)));
+    for (std::size_t i = 0; i < colours.size(); ++i) {
+      INFO((theme == Theme::light ? "light: colour " : "dark: colour ") << i << " (0 = the highlight)");
+      CHECK(plot::delta_e(colours[i], background) >= kMinApart);
+      for (std::size_t j = i + 1; j < colours.size(); ++j) CHECK(plot::delta_e(colours[i], colours[j]) >= kMinApart);
+    }
+  }
 }
