@@ -20,8 +20,8 @@ TEST_CASE("WCAG contrast: 21 for black on white, 1 for a colour on itself, symme
 TEST_CASE("CIE L*a*b*: white is L 100, neutral greys have no chroma, and CIE76 differences") {
   const auto w = cielab({255, 255, 255});
   CHECK(w[0] == Approx(100.0).margin(0.01));
-  CHECK(w[1] == Approx(0.0).margin(0.01));
-  CHECK(w[2] == Approx(0.0).margin(0.01));
+  CHECK(w[1] == Approx(0.0).margin(0.02));  // the sRGB matrix's four-digit coefficients leave about 0.01
+  CHECK(w[2] == Approx(0.0).margin(0.02));
   const auto red = cielab({255, 0, 0});  // sRGB red: L* 53.24, a* 80.09, b* 67.20 (Lindbloom's calculator)
   CHECK(red[0] == Approx(53.24).margin(0.05));
   CHECK(red[1] == Approx(80.09).margin(0.1));
