@@ -129,6 +129,15 @@ class ProgressPrinter {
 
 bool finished(train::RunState s) { return s == train::RunState::done || s == train::RunState::failed; }
 
+// `s` as one word of a sh command line: as it is when every character is safe there, else in single quotes.
+std::string shell_word(const std::string& s) {
+  static constexpr const char* kSafe = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789/._-+,:@%";
+  if (!s.empty() && s.find_first_not_of(kSafe) == std::string::npos) return s;
+  std::string quoted = "'";
+  for (char c : s) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
+}
+
 // --emit-pytorch: the twin's folder (core/train/twin.hpp), any size validate_shape allows; one warning line names
 // every setting beyond what peviz trains itself.
 void emit_pytorch(const std::vector<TrainSettings>& settings, const std::string& dir) {
@@ -144,8 +153,9 @@ void emit_pytorch(const std::vector<TrainSettings>& settings, const std::string&
                  line.c_str());
   }
   const std::vector<std::string> written = train::emit_pytorch_experiment(settings, dir);
-  std::printf("wrote %s (%zu files); train with: python3 %s/lab.py, or torchrun --standalone --nproc_per_node N "
-              "%s/lab.py\n", dir.c_str(), written.size(), dir.c_str(), dir.c_str());
+  const std::string lab_py = shell_word(dir + "/lab.py");
+  std::printf("wrote %s (%zu files); train with: python3 %s, or on N ranks: python3 %s --ranks N\n", dir.c_str(),
+              written.size(), lab_py.c_str(), lab_py.c_str());
 }
 
 void run_train(TrainCommand& c) {
@@ -219,8 +229,8 @@ void register_train(CLI::App& app) {
                                   "accuracy CSVs, and PATH.json listing them (File > Open reopens either)");
   sub->add_flag("--half", c->half, "With --out: weights as float16 (half the size; curves and accuracies as trained)");
   sub->add_option("--emit-pytorch", c->emit_pytorch,
-                  "Train nothing: write DIR/lab.py (these runs in PyTorch, for python3 or torchrun), settings.json and "
-                  "peviz's initial weights; sizes beyond peviz's own limits are allowed (docs/lab.md)")
+                  "Train nothing: write DIR/lab.py (these runs in PyTorch, one process or --ranks N), settings.json "
+                  "and peviz's initial weights; sizes beyond peviz's own limits are allowed (docs/lab.md)")
       ->type_name("DIR")
       ->each([c](const std::string&) { c->emit = true; })
       ->excludes(out);

@@ -6,8 +6,8 @@
 //   DIR/settings.json                     {"format": kTwinFormat, "settings": {every TrainSettings field but pe and
 //                                         seed}, "runs": [{"pe", "seed", "init"}...]}
 //   DIR/init-<pe>-seed<S>.safetensors     peviz's initial weights of each run (model.hpp names, F32)
-// `python3 DIR/lab.py` or `torchrun --nproc_per_node N DIR/lab.py` then writes the files `peviz train --out`
-// writes (experiment.hpp), which `peviz --open` and load_run reopen.
+// `python3 DIR/lab.py` (one process) or `python3 DIR/lab.py --ranks N` (N ranks under torchrun) then writes the files
+// `peviz train --out` writes (experiment.hpp), which `peviz --open` and load_run reopen.
 #pragma once
 #include <string>
 #include <string_view>

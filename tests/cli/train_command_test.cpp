@@ -128,19 +128,22 @@ TEST_CASE("peviz train --emit-pytorch writes the twin's folder, trains nothing, 
   REQUIRE(r.code == 0);
   CHECK(r.err == "peviz: warning: beyond what peviz trains itself (emitted for the PyTorch twin): layers 9 > 8, "
                  "steps 200000 > 100000\n");
-  CHECK(r.out == "wrote " + dir + " (6 files); train with: python3 " + dir + "/lab.py, or torchrun --standalone "
-                 "--nproc_per_node N " + dir + "/lab.py\n");
+  CHECK(r.out == "wrote " + dir + " (6 files); train with: python3 " + dir + "/lab.py, or on N ranks: python3 " + dir +
+                 "/lab.py --ranks N\n");  // tests/twin/distributed_test.py runs both commands as printed
   for (const char* name : {"lab.py", "settings.json", "init-rope-seed0.safetensors", "init-alibi-seed1.safetensors"})
     CHECK(std::filesystem::exists(dir + "/" + name));
   const nlohmann::json settings = nlohmann::json::parse(std::ifstream(dir + "/settings.json"));
   CHECK(settings["settings"]["layers"] == 9);
   CHECK(settings["runs"].size() == 4);
   std::filesystem::remove_all(dir);
-  // Within the limits: no warning.
-  const RunResult quiet = run_peviz(kSmall + "--pe nope --emit-pytorch " + dir);
+  // Within the limits: no warning. A folder name the shell would split is printed quoted, as one word.
+  const std::string spaced = dir + " it's";
+  const RunResult quiet = run_peviz(kSmall + "--pe nope --emit-pytorch \"" + spaced + "\"");
   CHECK(quiet.code == 0);
   CHECK(quiet.err.empty());
-  std::filesystem::remove_all(dir);
+  CHECK(quiet.out == "wrote " + spaced + " (3 files); train with: python3 '" + dir + " it'\\''s/lab.py', or on N ranks: "
+                     "python3 '" + dir + " it'\\''s/lab.py' --ranks N\n");
+  std::filesystem::remove_all(spaced);
 }
 
 TEST_CASE("peviz train --emit-pytorch refuses bad input with one line") {

@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
 """The PyTorch twin under torchrun: two processes (DistributedDataParallel, gloo on CPU) train as one process does.
 
-Emits a small experiment (`peviz train --emit-pytorch`), trains it with `python3 lab.py` and with `torchrun
---standalone --nproc_per_node 2 lab.py` (the global batch split across the ranks, the loss normalised by the
-global answer-token count), and checks that the first batch's loss and gradients (lab.batch_loss, the part AdamW
-would hide a wrong scale from) agree to 1e-5 per tensor, that the loss curves agree to 1e-5 relative at every step, the final
-weights to 1e-5 (||two - one|| / ||one|| per tensor, the key biases apart: see determined()) and the exact-match
-numbers exactly (after eight steps they are all 0: the curves and weights are the check).
+Emits a small experiment (`peviz train --emit-pytorch`) and trains it with the two commands peviz prints, run as
+printed by sh with `python3` this interpreter and no GPU visible: `python3 DIR/lab.py` and, N = 2, `python3 DIR/lab.py
+--ranks N` (torchrun: the global batch split across the ranks, the loss normalised by the global answer-token count;
+on torch 1.13 this needs lab.torchrun_flags' --redirects 1 --tee 1). Checks that the first batch's loss and gradients
+(lab.batch_loss, the part AdamW would hide a wrong scale from) agree to 1e-5 per tensor, that the loss curves agree to
+1e-5 relative at every step, the final weights to 1e-5 (||two - one|| / ||one|| per tensor, the key biases apart: see
+determined()) and the exact-match numbers exactly (after eight steps they are all 0: the curves and weights are the
+check).
 Exit 0 pass, 1 fail, 77 (ctest's skip) when torch is not installed or torchrun cannot start here.
 usage: distributed_test.py --peviz PEVIZ [--dump TWIN_DUMP --assets ASSETS_LAB (unused)]
 """
@@ -14,7 +16,7 @@ import argparse
 import importlib.util
 import json
 import os
-import shutil
+import re
 import subprocess
 import sys
 import tempfile
@@ -28,6 +30,7 @@ except ImportError:
 TOLERANCE = 1e-5
 FLAGS = ["--pe", "rope,t5", "--steps", "8", "--warmup", "3", "--layers", "2", "--d-model", "32", "--batch", "10",
          "--test-samples", "20", "--seed", "5"]
+PRINTED = re.compile(r"wrote .+ \(\d+ files\); train with: (?P<one>.+), or on N ranks: (?P<ranks>.+ --ranks) N\n")
 
 
 # The first batch's gradients through lab.batch_loss, on one process or under torchrun (rank 0 writes them).
@@ -65,81 +68,126 @@ def determined(name, t, d):
     return torch.cat((t[:, :d], t[:, 2 * d:]), dim=1) if name == "qkvb" else t
 
 
+def load_lab(lab_py):
+    spec = importlib.util.spec_from_file_location("lab", lab_py)
+    lab = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(lab)
+    return lab
+
+
+def emit(peviz, folder):
+    """`peviz train --emit-pytorch folder`; returns the commands it printed: one process, and two ranks (N = 2)."""
+    r = subprocess.run([peviz, "train", *FLAGS, "--emit-pytorch", folder], capture_output=True, text=True)
+    if r.returncode != 0:
+        sys.exit(f"FAIL: peviz train --emit-pytorch: {r.stderr.strip()}")
+    m = PRINTED.fullmatch(r.stdout)
+    if not m:
+        sys.exit(f"FAIL: peviz train --emit-pytorch printed no command to train with: {r.stdout!r}")
+    return m["one"], m["ranks"] + " 2"
+
+
+def shell_env(tmp):
+    """The environment the printed commands run in: `python3` is this interpreter (ahead of any other on the PATH),
+    no GPU is visible (lab.py's default device is then the CPU, DDP's backend gloo), one thread per process."""
+    bin_dir = os.path.join(tmp, "bin")
+    os.mkdir(bin_dir)
+    os.symlink(sys.executable, os.path.join(bin_dir, "python3"))
+    return dict(os.environ, PATH=bin_dir + os.pathsep + os.environ.get("PATH", ""), CUDA_VISIBLE_DEVICES="",
+                OMP_NUM_THREADS="1")
+
+
+def run_printed(command, folder, stem, env):
+    """Runs a printed command as printed (sh -c), then renames the runs it wrote (run-<pe>.safetensors, the default
+    --out) to <stem>-<pe>.safetensors. Returns the finished process."""
+    print(f"$ {command}")
+    r = subprocess.run(command, shell=True, capture_output=True, text=True, env=env, timeout=600)
+    if r.returncode == 0:
+        print("  " + "\n  ".join(r.stdout.strip().splitlines()))
+        for pe in ("rope", "t5"):
+            os.replace(os.path.join(folder, f"run-{pe}.safetensors"), os.path.join(folder, f"{stem}-{pe}.safetensors"))
+    return r
+
+
+def cannot_start(two):
+    """77 with the reason where torchrun could not start its ranks here (no rendezvous, no loopback)."""
+    reason = (two.stderr.strip().splitlines() or ["no output"])[-1]
+    if any(word in two.stderr for word in ("Rendezvous", "rendezvous", "EADDRINUSE", "Address family")):
+        print(f"SKIPPED: torchrun could not start here: {reason}")
+        return 77
+    sys.exit(f"FAIL: {two.args} exited {two.returncode}: {reason}")
+
+
+def first_batch(lab, tmp, lab_py, env):
+    """The first batch's loss gap and per-tensor gradient gaps, torchrun's two ranks against one process."""
+    helper = os.path.join(tmp, "gradients.py")
+    with open(helper, "w") as f:
+        f.write(GRADIENTS)
+    launcher = [sys.executable, "-m", "torch.distributed.run", *lab.torchrun_flags(2)]
+    g_one = subprocess.run([sys.executable, helper, lab_py, os.path.join(tmp, "g1.safetensors")], capture_output=True,
+                           text=True, env=env)
+    g_two = subprocess.run([*launcher, helper, lab_py, os.path.join(tmp, "g2.safetensors")], capture_output=True,
+                           text=True, env=env, timeout=600)
+    if g_one.returncode != 0 or g_two.returncode != 0:
+        sys.exit(f"FAIL: the gradient helper: {g_one.stderr.strip()} {g_two.stderr.strip()}")
+    (g1, gm1), (g2, gm2) = (lab.read_safetensors(os.path.join(tmp, f)) for f in ("g1.safetensors", "g2.safetensors"))
+    g_rel = {k: ((g2[k] - g1[k]).double().norm() / g1[k].double().norm()).item() for k in g1}
+    return abs(float(gm2["loss"]) - float(gm1["loss"])) / float(gm1["loss"]), g_rel
+
+
+def compare_runs(lab, folder, pe):
+    """One encoding's runs, two ranks against one process: the failures found, printed with the gaps."""
+    failures = []
+    w1, m1 = lab.read_safetensors(os.path.join(folder, f"one-{pe}.safetensors"))
+    w2, m2 = lab.read_safetensors(os.path.join(folder, f"two-{pe}.safetensors"))
+    l1, l2 = json.loads(m1["loss"]), json.loads(m2["loss"])
+    loss_rel = max(abs(x - y) / abs(x) for x, y in zip(l1, l2))
+    d = w1["wte"].shape[1]
+    w_rel = {k: ((determined(k, w2[k], d) - determined(k, w1[k], d)).double().norm() /
+                 determined(k, w1[k], d).double().norm()).item() for k in w1}
+    key_bias = (w2["qkvb"][:, d:2 * d] - w1["qkvb"][:, d:2 * d]).abs().max().item()
+    worst = max(w_rel, key=w_rel.get)
+    print(f"  {pe:5} steps {len(l1)} / {len(l2)}  loss curve {loss_rel:.2e}  final weights {w_rel[worst]:.2e} "
+          f"({worst}; key biases apart: {key_bias:.1e} abs)  exact match {m1['exact_match']} / {m2['exact_match']}")
+    print(f"        losses one: {' '.join(f'{x:.6f}' for x in l1)}\n        losses two: "
+          f"{' '.join(f'{x:.6f}' for x in l2)}")
+    if len(l1) != 8 or len(l2) != 8 or loss_rel > TOLERANCE:
+        failures.append(f"{pe}: loss curves differ by {loss_rel:.3g}")
+    if w_rel[worst] > TOLERANCE:
+        failures.append(f"{pe}: final weights differ by {w_rel[worst]:.3g} ({worst})")
+    if m1["exact_match"] != m2["exact_match"]:
+        failures.append(f"{pe}: exact match differs")
+    return failures
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--peviz", required=True)
     p.add_argument("--dump")
     p.add_argument("--assets")
     a = p.parse_args()
-    torchrun = shutil.which("torchrun")
-    launcher = [torchrun] if torchrun else [sys.executable, "-m", "torch.distributed.run"]
-    # PyTorch 1.13 on Python 3.11 cannot parse torchrun's default --redirects 0 / --tee 0 (Std.from_str finds no
-    # zero member of an IntFlag; pytorch/pytorch#92319): naming stdout for both sidesteps it.
-    from torch.distributed.elastic.multiprocessing.api import Std
-    if Std.from_str("0") is None:
-        launcher += ["--redirects", "1", "--tee", "1"]
-    env = dict(os.environ, OMP_NUM_THREADS="1")
     with tempfile.TemporaryDirectory(prefix="peviz-twin-ddp-") as tmp:
-        r = subprocess.run([a.peviz, "train", *FLAGS, "--emit-pytorch", tmp], capture_output=True, text=True)
-        if r.returncode != 0:
-            sys.exit(f"FAIL: peviz train --emit-pytorch: {r.stderr.strip()}")
-        lab_py = os.path.join(tmp, "lab.py")
-        one = subprocess.run([sys.executable, lab_py, "--device", "cpu", "--threads", "1", "--out",
-                              os.path.join(tmp, "one.safetensors")], capture_output=True, text=True, env=env)
+        folder = os.path.join(tmp, "exp")
+        one_command, two_command = emit(a.peviz, folder)
+        env = shell_env(tmp)
+        one = run_printed(one_command, folder, "one", env)
         if one.returncode != 0:
-            sys.exit(f"FAIL: python3 lab.py: {one.stderr.strip()}")
-        two = subprocess.run([*launcher, "--standalone", "--nproc_per_node", "2", lab_py, "--device", "cpu", "--threads",
-                              "1", "--out", os.path.join(tmp, "two.safetensors")], capture_output=True, text=True,
-                             env=env, timeout=600)
+            sys.exit(f"FAIL: {one_command}: {one.stderr.strip()}")
+        two = run_printed(two_command, folder, "two", env)
         if two.returncode != 0:
-            reason = (two.stderr.strip().splitlines() or ["no output"])[-1]
-            if any(word in two.stderr for word in ("Rendezvous", "rendezvous", "EADDRINUSE", "Address family")):
-                print(f"SKIPPED: torchrun could not start here: {reason}")
-                return 77
-            sys.exit(f"FAIL: torchrun --nproc_per_node 2 lab.py exited {two.returncode}: {reason}")
-        helper = os.path.join(tmp, "gradients.py")
-        with open(helper, "w") as f:
-            f.write(GRADIENTS)
-        g_one = subprocess.run([sys.executable, helper, lab_py, os.path.join(tmp, "g1.safetensors")], capture_output=True,
-                               text=True, env=env)
-        g_two = subprocess.run([*launcher, "--standalone", "--nproc_per_node", "2", helper, lab_py,
-                                os.path.join(tmp, "g2.safetensors")], capture_output=True, text=True, env=env, timeout=600)
-        if g_one.returncode != 0 or g_two.returncode != 0:
-            sys.exit(f"FAIL: the gradient helper: {g_one.stderr.strip()} {g_two.stderr.strip()}")
-        spec = importlib.util.spec_from_file_location("lab", lab_py)
-        lab = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(lab)
-        failures = []
-        print("relative differences, torchrun --nproc_per_node 2 vs one process (same global batch):")
-        (g1, gm1), (g2, gm2) = (lab.read_safetensors(os.path.join(tmp, f)) for f in ("g1.safetensors", "g2.safetensors"))
-        g_rel = {k: ((g2[k] - g1[k]).double().norm() / g1[k].double().norm()).item() for k in g1}
+            return cannot_start(two)
+        lab_py = os.path.join(folder, "lab.py")
+        lab = load_lab(lab_py)
+        print("relative differences, 2 ranks (lab.py --ranks 2, torchrun) vs one process (same global batch):")
+        loss_gap, g_rel = first_batch(lab, tmp, lab_py, env)
         g_worst = max(g_rel, key=g_rel.get)
-        loss_gap = abs(float(gm2["loss"]) - float(gm1["loss"])) / float(gm1["loss"])
         print(f"  first batch (rope): loss {loss_gap:.2e}  gradient {g_rel[g_worst]:.2e} ({g_worst}), "
               f"||two - one|| / ||one|| per tensor")
+        failures = []
         if loss_gap > TOLERANCE or g_rel[g_worst] > TOLERANCE:
-            failures.append(f"first batch: gradients differ by {g_rel[g_worst]:.3g} ({g_worst}), loss by {loss_gap:.3g}")
+            failures.append(f"first batch: gradients differ by {g_rel[g_worst]:.3g} ({g_worst}), "
+                            f"loss by {loss_gap:.3g}")
         for pe in ("rope", "t5"):
-            w1, m1 = lab.read_safetensors(os.path.join(tmp, f"one-{pe}.safetensors"))
-            w2, m2 = lab.read_safetensors(os.path.join(tmp, f"two-{pe}.safetensors"))
-            l1, l2 = json.loads(m1["loss"]), json.loads(m2["loss"])
-            loss_rel = max(abs(x - y) / abs(x) for x, y in zip(l1, l2))
-            d = w1["wte"].shape[1]
-            w_rel = {k: ((determined(k, w2[k], d) - determined(k, w1[k], d)).double().norm() /
-                         determined(k, w1[k], d).double().norm()).item() for k in w1}
-            key_bias = (w2["qkvb"][:, d:2 * d] - w1["qkvb"][:, d:2 * d]).abs().max().item()
-            worst = max(w_rel, key=w_rel.get)
-            print(f"  {pe:5} steps {len(l1)} / {len(l2)}  loss curve {loss_rel:.2e}  final weights {w_rel[worst]:.2e} "
-                  f"({worst}; key biases apart: {key_bias:.1e} abs)  exact match {m1['exact_match']} / "
-                  f"{m2['exact_match']}")
-            print(f"        losses one: {' '.join(f'{x:.6f}' for x in l1)}\n        losses two: "
-                  f"{' '.join(f'{x:.6f}' for x in l2)}")
-            if len(l1) != 8 or len(l2) != 8 or loss_rel > TOLERANCE:
-                failures.append(f"{pe}: loss curves differ by {loss_rel:.3g}")
-            if w_rel[worst] > TOLERANCE:
-                failures.append(f"{pe}: final weights differ by {w_rel[worst]:.3g} ({worst})")
-            if m1["exact_match"] != m2["exact_match"]:
-                failures.append(f"{pe}: exact match differs")
+            failures += compare_runs(lab, folder, pe)
         print("FAILED: " + "; ".join(failures) if failures else "PASSED")
         return 1 if failures else 0
 

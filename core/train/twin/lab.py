@@ -5,8 +5,11 @@ Written by `peviz train ... --emit-pytorch DIR` beside DIR/settings.json and DIR
 (peviz's initial weights). PyTorch and the standard library only.
 
     python3 DIR/lab.py [--device cpu|cuda] [--out DIR/run.safetensors] [--threads N] [--stop-after N]
-    torchrun --standalone --nproc_per_node N DIR/lab.py [...]     # DistributedDataParallel, gloo on CPU, nccl on CUDA
-                                                                  # (--backend gloo: several ranks on one GPU)
+    python3 DIR/lab.py --ranks N [...]                            # N ranks on this machine under torchrun (DDP:
+                                                                  # gloo on CPU, nccl on CUDA; --backend gloo:
+                                                                  # several ranks on one GPU)
+    torchrun [...] DIR/lab.py [...]                               # launched yourself (several machines); torch
+                                                                  # 1.13 needs --redirects 1 --tee 1 (torchrun_flags)
     python3 DIR/lab.py --evaluate RUN.safetensors                 # exact match of a saved run's weights
 
 It writes what `peviz train --out` writes (core/train/experiment.hpp, run_io.hpp): one .safetensors per run with
@@ -492,8 +495,35 @@ def settings_of_run_file(meta):
     return run_config(settings, model, meta["pe"], int(meta["seed"]))
 
 
-def main():
-    here = os.path.dirname(os.path.abspath(__file__))
+def torchrun_flags(ranks):
+    """torchrun's options for `ranks` processes on this machine. Debian 12's torch 1.13 on Python 3.11 cannot parse
+    torchrun's default --redirects 0 --tee 0: Std.from_str("0") finds no zero member of the IntFlag and returns None,
+    and torchrun stops with "'NoneType' object has no attribute 'get'" (pytorch/pytorch#92319). Where it does, both
+    name stdout (1): the same output, rank 0's lines prefixed "[default0]:"."""
+    flags = ["--standalone", "--nproc_per_node", str(ranks)]
+    try:
+        from torch.distributed.elastic.multiprocessing.api import Std
+        broken = Std.from_str("0") is None
+    except (ImportError, AttributeError):
+        broken = False
+    return flags + ["--redirects", "1", "--tee", "1"] if broken else flags
+
+
+def launch_ranks(ranks, argv):
+    """--ranks N: this file on N ranks under torchrun (torch.distributed.run, on this interpreter), each with the same
+    options; under torchrun's environment each trains its share. Returns the exit status."""
+    from torch.distributed import run
+    from torch.distributed.elastic.multiprocessing.errors import ChildFailedError
+    try:
+        run.main([*torchrun_flags(ranks), os.path.abspath(__file__), *argv])
+    except ChildFailedError as e:
+        print(f"lab.py: a rank failed:\n{e}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def arguments(here):
+    """The command line (defaults beside lab.py in `here`); --ranks below 1 is refused."""
     p = argparse.ArgumentParser(description="Train the runs of DIR/settings.json as peviz would, in PyTorch.")
     p.add_argument("--settings", default=os.path.join(here, "settings.json"), help="settings.json (default: beside lab.py)")
     p.add_argument("--out", default=os.path.join(here, "run.safetensors"),
@@ -505,10 +535,24 @@ def main():
     p.add_argument("--stop-after", type=int, metavar="N", help="end every run after N steps of its schedule (saved as "
                    "cancelled, as peviz saves a run stopped early)")
     p.add_argument("--evaluate", metavar="RUN", help="print the exact match of a saved run's weights and exit")
+    p.add_argument("--ranks", type=int, default=1, metavar="N", help="train on N processes of this machine, started "
+                   "under torchrun (DistributedDataParallel); 1: this process alone")
     a = p.parse_args()
+    if a.ranks < 1:
+        p.error(f"--ranks: must be at least 1, got {a.ranks}")
+    return a
+
+
+def main():
+    here = os.path.dirname(os.path.abspath(__file__))
+    a = arguments(here)
+    world, rank = int(os.environ.get("WORLD_SIZE", "1")), int(os.environ.get("RANK", "0"))
+    if a.ranks > 1 and "LOCAL_RANK" not in os.environ:  # not yet under torchrun: start the ranks, each with --ranks N
+        return launch_ranks(a.ranks, sys.argv[1:])
+    if a.ranks not in (1, world):
+        sys.exit(f"lab.py: --ranks {a.ranks} under torchrun's {world} processes: leave --ranks out there")
     if a.threads > 0:
         torch.set_num_threads(a.threads)
-    world, rank = int(os.environ.get("WORLD_SIZE", "1")), int(os.environ.get("RANK", "0"))
     device = torch.device(a.device)
     if device.type == "cuda":
         # float32 products in float32, as peviz's SGEMM: no TF32 (PyTorch's default for matmul, said here for cuDNN too).
