@@ -21,12 +21,18 @@ void register_rope_bounds(CLI::App& export_cmd) {
   CLI::App* sub = export_cmd.add_subcommand(
       "rope-bounds", "One row: d_extra, t_extra (Liu et al. 2023 Eq. 13), first_negative_m, min_base (Men et al. 2024)");
   sub->add_option("--config", c->config,
-                  "A model's config.json: d = its rotary dimension, base = its rope_theta, context-len = its "
-                  "max_position_embeddings (flags given beside it override them; its scaling is not used)");
+                  "A model's config.json: d = its rotary dimension, base = its rope_theta, train-len = the context it "
+                  "was trained on (rope_scaling's original_max_position_embeddings, else max_position_embeddings), "
+                  "context-len = the extended context it serves, as the window's models-compared table takes them "
+                  "(flags given beside it override them; its scaling's frequencies are not used)");
   sub->add_option("--layer-type", c->layer_type, "With --config: whose RoPE (Gemma 3: full_attention | sliding_attention)");
   sub->add_option("--head-dim", c->params.head_dim, "Channels per head d (even)")->capture_default_str();
   sub->add_option("--base", c->params.base, "RoPE base")->capture_default_str();
-  sub->add_option("--context-len", c->params.context_len, "Training / context length, " + range_text(limits::bounds_context_len))->capture_default_str();
+  sub->add_option("--context-len", c->params.context_len, "Context length L for Men et al.'s bound, " +
+                                                          range_text(limits::bounds_context_len))->capture_default_str();
+  sub->add_option("--train-len", c->params.train_len, "Training length T_train for Liu et al.'s d_extra, " +
+                                                      range_text(limits::bounds_train_len) + "; 0: the context length")
+      ->capture_default_str();
   add_output_flags(*sub, c->out);
   sub->callback([c, sub] {
     RopeBoundsParams p = c->params;
@@ -35,7 +41,8 @@ void register_rope_bounds(CLI::App& export_cmd) {
       // Men et al.'s B(m) sums over the rotating pairs, theta_i = base^(-2i/R): d is the rotary dimension.
       if (!sub->count("--head-dim")) p.head_dim = rotary_dim(cr->layer.rope);
       if (!sub->count("--base")) p.base = cr->layer.rope.base;
-      if (!sub->count("--context-len") && cr->max_position_embeddings) p.context_len = cr->max_position_embeddings;
+      if (!sub->count("--context-len") && cr->extended_len) p.context_len = cr->extended_len;
+      if (!sub->count("--train-len") && cr->original_len) p.train_len = cr->original_len;
       from_config = {{"model", cr->model}, {"layer_type", cr->layer.layer_type}};
     }
     const RopeBounds b = rope_bounds(p);
@@ -43,7 +50,8 @@ void register_rope_bounds(CLI::App& export_cmd) {
     const float first = b.first_negative_m ? float(*b.first_negative_m) : nan;
     const float base = b.min_base ? float(*b.min_base) : nan;
     const NdArray row = NdArray::from_floats({1, 4}, {float(b.d_extra), float(b.t_extra), first, base});
-    nlohmann::json params = {{"head_dim", p.head_dim}, {"base", p.base}, {"context_len", p.context_len}};
+    nlohmann::json params = {{"head_dim", p.head_dim}, {"base", p.base}, {"context_len", p.context_len},
+                             {"train_len", p.train_len != 0 ? p.train_len : p.context_len}};
     params.update(from_config);
     emit(row, params, c->out,
          {{"columns", {"d_extra", "t_extra", "first_negative_m", "min_base"}},

@@ -7,6 +7,7 @@
 
 #include "core/errors.hpp"
 #include "core/limits.hpp"
+#include "core/model_comparison.hpp"
 
 namespace peviz::cli {
 
@@ -69,7 +70,9 @@ std::optional<ConfigRope> config_rope(const std::string& config, const std::stri
   if (m.scheme != PositionScheme::rope)
     throw ParamError("config", m.name + " (model_type '" + m.model_type + "') uses " + std::string(to_string(m.scheme)) +
                                    " positions, not RoPE");
-  return ConfigRope{m.name, layer_type_rope(m, layer_type), m.max_position_embeddings};
+  const ModelRope contexts = model_rope(m, layer_type);
+  return ConfigRope{m.name, layer_type_rope(m, layer_type), m.max_position_embeddings, contexts.original_len,
+                    contexts.extended_len};
 }
 
 namespace {

@@ -44,6 +44,8 @@ struct ConfigRope {
   std::string model;
   LayerTypeRope layer;
   int max_position_embeddings = 0;
+  int original_len = 0;  // the context it was trained on, and the extended one it serves (core's model_rope)
+  int extended_len = 0;
 };
 std::optional<ConfigRope> config_rope(const std::string& config, const std::string& layer_type);
 

@@ -164,6 +164,8 @@ inline constexpr Limit train_seeds{.name = "seeds", .min = 1, .max = 64, .fallba
 // ---- RoPE extrapolation bounds (core/rope_bounds); head-dim and base as in core/rope ----
 inline constexpr Limit bounds_context_len{.name = "context-len", .min = 1, .max = 1 << 20, .fallback = 4096,
     .scale = Scale::logarithmic};
+// Liu et al.'s training length T_train; 0: the context length (core/rope_bounds.hpp).
+inline constexpr Limit bounds_train_len{.name = "train-len", .min = 0, .max = 1 << 20, .fallback = 0};
 }  // namespace limits
 
 }  // namespace peviz

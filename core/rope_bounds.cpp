@@ -188,6 +188,7 @@ void validate(const RopeBoundsParams& p) {
   r.base = p.base;
   validate(r);
   check_int(limits::bounds_context_len, p.context_len);
+  check_int(limits::bounds_train_len, p.train_len);
 }
 
 int liu_critical_dim(int head_dim, double base, double context_len) {
@@ -209,7 +210,7 @@ RopeBounds rope_bounds(const RopeBoundsParams& p) {
   validate(p);
   RopeBounds b;
   const double d = p.head_dim;
-  b.d_extra = liu_critical_dim(p.head_dim, p.base, p.context_len);
+  b.d_extra = liu_critical_dim(p.head_dim, p.base, p.train_len != 0 ? p.train_len : p.context_len);
   b.t_extra = kTwoPi * std::pow(p.base, b.d_extra / d);
   b.first_negative_m = first_negative_rope_bound(p.head_dim, p.base, kSearchLimit);
   b.min_base = rope_min_base(p.head_dim, p.context_len);

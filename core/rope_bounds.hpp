@@ -15,10 +15,16 @@
 
 namespace peviz {
 
+// Two contexts, as the papers define them: Liu's d_extra counts the pairs that turn inside the length the model
+// was trained on (T_train: a model's original context before any extension), Men's bound is for the context the
+// model must serve (L: its extended context). One number for a model has one context: the models-compared
+// table (core/model_comparison) and `peviz export rope-bounds --config` both take the original and the
+// extended context from model_rope.
 struct RopeBoundsParams {
   int head_dim = 128;      // even, 2..16384
   double base = 10000;     // > 1
-  int context_len = 4096;  // T_train for Liu, L for Men; 1..2^20 (limits::bounds_context_len)
+  int context_len = 4096;  // L for Men; 1..2^20 (limits::bounds_context_len)
+  int train_len = 0;       // T_train for Liu, 0..2^20 (limits::bounds_train_len); 0: context_len
 };
 
 struct RopeBounds {

@@ -11,6 +11,8 @@
 #include <nlohmann/json.hpp>
 
 #include "config_json.hpp"
+#include "core/model_comparison.hpp"
+#include "core/model_config.hpp"
 
 TEST_CASE("rope-bounds: d_extra and t_extra are Liu et al.'s Eq. 13 for the flags given") {
   for (const auto& [d, base, len] : {std::tuple{128, 10000.0, 4096}, std::tuple{64, 500000.0, 8192}, std::tuple{16, 100.0, 100}}) {
@@ -58,3 +60,18 @@ TEST_CASE("rope-bounds --config: d is the rotary dimension, context-len the mode
   CHECK(j["min_base"].get<double>() == Approx(26952.4).epsilon(1e-5));  // Men et al. 2024: 2.7e4 for 4k
 }
 
+
+TEST_CASE("rope-bounds --config: d_extra at the context the model was trained on, Men's bound at the one it serves, "
+          "the numbers of the window's models-compared table") {
+  const std::string path = model_config_fixture("llama-3.1-8b-instruct.json").string();
+  const nlohmann::json j = run_json("export rope-bounds " + config("llama-3.1-8b-instruct.json"));
+  CHECK(j["params"]["train_len"] == 8192);      // rope_scaling.original_max_position_embeddings
+  CHECK(j["params"]["context_len"] == 131072);  // max_position_embeddings
+  const peviz::RopeModelSummary table = peviz::summarize_rope_model(peviz::load_model_config(path));
+  CHECK(j["d_extra"] == table.critical_dim);
+  REQUIRE(table.min_base);
+  CHECK(j["min_base"].get<double>() == Approx(*table.min_base));
+  // A model trained at the length it serves: both contexts are max_position_embeddings.
+  const nlohmann::json neox = run_json("export rope-bounds " + config("gpt-neox-20b.json"));
+  CHECK(neox["params"]["train_len"] == neox["params"]["context_len"]);
+}
