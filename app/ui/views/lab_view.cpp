@@ -10,6 +10,7 @@
 
 #include "app/plot/draw/plot.hpp"
 #include "app/ui/views/views.hpp"
+#include "core/parallel.hpp"
 
 namespace peviz::app {
 
@@ -98,7 +99,9 @@ void run_buttons(AppState& s, LabOptions& o, bool training) {
     s.pages.mark(kPage);
   }
   ImGui::EndDisabled();
-  hint("Trains one model per ticked encoding and seed in the background, one run per core at a time.");
+  hint(threads_available() ? "Trains one model per ticked encoding and seed in the background, one run per core at a time."
+                            : "Trains one model per ticked encoding and seed, one after another, a slice of steps per "
+                              "frame (the browser has no threads here: the page stays responsive, more slowly).");
   ImGui::SameLine();
   ImGui::BeginDisabled(!training || (o.runs && o.runs->stopping()));
   if (ImGui::Button("Stop")) {
