@@ -4,7 +4,9 @@
 
 window.pevizPage = {
   exitCode: null,   // set when the app's frame loop ends (tests read it)
-  frameCount: 0,    // frames drawn so far
+  frameCount: 0,    // animation frames so far (an idle app skips drawing in them)
+  framesDrawn: 0,   // the frames the app drew
+  inputs: 0,        // events, address changes, files and fetched data since the app last looked (it wakes on them)
   errors: [],       // lines the app printed to stderr
   download(name, bytes) {
     const url = URL.createObjectURL(new Blob([bytes]));
@@ -34,10 +36,12 @@ window.pevizPage = {
       .then((files) => {
         Module.FS.mkdirTree(dir);
         for (const [name, bytes] of files) Module.FS.writeFile(dir + name, bytes);
+        pevizPage.inputs++;
         Module[done](1);
       })
       .catch((e) => {
         console.warn('peviz: could not fetch ' + urlPrefix + ': ' + e.message);
+        pevizPage.inputs++;
         Module[done](0);
       });
   },
@@ -47,9 +51,18 @@ window.pevizPage = {
     if (!Module.FS.analyzePath(dir).exists) Module.FS.mkdir(dir);
     const path = dir + '/' + name.replace(/[\/\\]/g, '_');
     Module.FS.writeFile(path, bytes);
+    this.inputs++;
     Module.ccall('peviz_file_arrived', null, ['string'], [path]);
   },
 };
+
+// Whatever can change what the app shows wakes it (app/gfx/platform_web.cpp skips frames while it waits).
+for (const type of ['mousemove', 'mousedown', 'mouseup', 'wheel', 'keydown', 'keyup', 'pointerdown', 'pointermove',
+                    'pointerup', 'touchstart', 'touchmove', 'touchend', 'resize', 'hashchange', 'focus', 'blur',
+                    'dragover', 'drop', 'paste']) {
+  window.addEventListener(type, () => { pevizPage.inputs++; }, {capture: true, passive: true});
+}
+document.addEventListener('visibilitychange', () => { pevizPage.inputs++; });
 
 document.getElementById('file-picker').addEventListener('change', (event) => {
   const file = event.target.files[0];

@@ -1,6 +1,7 @@
 // The desktop side of app/gfx/platform.hpp: a plain frame loop, files that stay where they were written.
 #include "app/gfx/platform.hpp"
 
+#include <GLFW/glfw3.h>
 #include <imgui.h>
 
 namespace peviz::gfx {
@@ -12,6 +13,8 @@ int run_frame_loop(std::function<bool()> frame, std::function<int()> done) {
   }
   return done();
 }
+
+void wait_for_input(double timeout_s) { timeout_s < 0.0 ? glfwWaitEvents() : glfwWaitEventsTimeout(timeout_s); }
 
 PixelSize page_pixel_size() { return {}; }
 

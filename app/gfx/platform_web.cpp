@@ -47,7 +47,17 @@ std::string take_js_string(char* text) {
 }
 
 EM_JS(void, js_finished, (int code), { pevizPage.finished(code); });
-EM_JS(void, js_frame_done, (), { pevizPage.frameCount++; });
+// Every animation frame counts (tests wait for them); the drawn ones count apart.
+EM_JS(void, js_frame_done, (int drawn), {
+  pevizPage.frameCount++;
+  if (drawn) pevizPage.framesDrawn++;
+});
+// How many inputs (events, address changes, files, fetched data) the page has seen since the last call.
+EM_JS(int, js_take_inputs, (), {
+  const n = pevizPage.inputs;
+  pevizPage.inputs = 0;
+  return n;
+});
 EM_JS(int, js_page_width, (), { return Math.round(window.innerWidth * (window.devicePixelRatio || 1)); });
 EM_JS(int, js_page_height, (), { return Math.round(window.innerHeight * (window.devicePixelRatio || 1)); });
 
@@ -56,10 +66,17 @@ struct Loop {
   std::function<int()> done;
 };
 
+bool g_waiting = false;  // wait_for_input(-1) ran: skip frames until the page sees input
+
 void one_frame(void* arg) {
+  if (g_waiting && js_take_inputs() == 0) {
+    js_frame_done(0);
+    return;
+  }
+  g_waiting = false;
   auto* loop = static_cast<Loop*>(arg);
   const bool more = loop->frame();
-  js_frame_done();
+  js_frame_done(1);
   if (more) return;
   emscripten_cancel_main_loop();
   js_finished(loop->done());
@@ -71,6 +88,12 @@ DataState g_lab_runs = DataState::absent;
 }  // namespace
 
 bool in_browser() { return true; }
+
+void wait_for_input(double timeout_s) {
+  if (timeout_s >= 0.0) return;  // busy on its own (training, an animation): keep drawing
+  js_take_inputs();  // what arrived before this frame is in this frame already
+  g_waiting = true;
+}
 
 int run_frame_loop(std::function<bool()> frame, std::function<int()> done) {
   // The page's animation frames drive the loop; main() returns and the runtime stays (no infinite loop).

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <utility>
+#include <vector>
 
 #include "app/gfx/gl.hpp"  // glad before GLFW
 #define GLFW_INCLUDE_NONE
@@ -39,6 +40,27 @@ void drop_callback(GLFWwindow*, int count, const char** paths) {
   std::filesystem::rename(paths[0], to, ec);
   if (!ec) g_dropped_path = to.string();
 #endif
+}
+
+// A key pressed and released between two frames still counts as pressed in the next frame: ImGui 1.86 reads
+// io.KeysDown as the callbacks left it when the frame starts (no event queue before 1.87), so a quick tap was
+// lost, above all in the browser, where both events can reach a page idling between frames.
+GLFWkeyfun g_imgui_key_callback = nullptr;  // ImGui's own, which this one calls first
+std::vector<int> g_keys_pressed;            // pressed since the last frame began
+std::vector<int> g_keys_held_for_a_frame;   // released already, shown as down for one frame
+void key_callback(GLFWwindow* window, int key, int scancode, int action, int mods) {
+  if (g_imgui_key_callback) g_imgui_key_callback(window, key, scancode, action, mods);
+  if (action == GLFW_PRESS && key >= 0 && key < int(IM_ARRAYSIZE(ImGuiIO::KeysDown))) g_keys_pressed.push_back(key);
+}
+
+void hold_tapped_keys() {
+  ImGuiIO& io = ImGui::GetIO();
+  for (int key : std::exchange(g_keys_held_for_a_frame, {})) io.KeysDown[key] = false;  // released before
+  for (int key : std::exchange(g_keys_pressed, {})) {
+    if (io.KeysDown[key]) continue;  // still held: ImGui sees it
+    io.KeysDown[key] = true;
+    g_keys_held_for_a_frame.push_back(key);
+  }
 }
 }  // namespace
 
@@ -86,6 +108,7 @@ GLFWwindow* open_window(int width, int height, bool visible, const char* context
   ImGui::CreateContext();
   ImGui::GetIO().IniFilename = nullptr;  // the layout lives in the session file (session.cpp)
   ImGui_ImplGlfw_InitForOpenGL(window, true);
+  g_imgui_key_callback = glfwSetKeyCallback(window, key_callback);
   ImGui_ImplOpenGL3_Init(glsl_version);
   ImGui_ImplOpenGL3_CreateDeviceObjects();
   glfwSetDropCallback(window, drop_callback);
@@ -104,8 +127,8 @@ void close_window(GLFWwindow* window) {
 
 namespace peviz::gfx {
 
-void poll_events(bool wait) { wait ? glfwWaitEvents() : glfwPollEvents(); }
-void wait_events_timeout(double seconds) { glfwWaitEventsTimeout(seconds); }
+void poll_events(bool wait) { wait ? wait_for_input(-1.0) : glfwPollEvents(); }
+void wait_events_timeout(double seconds) { wait_for_input(seconds); }
 bool should_close(GLFWwindow* window) { return glfwWindowShouldClose(window); }
 void request_close(GLFWwindow* window, bool close) { glfwSetWindowShouldClose(window, close ? GLFW_TRUE : GLFW_FALSE); }
 void set_vsync(bool on) { glfwSwapInterval(on ? 1 : 0); }
@@ -161,6 +184,7 @@ void follow_page_size(GLFWwindow* window) {
 void begin_platform_frame() {
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplGlfw_NewFrame();
+  app::hold_tapped_keys();
 }
 
 std::string take_dropped_path() { return std::exchange(app::g_dropped_path, std::string()); }

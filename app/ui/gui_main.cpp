@@ -51,6 +51,7 @@ struct FrameLoop {
   AnimationRecorder recorder;  // View > Record animation, between frames
   std::unique_ptr<Monkey> monkey;  // --monkey: the random input and its checks
   std::string link_written;    // the browser: the address's fragment as the app last read or wrote it
+  bool idle = false;           // this frame ends in a wait for input (nothing moves on its own)
   std::string held_experiment; // the browser: a shipped lab experiment asked for before its runs arrived
   bool lab_waiting = false;    // the browser: the Lab waits for the shipped runs
   bool last(const GuiOptions& o) const { return o.frames > 0 && frame + 1 >= o.frames; }
@@ -77,6 +78,7 @@ void process_events(GLFWwindow* window, const GuiOptions& o, AppState& s, FrameL
                     (page_busy && page_period <= 0.0);
   if (!busy && page_busy) gfx::wait_events_timeout(page_period);
   else gfx::poll_events(!busy);
+  loop.idle = !busy && !page_busy;
   loop.settle = busy ? std::max(loop.settle - 1, 0) : 2;
   gfx::follow_page_size(window);
   if (const std::string dropped = gfx::take_dropped_path(); !dropped.empty()) s.open_request = dropped;
@@ -116,7 +118,8 @@ void note_link_problems(AppState& s, const std::string& problems) {
 }
 
 // The browser's address: a link the user types or pastes opens; the view the user makes goes back into the
-// address every 15 frames (replacing the history entry, not adding one). Nothing on the desktop.
+// address every 15 frames and before the app waits for input (replacing the history entry, not adding one).
+// Nothing on the desktop.
 void follow_address(AppState& s, FrameLoop& loop) {
   if (!gfx::in_browser()) return;
   if (std::string typed = gfx::location_fragment(); typed != loop.link_written) {
@@ -124,7 +127,7 @@ void follow_address(AppState& s, FrameLoop& loop) {
     loop.link_written = std::move(typed);
     return;
   }
-  if (loop.frame % 15 != 0 || ImGui::IsAnyItemActive()) return;
+  if ((loop.frame % 15 != 0 && !loop.idle) || ImGui::IsAnyItemActive()) return;
   if (std::string link = view_link(s); link != loop.link_written) {
     gfx::replace_location_fragment(link);
     loop.link_written = std::move(link);
