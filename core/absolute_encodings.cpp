@@ -2,6 +2,7 @@
 #include "core/absolute_encodings.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -122,7 +123,7 @@ Extrapolation learned_extrapolation(const EncodingParams& p) {
 void fill_binary(const EncodingRows& rows, std::size_t first, std::size_t count, float* out) {
   const float zero = rows.params.signed_bits ? -1.0f : 0.0f;
   for (std::size_t r = 0; r < count; ++r) {
-    const std::size_t t = first + r;
+    const std::uint64_t t = first + r;  // 64 bits on every platform: size_t is 32 in wasm32, where t >> 32 was t
     float* row = out + r * rows.width;
     for (std::size_t k = 0; k < rows.width; ++k) row[k] = (k < 63 && ((t >> k) & 1u)) ? 1.0f : zero;
   }
@@ -177,9 +178,9 @@ const EncodingInfo kEncodings[] = {
     {.id = Encoding::binary, .name = "binary", .label = "binary", .summary = "the bits of the position",
      .inputs = {.d_model = true, .signed_bits = true}, .whole_numbers = true, .fill = fill_binary,
      .scale = binary_scale, .channel_periods = binary_periods, .extrapolation = binary_extrapolation},
-    {.id = Encoding::normalized, .name = "normalized", .label = "t/(L-1)", .summary = "t/(L-1)",
+    {.id = Encoding::normalized, .name = "normalized", .label = "t/(L-1)", .summary = "t/(L-1)", .inputs = {},
      .fill = fill_normalized, .scale = normalized_scale, .extrapolation = normalized_extrapolation},
-    {.id = Encoding::integer, .name = "integer", .label = "integer t", .summary = "t itself",
+    {.id = Encoding::integer, .name = "integer", .label = "integer t", .summary = "t itself", .inputs = {},
      .whole_numbers = true, .fill = fill_integer, .scale = integer_scale, .extrapolation = integer_extrapolation},
 };
 
