@@ -5,6 +5,7 @@
 
 #include "app/gfx/platform.hpp"
 
+#include <array>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -46,20 +47,24 @@ void drop_callback(GLFWwindow*, int count, const char** paths) {
 // io.KeysDown as the callbacks left it when the frame starts (no event queue before 1.87), so a quick tap was
 // lost, above all in the browser, where both events can reach a page idling between frames.
 GLFWkeyfun g_imgui_key_callback = nullptr;  // ImGui's own, which this one calls first
+constexpr int kKeys = IM_ARRAYSIZE(ImGuiIO::KeysDown);
+std::array<bool, kKeys> g_key_down{};       // each key as its last event left it
 std::vector<int> g_keys_pressed;            // pressed since the last frame began
-std::vector<int> g_keys_held_for_a_frame;   // released already, shown as down for one frame
+std::vector<int> g_keys_shown_down;         // released already, shown as down for one frame
 void key_callback(GLFWwindow* window, int key, int scancode, int action, int mods) {
   if (g_imgui_key_callback) g_imgui_key_callback(window, key, scancode, action, mods);
-  if (action == GLFW_PRESS && key >= 0 && key < int(IM_ARRAYSIZE(ImGuiIO::KeysDown))) g_keys_pressed.push_back(key);
+  if (key < 0 || key >= kKeys) return;
+  g_key_down[std::size_t(key)] = action != GLFW_RELEASE;
+  if (action == GLFW_PRESS) g_keys_pressed.push_back(key);
 }
 
 void hold_tapped_keys() {
   ImGuiIO& io = ImGui::GetIO();
-  for (int key : std::exchange(g_keys_held_for_a_frame, {})) io.KeysDown[key] = false;  // released before
+  for (int key : std::exchange(g_keys_shown_down, {})) io.KeysDown[key] = g_key_down[std::size_t(key)];
   for (int key : std::exchange(g_keys_pressed, {})) {
     if (io.KeysDown[key]) continue;  // still held: ImGui sees it
     io.KeysDown[key] = true;
-    g_keys_held_for_a_frame.push_back(key);
+    g_keys_shown_down.push_back(key);
   }
 }
 }  // namespace
