@@ -9,6 +9,7 @@
 #include "core/distance_series.hpp"
 #include "core/errors.hpp"
 #include "core/limits.hpp"
+#include "core/model_config.hpp"
 #include "core/precision.hpp"
 #include "core/rope.hpp"
 #include "core/rope_scaling.hpp"
@@ -80,6 +81,11 @@ nlohmann::json inv_freq_extra(const ResolvedRope& r, const ScaledRope& s) {
   extra["rope_type"] = r.scaling.kind == RopeScaling::none ? "default" : std::string(to_string(r.scaling.kind));
   extra["model"] = r.model;
   extra["layer_type"] = r.layer_type;
+  if (!r.pair_axis.empty()) {  // M-RoPE: the position axis each pair turns with
+    nlohmann::json axes = nlohmann::json::array();
+    for (RopeAxis a : r.pair_axis) axes.push_back(to_string(a));
+    extra["pair_axis"] = axes;
+  }
   return extra;
 }
 
@@ -254,6 +260,7 @@ void register_series(CLI::App& export_cmd) {
 void register_relative_exports(CLI::App& export_cmd) {
   register_rope(export_cmd);
   register_rope_bounds(export_cmd);
+  register_layer_map(export_cmd);
   register_alibi(export_cmd);
   register_matrices(export_cmd);
   register_series(export_cmd);

@@ -72,7 +72,7 @@ std::optional<ConfigRope> config_rope(const std::string& config, const std::stri
                                    " positions, not RoPE");
   const ModelRope contexts = model_rope(m, layer_type);
   return ConfigRope{m.name, layer_type_rope(m, layer_type), m.max_position_embeddings, contexts.original_len,
-                    contexts.extended_len};
+                    contexts.extended_len, m.pair_axis};
 }
 
 namespace {
@@ -107,6 +107,7 @@ ResolvedRope resolve_rope_flags(const RopeFlags& f) {
     r.scaling = c->layer.scaling;
     r.model = c->model;
     r.layer_type = c->layer.layer_type;
+    r.pair_axis = c->pair_axis;
   } else {
     if (!given(f, "--head-dim")) throw ParamError("head-dim", "is required (or give --config FILE)");
     if (!given(f, "--base")) throw ParamError("base", "is required (or give --config FILE)");
@@ -122,6 +123,7 @@ ResolvedRope resolve_rope_flags(const RopeFlags& f) {
   }
   apply_scaling_flags(f, r.scaling);
   validate(r.rope, r.scaling);
+  if (std::size_t(rotary_dim(r.rope) / 2) != r.pair_axis.size()) r.pair_axis.clear();  // flags changed the pairs
   return r;
 }
 

@@ -33,6 +33,7 @@ struct ResolvedRope {
   RopeScalingParams scaling;
   std::string model;       // the config's model name ("" without --config)
   std::string layer_type;  // the config's layer type used ("" without --config)
+  std::vector<RopeAxis> pair_axis;  // the config's M-RoPE axes, while the flags keep its rotary dimension
 };
 // Starts from --config's layer type when given (else from nothing), then applies every flag given: --scaling
 // different from the config's starts that scaling afresh. Parses the factor lists and validates. Throws
@@ -46,6 +47,7 @@ struct ConfigRope {
   int max_position_embeddings = 0;
   int original_len = 0;  // the context it was trained on, and the extended one it serves (core's model_rope)
   int extended_len = 0;
+  std::vector<RopeAxis> pair_axis;  // M-RoPE: one per rotary pair (ModelConfig::pair_axis)
 };
 std::optional<ConfigRope> config_rope(const std::string& config, const std::string& layer_type);
 

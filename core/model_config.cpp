@@ -63,7 +63,8 @@ nlohmann::json with_defaults(const nlohmann::json& config, std::string_view mode
 bool rope_model_type(std::string_view t) {
   return in(t, {"llama", "mistral", "mixtral", "qwen2", "qwen2_moe", "qwen3", "qwen3_moe", "gemma", "gemma2",
                 "gemma3_text", "phi", "phi3", "gpt_neox", "gptj", "deepseek_v2", "deepseek_v3", "olmo", "olmo2",
-                "starcoder2", "stablelm", "falcon", "cohere", "glm", "glm4"});
+                "starcoder2", "stablelm", "falcon", "cohere", "glm", "glm4", "llama4_text", "smollm3", "gpt_oss",
+                "qwen3_next", "qwen2_vl", "qwen2_5_vl", "qwen3_vl_text", "qwen3_vl_moe_text"});
 }
 
 bool has_rope_fields(const Fields& f) {
@@ -180,6 +181,8 @@ ModelConfig read_model_config(std::string_view json_text, std::string_view fallb
     case Family::alibi: read_alibi(f, out); break;
     case Family::rope: model_config_detail::read_rope_scheme(f, out); break;
   }
+  model_config_detail::note_unmodelled(top, out);
+  if (nested) model_config_detail::note_unmodelled(*nested, out);
   return out;
 }
 

@@ -26,6 +26,29 @@ struct LayerTypeRope {
   RopeScalingParams scaling;   // rope_type and its parameters; seq_len is left unset (the caller's)
 };
 
+// How one layer sees position and over what span (core/model_config_layers.cpp derives it as transformers'
+// config classes do; docs/model-config.md lists the fields).
+enum class LayerPositions { rope, nope, none };  // rotates q and k / attends without positions / not attention
+enum class LayerSpan { full, sliding, chunked, linear };  // linear: a linear-attention (recurrent) layer
+
+struct ModelLayer {
+  LayerPositions positions = LayerPositions::rope;
+  LayerSpan attention = LayerSpan::full;
+  int window = 0;              // tokens a query sees back (sliding) or its chunk's size (chunked); 0 = all
+  std::string layer_type;      // transformers' name: "full_attention", "chunked_attention", ...
+  bool query_scaled = false;   // Llama 4: the queries are scaled by position (ModelConfig::query_scale)
+};
+
+// Llama 4's attn_temperature_tuning on its NoPE layers (models/llama4/modeling_llama4.py,
+// Llama4TextAttention.forward): q *= log(floor((pos + 1) / floor_scale) + 1) * attn_scale + 1.
+struct QueryScale {
+  double floor_scale = 8192;
+  double attn_scale = 0.1;
+};
+
+// Multimodal RoPE (Qwen2-VL and later): the position axis each rotary pair turns with.
+enum class RopeAxis { t, h, w };
+
 struct ModelConfig {
   std::string name;                       // _name_or_path, else the caller's fallback name
   std::string model_type;                 // "llama", "qwen2", ... ("" when the file has none)
@@ -41,6 +64,13 @@ struct ModelConfig {
   int num_buckets = 0;    // T5: relative_attention_num_buckets
   int max_distance = 0;   // T5: relative_attention_max_distance
   bool bidirectional = true;  // T5: the encoder's buckets (the decoder's are causal)
+  // RoPE models: one entry per layer (empty when the config gives no num_hidden_layers).
+  std::vector<ModelLayer> layers;
+  QueryScale query_scale;        // used by the layers with query_scaled
+  std::vector<RopeAxis> pair_axis;  // M-RoPE: one per rotary pair; empty = every pair turns with the token index
+  // Fields present in the file that change positions or attention spans and that peviz does not model, each
+  // as "field value: what it does" (never silently dropped).
+  std::vector<std::string> unmodelled;
 };
 
 // Parses `json_text` (a config.json) into the model's position scheme. `fallback_name` names the model when
@@ -57,5 +87,12 @@ const LayerTypeRope& layer_type_rope(const ModelConfig& c, std::string_view laye
 
 // "rope", "learned_absolute", "t5_relative", "alibi".
 std::string_view to_string(PositionScheme s);
+// "rope", "nope", "none"; "full", "sliding", "chunked", "linear"; "t", "h", "w".
+std::string_view to_string(LayerPositions p);
+std::string_view to_string(LayerSpan s);
+std::string_view to_string(RopeAxis a);
+
+// The query scale of a layer as a formula in pos ("log(floor((pos + 1) / 8192) + 1) * 0.1 + 1"), "" when none.
+std::string query_scale_formula(const ModelConfig& c, const ModelLayer& layer);
 
 }  // namespace peviz

@@ -45,4 +45,15 @@ struct Fields {
 // rope_parameters, per-layer types. `top` is the (text) config.
 void read_rope_scheme(const Fields& top, ModelConfig& out);
 
+// The layer map of a RoPE model (core/model_config_layers.cpp): layers, NoPE layers, spans, Llama 4's query
+// scale. `f` is the (text) config with its class defaults.
+void read_layer_map(const Fields& f, ModelConfig& out);
+
+// M-RoPE's pair axes from the rope dict's mrope_section / mrope_interleaved (core/model_config_layers.cpp).
+void read_pair_axis(const std::optional<Fields>& rope_dict, int rotary_pairs, ModelConfig& out);
+
+// Lists in out.unmodelled the fields of `file` (the file's own object, no defaults) that bear on positions or
+// attention spans and that the reader does not model.
+void note_unmodelled(const Fields& file, ModelConfig& out);
+
 }  // namespace peviz::model_config_detail

@@ -69,7 +69,9 @@ RopeScaling kind_of(const Fields& dict, std::string_view model_type) {
   const bool typed = dict.has("rope_type");
   const std::string field = dict.name(typed ? "rope_type" : "type");
   const std::string name = (typed ? dict.text("rope_type") : dict.text("type")).value_or("default");
-  if (name == "default") return RopeScaling::none;
+  // Qwen2VLConfig turns the legacy type "mrope" into "default": M-RoPE changes which position each pair turns
+  // with (read_pair_axis), not the frequencies.
+  if (name == "default" || name == "mrope") return RopeScaling::none;
   // Phi3Config._rope_scaling_adjustment: older Phi-3 configs wrote "su" (and "yarn") for LongRoPE.
   if (name == "su" || (name == "yarn" && !typed && model_type == "phi3")) return RopeScaling::longrope;
   if (const auto k = parse_rope_scaling(name); k && *k != RopeScaling::none) return *k;
@@ -173,9 +175,10 @@ LayerTypeRope read_layer(const Fields& f, const std::optional<Fields>& dict, std
   const int r = rotary_dim_of(f, dict, l.rope.head_dim, model_type);
   l.rope.rotary_dim = r == l.rope.head_dim ? 0 : r;
   l.rope.base = theta ? *theta : base_of(f, dict);
-  // GPT-J rotate_every_two; DeepseekV3Config.rope_interleave (default true) and configs that set it.
+  // GPT-J rotate_every_two; DeepseekV3Config.rope_interleave (default true) and configs that set it; Llama 4
+  // rotates complex pairs (modeling_llama4.py, apply_rotary_emb: view_as_complex over (2j, 2j + 1)).
   const bool interleave = f.boolean("rope_interleave").value_or(model_type == "deepseek_v3");
-  if (in(model_type, {"gptj", "codegen"}) || interleave) l.rope.pairing = RopePairing::interleaved;
+  if (in(model_type, {"gptj", "codegen", "llama4_text"}) || interleave) l.rope.pairing = RopePairing::interleaved;
   if (dict) l.scaling = scaling_of(f, *dict, kind_of(*dict, model_type), max_pos);
   try {
     validate(l.rope, l.scaling);
@@ -241,6 +244,9 @@ void read_rope_scheme(const Fields& f, ModelConfig& out) {
   count_layers(f, out.layer_types);
   out.rope = out.layer_types.front().rope;
   out.scaling = out.layer_types.front().scaling;
+  read_layer_map(f, out);
+  const int rotary_dim = out.rope.rotary_dim ? out.rope.rotary_dim : out.rope.head_dim;
+  read_pair_axis(dict, rotary_dim / 2, out);
 }
 
 }  // namespace peviz::model_config_detail

@@ -62,8 +62,8 @@ TEST_CASE("Refusals name the field and its value in one line", "[model_config]")
         "config: model_type 'foo' is not supported (no RoPE, learned, T5 or ALiBi fields)");
   CHECK(config_error("{" + head + R"(, "rope_scaling": {"rope_type": "foo", "factor": 2}})") ==
         "config: rope_scaling.rope_type 'foo' is not supported");
-  CHECK(config_error("{" + head + R"(, "rope_scaling": {"type": "mrope", "mrope_section": [16, 24, 24]}})") ==
-        "config: rope_scaling.type 'mrope' is not supported");
+  CHECK(config_error("{" + head + R"(, "rope_scaling": {"type": "mrope", "mrope_section": [16, 24, 16]}})") ==
+        "config: rope_scaling.mrope_section sums to 56, not to the 64 rotary pairs (head_dim / 2)");
   CHECK(config_error("{" + head + R"(, "rope_scaling": {"rope_type": "linear"}})") ==
         "config: rope_scaling.factor is missing (rope_type linear needs it)");
   CHECK(config_error("{" + head + R"(, "rope_theta": "big"})") == "config: rope_theta 'big' must be a number");
