@@ -23,7 +23,9 @@ void register_rope_bounds(CLI::App& export_cmd) {
   sub->add_option("--config", c->config,
                   "A model's config.json: d = its rotary dimension, base = its rope_theta, train-len = the context it "
                   "was trained on (rope_scaling's original_max_position_embeddings, else max_position_embeddings), "
-                  "context-len = the extended context it serves, as the window's models-compared table takes them "
+                  "context-len = the longest distance its RoPE layers see (the extended context it serves, or their window or "
+                  "chunk when every one of them slides or attends in chunks), as the window's models-compared table "
+                  "takes them "
                   "(flags given beside it override them; its scaling's frequencies are not used)");
   sub->add_option("--layer-type", c->layer_type, "With --config: whose RoPE (Gemma 3: full_attention | sliding_attention)");
   sub->add_option("--head-dim", c->params.head_dim, "Channels per head d (even)")->capture_default_str();
@@ -41,7 +43,7 @@ void register_rope_bounds(CLI::App& export_cmd) {
       // Men et al.'s B(m) sums over the rotating pairs, theta_i = base^(-2i/R): d is the rotary dimension.
       if (!sub->count("--head-dim")) p.head_dim = rotary_dim(cr->layer.rope);
       if (!sub->count("--base")) p.base = cr->layer.rope.base;
-      if (!sub->count("--context-len") && cr->extended_len) p.context_len = cr->extended_len;
+      if (!sub->count("--context-len") && cr->span) p.context_len = cr->span;
       if (!sub->count("--train-len") && cr->original_len) p.train_len = cr->original_len;
       from_config = {{"model", cr->model}, {"layer_type", cr->layer.layer_type}};
     }

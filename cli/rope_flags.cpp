@@ -72,7 +72,7 @@ std::optional<ConfigRope> config_rope(const std::string& config, const std::stri
                                    " positions, not RoPE");
   const ModelRope contexts = model_rope(m, layer_type);
   return ConfigRope{m.name, layer_type_rope(m, layer_type), m.max_position_embeddings, contexts.original_len,
-                    contexts.extended_len, m.pair_axis};
+                    contexts.extended_len, contexts.span, m.pair_axis};
 }
 
 namespace {

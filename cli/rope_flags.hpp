@@ -47,6 +47,7 @@ struct ConfigRope {
   int max_position_embeddings = 0;
   int original_len = 0;  // the context it was trained on, and the extended one it serves (core's model_rope)
   int extended_len = 0;
+  int span = 0;  // the longest distance its RoPE layers see (core's ModelRope::span)
   std::vector<RopeAxis> pair_axis;  // M-RoPE: one per rotary pair (ModelConfig::pair_axis)
 };
 std::optional<ConfigRope> config_rope(const std::string& config, const std::string& layer_type);

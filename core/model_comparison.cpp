@@ -23,6 +23,18 @@ int pairs_within(const std::vector<double>& wavelength, double context) {
   return int(std::count_if(wavelength.begin(), wavelength.end(), [&](double w) { return w <= context; }));
 }
 
+// The longest distance the layers that rotate with `lt` see: a layer of that type (any RoPE layer when the model has
+// one RoPE) that attends fully sees the whole context; sliding and chunked layers see their window or chunk.
+int rope_span(const ModelConfig& model, const LayerTypeRope& lt, int context) {
+  int span = 0;
+  for (const ModelLayer& l : model.layers) {
+    if (l.positions != LayerPositions::rope) continue;
+    if (model.layer_types.size() > 1 && l.layer_type != lt.layer_type) continue;
+    span = std::max(span, l.window ? std::min(l.window, context) : context);
+  }
+  return span ? span : context;
+}
+
 }  // namespace
 
 ModelRope model_rope(const ModelConfig& model, std::string_view layer_type) {
@@ -35,6 +47,7 @@ ModelRope model_rope(const ModelConfig& model, std::string_view layer_type) {
   const ContextExtensionParams& p = preset.params;
   out.original_len = p.original_len;
   out.extended_len = p.target_len > p.original_len ? p.target_len : int(std::lround(p.original_len * p.factor));
+  out.span = rope_span(model, lt, out.extended_len);
   RopeScalingParams scaling = lt.scaling;
   if (scaling.kind == RopeScaling::dynamic || scaling.kind == RopeScaling::longrope) scaling.seq_len = out.extended_len;
   // yarn and longrope derive a missing factor from max_len / original (transformers reads the config's).
@@ -62,7 +75,13 @@ RopeModelSummary summarize_rope_model(const ModelConfig& model, std::string_view
   out.scaled_wavelength = wavelengths(r.scaled.inv_freq);
   out.pairs_turning_original = pairs_within(out.wavelength, out.original_len);
   out.pairs_turning_extended = pairs_within(out.scaled_wavelength, out.extended_len);
-  const long long bound_len = std::min<long long>(out.extended_len, (long long)limits::bounds_context_len.max);
+  out.span = r.span;
+  out.layers = int(model.layers.size());
+  for (const ModelLayer& l : model.layers) {
+    out.nope_layers += l.positions == LayerPositions::nope;
+    out.positionless_layers += l.positions == LayerPositions::none;
+  }
+  const long long bound_len = std::min<long long>(out.span, (long long)limits::bounds_context_len.max);
   out.critical_dim = liu_critical_dim(out.rotary_dim, out.base, out.original_len);
   out.min_base = rope_min_base(out.rotary_dim, bound_len);
   out.base_meets_bound = out.min_base && out.base >= *out.min_base;

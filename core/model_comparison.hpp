@@ -6,7 +6,8 @@
 //    evaluated at seq_len = the extended context, so LongRoPE uses its long factors);
 //  - how many pairs complete a turn (wavelength <= context) inside the original and the extended context;
 //  - Liu et al. 2023's critical dimension for the original context and Men et al. 2024's smallest base for
-//    the extended one (core/rope_bounds.hpp), both over the R rotating channels.
+//    the longest distance the model's RoPE layers see (the extended context, or their window or chunk when
+//    every one of them slides or attends in chunks) (core/rope_bounds.hpp), both over the R rotating channels.
 #pragma once
 #include <optional>
 #include <string>
@@ -36,7 +37,12 @@ struct RopeModelSummary {
   int pairs_turning_original = 0;         // unscaled wavelength <= original_len
   int pairs_turning_extended = 0;         // scaled wavelength <= extended_len
   int critical_dim = 0;                   // Liu et al. d_extra for original_len, in channels (0..R)
-  std::optional<double> min_base;         // Men et al.'s smallest base for extended_len (nullopt: none found)
+  int span = 0;                           // the longest distance a layer with this RoPE sees: extended_len, or
+                                          // less where every such layer slides or attends in chunks (Llama 4: 8192)
+  int layers = 0;                         // the model's layers (0: the config does not say)
+  int nope_layers = 0;                    // layers that attend without positional encoding
+  int positionless_layers = 0;            // layers that are not attention (linear attention)
+  std::optional<double> min_base;         // Men et al.'s smallest base for `span` (nullopt: none found)
   bool base_meets_bound = false;          // base >= min_base
 };
 
@@ -46,6 +52,7 @@ struct ModelRope {
   ScaledRope scaled;        // inv_freq with the model's scaling (dynamic NTK and LongRoPE at the extended context)
   int original_len = 0;
   int extended_len = 0;
+  int span = 0;             // the longest distance its RoPE layers see (RopeModelSummary::span)
 };
 ModelRope model_rope(const ModelConfig& model, std::string_view layer_type = "");
 

@@ -92,6 +92,20 @@ std::string_view to_string(LayerPositions p);
 std::string_view to_string(LayerSpan s);
 std::string_view to_string(RopeAxis a);
 
+// Layers that see position the same way over the same span, in order of first appearance, with their count.
+struct LayerGroup {
+  LayerPositions positions = LayerPositions::rope;
+  LayerSpan attention = LayerSpan::full;
+  int window = 0;
+  bool query_scaled = false;
+  int layers = 0;
+};
+std::vector<LayerGroup> layer_groups(const ModelConfig& c);
+// "RoPE, chunked 8192", "NoPE, full, queries scaled", "no positions (linear attention)".
+std::string describe(const LayerGroup& g);
+// "36 RoPE, chunked 8192 · 12 NoPE, full, queries scaled"; "" for a model without a layer map.
+std::string describe_layers(const ModelConfig& c);
+
 // The query scale of a layer as a formula in pos ("log(floor((pos + 1) / 8192) + 1) * 0.1 + 1"), "" when none.
 std::string query_scale_formula(const ModelConfig& c, const ModelLayer& layer);
 

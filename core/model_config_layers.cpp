@@ -342,6 +342,36 @@ std::string_view to_string(RopeAxis a) {
   return "?";
 }
 
+std::vector<LayerGroup> layer_groups(const ModelConfig& c) {
+  std::vector<LayerGroup> groups;
+  for (const ModelLayer& l : c.layers) {
+    const auto same = [&](const LayerGroup& g) {
+      return g.positions == l.positions && g.attention == l.attention && g.window == l.window &&
+             g.query_scaled == l.query_scaled;
+    };
+    const auto it = std::find_if(groups.begin(), groups.end(), same);
+    if (it != groups.end()) ++it->layers;
+    else groups.push_back({l.positions, l.attention, l.window, l.query_scaled, 1});
+  }
+  return groups;
+}
+
+std::string describe(const LayerGroup& g) {
+  if (g.attention == LayerSpan::linear) return "no positions (linear attention)";
+  std::string text = g.positions == LayerPositions::rope ? "RoPE, " : "NoPE, ";
+  text += to_string(g.attention);
+  if (g.window) text += " " + std::to_string(g.window);
+  if (g.query_scaled) text += ", queries scaled";
+  return text;
+}
+
+std::string describe_layers(const ModelConfig& c) {
+  std::string text;
+  for (const LayerGroup& g : layer_groups(c))
+    text += (text.empty() ? "" : " \u00b7 ") + std::to_string(g.layers) + " " + describe(g);
+  return text;
+}
+
 std::string query_scale_formula(const ModelConfig& c, const ModelLayer& layer) {
   if (!layer.query_scaled) return "";
   char text[160];

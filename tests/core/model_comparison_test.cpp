@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/errors.hpp"
+#include "core/rope_bounds.hpp"
 #include "model_config_fixtures.hpp"
 
 using namespace peviz;
@@ -91,4 +92,32 @@ TEST_CASE("summary of a linear-scaled layer type and of LongRoPE's long factors"
     CHECK(phi.scaled_wavelength[p] == Approx(phi.wavelength[p] * long_factor[p]).epsilon(1e-12));
   CHECK(phi.attention_factor == Approx(std::sqrt(1 + std::log(32.0) / std::log(4096.0))).epsilon(1e-12));
   CHECK_THROWS_AS(summarize_rope_model(fixture("gpt2.json")), ParamError);
+}
+
+TEST_CASE("Men et al.'s base over the span the RoPE layers see: Llama 4's chunks, Gemma 3's sliding window") {
+  // Llama 4 Scout has Llama 3.1's RoPE, but its rotating layers attend in chunks of 8192 (attention_chunk_size):
+  // no RoPE layer sees a distance past 8191, so the bound is the one for 8192 tokens, not for 262144.
+  const RopeModelSummary scout = summarize_rope_model(fixture("llama-4-scout-17b-16e.json"));
+  CHECK(scout.extended_len == 262144);
+  CHECK(scout.span == 8192);
+  CHECK(scout.layers == 48);
+  CHECK(scout.nope_layers == 12);
+  REQUIRE(scout.min_base);
+  CHECK(*scout.min_base == Approx(rope_min_base(128, 8192).value()).epsilon(1e-12));
+  CHECK(scout.base_meets_bound);
+  const RopeModelSummary llama31 = summarize_rope_model(fixture("llama-3.1-8b-instruct.json"));
+  CHECK(scout.scaled_wavelength == llama31.scaled_wavelength);  // the same RoPE, scaling included
+  CHECK(llama31.span == llama31.extended_len);
+  // Gemma 3: the sliding layers' own base, over their window of 1024; the full layers see the whole context.
+  const RopeModelSummary sliding = summarize_rope_model(fixture("gemma-3-12b-it.json"), "sliding_attention");
+  CHECK(sliding.span == 1024);
+  CHECK(sliding.base_meets_bound);
+  CHECK(summarize_rope_model(fixture("gemma-3-12b-it.json"), "full_attention").span == 131072);
+  // gpt-oss: one RoPE for sliding and full layers; the full ones see everything.
+  const RopeModelSummary oss = summarize_rope_model(fixture("gpt-oss-20b.json"));
+  CHECK(oss.span == oss.extended_len);
+  // Qwen3-Next: three of four layers are linear attention, without positions.
+  const RopeModelSummary next = summarize_rope_model(fixture("qwen3-next-80b-a3b-instruct.json"));
+  CHECK(next.positionless_layers == 36);
+  CHECK(next.layers == 48);
 }

@@ -63,6 +63,7 @@ void controls(AppState& s) {
     ImGui::PushTextWrapPos(0.0f);  // wraps at the pane's right edge
     ImGui::TextDisabled("from its config.json: %s", model.note.c_str());
     ImGui::PopTextWrapPos();
+    draw_layer_strip(*model.model);
   }
   bool changed = false;
   changed |= pairs_slider(s, page, "head_dim / 2##ext", p.rope.head_dim, limits::head_dim, kMinDynamicRotaryDim);

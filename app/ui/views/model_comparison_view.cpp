@@ -82,6 +82,16 @@ void wavelength_plot(AppState& s, const ContextExtensionOptions& o, float height
 
 const char* yes_no(bool v) { return v ? "yes" : "no"; }
 
+// "48, 12 NoPE" (or "48, 36 linear"); the hover lists the layer map's groups.
+void layers_cell(const RopeModelSummary& m, const ComparedModel& c) {
+  if (!m.layers) return ImGui::TextDisabled("?"), hint("The config does not say how many layers the model has.");
+  std::string text = std::to_string(m.layers);
+  if (m.nope_layers) text += ", " + std::to_string(m.nope_layers) + " NoPE";
+  if (m.positionless_layers) text += ", " + std::to_string(m.positionless_layers) + " linear";
+  ImGui::TextUnformatted(text.c_str());
+  hint(describe_layers(*c.model).c_str());
+}
+
 // The header and one row per model, and room for the horizontal scroll bar when the pane is narrow.
 float table_height(const ContextExtensionOptions& o) {
   const float row = ImGui::GetTextLineHeight() + 2.0f * ImGui::GetStyle().CellPadding.y + 1.0f;
@@ -90,19 +100,24 @@ float table_height(const ContextExtensionOptions& o) {
 
 void bounds_table(const ContextExtensionOptions& o) {
   // Short headers so that the table fits a 1280-pixel window; each header's hover says what it means.
-  static const char* const kTitles[] = {"model", "R", "base", "scaling", "orig.", "ext.", "turn o.",
-                                        "turn e.", "d_extra", "Men base", "ok"};
+  static const char* const kTitles[] = {"model", "layers", "R", "base", "scaling", "orig.", "ext.", "span",
+                                        "turn o.", "turn e.", "d_extra", "Men base", "ok"};
   static const char* const kMeanings[] = {
       "The model (and layer type); its organisation prefix is left out here (hover a name for it, the legend has it).",
+      "layers: the model's layers, and how many attend without positions (NoPE) or are not attention at all "
+      "(linear attention); hover a cell for the whole layer map.",
       "R: rotating channels per head (head_dim x partial rotary factor).",
       "rope_theta.", "rope_scaling: its type and factor.", "orig.: the context it was trained on.",
       "ext.: the extended context (max_position_embeddings: the context it claims).",
+      "span: the longest distance a layer with this RoPE sees: the extended context, or the window or chunk when "
+      "every such layer slides or attends in chunks (Llama 4's RoPE layers: chunks of 8192). Men base is computed "
+      "over it.",
       "turn o.: pairs whose unscaled wavelength fits inside the original context (they complete a turn there), "
       "of R/2.",
       "turn e.: pairs whose scaled wavelength fits inside the extended context, of R/2.",
       "Liu et al. 2023, Eq. 13, d_extra: channels whose pair completes a turn inside the original context, of R; "
       "past 2 pi base^(d_extra/R) the first untrained angle appears.",
-      "Men et al. 2024: the smallest base with B(m) >= 0 for every m below the extended context.",
+      "Men et al. 2024: the smallest base with B(m) >= 0 for every m below the span.",
       "ok: whether the model's own base reaches Men et al.'s bound (scaling is not counted: it acts like a larger "
       "base)."};
   constexpr int kColumns = int(std::size(kTitles));
@@ -125,6 +140,8 @@ void bounds_table(const ContextExtensionOptions& o) {
                        m.name.c_str() + (slash == std::string::npos ? 0 : slash + 1));
     if (slash != std::string::npos) hint(m.name.c_str());
     ImGui::TableNextColumn();
+    layers_cell(m, o.compared[k]);
+    ImGui::TableNextColumn();
     ImGui::Text("%d", m.rotary_dim);
     ImGui::TableNextColumn();
     ImGui::Text("%g", m.base);
@@ -135,6 +152,8 @@ void bounds_table(const ContextExtensionOptions& o) {
     ImGui::Text("%d", m.original_len);
     ImGui::TableNextColumn();
     ImGui::Text("%d", m.extended_len);
+    ImGui::TableNextColumn();
+    ImGui::Text("%d", m.span);
     ImGui::TableNextColumn();
     ImGui::Text("%d/%zu", m.pairs_turning_original, m.wavelength.size());
     ImGui::TableNextColumn();

@@ -7,9 +7,69 @@
 #include <imgui.h>
 
 #include "app/model/page_model.hpp"
+#include "app/plot/draw/plot.hpp"
 #include "app/ui/views/views.hpp"
 
 namespace peviz::app {
+
+namespace {
+
+// A layer group's colour on the strip and in its legend: the series colours, grey for layers without positions.
+ImU32 group_colour(const std::vector<LayerGroup>& groups, std::size_t g) {
+  if (groups[g].attention == LayerSpan::linear) return ImGui::GetColorU32(ImGuiCol_TextDisabled);
+  return plot::series_color(int(g));
+}
+
+std::size_t group_of(const std::vector<LayerGroup>& groups, const ModelLayer& l) {
+  for (std::size_t g = 0; g < groups.size(); ++g)
+    if (groups[g].positions == l.positions && groups[g].attention == l.attention && groups[g].window == l.window &&
+        groups[g].query_scaled == l.query_scaled)
+      return g;
+  return 0;
+}
+
+void layer_tooltip(const ModelConfig& m, std::size_t i, const std::vector<LayerGroup>& groups) {
+  const ModelLayer& l = m.layers[i];
+  ImGui::BeginTooltip();
+  ImGui::Text("layer %zu of %zu: %s", i, m.layers.size(), describe(groups[group_of(groups, l)]).c_str());
+  ImGui::Text("transformers' layer type: %s", l.layer_type.c_str());
+  if (l.query_scaled) ImGui::Text("queries x %s", query_scale_formula(m, l).c_str());
+  ImGui::EndTooltip();
+}
+
+}  // namespace
+
+void draw_layer_strip(const ModelConfig& m) {
+  if (m.layers.empty()) return;
+  const std::vector<LayerGroup> groups = layer_groups(m);
+  const float avail = ImGui::GetContentRegionAvail().x;
+  const float cell = std::clamp(avail * 0.45f / float(m.layers.size()), 2.0f, ImGui::GetFontSize() * 0.7f);
+  const ImVec2 size(cell * float(m.layers.size()), ImGui::GetFontSize() * 0.8f);
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextDisabled("layers:");
+  ImGui::SameLine();
+  const ImVec2 at = ImGui::GetCursorScreenPos();
+  const float top = at.y + (ImGui::GetFrameHeight() - size.y) * 0.5f;
+  ImGui::InvisibleButton("##layer_map", ImVec2(size.x, ImGui::GetFrameHeight()));
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  for (std::size_t i = 0; i < m.layers.size(); ++i) {
+    const float x = at.x + cell * float(i);
+    const float gap = cell >= 4.0f ? 1.0f : 0.0f;
+    draw->AddRectFilled(ImVec2(x, top), ImVec2(x + cell - gap, top + size.y),
+                        group_colour(groups, group_of(groups, m.layers[i])));
+  }
+  if (ImGui::IsItemHovered()) {
+    const float u = (ImGui::GetIO().MousePos.x - at.x) / cell;
+    layer_tooltip(m, std::size_t(std::clamp(int(u), 0, int(m.layers.size()) - 1)), groups);
+  }
+  const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    const std::string text = std::to_string(groups[g].layers) + " " + describe(groups[g]);
+    const float w = ImGui::CalcTextSize(text.c_str()).x + ImGui::GetStyle().ItemSpacing.x;
+    if (ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + w <= right) ImGui::SameLine();
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(group_colour(groups, g)), "%s", text.c_str());
+  }
+}
 
 void rope_layer_combo(AppState& s) {
   const LoadedRopeModel& m = s.pages.rope_model;
@@ -43,6 +103,7 @@ void draw_rope_model_line(AppState& s, Page page) {
     hint("The model loaded (File > Open, a drop, --open, or Context extension's model box). Moving a knob makes "
          "this page's settings custom; Context extension shows the model's scaling.");
     rope_layer_combo(s);
+    draw_layer_strip(*m.model);
     return;
   }
   ImGui::AlignTextToFramePadding();

@@ -10,5 +10,8 @@ void draw_rope_model_line(AppState& s, Page page);
 // The loaded model's layer types (Gemma 3: full and sliding attention) as a combo, when it has more than one:
 // choosing one moves every page that follows the model to it.
 void rope_layer_combo(AppState& s);
+// The model's layer map as a strip, one cell per layer coloured by how it sees position and over what span (hover:
+// the layer), then each group's count and kind; nothing when the config gives no layer count.
+void draw_layer_strip(const ModelConfig& m);
 
 }  // namespace peviz::app
