@@ -39,9 +39,15 @@ void update_summaries(ContextExtensionOptions& o) {
   };
   o.compared_log10.clear();
   o.compared_log10_unscaled.clear();
-  for (const RopeModelSummary& m : o.summaries) {
+  o.compared_labels.clear();
+  for (std::size_t k = 0; k < o.summaries.size(); ++k) {
+    const RopeModelSummary& m = o.summaries[k];
     o.compared_log10.push_back(log10_of(m.scaled_wavelength));
     o.compared_log10_unscaled.push_back(log10_of(m.wavelength));
+    const auto same = std::find_if(o.summaries.begin(), o.summaries.end(), [&](const RopeModelSummary& x) {
+      return &x != &m && x.scaled_wavelength == m.scaled_wavelength;
+    });
+    o.compared_labels.push_back(same != o.summaries.end() ? m.name + " (same curve as " + same->name + ")" : m.name);
   }
 }
 

@@ -33,6 +33,9 @@ struct ContextExtensionOptions {
   std::vector<RopeModelSummary> summaries; // cache: one per compared model, in order
   std::vector<std::vector<float>> compared_log10;           // log10 scaled wavelength per pair, per model
   std::vector<std::vector<float>> compared_log10_unscaled;  // log10 unscaled wavelength per pair, per model
+  // The legend's name per model: its name, and "(same curve as <other>)" when its scaled wavelengths are exactly
+  // another compared model's, so that one curve hides the other (Llama 4 Scout and Llama 3.1 share their RoPE).
+  std::vector<std::string> compared_labels;
   // cache
   ContextExtension result;
   std::array<std::vector<float>, 5> log10_wavelength;

@@ -71,7 +71,7 @@ void wavelength_plot(AppState& s, const ContextExtensionOptions& o, float height
     // Labels must live until end_plot (the legend and hover read them): literals and the state's names.
     plot::plot_line("##unscaled", o.compared_log10_unscaled[k].data(), n, 0.0, dx, 1,
                     (colour & 0x00FFFFFFu) | 0x80000000u, 1.0f);
-    plot::plot_line(m.name.c_str(), o.compared_log10[k].data(), n, 0.0, dx, 1, colour, 2.0f);
+    plot::plot_line(o.compared_labels[k].c_str(), o.compared_log10[k].data(), n, 0.0, dx, 1, colour, 2.0f);
     plot::plot_hline(std::log10(double(m.extended_len)), colour, 1.0f);
     plot::plot_text(0.0, std::log10(double(m.extended_len)), ("context " + std::to_string(m.extended_len)).c_str(),
                     colour);

@@ -13,6 +13,7 @@
 #include "app/model/figure.hpp"
 #include "app/model/page_model.hpp"
 #include "app/model/pages/context_extension_page.hpp"
+#include "app/model/presets.hpp"
 #include "app/model/state_json.hpp"
 #include "core/errors.hpp"
 #include "tests/core/model_config_fixtures.hpp"
@@ -101,6 +102,7 @@ TEST_CASE("models compared: the usual three first, at most four, opened configs 
   CHECK(o.summaries[1].name == "llama-3.1-8b-instruct");
   CHECK(o.compared_log10[1].size() == 64);
   CHECK(o.compared_log10[1][0] == Approx(std::log10(2 * 3.14159265358979)).epsilon(1e-6));
+  CHECK(o.compared_labels[1] == "llama-3.1-8b-instruct");  // no other curve like it
 
   open_model_config(s, config("phi-3.5-mini-instruct.json"));  // joins the comparison
   update_app_state(s);
@@ -166,4 +168,22 @@ TEST_CASE("the default (Llama 3.1) settings: pairs beyond the target length, the
   CHECK(s.pages.context_extension.result.rows[4].pairs_beyond_target == 25);  // Llama-3.1 preset
   REQUIRE(s.pages.context_extension.log10_wavelength.size() > 0);
   CHECK(s.pages.context_extension.log10_wavelength[0][0] == Approx(std::log10(2 * std::numbers::pi)));
+}
+
+TEST_CASE("models compared: a model whose curve is exactly another's says so in the legend") {
+  AppState s;
+  ContextExtensionOptions& o = s.pages.context_extension;
+  o.compare = true;
+  s.pages.page = Page::context_extension;
+  const std::vector<PresetEntry> presets = list_presets();
+  const PresetEntry* preset = find_preset(presets, "NoPE layers in real models");
+  REQUIRE(preset);
+  REQUIRE(apply_preset(*preset, s));
+  update_app_state(s);
+  REQUIRE(o.summaries.size() == 4);
+  // Llama 4 Scout's RoPE is Llama 3.1's (base 500000, llama3 x8 from 8192): one curve covers the other.
+  CHECK(o.compared_labels[0] == "llama-4-scout-17b-16e (same curve as llama-3.1-8b-instruct)");
+  CHECK(o.compared_labels[1] == "llama-3.1-8b-instruct (same curve as llama-4-scout-17b-16e)");
+  CHECK(o.compared_labels[2] == "smollm3-3b");
+  CHECK(o.summaries[0].span == 8192);
 }
