@@ -166,6 +166,13 @@ inline constexpr Limit bounds_context_len{.name = "context-len", .min = 1, .max 
     .scale = Scale::logarithmic};
 // Liu et al.'s training length T_train; 0: the context length (core/rope_bounds.hpp).
 inline constexpr Limit bounds_train_len{.name = "train-len", .min = 0, .max = 1 << 20, .fallback = 0};
+
+// ---- multimodal RoPE (core/mrope): a text + image + text sequence, the image after spatial merging ----
+inline constexpr Limit mrope_text_before{.name = "text-before", .min = 0, .max = 4096, .fallback = 4};
+inline constexpr Limit mrope_text_after{.name = "text-after", .min = 0, .max = 4096, .fallback = 4};
+inline constexpr Limit mrope_grid_h{.name = "grid-h", .min = 1, .max = 256, .fallback = 4};
+inline constexpr Limit mrope_grid_w{.name = "grid-w", .min = 1, .max = 256, .fallback = 6};
+inline constexpr Limit mrope_max_offset{.name = "max-offset", .min = 1, .max = 1 << 20, .fallback = 64};
 }  // namespace limits
 
 }  // namespace peviz
