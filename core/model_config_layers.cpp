@@ -198,7 +198,8 @@ void read_pair_axis(const std::optional<Fields>& dict, int rotary_pairs, ModelCo
   if (!sections || sections->size() != 3) refuse(field + " must list three sections (t, h, w)");
   long long sum = 0;
   for (double s : *sections) {
-    if (s < 0 || s != std::floor(s)) refuse(field + " " + shown(s) + " is not a count of pairs");
+    if (s < 0 || s > rotary_pairs || s != std::floor(s))
+      refuse(field + " " + shown(s) + " is not a count of pairs (0 to " + std::to_string(rotary_pairs) + ")");
     sum += (long long)s;
   }
   if (sum != rotary_pairs)

@@ -137,6 +137,8 @@ TEST_CASE("M-RoPE: contiguous sections (Qwen2-VL) and the interleaved assignment
   CHECK(read(head + R"("rope_theta": 10000)").pair_axis.empty());
   CHECK(config_error(head + R"("rope_scaling": {"type": "mrope", "mrope_section": [16, 24]})") ==
         "config: rope_scaling.mrope_section must list three sections (t, h, w)");
+  CHECK(config_error(head + R"("rope_scaling": {"type": "mrope", "mrope_section": [1e300, 24, 24]})") ==
+        "config: rope_scaling.mrope_section 1e+300 is not a count of pairs (0 to 64)");
 }
 
 TEST_CASE("Positional fields the map does not model are reported, never dropped", "[model_config]") {
