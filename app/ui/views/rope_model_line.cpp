@@ -69,6 +69,13 @@ void draw_layer_strip(const ModelConfig& m) {
     if (ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + w <= right) ImGui::SameLine();
     ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(group_colour(groups, g)), "%s", text.c_str());
   }
+  // What the map does not show, said on screen as in the exports' "unmodelled".
+  if (m.unmodelled.empty()) return;
+  std::string text = "not drawn: ";
+  for (std::size_t i = 0; i < m.unmodelled.size(); ++i) text += (i ? "; " : "") + m.unmodelled[i];
+  ImGui::PushTextWrapPos(0.0f);
+  ImGui::TextDisabled("%s", text.c_str());
+  ImGui::PopTextWrapPos();
 }
 
 void rope_layer_combo(AppState& s) {

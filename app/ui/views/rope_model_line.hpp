@@ -11,7 +11,8 @@ void draw_rope_model_line(AppState& s, Page page);
 // choosing one moves every page that follows the model to it.
 void rope_layer_combo(AppState& s);
 // The model's layer map as a strip, one cell per layer coloured by how it sees position and over what span (hover:
-// the layer), then each group's count and kind; nothing when the config gives no layer count.
+// the layer), then each group's count and kind, then the positional fields the map does not model; nothing when
+// the config gives no layer count.
 void draw_layer_strip(const ModelConfig& m);
 
 }  // namespace peviz::app
