@@ -100,7 +100,7 @@ std::string default_layer_type(const Fields& f, const std::string& model_type, i
   }
   // MistralModel (and Mixtral, Phi3, Starcoder2) builds one sliding mask for every layer when sliding_window is set;
   // MistralConfig's default is 4096, the others' None.
-  if (model_type == "mistral" && !f.find("sliding_window") && !f.object.contains("sliding_window"))
+  if (model_type == "mistral" && !f.object.contains("sliding_window"))  // absent: the default 4096 (null: none)
     return "sliding_attention";
   if (in(model_type, {"mistral", "mixtral", "phi3", "starcoder2"}) && f.has("sliding_window")) return "sliding_attention";
   return "full_attention";
