@@ -37,6 +37,16 @@ struct ModelLayer {
   int window = 0;              // tokens a query sees back (sliding) or its chunk's size (chunked); 0 = all
   std::string layer_type;      // transformers' name: "full_attention", "chunked_attention", ...
   bool query_scaled = false;   // Llama 4: the queries are scaled by position (ModelConfig::query_scale)
+  int group = 0;               // its index in ModelConfig::layer_groups
+};
+
+// Layers that see position the same way over the same span, in order of first appearance, with their count.
+struct LayerGroup {
+  LayerPositions positions = LayerPositions::rope;
+  LayerSpan attention = LayerSpan::full;
+  int window = 0;
+  bool query_scaled = false;
+  int layers = 0;
 };
 
 // Llama 4's attn_temperature_tuning on its NoPE layers (models/llama4/modeling_llama4.py,
@@ -66,6 +76,7 @@ struct ModelConfig {
   bool bidirectional = true;  // T5: the encoder's buckets (the decoder's are causal)
   // RoPE models: one entry per layer (empty when the config gives no num_hidden_layers).
   std::vector<ModelLayer> layers;
+  std::vector<LayerGroup> layer_groups;  // the layers grouped, computed once when the config is read
   QueryScale query_scale;        // used by the layers with query_scaled
   std::vector<RopeAxis> pair_axis;  // M-RoPE: one per rotary pair; empty = every pair turns with the token index
   // Fields present in the file that change positions or attention spans and that peviz does not model, each
@@ -92,15 +103,6 @@ std::string_view to_string(LayerPositions p);
 std::string_view to_string(LayerSpan s);
 std::string_view to_string(RopeAxis a);
 
-// Layers that see position the same way over the same span, in order of first appearance, with their count.
-struct LayerGroup {
-  LayerPositions positions = LayerPositions::rope;
-  LayerSpan attention = LayerSpan::full;
-  int window = 0;
-  bool query_scaled = false;
-  int layers = 0;
-};
-std::vector<LayerGroup> layer_groups(const ModelConfig& c);
 // "RoPE, chunked 8192", "NoPE, full, queries scaled", "no positions (linear attention)".
 std::string describe(const LayerGroup& g);
 // "36 RoPE, chunked 8192 · 12 NoPE, full, queries scaled"; "" for a model without a layer map.

@@ -152,6 +152,20 @@ int window_of(const Fields& f, LayerSpan span, const std::string& model_type) {
   return 0;
 }
 
+// Fills layer_groups and each layer's group.
+void group_layers(ModelConfig& c) {
+  for (ModelLayer& l : c.layers) {
+    const auto same = [&](const LayerGroup& g) {
+      return g.positions == l.positions && g.attention == l.attention && g.window == l.window &&
+             g.query_scaled == l.query_scaled;
+    };
+    auto& groups = c.layer_groups;
+    l.group = int(std::find_if(groups.begin(), groups.end(), same) - groups.begin());
+    if (l.group == int(groups.size())) groups.push_back({l.positions, l.attention, l.window, l.query_scaled, 0});
+    ++groups[std::size_t(l.group)].layers;
+  }
+}
+
 }  // namespace
 
 void read_layer_map(const Fields& f, ModelConfig& out) {
@@ -183,6 +197,7 @@ void read_layer_map(const Fields& f, ModelConfig& out) {
     layer.query_scaled = tuned && layer.positions == LayerPositions::nope;
     out.layers.push_back(std::move(layer));
   }
+  group_layers(out);
 }
 
 // Qwen2-VL / Qwen2.5-VL (modeling_qwen2_vl.py, apply_multimodal_rotary_pos_emb): mrope_section splits the pairs
@@ -343,20 +358,6 @@ std::string_view to_string(RopeAxis a) {
   return "?";
 }
 
-std::vector<LayerGroup> layer_groups(const ModelConfig& c) {
-  std::vector<LayerGroup> groups;
-  for (const ModelLayer& l : c.layers) {
-    const auto same = [&](const LayerGroup& g) {
-      return g.positions == l.positions && g.attention == l.attention && g.window == l.window &&
-             g.query_scaled == l.query_scaled;
-    };
-    const auto it = std::find_if(groups.begin(), groups.end(), same);
-    if (it != groups.end()) ++it->layers;
-    else groups.push_back({l.positions, l.attention, l.window, l.query_scaled, 1});
-  }
-  return groups;
-}
-
 std::string describe(const LayerGroup& g) {
   if (g.attention == LayerSpan::linear) return "no positions (linear attention)";
   std::string text = g.positions == LayerPositions::rope ? "RoPE, " : "NoPE, ";
@@ -368,7 +369,7 @@ std::string describe(const LayerGroup& g) {
 
 std::string describe_layers(const ModelConfig& c) {
   std::string text;
-  for (const LayerGroup& g : layer_groups(c))
+  for (const LayerGroup& g : c.layer_groups)
     text += (text.empty() ? "" : " \u00b7 ") + std::to_string(g.layers) + " " + describe(g);
   return text;
 }

@@ -55,6 +55,13 @@ TEST_CASE("Llama 4: every fourth layer without RoPE, chunked RoPE layers, tuned 
   CHECK(query_scale_formula(c, c.layers[0]).empty());
   CHECK(c.rope.pairing == RopePairing::interleaved);
   CHECK(c.unmodelled.empty());
+  // The groups, counted once at read: RoPE chunked first (layer 0), then NoPE with tuned queries.
+  REQUIRE(c.layer_groups.size() == 2);
+  CHECK(c.layer_groups[0].layers == 6);
+  CHECK(c.layer_groups[1].layers == 2);
+  CHECK(c.layers[7].group == 1);
+  CHECK(c.layers[4].group == 0);
+  CHECK(describe_layers(c) == "6 RoPE, chunked 8192 \u00b7 2 NoPE, full, queries scaled");
 
   const ModelConfig tuned = read(kLlama4 + R"(, "attention_chunk_size": 1024, "floor_scale": 4096, "attn_scale": 0.25,
     "no_rope_layers": [0, 1, 1, 1, 1, 1, 1, 0])");

@@ -20,18 +20,10 @@ ImU32 group_colour(const std::vector<LayerGroup>& groups, std::size_t g) {
   return plot::series_color(int(g));
 }
 
-std::size_t group_of(const std::vector<LayerGroup>& groups, const ModelLayer& l) {
-  for (std::size_t g = 0; g < groups.size(); ++g)
-    if (groups[g].positions == l.positions && groups[g].attention == l.attention && groups[g].window == l.window &&
-        groups[g].query_scaled == l.query_scaled)
-      return g;
-  return 0;
-}
-
-void layer_tooltip(const ModelConfig& m, std::size_t i, const std::vector<LayerGroup>& groups) {
+void layer_tooltip(const ModelConfig& m, std::size_t i) {
   const ModelLayer& l = m.layers[i];
   ImGui::BeginTooltip();
-  ImGui::Text("layer %zu of %zu: %s", i, m.layers.size(), describe(groups[group_of(groups, l)]).c_str());
+  ImGui::Text("layer %zu of %zu: %s", i, m.layers.size(), describe(m.layer_groups[std::size_t(l.group)]).c_str());
   ImGui::Text("transformers' layer type: %s", l.layer_type.c_str());
   if (l.query_scaled) ImGui::Text("queries x %s", query_scale_formula(m, l).c_str());
   ImGui::EndTooltip();
@@ -41,7 +33,7 @@ void layer_tooltip(const ModelConfig& m, std::size_t i, const std::vector<LayerG
 
 void draw_layer_strip(const ModelConfig& m) {
   if (m.layers.empty()) return;
-  const std::vector<LayerGroup> groups = layer_groups(m);
+  const std::vector<LayerGroup>& groups = m.layer_groups;
   const float avail = ImGui::GetContentRegionAvail().x;
   const float cell = std::clamp(avail * 0.45f / float(m.layers.size()), 2.0f, ImGui::GetFontSize() * 0.7f);
   const ImVec2 size(cell * float(m.layers.size()), ImGui::GetFontSize() * 0.8f);
@@ -56,11 +48,11 @@ void draw_layer_strip(const ModelConfig& m) {
     const float x = at.x + cell * float(i);
     const float gap = cell >= 4.0f ? 1.0f : 0.0f;
     draw->AddRectFilled(ImVec2(x, top), ImVec2(x + cell - gap, top + size.y),
-                        group_colour(groups, group_of(groups, m.layers[i])));
+                        group_colour(groups, std::size_t(m.layers[i].group)));
   }
   if (ImGui::IsItemHovered()) {
     const float u = (ImGui::GetIO().MousePos.x - at.x) / cell;
-    layer_tooltip(m, std::size_t(std::clamp(int(u), 0, int(m.layers.size()) - 1)), groups);
+    layer_tooltip(m, std::size_t(std::clamp(int(u), 0, int(m.layers.size()) - 1)));
   }
   const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
   for (std::size_t g = 0; g < groups.size(); ++g) {
