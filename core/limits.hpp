@@ -168,11 +168,16 @@ inline constexpr Limit bounds_context_len{.name = "context-len", .min = 1, .max 
 inline constexpr Limit bounds_train_len{.name = "train-len", .min = 0, .max = 1 << 20, .fallback = 0};
 
 // ---- multimodal RoPE (core/mrope): a text + image + text sequence, the image after spatial merging ----
-inline constexpr Limit mrope_text_before{.name = "text-before", .min = 0, .max = 4096, .fallback = 4};
-inline constexpr Limit mrope_text_after{.name = "text-after", .min = 0, .max = 4096, .fallback = 4};
-inline constexpr Limit mrope_grid_h{.name = "grid-h", .min = 1, .max = 256, .fallback = 4};
-inline constexpr Limit mrope_grid_w{.name = "grid-w", .min = 1, .max = 256, .fallback = 6};
-inline constexpr Limit mrope_max_offset{.name = "max-offset", .min = 1, .max = 1 << 20, .fallback = 64};
+inline constexpr Limit mrope_text_before{.name = "text-before", .min = 0, .max = 4096, .fallback = 4,
+    .window_max = 64};
+inline constexpr Limit mrope_text_after{.name = "text-after", .min = 0, .max = 4096, .fallback = 4, .window_max = 64};
+inline constexpr Limit mrope_grid_h{.name = "grid-h", .min = 1, .max = 256, .fallback = 8, .window_max = 48};
+inline constexpr Limit mrope_grid_w{.name = "grid-w", .min = 1, .max = 256, .fallback = 12, .window_max = 48};
+// The patch whose scores with the others the page draws (0-based row and column; clamped into the grid).
+inline constexpr Limit mrope_patch_row{.name = "patch-row", .min = 0, .max = 255, .fallback = 3, .window_max = 47};
+inline constexpr Limit mrope_patch_col{.name = "patch-col", .min = 0, .max = 255, .fallback = 5, .window_max = 47};
+inline constexpr Limit mrope_max_offset{.name = "max-offset", .min = 1, .max = 1 << 20, .fallback = 64,
+    .scale = Scale::logarithmic, .window_min = 4, .window_max = 1 << 16};
 }  // namespace limits
 
 }  // namespace peviz

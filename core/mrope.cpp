@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <sstream>
+#include <string>
 
 #include "core/errors.hpp"
 #include "core/limits.hpp"
@@ -49,6 +51,46 @@ std::vector<double> mrope_axis_score(std::span<const double> inv_freq, std::span
     score.push_back(sum / double(freqs.size()));
   }
   return score;
+}
+
+std::string describe_pair_axis(std::span<const RopeAxis> axes) {
+  std::vector<std::size_t> run_starts;  // where a run of one axis begins
+  for (std::size_t j = 0; j < axes.size(); ++j)
+    if (j == 0 || axes[j] != axes[j - 1]) run_starts.push_back(j);
+  std::ostringstream text;
+  if (run_starts.size() <= 3) {  // contiguous sections
+    for (std::size_t r = 0; r < run_starts.size(); ++r) {
+      const std::size_t end = r + 1 < run_starts.size() ? run_starts[r + 1] : axes.size();
+      text << (r ? ", " : "contiguous: pairs ") << run_starts[r] << "-" << end - 1 << " " << to_string(axes[run_starts[r]]);
+    }
+    return text.str();
+  }
+  text << "interleaved: pairs 0, 1, 2, ... turn with";
+  for (std::size_t j = 0; j < std::min<std::size_t>(6, axes.size()); ++j) text << " " << to_string(axes[j]);
+  text << " ...;";
+  for (RopeAxis a : {RopeAxis::t, RopeAxis::h, RopeAxis::w})
+    text << (a == RopeAxis::t ? " " : ", ") << to_string(a) << " " << std::count(axes.begin(), axes.end(), a);
+  return text.str() + " pairs";
+}
+
+Matrix mrope_patch_scores(std::span<const double> inv_freq, std::span<const RopeAxis> axes, const MropeSequence& s,
+                          int row, int col, bool flattened) {
+  validate(s);
+  if (row < 0 || row >= s.grid_h || col < 0 || col >= s.grid_w)
+    throw ParamError("patch", "must lie inside the " + std::to_string(s.grid_h) + " x " + std::to_string(s.grid_w) +
+                                  " grid");
+  if (axes.size() != inv_freq.size()) throw ParamError("pair-axis", "needs one axis per rotary pair");
+  Matrix out(std::size_t(s.grid_h), std::size_t(s.grid_w));
+  for (int r = 0; r < s.grid_h; ++r)
+    for (int c = 0; c < s.grid_w; ++c) {
+      const int offset[3] = {0, r - row, c - col};  // t, h, w
+      const int flat = (r - row) * s.grid_w + (c - col);
+      double sum = 0;
+      for (std::size_t j = 0; j < inv_freq.size(); ++j)
+        sum += std::cos(double(flattened ? flat : offset[std::size_t(axes[j])]) * inv_freq[j]);
+      out.at(std::size_t(r), std::size_t(c)) = float(sum / double(inv_freq.size()));
+    }
+  return out;
 }
 
 }  // namespace peviz

@@ -7,17 +7,20 @@
 // after continues from the largest id so far + 1. Which pair turns with which axis: ModelConfig::pair_axis.
 #pragma once
 #include <span>
+#include <string>
 #include <vector>
 
+#include "core/limits.hpp"
+#include "core/matrix.hpp"
 #include "core/model_config.hpp"
 
 namespace peviz {
 
 struct MropeSequence {
-  int text_before = 4;  // text tokens before the image
-  int grid_h = 4;       // the image's rows of tokens (after spatial merging)
-  int grid_w = 6;       // its columns
-  int text_after = 4;   // text tokens after it
+  int text_before = int(limits::mrope_text_before.fallback);  // text tokens before the image
+  int grid_h = int(limits::mrope_grid_h.fallback);  // the image's rows of tokens (after spatial merging)
+  int grid_w = int(limits::mrope_grid_w.fallback);  // its columns
+  int text_after = int(limits::mrope_text_after.fallback);    // text tokens after it
 };
 
 // ParamError naming the flag (limits::mrope_*) of the first value out of range.
@@ -34,5 +37,17 @@ MropePositions mrope_position_ids(const MropeSequence& s);
 // (RoFormer's decay per axis). Empty when no pair turns with `a`. inv_freq and axes have one entry per pair.
 std::vector<double> mrope_axis_score(std::span<const double> inv_freq, std::span<const RopeAxis> axes, RopeAxis a,
                                      int max_offset);
+
+// How the pairs split between the axes: "interleaved: pairs 0, 1, 2, ... turn with t h w t h w ...; t 24, h 20,
+// w 20 pairs" or "contiguous: pairs 0-15 t, 16-39 h, 40-63 w"; "" without M-RoPE.
+std::string describe_pair_axis(std::span<const RopeAxis> axes);
+
+// The score of every patch of an image of grid_h x grid_w tokens with the patch at (row, col), for q = k = ones:
+// (1 / n) * sum over all n pairs of cos(offset_j * inv_freq_j), where offset_j is the two patches' offset along the
+// axis pair j turns with (t: 0 inside one image). `flattened` scores them as plain RoPE over the image's tokens in
+// sequence order instead (every pair turns with the token index: offset (dr * grid_w + dc)), what a 1D model sees.
+// A grid_h x grid_w matrix, 1 at (row, col); ParamError for a sequence or patch out of range.
+Matrix mrope_patch_scores(std::span<const double> inv_freq, std::span<const RopeAxis> axes, const MropeSequence& s,
+                          int row, int col, bool flattened);
 
 }  // namespace peviz

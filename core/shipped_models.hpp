@@ -27,6 +27,8 @@ std::shared_ptr<const ModelConfig> find_shipped_model(std::string_view name);
 
 // The model the context-extension page opens with, and the models it compares first.
 inline constexpr std::string_view kDefaultRopeModel = "llama-3.1-8b-instruct";
+// The model the multimodal RoPE page opens with (interleaved t, h, w pairs).
+inline constexpr std::string_view kDefaultMropeModel = "qwen3-vl-8b-instruct";
 inline constexpr std::string_view kDefaultComparedModels[] = {"meta-llama/Llama-2-7b-hf", "llama-3.1-8b-instruct",
                                                              "qwen2.5-7b-instruct-yarn"};
 

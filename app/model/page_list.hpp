@@ -14,6 +14,7 @@
 #include "app/model/pages/distance_chart_page.hpp"
 #include "app/model/pages/learned_page.hpp"
 #include "app/model/pages/linear_shift_page.hpp"
+#include "app/model/pages/mrope_page.hpp"
 #include "app/model/pages/precision_page.hpp"
 #include "app/model/pages/rope_clocks_page.hpp"
 #include "app/model/pages/rope_decay_page.hpp"
@@ -25,6 +26,7 @@
   PAGE(rope_clocks, RopeClocksOptions)              \
   PAGE(rope_decay, RopeDecayOptions)                \
   PAGE(context_extension, ContextExtensionOptions)  \
+  PAGE(mrope, MropeOptions)                         \
   PAGE(alibi, AlibiOptions)                         \
   PAGE(t5_shaw, T5ShawOptions)                      \
   PAGE(distance_chart, DistanceChartOptions)        \

@@ -46,7 +46,7 @@ const std::vector<const Limit*> kEntries = {
     &limits::train_steps, &limits::train_max, &limits::test_max, &limits::test_samples, &limits::learning_rate,
     &limits::warmup, &limits::train_threads, &limits::train_seeds, &limits::bounds_context_len, &limits::bounds_train_len,
     &limits::mrope_text_before, &limits::mrope_text_after, &limits::mrope_grid_h, &limits::mrope_grid_w,
-    &limits::mrope_max_offset};
+    &limits::mrope_patch_row, &limits::mrope_patch_col, &limits::mrope_max_offset};
 
 bool inside(const Limit& l, double v, double lo, double hi) {
   return (l.min_exclusive && lo == l.min ? v > lo : v >= lo) && v <= hi;
