@@ -108,6 +108,9 @@ std::string describe(const LayerGroup& g);
 // "36 RoPE, chunked 8192 · 12 NoPE, full, queries scaled"; "" for a model without a layer map.
 std::string describe_layers(const ModelConfig& c);
 
+// Llama 4's query scale at position `pos` (0-based): log(floor((pos + 1) / floor_scale) + 1) * attn_scale + 1; 1 for
+// every position below floor_scale - 1.
+double query_scale_at(const QueryScale& q, double pos);
 // The query scale of a layer as a formula in pos ("log(floor((pos + 1) / 8192) + 1) * 0.1 + 1"), "" when none.
 std::string query_scale_formula(const ModelConfig& c, const ModelLayer& layer);
 

@@ -374,6 +374,10 @@ std::string describe_layers(const ModelConfig& c) {
   return text;
 }
 
+double query_scale_at(const QueryScale& q, double pos) {
+  return std::log(std::floor((pos + 1.0) / q.floor_scale) + 1.0) * q.attn_scale + 1.0;
+}
+
 std::string query_scale_formula(const ModelConfig& c, const ModelLayer& layer) {
   if (!layer.query_scaled) return "";
   char text[160];

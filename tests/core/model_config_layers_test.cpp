@@ -2,6 +2,7 @@
 // query scale, M-RoPE's pair axes and the fields reported as unmodelled, each against transformers' rules
 // written out here.
 #include <algorithm>
+#include <cmath>
 
 #include <catch2/catch.hpp>
 
@@ -53,6 +54,10 @@ TEST_CASE("Llama 4: every fourth layer without RoPE, chunked RoPE layers, tuned 
   CHECK_FALSE(c.layers[0].query_scaled);
   CHECK(query_scale_formula(c, c.layers[3]) == "log(floor((pos + 1) / 8192) + 1) * 0.1 + 1");
   CHECK(query_scale_formula(c, c.layers[0]).empty());
+  CHECK(query_scale_at(c.query_scale, 0) == 1.0);       // log(floor(1 / 8192) + 1) = log 1
+  CHECK(query_scale_at(c.query_scale, 8190) == 1.0);
+  CHECK(query_scale_at(c.query_scale, 8191) == Approx(1 + 0.1 * std::log(2.0)));  // floor(8192 / 8192) = 1
+  CHECK(query_scale_at(c.query_scale, 10e6 - 1) == Approx(1 + 0.1 * std::log(1220.0 + 1)));  // floor(1e7 / 8192)
   CHECK(c.rope.pairing == RopePairing::interleaved);
   CHECK(c.unmodelled.empty());
   // The groups, counted once at read: RoPE chunked first (layer 0), then NoPE with tuned queries.

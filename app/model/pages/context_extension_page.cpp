@@ -61,6 +61,17 @@ bool follows_model(const PageStates& a) {
   return a.context_extension.from_model && a.context_extension.params == loaded_preset(a.rope_model).params;
 }
 
+void update_query_scale(ContextExtensionOptions& o, const ModelConfig& model) {
+  o.query_scale.clear();
+  o.query_scale_label.clear();
+  const auto scaled =
+      std::find_if(model.layers.begin(), model.layers.end(), [](const ModelLayer& l) { return l.query_scaled; });
+  if (!o.from_model || scaled == model.layers.end()) return;
+  const double step = o.result.target_len / double(kQueryScaleSamples - 1);
+  for (int i = 0; i < kQueryScaleSamples; ++i) o.query_scale.push_back(float(query_scale_at(model.query_scale, i * step)));
+  o.query_scale_label = "queries x " + query_scale_formula(model, *scaled);
+}
+
 void update(AppState& s) {
   ContextExtensionOptions& o = s.pages.context_extension;
   o.from_model = follows_model(s.pages);  // a knob moved: custom from now on
@@ -71,6 +82,7 @@ void update(AppState& s) {
     for (double w : o.result.rows[k].wavelength) o.log10_wavelength[k].push_back(float(std::log10(w)));
   }
   o.ramp.assign(o.result.rows[3].scaled.yarn_ramp.begin(), o.result.rows[3].scaled.yarn_ramp.end());
+  update_query_scale(o, *s.pages.rope_model.model);
   update_summaries(o);
 }
 

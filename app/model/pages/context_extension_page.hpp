@@ -40,7 +40,12 @@ struct ContextExtensionOptions {
   ContextExtension result;
   std::array<std::vector<float>, 5> log10_wavelength;
   std::vector<float> ramp;        // YaRN ramp per pair
+  // While the page follows a model whose NoPE layers scale their queries (Llama 4's attn_temperature_tuning): the
+  // scale at kQueryScaleSamples positions spread evenly over [0, target context], and its formula (the legend).
+  std::vector<float> query_scale;
+  std::string query_scale_label;
 };
+inline constexpr int kQueryScaleSamples = 1024;
 
 struct AppState;
 struct PageStates;

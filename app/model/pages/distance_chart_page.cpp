@@ -1,4 +1,7 @@
 // The distance chart: every method's score against r = j - i on one normalised axis (core/distance_series).
+#include <algorithm>
+#include <string>
+
 #include "app/model/app_state.hpp"
 #include "app/model/figure.hpp"
 #include "app/model/json_fields.hpp"
@@ -18,9 +21,32 @@ bool follows_model(const PageStates& a) {
   return a.distance_chart.from_model && a.distance_chart.params.rope == single_rope(a.rope_model);
 }
 
+// The chunk or window of the model's RoPE layers of the layer type shown (any, for a model with one RoPE type).
+void update_span(DistanceChartOptions& o, const LoadedRopeModel& loaded) {
+  o.span_window = 0;
+  o.span_note.clear();
+  if (!o.from_model) return;
+  const ModelConfig& m = *loaded.model;
+  const std::string shown = shown_layer_type(loaded);
+  const auto windowed = std::find_if(m.layers.begin(), m.layers.end(), [&](const ModelLayer& l) {
+    return l.positions == LayerPositions::rope && l.window > 0 && (shown.empty() || l.layer_type == shown);
+  });
+  if (windowed == m.layers.end()) return;
+  const LayerGroup& g = m.layer_groups[std::size_t(windowed->group)];
+  o.span_window = g.window;
+  const std::string size = std::to_string(g.window);
+  o.span_note = m.name + ": its " + std::to_string(g.layers) + " RoPE layers " +
+                (g.attention == LayerSpan::chunked
+                     ? "attend inside chunks of " + size + " tokens, so no key is " + size + " or more away"
+                     : "see a sliding window of " + size + " tokens") +
+                (g.window < o.params.seq_len ? " (lines at r = +-" + size + ")."
+                                             : ", beyond this chart's length " + std::to_string(o.params.seq_len) + ".");
+}
+
 void update(AppState& s) {
   DistanceChartOptions& o = s.pages.distance_chart;
   o.from_model = follows_model(s.pages);  // a knob moved: custom from now on
+  update_span(o, s.pages.rope_model);
   o.series = distance_series(o.params);
   o.normalised = normalised_series(o.series);
   if (o.shown.size() == o.series.names.size()) return;

@@ -16,6 +16,10 @@ struct DistanceChartOptions {
   // cache
   DistanceSeries series;
   Matrix normalised;
+  // While the page follows a model whose RoPE layers (of the layer type shown) attend in chunks or a sliding
+  // window: its size (0 = none; the chart marks r = +-span_window) and a sentence saying so.
+  int span_window = 0;
+  std::string span_note;
 };
 
 }  // namespace peviz::app

@@ -108,6 +108,16 @@ void mode_switch(AppState& s, ContextExtensionOptions& o) {
        "contexts and the bounds of Liu et al. 2023 and Men et al. 2024.");
 }
 
+// Llama 4's NoPE layers: the factor on their queries against position, up to the target context.
+void query_scale_plot(const ContextExtensionOptions& o, double target, float height) {
+  if (!plot::begin_plot("##query_scale", ImVec2(-1, height))) return;
+  const double top = double(*std::max_element(o.query_scale.begin(), o.query_scale.end()));
+  plot::setup_axes("position", "NoPE layers' query scale", {0.0, target}, {0.95, std::max(top, 1.05) + 0.05});
+  plot::plot_line(o.query_scale_label.c_str(), o.query_scale.data(), int(o.query_scale.size()), 0.0,
+                  target / double(kQueryScaleSamples - 1), 1, plot::series_color(4), 2.0f);
+  plot::end_plot();
+}
+
 }  // namespace
 
 void draw_context_extension_view(AppState& s) {
@@ -170,12 +180,18 @@ void draw_context_extension_view(AppState& s) {
     plot::end_plot();
   }
   record_page_region(s);
-  if (plot::begin_plot("##yarn_ramp", ImVec2(-1, ramp_h))) {
+  // Beside the ramp, Llama 4's query scale on its NoPE layers when the model has one.
+  const bool scaled = !o.query_scale.empty();
+  const float ramp_w = scaled ? (ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ItemSpacing.x) * 0.5f : -1.0f;
+  if (plot::begin_plot("##yarn_ramp", ImVec2(ramp_w, ramp_h))) {
     plot::setup_axes("pair j", "YaRN ramp", {-0.5, n - 0.5}, {-0.05, 1.05}, plot::axis_integer);
     plot::plot_line("ramp: 0 keeps the pair, 1 divides its frequency by the factor", o.ramp.data(), int(o.ramp.size()),
                     0.0, 1.0, 1, plot::series_color(3), 2.0f);
     plot::end_plot();
   }
+  if (!scaled) return;
+  ImGui::SameLine();
+  query_scale_plot(o, target, ramp_h);
 }
 
 }  // namespace peviz::app

@@ -43,6 +43,7 @@ void draw_distance_chart_view(AppState& s) {
                       "are the same sum of cosines, so their curves coincide (sinusoidal drawn wide under RoPE); both are "
                       "1 at r = 0; ALiBi runs to -1. Bottom, ids in their own units: the T5 bucket of r and Shaw's "
                       "clipped r.");
+  if (!o.span_note.empty()) ImGui::TextUnformatted(o.span_note.c_str());
   ImGui::PopTextWrapPos();
   const int L = o.params.seq_len;
   const int n = int(o.series.distance.size());
@@ -57,6 +58,9 @@ void draw_distance_chart_view(AppState& s) {
       plot::plot_line(labels[i], values, n, r_range.first, 1.0, 1, plot::series_color(int(i)), width);
     }
     plot::plot_vline(0.0, ImGui::GetColorU32(ImGuiCol_Text, 0.3f), 1.0f);
+    if (o.span_window > 0 && o.span_window < L)  // the model's chunk or window
+      for (double r : {-double(o.span_window), double(o.span_window)})
+        plot::plot_vline(r, ImGui::GetColorU32(ImGuiCol_Text, 0.7f), 1.0f);
   };
   if (plot::begin_plot("##distance_chart", ImVec2(-1, readable_height(avail - ids_h - ImGui::GetStyle().ItemSpacing.y)))) {
     plot::setup_axes("relative distance r = j - i", "score / max |score|", {r_range.first, r_range.second}, {-1.1, 1.1},

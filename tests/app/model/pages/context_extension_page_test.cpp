@@ -16,6 +16,7 @@
 #include "app/model/presets.hpp"
 #include "app/model/state_json.hpp"
 #include "core/errors.hpp"
+#include "tests/app/model/pages/page_test_helpers.hpp"
 #include "tests/core/model_config_fixtures.hpp"
 
 using namespace peviz;
@@ -186,4 +187,23 @@ TEST_CASE("models compared: a model whose curve is exactly another's says so in 
   CHECK(o.compared_labels[1] == "llama-3.1-8b-instruct (same curve as llama-4-scout-17b-16e)");
   CHECK(o.compared_labels[2] == "smollm3-3b");
   CHECK(o.summaries[0].span == 8192);
+}
+
+TEST_CASE("Llama 4's query scale on its NoPE layers, up to the target context, only while the page follows it") {
+  AppState s;
+  load_rope_model(s.pages, find_shipped_model("llama-4-scout-17b-16e"), "");
+  show(s, Page::context_extension);
+  const ContextExtensionOptions& o = s.pages.context_extension;
+  REQUIRE(o.query_scale.size() == std::size_t(kQueryScaleSamples));
+  CHECK(o.query_scale.front() == 1.0f);
+  const double target = o.result.target_len;
+  CHECK(o.query_scale.back() == Approx(std::log(std::floor((target + 1) / 8192) + 1) * 0.1 + 1).epsilon(1e-6));
+  CHECK(o.query_scale_label == "queries x log(floor((pos + 1) / 8192) + 1) * 0.1 + 1");
+  s.pages.context_extension.params.factor = 2;  // custom knobs: not the model's any more
+  s.pages.mark(Page::context_extension);
+  show(s, Page::context_extension);
+  CHECK(o.query_scale.empty());
+  load_rope_model(s.pages, find_shipped_model("llama-3.1-8b-instruct"), "");
+  show(s, Page::context_extension);
+  CHECK(o.query_scale.empty());
 }

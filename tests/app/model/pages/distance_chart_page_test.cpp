@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "core/shipped_models.hpp"
 #include "tests/app/model/pages/page_test_helpers.hpp"
 
 using namespace peviz;
@@ -31,4 +32,23 @@ TEST_CASE("the distance chart: its options round-trip through the state JSON") {
   CHECK(back.distance_chart.params.heads == 4);
   CHECK(back.distance_chart.params.causal);
   CHECK(back.distance_chart.params.max_relative == 8);
+}
+
+TEST_CASE("the distance chart marks the window or chunk of the loaded model's RoPE layers of the type shown") {
+  AppState s;
+  load_rope_model(s.pages, find_shipped_model("gemma-3-1b-it"), "", "sliding_attention");
+  s.pages.distance_chart.params.seq_len = 1024;
+  show(s, Page::distance_chart);
+  const DistanceChartOptions& d = s.pages.distance_chart;
+  CHECK(d.span_window == 512);
+  CHECK(d.span_note == "gemma-3-1b-it: its 22 RoPE layers see a sliding window of 512 tokens (lines at r = +-512).");
+  choose_rope_layer(s.pages, 0);  // full_attention: no window
+  show(s, Page::distance_chart);
+  CHECK(d.span_window == 0);
+  CHECK(d.span_note.empty());
+  load_rope_model(s.pages, find_shipped_model("llama-4-scout-17b-16e"), "");
+  show(s, Page::distance_chart);
+  CHECK(d.span_window == 8192);
+  CHECK(d.span_note.find("chunks of 8192 tokens, so no key is 8192 or more away, beyond this chart's length") !=
+        std::string::npos);
 }
