@@ -42,8 +42,7 @@ void add_gui_flags(CLI::App& app, GuiOptions& o) {
   add_window_flag(app, "--seq-len", o.seq_len, limits::seq_len, "Initial sequence length");
   add_window_flag(app, "--base", o.base, limits::base, "Initial sinusoid base");
   app.add_option("--theme", o.theme, "dark or light");
-  app.add_option("--view", o.view, "Initial page: basics, rope-clocks, rope-decay, context-extension, alibi, t5-shaw, "
-                                   "distance, linear-shift, criteria, learned, precision, lab");
+  app.add_option("--view", o.view, "Initial page: " + page_names());
   app.add_option("--open", o.open, "Open a figure saved by peviz (PNG, SVG or PDF; restores its parameters), a lab "
                                    "experiment (.json) or run (.safetensors) saved by peviz train --out or File > Export "
                                    "lab runs, a Hugging Face config.json (the model's positions), or a .npy / "

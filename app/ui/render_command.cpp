@@ -325,8 +325,7 @@ void register_render(CLI::App& app) {
   CLI::App* sub = app.add_subcommand(
       "render", "Draw one view (or --all) into a PNG without user interaction (needs a display; use xvfb-run on a server)");
   o->sub = sub;
-  sub->add_option("--view", o->view, "window, waves, encoding, similarity, binary, rope-clocks, rope-decay, "
-                                     "context-extension, alibi, t5-shaw, distance, linear-shift, criteria, learned, precision, lab")
+  sub->add_option("--view", o->view, figure_view_names())
       ->capture_default_str();
   sub->add_flag("--all", o->all, "Every view (not the window), one PNG each into the --out folder, named by view and parameters");
   sub->add_option("--out", o->out, "The figure to write: .png, .svg or .pdf (a folder with --all; .gif or .mp4 with --animate)");

@@ -77,21 +77,25 @@ void axis_score_plot(const MropeOptions& o, ImVec2 size) {
   plot::end_plot();
 }
 
-// The scores of the patch's right and lower neighbours, under both encodings.
+// The scores of the patch's neighbour beside it and the one below (or above, at the last row), under both encodings.
 void neighbour_line(const MropeOptions& o) {
+  const int rows = int(o.patch_score.rows), cols = int(o.patch_score.cols);
   const std::size_t r = std::size_t(o.patch_row), c = std::size_t(o.patch_col);
   std::string text;
   char part[160];
-  if (c + 1 < o.patch_score.cols) {
-    std::snprintf(part, sizeof part, "patch to the right: M-RoPE %.3f, 1D %.3f (1 token on). ", o.patch_score.at(r, c + 1),
-                  o.flat_score.at(r, c + 1));
+  if (cols > 1) {
+    const std::size_t beside = o.patch_col + 1 < cols ? c + 1 : c - 1;
+    std::snprintf(part, sizeof part, "Patch %s: M-RoPE %.3f, 1D %.3f (1 token away). ",
+                  beside > c ? "to the right" : "to the left", o.patch_score.at(r, beside), o.flat_score.at(r, beside));
     text += part;
   }
-  if (r + 1 < o.patch_score.rows) {
-    std::snprintf(part, sizeof part, "Patch below: M-RoPE %.3f, 1D %.3f (%d tokens on).", o.patch_score.at(r + 1, c),
-                  o.flat_score.at(r + 1, c), o.sequence.grid_w);
+  if (rows > 1) {
+    const std::size_t other = o.patch_row + 1 < rows ? r + 1 : r - 1;
+    std::snprintf(part, sizeof part, "Patch %s: M-RoPE %.3f, 1D %.3f (%d tokens away).", other > r ? "below" : "above",
+                  o.patch_score.at(other, c), o.flat_score.at(other, c), cols);
     text += part;
   }
+  if (text.empty()) return;
   ImGui::PushTextWrapPos(0.0f);
   ImGui::TextUnformatted(text.c_str());
   ImGui::PopTextWrapPos();

@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "app/model/presets.hpp"
 #include "core/errors.hpp"
 #include "core/rope.hpp"
 #include "core/shipped_models.hpp"
@@ -80,4 +81,20 @@ TEST_CASE("Multimodal RoPE: the options round-trip through the state JSON; a mod
   CHECK(refused({{"mrope_model", "llama-3.1-8b-instruct"}}) ==
         "mrope_model: names no shipped M-RoPE model: llama-3.1-8b-instruct");
   CHECK(refused({{"grid_w", 0}}) == "grid-w: must be an integer in [1, 256], got 0");
+}
+
+TEST_CASE("Multimodal RoPE preset: Qwen2.5-VL's spatial axes turn only slow pairs, so neighbours score almost 1") {
+  AppState s;
+  const std::vector<PresetEntry> presets = list_presets();
+  const PresetEntry* preset = find_preset(presets, "Multimodal RoPE: contiguous sections");
+  REQUIRE(preset);
+  REQUIRE(apply_preset(*preset, s));
+  update_app_state(s);
+  const MropeOptions& o = s.pages.mrope;
+  CHECK(s.pages.page == Page::mrope);
+  CHECK(o.model->name == "qwen2.5-vl-7b-instruct");
+  const std::size_t r = std::size_t(o.patch_row), c = std::size_t(o.patch_col);
+  CHECK(o.patch_score.at(r, c + 1) > 0.999f);  // the w pairs (40-63) barely turn in one step
+  CHECK(o.patch_score.at(r + 1, c) > 0.999f);
+  CHECK(o.flat_score.at(r + 1, c) < 0.9f);     // 12 tokens on, every pair turns
 }
