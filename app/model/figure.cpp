@@ -94,7 +94,19 @@ void validate(const FigureOptions& o) {
                                   std::to_string(kMaxFigureWidth) + " x " + std::to_string(kMaxFigureHeight));
 }
 
+// The binary analogy depends on its rows and, once morphed toward the model's frequencies, on d_model and base.
+std::string binary_caption(const AppState& s) {
+  const BinaryOptions& o = s.pages.basics.binary_view;
+  std::string c = "binary analogy" + std::string(kDot) + std::to_string(o.positions) + " positions, " +
+                  std::to_string(s.pages.basics.binary.bits) + " bits";
+  if (o.morph > 0.0f)
+    c += std::string(kDot) + "morphed " + number(std::round(100.0 * o.morph)) + "% toward d_model " +
+         std::to_string(s.params.d_model) + ", base " + number(s.params.base);
+  return c;
+}
+
 std::string figure_caption(const AppState& s, FigureView v) {
+  if (v.kind == FigureView::binary) return binary_caption(s);
   if (v.kind != FigureView::one_page) return absolute_caption(s.params);
   const PageModel& page = page_model(v.page);
   return page.caption ? page.caption(s) : absolute_caption(s.params);

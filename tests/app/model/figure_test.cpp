@@ -1,6 +1,7 @@
 // Figure names, captions, options and PNG metadata (pure functions; no window).
 #include <catch2/catch.hpp>
 
+#include "app/model/app_update.hpp"
 #include "app/model/figure.hpp"
 #include "app/model/state_json.hpp"
 #include "core/errors.hpp"
@@ -42,6 +43,12 @@ TEST_CASE("file names and captions carry the parameters") {
   s.pages.alibi.heads = 12;
   CHECK(figure_caption(s, {FigureView::one_page, Page::alibi}) == "ALiBi \u00b7 12 heads \u00b7 L 64 \u00b7 causal");
   CHECK(figure_caption(s, {FigureView::one_page, Page::rope_clocks}).find("head_dim 64") != std::string::npos);
+  // The binary table depends on its rows only, until it is morphed toward the encoding's frequencies.
+  update_app_state(s);
+  CHECK(figure_caption(s, {FigureView::binary}) == "binary analogy \u00b7 16 positions, 4 bits");
+  s.pages.basics.binary_view.morph = 0.5f;
+  CHECK(figure_caption(s, {FigureView::binary}) ==
+        "binary analogy \u00b7 16 positions, 4 bits \u00b7 morphed 50% toward d_model 64, base 500000");
 }
 
 TEST_CASE("figure metadata restores the state and the view") {
