@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/limits.hpp"
 #include "core/model_config.hpp"
 #include "core/rope.hpp"
 #include "core/rope_scaling.hpp"
@@ -20,13 +21,15 @@ namespace peviz {
 
 struct ContextExtensionParams {
   RopeParams rope;                // head_dim, rotary_dim, base, pairing
-  double factor = 4.0;            // >= 1; target context = original_len * factor
-  int original_len = 4096;        // original_max_position_embeddings, 2..2^30
-  int target_len = 0;             // extended context (max_position_embeddings); 0 = original_len * factor
-  double beta_fast = 32.0;        // YaRN: pairs with more turns than this in original_len are kept
-  double beta_slow = 1.0;         // YaRN: pairs with fewer turns than this are interpolated
-  double low_freq_factor = 1.0;   // Llama 3: wavelengths above original_len / low are divided by factor
-  double high_freq_factor = 4.0;  // Llama 3: wavelengths below original_len / high are kept
+  // The defaults and ranges are core's limits table's (limits::factor, original_len, beta_*, *_freq_factor).
+  double factor = limits::factor.fallback;              // >= 1; target context = original_len * factor
+  int original_len = int(limits::original_len.fallback);  // original_max_position_embeddings
+  int target_len = 0;  // extended context (max_position_embeddings); 0 = original_len * factor
+  double beta_fast = limits::beta_fast.fallback;  // YaRN: pairs with more turns than this in original_len are kept
+  double beta_slow = limits::beta_slow.fallback;  // YaRN: pairs with fewer turns than this are interpolated
+  // Llama 3: wavelengths above original_len / low are divided by factor, those below original_len / high kept.
+  double low_freq_factor = limits::low_freq_factor.fallback;
+  double high_freq_factor = limits::high_freq_factor.fallback;
   bool operator==(const ContextExtensionParams&) const = default;
 };
 

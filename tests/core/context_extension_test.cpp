@@ -25,7 +25,9 @@ const RopeModelPreset& preset(std::string_view part) {
 }  // namespace
 
 TEST_CASE("five scalings in order, linear stretches every wavelength by the factor") {
-  ContextExtensionParams p;  // head_dim 128, base 10000, factor 4, original 4096
+  ContextExtensionParams p;  // head_dim 128, base 10000
+  p.factor = 4;
+  p.original_len = 4096;
   const ContextExtension c = compare_context_extensions(p);
   CHECK(c.target_len == 16384.0);
   REQUIRE(c.rows.size() == 5);
