@@ -5,7 +5,7 @@
 // on one thread (openblas_set_num_threads(1) on first use): OpenBLAS's own threads change the rounding.
 // Parallelism is one run per thread, and an idle worker's core computes half of a large product by rows
 // (spare_cores.hpp), which keeps a run's results bit-identical whatever the thread count
-// (docs/lab.md: the Eigen/OpenBLAS measurement behind this choice).
+// (docs/lab-runs/speed.md: the Eigen/OpenBLAS measurement behind this choice).
 #pragma once
 #include <cstddef>
 
