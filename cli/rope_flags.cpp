@@ -143,8 +143,8 @@ nlohmann::json rope_params_json(const ResolvedRope& r, const ScaledRope& scaled)
   if (s.max_len) j["max_len"] = *s.max_len;
   if (s.seq_len) j["seq_len"] = *s.seq_len;
   if (s.kind == RopeScaling::yarn) {
-    j["beta_fast"] = s.beta_fast.value_or(32.0);
-    j["beta_slow"] = s.beta_slow.value_or(1.0);
+    j["beta_fast"] = s.beta_fast.value_or(limits::beta_fast.fallback);
+    j["beta_slow"] = s.beta_slow.value_or(limits::beta_slow.fallback);
     j["truncate"] = s.truncate.value_or(true);
     if (s.mscale) j["mscale"] = *s.mscale;
     if (s.mscale_all_dim) j["mscale_all_dim"] = *s.mscale_all_dim;

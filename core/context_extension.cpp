@@ -14,8 +14,7 @@
 namespace peviz {
 
 ContextExtension compare_context_extensions(const ContextExtensionParams& p) {
-  if (!std::isfinite(p.factor) || p.factor < 1.0)
-    throw ParamError("factor", "must be a finite number >= 1, got " + std::to_string(p.factor));
+  check_real(limits::factor, p.factor);
   ContextExtension out;
   out.target_len = p.target_len > 0 ? double(p.target_len) : double(p.original_len) * p.factor;
   if (p.target_len < 0 || out.target_len > limits::context_len.max)

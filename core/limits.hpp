@@ -70,14 +70,16 @@ inline constexpr Limit original_len{.name = "original-max-len", .min = 1, .max =
     .scale = Scale::logarithmic, .window_min = 128, .window_max = 1 << 20};
 inline constexpr Limit target_len{.name = "target-len", .min = 0, .max = 1 << 30, .fallback = 0,
     .scale = Scale::logarithmic, .window_min = 0, .window_max = 1 << 24};
+// YaRN's betas and llama3's frequency factors: positive, their defaults transformers' (modeling_rope_utils.py
+// _compute_yarn_parameters: beta_fast 32, beta_slow 1; _compute_llama3_parameters: the configs' 1 and 4).
 inline constexpr Limit beta_fast{.name = "beta-fast", .min = 0, .max = 1e6, .fallback = 32,
-    .scale = Scale::logarithmic, .window_min = 1.01, .window_max = 256};
+    .scale = Scale::logarithmic, .window_min = 1.01, .window_max = 256, .min_exclusive = true};
 inline constexpr Limit beta_slow{.name = "beta-slow", .min = 0, .max = 1e6, .fallback = 1,
-    .scale = Scale::logarithmic, .window_min = 0.01, .window_max = 64};
+    .scale = Scale::logarithmic, .window_min = 0.01, .window_max = 64, .min_exclusive = true};
 inline constexpr Limit low_freq_factor{.name = "low-freq-factor", .min = 0, .max = 1e6, .fallback = 1,
-    .scale = Scale::logarithmic, .window_min = 0.1, .window_max = 16};
+    .scale = Scale::logarithmic, .window_min = 0.1, .window_max = 16, .min_exclusive = true};
 inline constexpr Limit high_freq_factor{.name = "high-freq-factor", .min = 0, .max = 1e6, .fallback = 4,
-    .scale = Scale::logarithmic, .window_min = 0.1, .window_max = 64};
+    .scale = Scale::logarithmic, .window_min = 0.1, .window_max = 64, .min_exclusive = true};
 // rope-precision's log-spaced positions: up to max-position, `points` of them.
 inline constexpr Limit precision_max_position{.name = "max-position", .min = 1, .max = 1 << 30, .fallback = 1 << 20,
     .scale = Scale::logarithmic};
@@ -121,6 +123,12 @@ inline constexpr Limit compare_offset{.name = "compare-offset", .min = -512, .ma
 // ---- figures (render, F12, File > Export): width and height in screen units ----
 inline constexpr Limit figure_width{.name = "width", .min = 64, .max = 7680, .fallback = 1600};
 inline constexpr Limit figure_height{.name = "height", .min = 64, .max = 4320, .fallback = 900};
+// ---- the window: its size (--size WxH, the saved session) in screen units; the sidebar's width in pixels at
+// zoom 1 (times the zoom on screen); the Basics grid's splits as fractions of its width and height ----
+inline constexpr Limit sidebar_width{.name = "sidebar_width", .min = 150, .max = 4000, .fallback = 330};
+inline constexpr Limit pane_split{.name = "split", .min = 0.15, .max = 0.85, .fallback = 0.5};
+inline constexpr Limit window_width{.name = "width", .min = 320, .max = 16384, .fallback = 1600};
+inline constexpr Limit window_height{.name = "height", .min = 240, .max = 16384, .fallback = 900};
 // ---- the binary analogy (core/binary_analogy: export binary-analogy and the window's view) ----
 inline constexpr Limit binary_positions{.name = "positions", .min = 2, .max = 256, .fallback = 16,
     .scale = Scale::logarithmic};
@@ -151,6 +159,8 @@ inline constexpr Limit train_steps{.name = "steps", .min = 1, .max = 100000, .fa
 inline constexpr Limit train_max{.name = "train-max", .min = 1, .max = 40, .fallback = 20};
 // Also at most 4 x train-max.
 inline constexpr Limit test_max{.name = "test-max", .min = 1, .max = 160, .fallback = 40};
+// test-max may be at most this many times train-max (a test length past it says nothing the chart can show).
+inline constexpr int kTestMaxPerTrainMax = 4;
 inline constexpr Limit test_samples{.name = "test-samples", .min = 1, .max = 10000, .fallback = 200,
     .scale = Scale::logarithmic};  // sequences per length
 inline constexpr Limit learning_rate{.name = "lr", .min = 1e-6, .max = 1, .fallback = 2e-3,

@@ -29,13 +29,9 @@ void validate(const RopeParams& p) {
       throw ParamError("rotary-dim", "must not exceed --head-dim (" + std::to_string(p.head_dim) + "), got " +
                                          std::to_string(p.rotary_dim));
     if (p.rotary_dim < 2 || p.rotary_dim % 2 != 0)
-      throw ParamError("rotary-dim", "must be an even integer >= 2, got " + std::to_string(p.rotary_dim));
+      throw ParamError("rotary-dim", "must be even and hold at least one pair, got " + std::to_string(p.rotary_dim));
   }
-  if (!std::isfinite(p.base) || p.base <= 1.0) {
-    std::ostringstream os;
-    os << "must be a finite number > 1, got " << p.base;
-    throw ParamError("base", os.str());
-  }
+  check_real(limits::rope_base, p.base);
 }
 
 int rotary_dim(const RopeParams& p) { return p.rotary_dim == 0 ? p.head_dim : p.rotary_dim; }

@@ -38,6 +38,10 @@ void check_min(const std::optional<double>& v, std::string_view flag, double lo,
                      std::string("must be a finite number ") + (inclusive ? ">= " : "> ") + num(lo) + ", got " + num(*v));
 }
 
+void check_limit(const std::optional<double>& v, const Limit& l) {
+  if (v) check_real(l, *v);
+}
+
 void check_len(const std::optional<int>& v, std::string_view flag, int lo) {
   if (v && (*v < lo || *v > kMaxContextLen))
     throw ParamError(std::string(flag), "must be an integer in [" + std::to_string(lo) + ", " +
@@ -52,6 +56,12 @@ void check_list(const std::vector<double>& v, std::string_view flag, int pairs) 
     if (!std::isfinite(x) || x <= 0.0)
       throw ParamError(std::string(flag), "every entry must be a finite number > 0, got " + num(x));
 }
+
+// YaRN's betas and llama3's factors in force: the given ones, else transformers' defaults (the limits table's).
+double fast_beta(const RopeScalingParams& s) { return s.beta_fast.value_or(limits::beta_fast.fallback); }
+double slow_beta(const RopeScalingParams& s) { return s.beta_slow.value_or(limits::beta_slow.fallback); }
+double low_factor(const RopeScalingParams& s) { return s.low_freq_factor.value_or(limits::low_freq_factor.fallback); }
+double high_factor(const RopeScalingParams& s) { return s.high_freq_factor.value_or(limits::high_freq_factor.fallback); }
 
 // original_max_position_embeddings, falling back to max_position_embeddings as HF does.
 int original_len(const RopeScalingParams& s) { return s.original_max_len ? *s.original_max_len : *s.max_len; }
@@ -106,17 +116,17 @@ void validate(const RopeParams& p, const RopeScalingParams& s) {
   check_used(!s.long_factor.empty(), "long-factor", k, {K::longrope}, "longrope");
   if (k == K::none) return;
 
-  check_min(s.factor, "factor", 1.0, true);
+  check_limit(s.factor, limits::factor);
   check_len(s.original_max_len, "original-max-len", 2);
   check_len(s.max_len, "max-len", 2);
   check_len(s.seq_len, "seq-len", 1);
-  check_min(s.beta_fast, "beta-fast", 0.0, false);
-  check_min(s.beta_slow, "beta-slow", 0.0, false);
+  check_limit(s.beta_fast, limits::beta_fast);
+  check_limit(s.beta_slow, limits::beta_slow);
   check_min(s.mscale, "mscale", 0.0, true);
   check_min(s.mscale_all_dim, "mscale-all-dim", 0.0, true);
   check_min(s.attention_factor, "attention-factor", 0.0, false);
-  check_min(s.low_freq_factor, "low-freq-factor", 0.0, false);
-  check_min(s.high_freq_factor, "high-freq-factor", 0.0, false);
+  check_limit(s.low_freq_factor, limits::low_freq_factor);
+  check_limit(s.high_freq_factor, limits::high_freq_factor);
 
   const std::string kind(to_string(k));
   if (!s.factor && (k == K::linear || k == K::dynamic || k == K::llama3))
@@ -134,13 +144,13 @@ void validate(const RopeParams& p, const RopeScalingParams& s) {
                      "dynamic scaling needs a rotary dimension >= " + std::to_string(kMinDynamicRotaryDim) +
                          " (its exponent is R/(R-2)), got " +
                          std::to_string(rotary_dim(p)));
-  if (k == K::yarn && s.beta_fast.value_or(32.0) <= s.beta_slow.value_or(1.0))
-    throw ParamError("beta-fast", "must be greater than --beta-slow (" + num(s.beta_slow.value_or(1.0)) + "), got " +
-                                      num(s.beta_fast.value_or(32.0)));
-  if (k == K::llama3 && s.low_freq_factor.value_or(1.0) >= s.high_freq_factor.value_or(4.0))
+  if (k == K::yarn && fast_beta(s) <= slow_beta(s))
+    throw ParamError("beta-fast", "must be greater than --beta-slow (" + num(slow_beta(s)) + "), got " +
+                                      num(fast_beta(s)));
+  if (k == K::llama3 && low_factor(s) >= high_factor(s))
     throw ParamError("high-freq-factor", "must be greater than --low-freq-factor (" +
-                                             num(s.low_freq_factor.value_or(1.0)) + "), got " +
-                                             num(s.high_freq_factor.value_or(4.0)));
+                                             num(low_factor(s)) + "), got " +
+                                             num(high_factor(s)));
   if (k == K::longrope) {
     const int pairs = rotary_dim(p) / 2;
     if (s.short_factor.empty()) throw ParamError("short-factor", "is required for --scaling longrope");
@@ -222,7 +232,7 @@ ScaledRope rope_scaled_inv_freq(const RopeParams& p, const RopeScalingParams& s)
       } else {
         out.attention_factor = yarn_get_mscale(out.factor);
       }
-      out.yarn_ramp = yarn_ramp(s.beta_fast.value_or(32.0), s.beta_slow.value_or(1.0), dim, p.base,
+      out.yarn_ramp = yarn_ramp(fast_beta(s), slow_beta(s), dim, p.base,
                                 double(out.original_max_len), s.truncate.value_or(true));
       const std::vector<double> extrapolation = rope_inv_freq(p);
       out.inv_freq.resize(extrapolation.size());
@@ -238,7 +248,7 @@ ScaledRope rope_scaled_inv_freq(const RopeParams& p, const RopeScalingParams& s)
       // HF _compute_llama3_parameters (Llama 3.1 reference: factor 8, low 1, high 4, original 8192).
       out.factor = *s.factor;
       out.original_max_len = original_len(s);
-      const double low = s.low_freq_factor.value_or(1.0), high = s.high_freq_factor.value_or(4.0);
+      const double low = low_factor(s), high = high_factor(s);
       const double old_len = out.original_max_len;
       const double low_freq_wavelen = old_len / low, high_freq_wavelen = old_len / high;
       out.inv_freq = rope_inv_freq(p);

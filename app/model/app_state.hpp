@@ -9,6 +9,7 @@
 #include "app/model/page_states.hpp"
 #include "app/model/teach_state.hpp"
 #include "app/plot/colormap.hpp"
+#include "core/limits.hpp"
 #include "core/params.hpp"
 
 namespace peviz::app {
@@ -30,9 +31,9 @@ inline constexpr BasicsPanelInfo kBasicsPanels[] = {{BasicsPanel::waves, "waves"
 
 // Sizes of the fixed arrangement: a sidebar and a 2 x 2 grid of views (remembered between runs).
 struct ViewLayout {
-  float sidebar_width = 330.0f;  // pixels at zoom 1
-  float split_x = 0.5f;          // grid: fraction of the width for the left column
-  float split_y = 0.5f;          // grid: fraction of the height for the top row
+  float sidebar_width = float(limits::sidebar_width.fallback);  // pixels at zoom 1
+  float split_x = float(limits::pane_split.fallback);  // grid: fraction of the width for the left column
+  float split_y = float(limits::pane_split.fallback);  // grid: fraction of the height for the top row
   BasicsPanel panel = BasicsPanel::waves;  // the view shown when the grid does not fit
 };
 

@@ -30,6 +30,10 @@ std::string apply_learned_requests(AppState& s);
 // Loads `path` (.npy, or .safetensors with `tensor`) as the learned table of s.params.
 // Throws ParamError("from-npy" | "from-safetensors", reason). (app/model/pages/learned_page.cpp)
 void load_learned_table(AppState& s, const std::string& path, const std::string& tensor);
+// Makes `table` the learned encoding of s.params (d_model and max_len from its shape): `source` names it in
+// figure captions, `shown` on the Learned tables page. The one way a table enters the state (file, Lab, render).
+// (app/model/pages/learned_page.cpp)
+void install_learned_table(AppState& s, std::shared_ptr<const Matrix> table, std::string source, std::string shown);
 // Opens a .npy or .safetensors file as the learned table and shows the Learned tables page; all or nothing:
 // throws ParamError as load_learned_table does, the page, the table and the options as they were.
 // (app/model/pages/learned_page.cpp)

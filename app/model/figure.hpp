@@ -1,6 +1,8 @@
 // Figures: which view, at what size and scale, with which caption, file name and PNG metadata.
 // Pure functions over AppState (no ImGui, no GL); figure_capture.hpp renders them.
 #pragma once
+#include <algorithm>
+#include <iterator>
 #include <map>
 #include <optional>
 #include <string>
@@ -25,6 +27,12 @@ enum class FigureFormat { png, svg, pdf };
 inline constexpr const char* kFigureFormatNames[] = {"png", "svg", "pdf"};
 // "png" | "svg" | "pdf"; nullopt otherwise.
 std::optional<FigureFormat> parse_figure_format(std::string_view name);
+// The format the figure dialog's choice (an index of kFigureFormatNames) saves `view` in: PNG for the whole
+// window, whose widgets a vector figure would leave out; else the choice, clamped into the formats.
+inline FigureFormat chosen_figure_format(FigureView view, int choice) {
+  constexpr int last = int(std::size(kFigureFormatNames)) - 1;
+  return view.kind == FigureView::window ? FigureFormat::png : FigureFormat(std::clamp(choice, 0, last));
+}
 // The format a path's extension names (".png", ".svg", ".pdf", any case); nullopt otherwise.
 std::optional<FigureFormat> figure_format_of_path(std::string_view path);
 

@@ -34,8 +34,9 @@ bool load_session(const fs::path& path, AppState& s, WindowSize& size, std::stri
     if (j.contains("window")) {
       const json& w = j.at("window");
       // Read as double and clamp before converting (a huge number is no undefined int conversion).
-      loaded_size.width = int(std::clamp(w.at("width").get<double>(), 320.0, 16384.0));
-      loaded_size.height = int(std::clamp(w.at("height").get<double>(), 240.0, 16384.0));
+      loaded_size.width = int(std::clamp(w.at("width").get<double>(), limits::window_width.min, limits::window_width.max));
+      loaded_size.height =
+          int(std::clamp(w.at("height").get<double>(), limits::window_height.min, limits::window_height.max));
     }
     apply_state_json(j, s);  // all or nothing, through core's validation
     size = loaded_size;

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "app/model/app_state.hpp"
+#include "core/limits.hpp"
 
 namespace peviz::app {
 
@@ -13,7 +14,7 @@ namespace peviz::app {
 std::filesystem::path session_path();
 
 struct WindowSize {
-  int width = 1600, height = 900;
+  int width = int(limits::window_width.fallback), height = int(limits::window_height.fallback);
 };
 
 // Reads the session into `s` and `size`. Missing file: returns true and changes nothing. A bad

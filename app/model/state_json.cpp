@@ -56,12 +56,11 @@ void apply_view(const json& v, AppState& s) {
   if (theme != "light" && theme != "dark") throw ParamError("theme", "must be dark or light, got " + theme);
   s.theme = theme == "light" ? Theme::light : Theme::dark;
   read_limited(v, "ui_zoom", limits::ui_zoom, s.ui_zoom);
+  // A width saved by an older version may lie under today's minimum: the layout is clamped, not refused.
   read(v, "sidebar_width", s.layout.sidebar_width);
-  check_range("sidebar_width", s.layout.sidebar_width, 50, 4000);
-  read(v, "split_x", s.layout.split_x);
-  read(v, "split_y", s.layout.split_y);
-  check_range("split_x", s.layout.split_x, 0.15, 0.85);
-  check_range("split_y", s.layout.split_y, 0.15, 0.85);
+  s.layout.sidebar_width = std::clamp(s.layout.sidebar_width, float(limits::sidebar_width.min), float(limits::sidebar_width.max));
+  read_limited(v, "split_x", limits::pane_split, s.layout.split_x);
+  read_limited(v, "split_y", limits::pane_split, s.layout.split_y);
   if (v.contains("panel")) {
     std::string panel;
     read(v, "panel", panel);

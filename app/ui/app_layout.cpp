@@ -16,6 +16,7 @@
 #include "app/ui/views/figure_menu.hpp"
 #include "app/ui/views/record_dialog.hpp"
 #include "app/ui/views/teach_views.hpp"
+#include "core/limits.hpp"
 
 namespace peviz::app {
 
@@ -232,10 +233,11 @@ void draw_body(AppState& s, const std::string& caption) {
     sidebar = std::min(ImGui::GetFontSize() * (uses_sidebar_encoding(s.pages.page) ? 9.0f : 6.5f), avail.x * 0.3f);
     pane("##present_strip", origin, ImVec2(sidebar, body_h), draw_presentation_strip, s, 0);
   } else {
-    sidebar = std::clamp(s.layout.sidebar_width * scale, 150.0f, std::max(150.0f, avail.x * 0.6f));
+    const float lo = float(limits::sidebar_width.min), hi = float(limits::sidebar_width.max);
+    sidebar = std::min(std::clamp(s.layout.sidebar_width, lo, hi) * scale, std::max(lo * scale, avail.x * 0.6f));
     pane("##controls", origin, ImVec2(sidebar, body_h), draw_controls_panel, s, 0);
     if (const float dx = splitter("##split_sidebar", ImVec2(origin.x + sidebar, origin.y), ImVec2(bar, body_h), true))
-      s.layout.sidebar_width = std::max(150.0f, sidebar + dx) / scale;
+      s.layout.sidebar_width = std::clamp((sidebar + dx) / scale, lo, hi);
   }
   s.regions.controls = {origin.x, origin.y, origin.x + sidebar, origin.y + body_h};
 
@@ -265,9 +267,10 @@ void draw_basics_grid(AppState& s, ImVec2 origin, ImVec2 size) {
   const float fs = ImGui::GetFontSize();
   const float bar = std::max(4.0f, 5.0f * fs / 16.0f);
   const float grid_x = origin.x, grid_w = size.x, body_h = size.y;
-  const float left_w = std::clamp(s.layout.split_x, 0.15f, 0.85f) * (grid_w - bar);
+  const float lo = float(limits::pane_split.min), hi = float(limits::pane_split.max);
+  const float left_w = std::clamp(s.layout.split_x, lo, hi) * (grid_w - bar);
   const float right_w = grid_w - bar - left_w;
-  const float top_h = std::clamp(s.layout.split_y, 0.15f, 0.85f) * (body_h - bar);
+  const float top_h = std::clamp(s.layout.split_y, lo, hi) * (body_h - bar);
   const float bottom_h = body_h - bar - top_h;
   const float min_w = kBasicsCellWidthEm * fs, min_h = kBasicsCellHeightEm * fs;
   if (std::min(left_w, right_w) < min_w || std::min(top_h, bottom_h) < min_h) {
@@ -280,9 +283,9 @@ void draw_basics_grid(AppState& s, ImVec2 origin, ImVec2 size) {
   pane("##similarity", ImVec2(grid_x, bottom_y), ImVec2(left_w, bottom_h), draw_similarity_view, s, kViewFlags);
   pane("##binary", ImVec2(right_x, bottom_y), ImVec2(right_w, bottom_h), draw_binary_view, s, kViewFlags);
   if (const float dx = splitter("##split_x", ImVec2(grid_x + left_w, origin.y), ImVec2(bar, body_h), true))
-    s.layout.split_x = std::clamp((left_w + dx) / (grid_w - bar), 0.15f, 0.85f);
+    s.layout.split_x = std::clamp((left_w + dx) / (grid_w - bar), lo, hi);
   if (const float dy = splitter("##split_y", ImVec2(grid_x, origin.y + top_h), ImVec2(grid_w, bar), false))
-    s.layout.split_y = std::clamp((top_h + dy) / (body_h - bar), 0.15f, 0.85f);
+    s.layout.split_y = std::clamp((top_h + dy) / (body_h - bar), lo, hi);
 }
 
 void draw_app(AppState& s) {

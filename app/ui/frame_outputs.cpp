@@ -59,9 +59,7 @@ void save_figure(AppState& s, gfx::HeatmapRenderer& renderer, gfx::PixelSize win
     // Fit a big window into the 8K limit at this scale rather than refuse it.
     o.width = std::min(o.width, kMaxFigureWidth / o.scale);
     o.height = std::min(o.height, kMaxFigureHeight / o.scale);
-    // The whole window is PNG only: vector figures leave the widgets out.
-    const FigureFormat format =
-        o.view.kind == FigureView::window ? FigureFormat::png : FigureFormat(std::clamp(f.format_choice, 0, 2));
+    const FigureFormat format = chosen_figure_format(o.view, f.format_choice);
     const std::filesystem::path folder = figure_folder(s);
     std::error_code ec;
     std::filesystem::create_directories(folder, ec);

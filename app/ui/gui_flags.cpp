@@ -117,8 +117,10 @@ bool apply_flag_overrides(const GuiOptions& o, AppState& s, WindowSize& size) {
   }
   if (!o.size.empty()) {
     int w = 0, h = 0;
-    if (std::sscanf(o.size.c_str(), "%dx%d", &w, &h) != 2 || w < 320 || h < 240 || w > 16384 || h > 16384) {
-      std::fprintf(stderr, "peviz: --size: must be WxH with W >= 320 and H >= 240, got %s\n", o.size.c_str());
+    const Limit &lw = limits::window_width, &lh = limits::window_height;
+    if (std::sscanf(o.size.c_str(), "%dx%d", &w, &h) != 2 || w < lw.min || h < lh.min || w > lw.max || h > lh.max) {
+      std::fprintf(stderr, "peviz: --size: must be WxH with W in %g..%g and H in %g..%g, got %s\n", lw.min, lw.max,
+                   lh.min, lh.max, o.size.c_str());
       return false;
     }
     size = {w, h};

@@ -263,13 +263,8 @@ void run_render(RenderOptions& o) {
     cli::EncodingFlags f = o.encoding;
     f.encoding = "learned";
     const EncodingParams loaded = cli::resolve_encoding_flags(f);  // loads and validates the table
-    s.params.encoding = Encoding::learned;
-    s.params.learned_table = loaded.learned_table;
-    s.params.learned_source = loaded.learned_source;
-    s.params.d_model = loaded.d_model;
-    s.params.max_len = loaded.max_len;
-    s.pages.learned.loaded_name = o.encoding.from_npy.empty() ? o.encoding.from_safetensors : o.encoding.from_npy;
-    mark_params_changed(s);
+    install_learned_table(s, loaded.learned_table, loaded.learned_source,
+                          o.encoding.from_npy.empty() ? o.encoding.from_safetensors : o.encoding.from_npy);
   }
   if (format != FigureFormat::png && std::find(views.begin(), views.end(), FigureView{}) != views.end())
     throw ParamError("format", "the whole-window figure is PNG only (vector figures leave widgets out): pick a --view");

@@ -72,6 +72,13 @@ void drop_gradients(Model<float>& m) {
   m.grad_acts = {};
 }
 
+void check_test_max(const TrainSettings& s) {
+  if (s.test_max > limits::kTestMaxPerTrainMax * double(s.train_max))
+    throw ParamError("test-max", "must be at most " + std::to_string(limits::kTestMaxPerTrainMax) + " x train-max (" +
+                                     std::to_string(limits::kTestMaxPerTrainMax * (long long)s.train_max) + "), got " +
+                                     std::to_string(s.test_max));
+}
+
 }  // namespace
 
 void validate(const TrainSettings& s) {
@@ -85,9 +92,7 @@ void validate(const TrainSettings& s) {
   check_int(limits::train_steps, s.steps);
   check_int(limits::train_max, s.train_max);
   check_int(limits::test_max, s.test_max);
-  if (s.test_max > 4 * s.train_max)
-    throw ParamError("test-max", "must be at most 4 x train-max (" + std::to_string(4 * s.train_max) + "), got " +
-                                     std::to_string(s.test_max));
+  check_test_max(s);
   check_int(limits::test_samples, s.test_samples);
   check_real(limits::base, s.rope_base);
   check_real(limits::learning_rate, s.lr);
@@ -114,9 +119,7 @@ void validate_shape(const TrainSettings& s) {
   if (s.d_model % s.heads != 0 || (s.d_model / s.heads) % 2 != 0)
     throw ParamError("heads", "d-model / heads must be an even integer (the head dimension), got d-model " +
                                   std::to_string(s.d_model) + " and heads " + std::to_string(s.heads));
-  if (s.test_max > 4 * double(s.train_max))
-    throw ParamError("test-max", "must be at most 4 x train-max (" + std::to_string(4LL * s.train_max) + "), got " +
-                                     std::to_string(s.test_max));
+  check_test_max(s);
   // Viewing evaluates one test sequence at a time: its activations, attention and scratch, and the position tables.
   const double L = 2.0 * std::max(s.train_max, s.test_max) + 3, layers = s.layers;
   const double viewing = 4 * (L * (layers * 32 * s.d_model + 4.0 * s.d_model) + layers * s.heads * L * L + 2 * L * L +

@@ -144,9 +144,9 @@ TEST_CASE("relative family: every invalid input exits 2 with one line naming the
   const std::string rope = "export rope-inv-freq --base 10000 ";
   check_refused(rope + "--head-dim 7", "peviz: --head-dim: must be even, got 7");
   check_refused(rope + "--head-dim 64 --rotary-dim 128", "peviz: --rotary-dim: must not exceed --head-dim (64), got 128");
-  check_refused(rope + "--head-dim 64 --rotary-dim 5", "peviz: --rotary-dim: must be an even integer >= 2, got 5");
+  check_refused(rope + "--head-dim 64 --rotary-dim 5", "peviz: --rotary-dim: must be even and hold at least one pair, got 5");
   check_refused("export rope-inv-freq --head-dim 64 --base 1", "peviz: --base: must be a finite number > 1, got 1");
-  check_refused(rope + "--head-dim 64 --scaling linear --factor 0.5", "peviz: --factor: must be a finite number >= 1, got 0.5");
+  check_refused(rope + "--head-dim 64 --scaling linear --factor 0.5", "peviz: --factor: must be a finite number in [1, 1000000], got 0.5");
   check_refused(rope + "--head-dim 64 --scaling ntk", "peviz: --scaling: must be none, linear, dynamic, yarn, llama3 or longrope, got 'ntk'");
   check_refused(rope + "--head-dim 64 --scaling linear", "peviz: --factor: is required for --scaling linear");
   check_refused(rope + "--head-dim 64 --factor 2", "peviz: --factor: only applies to --scaling linear|dynamic|yarn|llama3|longrope, not none");

@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <fstream>
 #include <regex>
+#include <set>
 #include <sstream>
 #include <vector>
 
@@ -38,6 +39,7 @@ const std::vector<const Limit*> kEntries = {
     &limits::high_freq_factor, &limits::precision_max_position, &limits::precision_points,
     &limits::export_max_distance, &limits::context_len, &limits::rotary_fraction,
     &limits::precision_max_position_log2, &limits::figure_width, &limits::figure_height,
+    &limits::window_width, &limits::window_height, &limits::sidebar_width, &limits::pane_split,
     &limits::alibi_heads, &limits::alibi_seq_len, &limits::t5_shaw_seq_len, &limits::num_buckets,
     &limits::t5_max_distance, &limits::max_relative, &limits::shift_position, &limits::criteria_length,
     &limits::ui_zoom, &limits::clock_head_dim, &limits::clock_speed, &limits::compare_offset, &limits::binary_positions, &limits::binary_morph,
@@ -50,6 +52,17 @@ const std::vector<const Limit*> kEntries = {
 
 bool inside(const Limit& l, double v, double lo, double hi) {
   return (l.min_exclusive && lo == l.min ? v > lo : v >= lo) && v <= hi;
+}
+
+// Calls f("path: ", text) for every .cpp and .hpp of core, cli and app but limits.cpp (the table's own).
+template <class F>
+void scan_sources(F f) {
+  for (const char* folder : {"core", "cli", "app"})
+    for (const auto& e : fs::recursive_directory_iterator(kRepo / folder)) {
+      const std::string ext = e.path().extension().string();
+      if (e.path().filename() == "limits.cpp" || (ext != ".cpp" && ext != ".hpp")) continue;
+      f(fs::relative(e.path(), kRepo).string() + ": ", read_text(e.path()));
+    }
 }
 
 }  // namespace
@@ -135,15 +148,10 @@ TEST_CASE("no source outside the limits table writes a numeric range into a mess
   // the format's, not peviz's).
   const std::regex typed_range(R"re("[^"\n]*must be[^"\n]*\bin [\[(]-?[0-9.]+,[^"\n]*"|"[^"\n]*\b[0-9]+\.\.[0-9][^"\n]*")re");
   std::vector<std::string> found;
-  for (const char* folder : {"core", "cli", "app"})
-    for (const auto& e : fs::recursive_directory_iterator(kRepo / folder)) {
-      const std::string ext = e.path().extension().string();
-      if (e.path().filename() == "limits.cpp" || (ext != ".cpp" && ext != ".hpp")) continue;
-      const std::string text = read_text(e.path());
-      for (auto it = std::sregex_iterator(text.begin(), text.end(), typed_range); it != std::sregex_iterator(); ++it)
-        if (it->str().find("PNG text keyword") == std::string::npos)
-          found.push_back(fs::relative(e.path(), kRepo).string() + ": " + it->str());
-    }
+  scan_sources([&](const std::string& file, const std::string& text) {
+    for (auto it = std::sregex_iterator(text.begin(), text.end(), typed_range); it != std::sregex_iterator(); ++it)
+      if (it->str().find("PNG text keyword") == std::string::npos) found.push_back(file + it->str());
+  });
   INFO(Catch::Detail::stringify(found));
   CHECK(found.empty());
 }
@@ -164,6 +172,28 @@ TEST_CASE("no source outside the limits table types a bound into a slider or a h
         for (auto it = std::sregex_iterator(text.begin(), text.end(), *r); it != std::sregex_iterator(); ++it)
           found.push_back(fs::relative(e.path(), kRepo).string() + ": " + it->str());
     }
+  INFO(Catch::Detail::stringify(found));
+  CHECK(found.empty());
+}
+
+TEST_CASE("no source outside the limits table types a bound into a check, a clamp or a comparison message", "[limits]") {
+  // check_range(v, 0.15, 0.85), "must be >= 320", std::clamp(w, 320, 16384): each types a bound the table
+  // holds. Allowed: signs and counts (0 and 1 in messages) and clamps whose bounds are definitions, not
+  // settings: fractions [0, 1], percentiles [0, 100], a double's significant digits [1, 17], a GIF
+  // palette's colours [1, 256].
+  const std::regex typed_check(R"re(check_range\([^;]*,\s*-?[0-9.e]+f?,\s*-?[0-9.e]+f?\s*\))re");
+  const std::regex typed_message(R"re("[^"\n]*(must|needs?)[^"\n]*(>=?|<=?|at least|at most)\s*-?([2-9]|[0-9.]{2,})[^"\n]*")re");
+  const std::regex typed_clamp(R"re(std::clamp\([^;]*,\s*(-?[0-9.e]+)f?,\s*(-?[0-9.e]+)f?\))re");
+  const std::set<std::pair<std::string, std::string>> definitions = {
+      {"0", "1"}, {"0.0", "1.0"}, {"0", "100"}, {"0.0", "100.0"}, {"1", "17"}, {"1", "256"}};
+  std::vector<std::string> found;
+  scan_sources([&](const std::string& file, const std::string& text) {
+    for (const std::regex* r : {&typed_check, &typed_message})
+      for (auto it = std::sregex_iterator(text.begin(), text.end(), *r); it != std::sregex_iterator(); ++it)
+        found.push_back(file + it->str());
+    for (auto it = std::sregex_iterator(text.begin(), text.end(), typed_clamp); it != std::sregex_iterator(); ++it)
+      if (!definitions.count({(*it)[1].str(), (*it)[2].str()})) found.push_back(file + it->str());
+  });
   INFO(Catch::Detail::stringify(found));
   CHECK(found.empty());
 }

@@ -32,7 +32,7 @@ TEST_CASE("validation names head-dim, rotary-dim and base") {
   p.rotary_dim = 256;
   CHECK(param_of(p) == "rotary-dim: must not exceed --head-dim (128), got 256");
   p.rotary_dim = 3;
-  CHECK(param_of(p).rfind("rotary-dim: must be an even integer", 0) == 0);
+  CHECK(param_of(p).rfind("rotary-dim: must be even and hold at least one pair", 0) == 0);
   p = {};
   p.base = 1.0;
   CHECK(param_of(p).rfind("base:", 0) == 0);

@@ -72,8 +72,19 @@ void update_query_scale(ContextExtensionOptions& o, const ModelConfig& model) {
   o.query_scale_label = "queries x " + query_scale_formula(model, *scaled);
 }
 
+// Core wants beta_fast > beta_slow (YaRN) and high_freq_factor > low_freq_factor (llama3): when the lower
+// knob passes the upper one, the upper one is lifted this factor above it, so the pair never becomes a
+// state core refuses (found by peviz --monkey 11: low_freq_factor 5.4 over high_freq_factor 4).
+constexpr double kAboveLower = 1.01;
+
+void keep_above(double& upper, double lower) {
+  if (upper <= lower) upper = lower * kAboveLower;
+}
+
 void update(AppState& s) {
   ContextExtensionOptions& o = s.pages.context_extension;
+  keep_above(o.params.beta_fast, o.params.beta_slow);
+  keep_above(o.params.high_freq_factor, o.params.low_freq_factor);
   o.from_model = follows_model(s.pages);  // a knob moved: custom from now on
   if (o.compare) ensure_comparison(s.pages);
   o.result = compare_context_extensions(o.params);

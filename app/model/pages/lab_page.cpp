@@ -453,20 +453,12 @@ void use_trained_table(AppState& s) {
   const train::TrainRun* run = run_of(s.pages.lab, PositionEncoding::learned);
   if (!run) throw ParamError("pe", "no learned run yet: tick learned and press Train");
   const train::TrainSnapshot snap = run->snapshot();
-  EncodingParams& p = s.params;
-  auto table = std::make_shared<Matrix>(run->learned_table());
-  p.encoding = Encoding::learned;
-  p.d_model = int(table->cols);
-  p.max_len = int(table->rows);
-  p.seq_len = int(table->rows);
-  p.learned_table = std::move(table);
   const std::string what = "trained in the Lab (" + std::string(train::to_string(run->settings().task)) + ", step " +
                            std::to_string(snap.step) + " of " + std::to_string(snap.steps) + ", seed " +
                            std::to_string(run->settings().seed) + ")";
-  p.learned_source = "lab: " + what;
-  s.pages.learned.loaded_name = what;
+  install_learned_table(s, std::make_shared<Matrix>(run->learned_table()), "lab: " + what, what);
+  s.params.seq_len = s.params.max_len;  // every row of the trained table on screen
   s.pages.page = Page::basics;
-  mark_params_changed(s);
 }
 
 std::vector<std::string> save_lab_runs(const AppState& s, const std::string& folder, long long unix_seconds) {

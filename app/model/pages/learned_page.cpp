@@ -115,13 +115,18 @@ void load_learned_table(AppState& s, const std::string& path, const std::string&
                      "the window shows tables of at most " + std::to_string(int(limits::max_len.window_hi())) +
                          " rows and " + std::to_string(int(limits::d_model.window_hi())) + " columns, got " +
                          std::to_string(table->rows) + " x " + std::to_string(table->cols));
+  install_learned_table(s, std::move(table), st ? "safetensors:" + tensor : "npy",
+                        std::filesystem::path(path).filename().string() + (st ? " : " + tensor : ""));
+}
+
+void install_learned_table(AppState& s, std::shared_ptr<const Matrix> table, std::string source, std::string shown) {
   EncodingParams& p = s.params;
   p.encoding = Encoding::learned;
   p.d_model = int(table->cols);
   p.max_len = int(table->rows);
   p.learned_table = std::move(table);
-  p.learned_source = st ? "safetensors:" + tensor : "npy";
-  s.pages.learned.loaded_name = std::filesystem::path(path).filename().string() + (st ? " : " + tensor : "");
+  p.learned_source = std::move(source);
+  s.pages.learned.loaded_name = std::move(shown);
   mark_params_changed(s);
 }
 

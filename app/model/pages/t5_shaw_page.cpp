@@ -1,4 +1,6 @@
 // The T5 & Shaw page: T5's bucket matrix (HF compute_bias) and Shaw's clipped distances, and bucket against r.
+#include <algorithm>
+
 #include "app/model/app_state.hpp"
 #include "app/model/figure.hpp"
 #include "app/model/json_fields.hpp"
@@ -19,9 +21,18 @@ Matrix from_ints(const NdArray& a) {
 T5BucketParams t5_params(const T5ShawOptions& o) { return square_t5_params(o.seq_len, o.num_buckets, o.max_distance, o.causal); }
 ShawParams shaw_params(const T5ShawOptions& o) { return square_shaw_params(o.seq_len, o.max_relative); }
 
+// T5 needs enough buckets for its exact range and a max distance past that range: a knob moved below
+// either is lifted to the smallest valid value, so the page never holds a state core refuses (found by
+// peviz --monkey 11: 32 buckets with max distance 4).
+void keep_t5_knobs_valid(T5ShawOptions& o) {
+  o.num_buckets = std::max(o.num_buckets, t5_min_buckets(!o.causal));
+  o.max_distance = std::max(o.max_distance, t5_exact_range(o.num_buckets, !o.causal) + 1);
+}
+
 void update(AppState& s) {
   T5ShawOptions& o = s.pages.t5_shaw;
   check_window_int(limits::t5_shaw_seq_len, o.seq_len);
+  keep_t5_knobs_valid(o);
   o.buckets = from_ints(t5_bucket_matrix(t5_params(o)));  // validates
   o.shaw = from_ints(shaw_relative_positions(shaw_params(o)));
   o.bucket_of_distance.clear();

@@ -30,18 +30,6 @@ constexpr const char* kExplanations[5] = {
     "interpolated by the factor, a linear ramp between (beta_fast, beta_slow); attention is scaled by 0.1 ln(factor) + 1.",
     "llama3 (Meta, Llama 3.1): like YaRN's ramp, but the cut is by wavelength: shorter than original / "
     "high_freq_factor kept, longer than original / low_freq_factor divided by the factor, smooth between."};
-// Core wants beta_fast > beta_slow (YaRN) and high_freq_factor > low_freq_factor (llama3): when the lower
-// knob passes the upper one, the upper one is lifted this factor above it, so the pair never becomes a
-// state core refuses (found by peviz --monkey 11: low_freq_factor 5.4 over high_freq_factor 4).
-constexpr double kAboveLower = 1.01;
-
-// Lifts `upper` above `lower` (see kAboveLower); true when it moved.
-bool keep_above(double& upper, double lower) {
-  if (upper > lower) return false;
-  upper = lower * kAboveLower;
-  return true;
-}
-
 void controls(AppState& s) {
   ContextExtensionOptions& o = s.pages.context_extension;
   ContextExtensionParams& p = o.params;
@@ -87,10 +75,6 @@ void controls(AppState& s) {
   changed |= page_slider(s, page, "high_freq_factor", p.high_freq_factor, limits::high_freq_factor);
   hint("llama3: pairs whose wavelength is shorter than original length / high_freq_factor keep their frequency; "
        "between the two cuts the frequency is blended smoothly.");
-  if (keep_above(p.beta_fast, p.beta_slow) | keep_above(p.high_freq_factor, p.low_freq_factor)) {
-    s.pages.mark(page);
-    changed = true;
-  }
   if (changed) o.from_model = false;  // no longer the model's settings
 }
 

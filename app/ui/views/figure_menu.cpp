@@ -156,7 +156,7 @@ void draw_file_dialogs(AppState& s) {
     hint("A line under the figure: encoding, d_model, base, L, layout or the page's own parameters.");
     ImGui::Separator();
     const FigureView chosen = chosen_view(s);
-    const int format = chosen.kind == FigureView::window ? 0 : std::clamp(f.format_choice, 0, 2);
+    const int format = int(chosen_figure_format(chosen, f.format_choice));
     const std::string name = std::filesystem::path(figure_file_name(s, chosen, (long long)std::time(nullptr)))
                                  .replace_extension(kFigureFormatNames[format]).string();
     if (gfx::files_are_downloads()) ImGui::TextDisabled("next download: %s", name.c_str());

@@ -11,23 +11,6 @@
 
 namespace peviz::app {
 
-namespace {
-
-// The lower bounds of buckets and max distance move with the other knobs (core/t5_buckets): after more
-// buckets or leaving the causal form, lift the dependent value to its bound rather than leave a state
-// core refuses (found by peviz --monkey 11: 32 buckets with max distance 4).
-void keep_t5_knobs_valid(AppState& s) {
-  T5ShawOptions& o = s.pages.t5_shaw;
-  const int buckets = std::max(o.num_buckets, t5_min_buckets(!o.causal));
-  const int distance = std::max(o.max_distance, t5_exact_range(buckets, !o.causal) + 1);
-  if (buckets == o.num_buckets && distance == o.max_distance) return;
-  o.num_buckets = buckets;
-  o.max_distance = distance;
-  s.pages.mark(Page::t5_shaw);
-}
-
-}  // namespace
-
 void draw_t5_shaw_view(AppState& s) {
   T5ShawOptions& o = s.pages.t5_shaw;
   constexpr Page page = Page::t5_shaw;
@@ -41,7 +24,6 @@ void draw_t5_shaw_view(AppState& s) {
     next_on_line(radio_width("causal##t5"));
     if (ImGui::Checkbox("causal##t5", &o.causal)) s.pages.mark(page);
     hint("Bidirectional: half the buckets for keys after the query (+B/2). Causal: every future key is bucket 0.");
-    keep_t5_knobs_valid(s);
     next_slider_on_line("Shaw k");
     page_slider(s, page, "Shaw k", o.max_relative, limits::max_relative);
   }

@@ -3,6 +3,7 @@
 
 #include "app/model/state_json.hpp"
 #include "core/errors.hpp"
+#include "core/limits.hpp"
 
 using namespace peviz;
 using namespace peviz::app;
@@ -50,6 +51,14 @@ TEST_CASE("a partial state changes only the keys it names") {
   CHECK(s.pages.page == Page::rope_decay);
 }
 
+TEST_CASE("the sidebar's width is clamped into the limits table's range, not refused") {
+  AppState s;
+  apply_state_json(json::parse(R"({"view": {"sidebar_width": 60}})"), s);
+  CHECK(s.layout.sidebar_width == float(limits::sidebar_width.min));
+  apply_state_json(json::parse(R"({"view": {"sidebar_width": 1e9}})"), s);
+  CHECK(s.layout.sidebar_width == float(limits::sidebar_width.max));
+}
+
 TEST_CASE("a bad value anywhere leaves the state untouched and names the key") {
   const char* bad[][2] = {
       {R"({"params": {"d_model": 0}})", "d-model"},
@@ -71,6 +80,8 @@ TEST_CASE("a bad value anywhere leaves the state untouched and names the key") {
       {R"({"params": {"d_model": 12.5}})", "d_model"},
       {R"({"view": {"ui_zoom": 1e300}})", "ui_zoom"},
       {R"({"view": {"theme": 3}})", "theme"},
+      {R"({"view": {"split_x": 0.9}})", "split"},
+      {R"({"view": {"split_y": "half"}})", "split_y"},
   };
   for (const auto& [text, key] : bad) {
     INFO(text);

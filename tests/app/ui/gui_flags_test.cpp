@@ -89,8 +89,8 @@ TEST_CASE("apply_gui_flags refuses bad names and sizes, and --monkey without --f
         "peviz: --view: must be one of " + page_names() + ", got nowhere\n");
   CHECK(refusal([](GuiOptions& o) { o.theme = "blue"; }) == "peviz: --theme: must be dark or light, got blue\n");
   CHECK(refusal([](GuiOptions& o) { o.size = "100x100"; }) ==  // below 320 x 240
-        "peviz: --size: must be WxH with W >= 320 and H >= 240, got 100x100\n");
-  CHECK(refusal([](GuiOptions& o) { o.size = "wide"; }) == "peviz: --size: must be WxH with W >= 320 and H >= 240, got wide\n");
+        "peviz: --size: must be WxH with W in 320..16384 and H in 240..16384, got 100x100\n");
+  CHECK(refusal([](GuiOptions& o) { o.size = "wide"; }) == "peviz: --size: must be WxH with W in 320..16384 and H in 240..16384, got wide\n");
   CHECK(refusal([](GuiOptions& o) { o.record = "colour"; }).rfind("peviz: --record: must be one of position, ", 0) == 0);
   CHECK(refusal([](GuiOptions& o) { o.save_figure = "nothing"; }).rfind("peviz: --save-figure: must be one of window, ", 0) == 0);
   CHECK(refusal([](GuiOptions& o) { o.monkey = 7; }) == "peviz: --monkey: needs --frames N (the length of the run)\n");

@@ -14,6 +14,7 @@
 #include "app/model/page_model.hpp"
 #include "app/model/pages/context_extension_page.hpp"
 #include "app/model/presets.hpp"
+#include "app/model/state_check.hpp"
 #include "app/model/state_json.hpp"
 #include "core/errors.hpp"
 #include "tests/app/model/pages/page_test_helpers.hpp"
@@ -206,4 +207,22 @@ TEST_CASE("Llama 4's query scale on its NoPE layers, up to the target context, o
   load_rope_model(s.pages, find_shipped_model("llama-3.1-8b-instruct"), "");
   show(s, Page::context_extension);
   CHECK(o.query_scale.empty());
+}
+
+// Found by peviz --monkey 11: llama3's low_freq_factor dragged to 5.4 above high_freq_factor 4, which core
+// refuses; likewise YaRN's beta_slow above beta_fast. The update step keeps the upper knob above the lower one.
+TEST_CASE("context extension page: the upper knob of each ordered pair stays above the lower one") {
+  AppState s;
+  ContextExtensionParams& p = s.pages.context_extension.params;
+  show(s, Page::context_extension);
+  REQUIRE(check_state(s) == "");
+  p.low_freq_factor = 5.4;  // as the low_freq_factor slider leaves it, above high_freq_factor 4
+  p.beta_slow = 40.0;       // above beta_fast 32
+  s.pages.mark(Page::context_extension);
+  update_app_state(s);
+  CHECK(p.high_freq_factor == Approx(5.4 * 1.01));
+  CHECK(p.beta_fast == Approx(40.0 * 1.01));
+  CHECK_FALSE(s.pages.context_extension.from_model);  // no longer the model's knobs
+  CHECK_FALSE(s.status_is_error);
+  CHECK(check_state(s) == "");
 }
