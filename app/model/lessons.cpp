@@ -60,6 +60,9 @@ Lesson parse_lesson(const json& j, const std::string& source) {
     step.learned_table = string_key(st, "learned_table", source, where, false, false);
     if (!step.learned_table.empty() && !fs::exists(find_data_file(step.learned_table)))
       refuse(source, where + "\"learned_table\": " + describe_search(step.learned_table));
+    if (st.contains("controls") && !st.at("controls").is_boolean())
+      refuse(source, where + "\"controls\" must be true or false, got " + st.at("controls").dump());
+    step.controls = st.value("controls", false);
     if (!st.contains("state") || !st.at("state").is_object()) refuse(source, where + "\"state\" must be a JSON object");
     try {
       apply_state_json(st.at("state"), *scratch);
@@ -124,6 +127,7 @@ void go_to_step(AppState& s, int k) {
   if (!t.lesson_active || t.lesson.steps.empty()) return;
   t.step = std::clamp(k, 0, int(t.lesson.steps.size()) - 1);
   const LessonStep& step = t.lesson.steps[std::size_t(t.step)];
+  t.present_controls = step.controls;
   try {
     apply_state_json(t.lesson_start, s);
     apply_state_json(step.state, s);

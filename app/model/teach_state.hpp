@@ -26,6 +26,7 @@ struct LessonStep {
   std::string text;         // 2-5 sentences
   std::string demo;         // optional panel drawn beside the text: "" or "word-order"
   std::string learned_table;  // optional: a data file (assets/...) whose "wpe" tensor the step loads as the table
+  bool controls = false;    // optional: the text asks to move a page's own control, so presenting shows them
   nlohmann::json state;     // partial state JSON applied on top of the lesson's starting state
 };
 
@@ -61,6 +62,7 @@ struct TeachState {
 
   // Presentation mode: the window reacts (full screen) in gui_main.cpp.
   bool presenting = false;
+  bool present_controls = false;         // presenting: the page's own controls shown too (the strip's toggle)
   int saved_theme = 0;                   // the user's theme and zoom, restored on leave
   float saved_zoom = 1.0f;
 

@@ -81,6 +81,7 @@ int tab_buttons(const char* const* titles, int count, int chosen, float width) {
 
 // One button per page above the views (wrapping into rows); returns the height they took.
 float page_tabs(AppState& s, ImVec2 origin, float width) {
+  if (s.teach.presenting && s.teach.lesson_active) return 0.0f;  // the lesson's steps pick the page
   ImGui::SetCursorScreenPos(origin);
   const char* titles[kPageCount];
   for (int i = 0; i < kPageCount; ++i) titles[i] = page_title(Page(i));
@@ -88,17 +89,20 @@ float page_tabs(AppState& s, ImVec2 origin, float width) {
   return ImGui::GetCursorScreenPos().y - origin.y;
 }
 
-// The Basics views one at a time: tabs, then the chosen view filling the rest (scrolling if too short).
+// The Basics views one at a time: tabs, then the chosen view filling the rest (scrolling if too short). A
+// presented lesson step picks the view: no tabs, and the view fits the slide (its plots keep their minimum).
 void draw_basics_tabs(AppState& s, ImVec2 origin, ImVec2 size) {
   static void (*const kDraw[])(AppState&) = {draw_waves_view, draw_encoding_view, draw_similarity_view, draw_binary_view};
+  const bool slide = s.teach.presenting && s.teach.lesson_active;
   const char* titles[std::size(kBasicsPanels)];
   for (std::size_t i = 0; i < std::size(kBasicsPanels); ++i) titles[i] = kBasicsPanels[i].title;
   ImGui::SetCursorScreenPos(origin);
   const int shown = int(s.layout.panel);
-  if (const int i = tab_buttons(titles, int(std::size(titles)), shown, size.x); i >= 0) s.layout.panel = BasicsPanel(i);
+  if (!slide)
+    if (const int i = tab_buttons(titles, int(std::size(titles)), shown, size.x); i >= 0) s.layout.panel = BasicsPanel(i);
   const float tabs_h = ImGui::GetCursorScreenPos().y - origin.y;
   scrolling_pane("##basics_panel", ImVec2(origin.x, origin.y + tabs_h), ImVec2(size.x, std::max(size.y - tabs_h, 50.0f)),
-                 kBasicsCellHeightEm * ImGui::GetFontSize(), kDraw[shown], s);
+                 slide ? 0.0f : kBasicsCellHeightEm * ImGui::GetFontSize(), kDraw[shown], s);
 }
 
 // `text` on one line at most `width` wide: cut with "..." when longer, the whole text in its hover then.
@@ -199,15 +203,9 @@ void draw_body(AppState& s, const std::string& caption) {
   const bool presenting = s.teach.presenting;
   if (presenting && !ImGui::GetIO().WantTextInput && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape), false))
     set_presenting(s, false);
-  if (presenting) {  // the parameters in large type, shrunk (down to 60%) to fit one line of the screen
-    push_heading_font();
-    const std::string header = parameter_header(s);
-    const float width = ImGui::CalcTextSize(header.c_str()).x, avail_w = ImGui::GetContentRegionAvail().x;
-    if (width > avail_w && width > 0) ImGui::SetWindowFontScale(std::max(0.6f, avail_w / width));
-    ImGui::TextUnformatted(header.c_str());
-    ImGui::SetWindowFontScale(1.0f);
-    pop_heading_font();
-  }
+  if (presenting && !ImGui::GetIO().WantTextInput && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_C), false))
+    s.teach.present_controls = !s.teach.present_controls;
+  if (presenting) draw_presentation_header(s);
   const float scale = ImGui::GetFontSize() / 16.0f;
   const float bar = std::max(4.0f, 5.0f * scale);
   ImVec2 origin = ImGui::GetCursorScreenPos();
@@ -228,10 +226,11 @@ void draw_body(AppState& s, const std::string& caption) {
          0);
 
   float sidebar = 0.0f;
-  if (presenting) {  // a thin strip, not resizable
-    // Room for the encoding sliders on the pages they change, else for the Leave button alone.
-    sidebar = std::min(ImGui::GetFontSize() * (uses_sidebar_encoding(s.pages.page) ? 9.0f : 6.5f), avail.x * 0.3f);
-    pane("##present_strip", origin, ImVec2(sidebar, body_h), draw_presentation_strip, s, 0);
+  if (presenting) {  // a thin strip for the encoding sliders on the pages they change; none on the others
+    if (uses_sidebar_encoding(s.pages.page)) {
+      sidebar = std::min(ImGui::GetFontSize() * 9.0f, avail.x * 0.3f);
+      pane("##present_strip", origin, ImVec2(sidebar, body_h), draw_presentation_strip, s, 0);
+    }
   } else {
     const float lo = float(limits::sidebar_width.min), hi = float(limits::sidebar_width.max);
     sidebar = std::min(std::clamp(s.layout.sidebar_width, lo, hi) * scale, std::max(lo * scale, avail.x * 0.6f));

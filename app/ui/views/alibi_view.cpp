@@ -19,7 +19,7 @@ void draw_alibi_view(AppState& s) {
   AlibiOptions& o = s.pages.alibi;
   constexpr Page page = Page::alibi;
   view_title("ALiBi: a linear bias per head, -m_h * distance");
-  if (!drawing_figure(s)) {  // the settings; a figure leaves them out
+  if (shows_controls(s)) {  // the settings; figures and presented slides leave them out
     page_slider(s, page, "heads", o.heads, limits::alibi_heads);
     next_slider_on_line("length##alibi");
     page_slider(s, page, "length##alibi", o.seq_len, limits::alibi_seq_len);

@@ -151,7 +151,7 @@ void binary_controls(AppState& s) {
 void draw_binary_view(AppState& s) {
   const BasicsOptions& basics = s.pages.basics;
   view_title("Binary-bit analogy");
-  if (!drawing_figure(s)) binary_controls(s);
+  if (shows_controls(s)) binary_controls(s);
   if (!basics.has_results || basics.binary.bits == 0) {
     ImGui::TextDisabled("no results yet: see the status line");
     return;

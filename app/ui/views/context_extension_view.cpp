@@ -108,9 +108,9 @@ void draw_context_extension_view(AppState& s) {
   ContextExtensionOptions& o = s.pages.context_extension;
   view_title(o.compare ? "Context extension: real models compared, wavelength per pair"
                        : "Context extension: wavelength per pair for every scaling (HF modeling_rope_utils)");
-  if (!drawing_figure(s)) mode_switch(s, o);
+  if (shows_controls(s)) mode_switch(s, o);
   if (o.compare) return draw_model_comparison(s);
-  if (!drawing_figure(s)) {  // the settings and the series shown; a figure leaves them out
+  if (shows_controls(s)) {  // the settings and the series shown; figures and presented slides leave them out
     controls(s);
     bool shown[5];
     for (int i = 0; i < 5; ++i) shown[i] = o.shown[std::size_t(i)];
@@ -138,7 +138,8 @@ void draw_context_extension_view(AppState& s) {
   ImGui::PopTextWrapPos();
 
   const float avail = ImGui::GetContentRegionAvail().y;
-  const float ramp_h = readable_height(avail * 0.3f);
+  const float ramp_legend = std::max(plot::legend_room_above("##yarn_ramp"), plot::legend_room_above("##query_scale"));
+  const float ramp_h = readable_height(avail * 0.3f, ramp_legend);
   const int n = int(o.log10_wavelength[0].size());
   if (plot::begin_plot("##wavelengths", ImVec2(-1, readable_height(avail - ramp_h - ImGui::GetStyle().ItemSpacing.y)))) {
     double hi = std::log10(target) + 0.5;

@@ -139,7 +139,7 @@ void draw_criteria_view(AppState& s) {
   ImGui::PopTextWrapPos();
   scorecard(o);
   ImGui::Spacing();
-  if (!drawing_figure(s)) {  // the settings; a figure leaves them out
+  if (shows_controls(s)) {  // the settings; figures and presented slides leave them out
     page_slider(s, page, "length A", o.length_a, limits::criteria_length);
     next_slider_on_line("length B");
     page_slider(s, page, "length B", o.length_b, limits::criteria_length);

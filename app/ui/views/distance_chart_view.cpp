@@ -15,7 +15,7 @@ void draw_distance_chart_view(AppState& s) {
   DistanceChartOptions& o = s.pages.distance_chart;
   constexpr Page page = Page::distance_chart;
   view_title("Every method against relative distance r = key - query");
-  if (!drawing_figure(s)) {  // the settings; a figure leaves them out
+  if (shows_controls(s)) {  // the settings; figures and presented slides leave them out
     draw_rope_model_line(s, page);
     page_slider(s, page, "length##dist", o.params.seq_len, limits::seq_len);
     next_slider_on_line("ALiBi heads");
@@ -32,7 +32,7 @@ void draw_distance_chart_view(AppState& s) {
   }
   std::vector<const char*> labels;
   for (const auto& n : names) labels.push_back(n.c_str());
-  if (!drawing_figure(s)) {  // the series shown (the plots' legends name them in a figure)
+  if (shows_controls(s)) {  // the series shown (the plots' legends name them in a figure)
     std::unique_ptr<bool[]> shown(new bool[names.size()]);
     for (std::size_t i = 0; i < names.size(); ++i) shown[i] = o.shown[i];
     if (series_toggles("##dist_toggles", labels, shown.get()))

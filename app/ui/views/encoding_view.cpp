@@ -16,7 +16,7 @@ void encoding_controls(AppState& s) {
 void draw_encoding_view(AppState& s) {
   BasicsOptions& basics = s.pages.basics;
   view_title("Encoding heatmap: position × channel");
-  if (!drawing_figure(s)) encoding_controls(s);
+  if (shows_controls(s)) encoding_controls(s);
   if (!basics.has_results) {
     ImGui::TextDisabled("no results yet: see the status line");
     return;

@@ -262,7 +262,7 @@ void sequence_line(const LabOptions& o, int n) {
 
 void attention_panel(AppState& s, LabOptions& o, float height) {
   const train::TrainSettings& t = o.settings;
-  if (!drawing_figure(s)) {  // the run, length and sequence shown; a figure leaves them out
+  if (shows_controls(s)) {  // the run, length and sequence shown; figures and presented slides leave them out
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8.0f);
     if (ImGui::BeginCombo("run##lab_attention", encoding_name(o.attention_pe))) {
       for (int k = 0; k < kLabEncodings; ++k)

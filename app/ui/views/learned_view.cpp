@@ -69,7 +69,7 @@ void draw_learned_view(AppState& s) {
   BasicsOptions& basics = s.pages.basics;
   LearnedOptions& o = s.pages.learned;
   view_title("Learned position tables: open a .npy or .safetensors file, or drop one on the window");
-  if (!drawing_figure(s)) {  // the buttons; a figure leaves them out
+  if (shows_controls(s)) {  // the buttons; figures and presented slides leave them out
     next_on_line(small_button_width("random table"));
     if (ImGui::SmallButton("random table")) {
       s.params.encoding = Encoding::learned;
@@ -88,7 +88,7 @@ void draw_learned_view(AppState& s) {
          "of its longest training sequence. Past its last row a learned table has nothing to give.");
   }
   if (!o.error.empty()) ImGui::TextColored(ImVec4(0.95f, 0.35f, 0.3f, 1), "%s", o.error.c_str());
-  if (!drawing_figure(s)) {  // the file dialog and the tensor list; a figure leaves them out
+  if (shows_controls(s)) {  // the file dialog and the tensor list; figures and presented slides leave them out
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const float top = std::min(avail.y * 0.32f, 16.0f * ImGui::GetFontSize());
     file_dialog(s, avail.x * 0.45f, top);

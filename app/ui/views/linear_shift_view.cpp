@@ -24,7 +24,7 @@ void draw_linear_shift_view(AppState& s) {
     return;
   }
   const int L = basics.computed.seq_len;
-  if (!drawing_figure(s)) {  // the settings; a figure leaves them out
+  if (shows_controls(s)) {  // the settings; figures and presented slides leave them out
     page_slider(s, page, "p", o.p, 0, std::max(L - 1 - o.k, 0));
     ImGui::SameLine();
     page_slider(s, page, "k", o.k, 0, std::max(L - 1, 0));

@@ -173,7 +173,7 @@ void bounds_table(const ContextExtensionOptions& o) {
 
 void draw_model_comparison(AppState& s) {
   ContextExtensionOptions& o = s.pages.context_extension;
-  if (!drawing_figure(s)) picker(s, o);
+  if (shows_controls(s)) picker(s, o);
   if (o.summaries.empty()) {
     ImGui::TextDisabled("no model ticked yet");
     return;

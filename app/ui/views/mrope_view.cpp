@@ -124,7 +124,7 @@ void patch_heatmaps(AppState& s, float height) {
 void draw_mrope_view(AppState& s) {
   MropeOptions& o = s.pages.mrope;
   view_title("Multimodal RoPE (Qwen2-VL's M-RoPE)");
-  if (!drawing_figure(s)) controls(s);
+  if (shows_controls(s)) controls(s);
   if (!o.model || o.ids[0].empty()) {
     ImGui::TextDisabled("no results yet: see the status line");
     return;

@@ -18,7 +18,7 @@ void draw_precision_view(AppState& s) {
   PrecisionOptions& o = s.pages.precision;
   constexpr Page page = Page::precision;
   view_title("Precision of the angle t * theta in reduced formats");
-  if (!drawing_figure(s)) {  // the settings; a figure leaves them out
+  if (shows_controls(s)) {  // the settings; figures and presented slides leave them out
     if (o.use_rope) draw_rope_model_line(s, page);
     int source = o.use_rope ? 0 : 1;
     bool source_changed = ImGui::RadioButton("RoPE", &source, 0);

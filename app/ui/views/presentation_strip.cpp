@@ -1,28 +1,48 @@
-// Presentation mode's thin strip in place of the sidebar: the essential sliders (d_model, L, base) with
-// their labels above them on the pages they change, and the button that leaves presentation mode.
+// Presentation mode's header (the parameters in large type, the Controls toggle, Leave) and the thin strip in
+// place of the sidebar: the essential sliders (d_model, L, base) with their labels above them, on the pages
+// they change.
+#include <algorithm>
+#include <string>
+
 #include <imgui.h>
 
 #include "app/model/page_model.hpp"
 #include "app/model/presentation.hpp"
+#include "app/ui/theme.hpp"
 #include "app/ui/views/teach_views.hpp"
 #include "app/ui/views/views.hpp"
 #include "core/absolute_encodings.hpp"
 
 namespace peviz::app {
 
-namespace {
-void leave_button(AppState& s) {
-  if (ImGui::Button("Leave (Esc)", ImVec2(-1.0f, 0.0f))) set_presenting(s, false);
+void draw_presentation_header(AppState& s) {
+  // Right-aligned: the toggle that shows the page's own controls (hidden, the plots fill the slide) and Leave.
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const char* toggle = "Controls (C)";
+  const char* leave = "Leave (Esc)";
+  const float toggle_w = ImGui::GetFrameHeight() + style.ItemInnerSpacing.x + ImGui::CalcTextSize(toggle).x;
+  const float buttons_w = toggle_w + style.ItemSpacing.x + ImGui::CalcTextSize(leave).x + 2 * style.FramePadding.x;
+  const float line_x = ImGui::GetCursorPosX(), avail_w = ImGui::GetContentRegionAvail().x;
+  // The parameters in large type, shrunk (down to 60%) to fit the line beside the buttons.
+  push_heading_font();
+  const std::string header = parameter_header(s);
+  const float width = ImGui::CalcTextSize(header.c_str()).x, room = avail_w - buttons_w - 2 * style.ItemSpacing.x;
+  if (width > room && width > 0) ImGui::SetWindowFontScale(std::max(0.6f, room / width));
+  ImGui::TextUnformatted(header.c_str());
+  const float header_h = ImGui::GetItemRectSize().y;
+  ImGui::SetWindowFontScale(1.0f);
+  pop_heading_font();
+  ImGui::SameLine(line_x + avail_w - buttons_w);
+  ImGui::SetCursorPosY(ImGui::GetCursorPosY() + std::max(0.0f, (header_h - ImGui::GetFrameHeight()) * 0.5f));
+  ImGui::Checkbox(toggle, &s.teach.present_controls);
+  hint("The page's own sliders and pickers above its plots; hidden, the plots fill the slide.");
+  ImGui::SameLine();
+  if (ImGui::Button(leave)) set_presenting(s, false);
   hint("Back to the window with the full sidebar, your theme and zoom (F11 or Esc too).");
 }
-}  // namespace
 
 void draw_presentation_strip(AppState& s) {
   EncodingParams& p = s.params;
-  if (!uses_sidebar_encoding(s.pages.page)) {  // the page's own controls are above its plots
-    leave_button(s);
-    return;
-  }
   ImGui::PushItemWidth(-1.0f);
   ImGui::TextUnformatted("d_model");
   if (limit_slider("##present_d", p.d_model, limits::d_model)) mark_params_changed(s);
@@ -34,8 +54,6 @@ void draw_presentation_strip(AppState& s) {
     mark_params_changed(s);
   ImGui::EndDisabled();
   ImGui::PopItemWidth();
-  ImGui::Spacing();
-  leave_button(s);
 }
 
 }  // namespace peviz::app

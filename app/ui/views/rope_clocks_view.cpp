@@ -105,7 +105,7 @@ void dials(const RopeClocksOptions& o, ImVec2 size) {
 
 void draw_rope_clocks_view(AppState& s) {
   view_title("RoPE clocks: every rotary pair at position t");
-  if (!drawing_figure(s)) {  // the settings; a figure leaves them out
+  if (shows_controls(s)) {  // the settings; figures and presented slides leave them out
     draw_rope_model_line(s, Page::rope_clocks);
     controls(s);
   }

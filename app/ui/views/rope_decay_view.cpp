@@ -28,7 +28,7 @@ void draw_rope_decay_view(AppState& s) {
   RopeDecayOptions& o = s.pages.rope_decay;
   constexpr Page page = Page::rope_decay;
   view_title("RoPE long-term decay (RoFormer §3.4.3)");
-  if (!drawing_figure(s)) {  // the settings and the bases shown; a figure leaves them out
+  if (shows_controls(s)) {  // the settings and the bases shown; figures and presented slides leave them out
     if (!o.models) {  // the models bring their own heads
       draw_rope_model_line(s, page);
       pairs_slider(s, page, "head_dim / 2", o.head_dim, limits::head_dim);

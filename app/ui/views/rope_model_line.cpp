@@ -87,7 +87,7 @@ void rope_layer_combo(AppState& s) {
 }
 
 void draw_rope_model_line(AppState& s, Page page) {
-  if (drawing_figure(s)) return;
+  if (!shows_controls(s)) return;
   const PageModel& p = page_model(page);
   if (!p.follows_rope_model) return;
   const LoadedRopeModel& m = s.pages.rope_model;

@@ -71,7 +71,7 @@ void similarity_controls(AppState& s) {
 void draw_similarity_view(AppState& s) {
   BasicsOptions& basics = s.pages.basics;
   view_title("Similarity");
-  if (!drawing_figure(s)) similarity_controls(s);
+  if (shows_controls(s)) similarity_controls(s);
   if (!basics.has_results || !plot::has_values(basics.similarity_image.values)) {
     ImGui::TextDisabled("no results yet: see the status line");
     return;

@@ -15,7 +15,7 @@ void draw_t5_shaw_view(AppState& s) {
   T5ShawOptions& o = s.pages.t5_shaw;
   constexpr Page page = Page::t5_shaw;
   view_title("T5 buckets and Shaw clipping: relative positions as a few ids");
-  if (!drawing_figure(s)) {  // the settings; a figure leaves them out
+  if (shows_controls(s)) {  // the settings; figures and presented slides leave them out
     page_slider(s, page, "length##t5", o.seq_len, limits::t5_shaw_seq_len);
     next_slider_on_line("buckets");
     page_slider(s, page, "buckets", o.num_buckets, limits::num_buckets);

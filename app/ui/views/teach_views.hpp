@@ -9,6 +9,7 @@ namespace peviz::app {
 void draw_teach_menus(AppState& s);          // teach_menus.cpp: inside the window's menu bar
 void draw_lesson_panel(AppState& s);         // lesson_panel.cpp: step title, text, Prev / Next, arrow keys
 void draw_word_order_view(AppState& s);      // word_order_view.cpp: token + position vectors, two orders
-void draw_presentation_strip(AppState& s);   // presentation_strip.cpp: d_model / L / base and "Leave"
+void draw_presentation_header(AppState& s);  // presentation_strip.cpp: the parameters, Controls and Leave
+void draw_presentation_strip(AppState& s);   // presentation_strip.cpp: d_model / L / base
 
 }  // namespace peviz::app

@@ -19,6 +19,11 @@ using plot::kMinPlotHeightEm;
 using plot::kMinPlotWidthEm;
 // While a single-view figure is drawn: no input widgets, and the highlight only when the figure asks for it.
 inline bool drawing_figure(const AppState& s) { return s.figure_drawing.active; }
+// A page's own controls (sliders, pickers, buttons): left out of figures, and while presenting unless the
+// strip's Controls toggle shows them, so that the plots a lesson step talks about fill the projected screen.
+inline bool shows_controls(const AppState& s) {
+  return !drawing_figure(s) && (!s.teach.presenting || s.teach.present_controls);
+}
 inline bool show_highlight(const AppState& s) { return !s.figure_drawing.active || s.figure_drawing.highlight; }
 
 // A colour bar beside a heatmap, in font heights.

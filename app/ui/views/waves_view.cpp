@@ -112,7 +112,7 @@ void waves_controls(AppState& s) {
 
 void draw_waves_view(AppState& s) {
   view_title("Waves");
-  if (!drawing_figure(s)) waves_controls(s);
+  if (shows_controls(s)) waves_controls(s);
   if (!s.pages.basics.has_results) {
     ImGui::TextDisabled("no results yet: see the status line");
     return;

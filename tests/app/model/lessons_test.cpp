@@ -9,6 +9,7 @@
 #include <numbers>
 #include <string>
 #include <unistd.h>
+#include <vector>
 
 #include "app/model/app_update.hpp"
 #include "app/model/lessons.hpp"
@@ -132,6 +133,21 @@ TEST_CASE("broken lessons are refused with the file, step and key named") {
   CHECK(refusal(two).find("step 2: \"learned_table\": ") != std::string::npos);
   two["steps"][1]["learned_table"] = "assets/lab/default-copy-learned-seed0.safetensors";
   CHECK(refusal(two) == "accepted");
+  two["steps"][1]["controls"] = "yes";
+  CHECK(refusal(two).find("step 2: \"controls\" must be true or false, got \"yes\"") != std::string::npos);
+  two["steps"][1]["controls"] = true;
+  CHECK(refusal(two) == "accepted");
+}
+
+TEST_CASE("a step that asks to move a page's control shows the controls while presenting; the others hide them") {
+  AppState s;
+  start_lesson(s, load_lesson_file(std::string(PEVIZ_SOURCE_DIR) + "/assets/lessons/positional-encodings.json"));
+  std::vector<int> with_controls;
+  for (int k = 0; k < int(s.teach.lesson.steps.size()); ++k) {
+    go_to_step(s, k);
+    if (s.teach.present_controls) with_controls.push_back(k + 1);
+  }
+  CHECK(with_controls == std::vector<int>{4, 10});  // "drag it to 1" (the morph), "Drag the position"
 }
 
 TEST_CASE("lesson files: truncated JSON and missing files are refused, names resolve") {
