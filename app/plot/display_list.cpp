@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <type_traits>
 
 #include "app/plot/heatmap_sampling.hpp"
 
@@ -113,6 +114,43 @@ HeatmapPicture resolve_heatmap(const HeatmapRect& h, int max_side) {
   out.min = {x_at(w.x_left), y_at(w.y_top)};
   out.max = {x_at(w.x_right), y_at(w.y_bottom)};
   return out;
+}
+
+namespace {
+
+// The points of an item, for reading and moving them.
+template <class F>
+void for_each_point(DrawItem& item, F f) {
+  std::visit([&](auto& d) {
+    using T = std::decay_t<decltype(d)>;
+    if constexpr (std::is_same_v<T, Polyline> || std::is_same_v<T, FilledPolygon>) {
+      for (Point& p : d.points) f(p);
+    } else if constexpr (std::is_same_v<T, Circle>) {
+      f(d.center);
+    } else if constexpr (std::is_same_v<T, Text>) {
+      f(d.position);
+    } else if constexpr (!std::is_same_v<T, PopClip>) {
+      f(d.min);
+      f(d.max);
+    }
+  }, item);
+}
+
+}  // namespace
+
+void trim_top_band(DisplayList& list, float margin) {
+  float top = list.height;
+  for (DrawItem& item : list.items) {
+    if (std::holds_alternative<PushClip>(item)) continue;
+    float rise = 0.0f;  // how far the item reaches above its anchor point
+    if (const Text* t = std::get_if<Text>(&item)) rise = t->v == VAlign::middle ? 0.5f * t->size : t->v == VAlign::bottom ? t->size : 0.0f;
+    if (const Circle* c = std::get_if<Circle>(&item)) rise = c->radius;
+    for_each_point(item, [&](Point& p) { top = std::min(top, p.y - rise); });
+  }
+  const float shift = top - margin;
+  if (!(shift > 0.0f) || list.items.empty()) return;
+  for (DrawItem& item : list.items) for_each_point(item, [&](Point& p) { p.y -= shift; });
+  list.height -= shift;
 }
 
 }  // namespace peviz::plot

@@ -125,6 +125,11 @@ inline float em_size(float line_height) { return line_height * kFontUnitsPerEm /
 // Where the baseline is, relative to the text's anchor point's y.
 float baseline_offset(const Text& t);
 
+// A vector figure leaves out the widgets and text lines drawn above its first plot: moves everything up so
+// that the topmost item sits `margin` below the top, and shortens the figure by as much (nothing moves when
+// the topmost item is already within the margin). Clip rectangles move with the items.
+void trim_top_band(DisplayList& list, float margin);
+
 // `text` as valid UTF-8 without control characters: invalid sequences (and surrogates, overlong
 // forms, U+FFFE/U+FFFF) become U+FFFD, controls other than tab and newline are dropped.
 std::string sanitize_utf8(std::string_view text);

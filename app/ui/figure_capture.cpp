@@ -79,7 +79,10 @@ RgbaImage capture_frames(CaptureSession& c, AppState& s, gfx::HeatmapRenderer& r
       plot::record_into(record);
     }
     draw_figure(s, c.options.view, caption, c.options.highlight);
-    if (recorded) plot::record_into(nullptr);
+    if (recorded) {
+      plot::record_into(nullptr);
+      plot::trim_top_band(*record, ImGui::GetStyle().WindowPadding.y);  // no blank band where the widgets were
+    }
     ImGui::Render();
     gfx::render_heatmaps(renderer, false);
     gfx::bind_offscreen(c.target);

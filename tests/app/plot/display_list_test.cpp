@@ -131,3 +131,31 @@ TEST_CASE("a heatmap with nothing to show resolves to an empty picture") {
   h.cells = {5.0, 9.0, 0.0, 2.0, 0, 0};  // entirely right of the matrix
   CHECK(resolve_heatmap(h).image.width == 0);
 }
+
+TEST_CASE("trim_top_band moves every item and clip up to the margin and shortens the figure by as much") {
+  DisplayList list;
+  list.width = 400;
+  list.height = 500;
+  list.add(PushClip{{0, 0}, {400, 500}});
+  list.line({10, 130}, {50, 200}, rgba(255, 0, 0));
+  list.add(FilledRect{{20, 120}, {60, 180}, rgba(0, 255, 0)});
+  list.text({30, 150}, 20.0f, rgba(255, 255, 255), "below", HAlign::left, VAlign::bottom);  // its top: 130
+  list.add(Circle{{90, 125}, 5.0f, rgba(0, 0, 255)});  // its top: 120
+  list.add(PopClip{});
+  trim_top_band(list, 8.0f);  // the topmost item reaches y = 120
+  CHECK(list.height == 388.0f);
+  CHECK(std::get<PushClip>(list.items[0]).min.y == -112.0f);
+  CHECK(std::get<Polyline>(list.items[1]).points[0].y == 18.0f);
+  CHECK(std::get<FilledRect>(list.items[2]).min.y == 8.0f);
+  CHECK(std::get<FilledRect>(list.items[2]).max.y == 68.0f);
+  CHECK(std::get<Text>(list.items[3]).position.y == 38.0f);
+  CHECK(std::get<Circle>(list.items[4]).center.y == 13.0f);
+  CHECK(list.width == 400.0f);
+
+  trim_top_band(list, 8.0f);  // already at the margin: nothing moves
+  CHECK(list.height == 388.0f);
+  DisplayList empty;
+  empty.height = 100;
+  trim_top_band(empty, 8.0f);
+  CHECK(empty.height == 100.0f);
+}
