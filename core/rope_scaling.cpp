@@ -74,25 +74,6 @@ double resolved_factor(const RopeScalingParams& s) {
 
 }  // namespace
 
-std::string_view to_string(RopeScaling s) {
-  switch (s) {
-    case RopeScaling::none: return "none";
-    case RopeScaling::linear: return "linear";
-    case RopeScaling::dynamic: return "dynamic";
-    case RopeScaling::yarn: return "yarn";
-    case RopeScaling::llama3: return "llama3";
-    case RopeScaling::longrope: return "longrope";
-  }
-  return "?";
-}
-
-std::optional<RopeScaling> parse_rope_scaling(std::string_view s) {
-  for (RopeScaling k : {RopeScaling::none, RopeScaling::linear, RopeScaling::dynamic, RopeScaling::yarn,
-                        RopeScaling::llama3, RopeScaling::longrope})
-    if (to_string(k) == s) return k;
-  return std::nullopt;
-}
-
 void validate(const RopeParams& p, const RopeScalingParams& s) {
   using K = RopeScaling;
   validate(p);
@@ -191,96 +172,135 @@ std::vector<double> yarn_ramp(double beta_fast, double beta_slow, int dim, doubl
   return ramp;
 }
 
-ScaledRope rope_scaled_inv_freq(const RopeParams& p, const RopeScalingParams& s) {
-  validate(p, s);
+namespace {
+
+// One function per scaling, after validate(): transformers' modeling_rope_utils.py, as each comment says.
+ScaledRope scale_none(const RopeParams& p, const RopeScalingParams&) {
+  ScaledRope out;
+  out.inv_freq = rope_inv_freq(p);
+  return out;
+}
+
+// HF _compute_linear_scaling_rope_parameters: position interpolation (Chen et al. 2023, kaiokendev) as
+// inv_freq / factor.
+ScaledRope scale_linear(const RopeParams& p, const RopeScalingParams& s) {
+  ScaledRope out;
+  out.factor = *s.factor;
+  out.inv_freq = rope_inv_freq(p);
+  for (double& f : out.inv_freq) f /= out.factor;
+  return out;
+}
+
+// HF _compute_dynamic_ntk_parameters: seq = max(seq_len, max_pos) (seq_len absent -> max_pos);
+// base' = base * (factor * seq / max_pos - (factor - 1)) ** (dim / (dim - 2)).
+ScaledRope scale_dynamic(const RopeParams& p, const RopeScalingParams& s) {
   ScaledRope out;
   const int dim = rotary_dim(p);
-  switch (s.kind) {
-    case RopeScaling::none: {
-      out.inv_freq = rope_inv_freq(p);
-      break;
-    }
-    case RopeScaling::linear: {
-      // HF _compute_linear_scaling_rope_parameters: position interpolation (Chen et al. 2023,
-      // kaiokendev) as inv_freq / factor.
-      out.factor = *s.factor;
-      out.inv_freq = rope_inv_freq(p);
-      for (double& f : out.inv_freq) f /= out.factor;
-      break;
-    }
-    case RopeScaling::dynamic: {
-      // HF _compute_dynamic_ntk_parameters: seq = max(seq_len, max_pos) (seq_len absent -> max_pos);
-      // base' = base * (factor * seq / max_pos - (factor - 1)) ** (dim / (dim - 2)).
-      out.factor = *s.factor;
-      out.original_max_len = original_len(s);
-      const double max_pos = out.original_max_len;
-      const double seq = (s.seq_len && *s.seq_len > out.original_max_len) ? double(*s.seq_len) : max_pos;
-      RopeParams q = p;
-      q.base = p.base * std::pow(out.factor * seq / max_pos - (out.factor - 1.0), double(dim) / double(dim - 2));
-      out.inv_freq = rope_inv_freq(q);
-      break;
-    }
-    case RopeScaling::yarn: {
-      // HF _compute_yarn_parameters (YaRN, Peng et al. 2023).
-      out.factor = resolved_factor(s);
-      out.original_max_len = original_len(s);
-      if (s.attention_factor) {
-        out.attention_factor = *s.attention_factor;
-      } else if (s.mscale.value_or(0.0) != 0.0 && s.mscale_all_dim.value_or(0.0) != 0.0) {
-        // `if mscale and mscale_all_dim`: both present and non-zero.
-        out.attention_factor = yarn_get_mscale(out.factor, *s.mscale) / yarn_get_mscale(out.factor, *s.mscale_all_dim);
-      } else {
-        out.attention_factor = yarn_get_mscale(out.factor);
-      }
-      out.yarn_ramp = yarn_ramp(fast_beta(s), slow_beta(s), dim, p.base,
-                                double(out.original_max_len), s.truncate.value_or(true));
-      const std::vector<double> extrapolation = rope_inv_freq(p);
-      out.inv_freq.resize(extrapolation.size());
-      for (std::size_t j = 0; j < extrapolation.size(); ++j) {
-        // inv_freq_extrapolation_factor = 1 - ramp; inv = interp * (1 - extrap_factor) + extrap * extrap_factor.
-        const double extrap_factor = 1.0 - out.yarn_ramp[j];
-        const double interpolation = extrapolation[j] / out.factor;
-        out.inv_freq[j] = interpolation * (1.0 - extrap_factor) + extrapolation[j] * extrap_factor;
-      }
-      break;
-    }
-    case RopeScaling::llama3: {
-      // HF _compute_llama3_parameters (Llama 3.1 reference: factor 8, low 1, high 4, original 8192).
-      out.factor = *s.factor;
-      out.original_max_len = original_len(s);
-      const double low = low_factor(s), high = high_factor(s);
-      const double old_len = out.original_max_len;
-      const double low_freq_wavelen = old_len / low, high_freq_wavelen = old_len / high;
-      out.inv_freq = rope_inv_freq(p);
-      for (double& f : out.inv_freq) {
-        const double wavelen = 2.0 * std::numbers::pi / f;
-        // wavelen < high_freq_wavelen: unchanged; wavelen > low_freq_wavelen: divided by factor.
-        double scaled = wavelen > low_freq_wavelen ? f / out.factor : f;
-        const bool medium = !(wavelen < high_freq_wavelen) && !(wavelen > low_freq_wavelen);
-        if (medium) {
-          const double smooth = (old_len / wavelen - low) / (high - low);
-          scaled = (1.0 - smooth) * scaled / out.factor + smooth * scaled;
-        }
-        f = scaled;
-      }
-      break;
-    }
-    case RopeScaling::longrope: {
-      // HF _compute_longrope_parameters (LongRoPE, Ding et al. 2024; Phi-3): long factors when
-      // seq_len > original_max_position_embeddings, else short; inv = 1 / (ext * base^(2j/dim)).
-      out.factor = resolved_factor(s);
-      out.original_max_len = original_len(s);
-      if (s.attention_factor) out.attention_factor = *s.attention_factor;
-      else if (out.factor <= 1.0) out.attention_factor = 1.0;
-      else out.attention_factor = std::sqrt(1.0 + std::log(out.factor) / std::log(double(out.original_max_len)));
-      const bool long_ctx = s.seq_len && *s.seq_len > out.original_max_len;
-      const std::vector<double>& ext = long_ctx ? s.long_factor : s.short_factor;
-      out.inv_freq = rope_inv_freq(p);
-      for (std::size_t j = 0; j < out.inv_freq.size(); ++j) out.inv_freq[j] /= ext[j];
-      break;
-    }
+  out.factor = *s.factor;
+  out.original_max_len = original_len(s);
+  const double max_pos = out.original_max_len;
+  const double seq = (s.seq_len && *s.seq_len > out.original_max_len) ? double(*s.seq_len) : max_pos;
+  RopeParams q = p;
+  q.base = p.base * std::pow(out.factor * seq / max_pos - (out.factor - 1.0), double(dim) / double(dim - 2));
+  out.inv_freq = rope_inv_freq(q);
+  return out;
+}
+
+// HF _compute_yarn_parameters (YaRN, Peng et al. 2023).
+ScaledRope scale_yarn(const RopeParams& p, const RopeScalingParams& s) {
+  ScaledRope out;
+  out.factor = resolved_factor(s);
+  out.original_max_len = original_len(s);
+  if (s.attention_factor) {
+    out.attention_factor = *s.attention_factor;
+  } else if (s.mscale.value_or(0.0) != 0.0 && s.mscale_all_dim.value_or(0.0) != 0.0) {
+    // `if mscale and mscale_all_dim`: both present and non-zero.
+    out.attention_factor = yarn_get_mscale(out.factor, *s.mscale) / yarn_get_mscale(out.factor, *s.mscale_all_dim);
+  } else {
+    out.attention_factor = yarn_get_mscale(out.factor);
+  }
+  out.yarn_ramp = yarn_ramp(fast_beta(s), slow_beta(s), rotary_dim(p), p.base, double(out.original_max_len),
+                            s.truncate.value_or(true));
+  const std::vector<double> extrapolation = rope_inv_freq(p);
+  out.inv_freq.resize(extrapolation.size());
+  for (std::size_t j = 0; j < extrapolation.size(); ++j) {
+    // inv_freq_extrapolation_factor = 1 - ramp; inv = interp * (1 - extrap_factor) + extrap * extrap_factor.
+    const double extrap_factor = 1.0 - out.yarn_ramp[j];
+    const double interpolation = extrapolation[j] / out.factor;
+    out.inv_freq[j] = interpolation * (1.0 - extrap_factor) + extrapolation[j] * extrap_factor;
   }
   return out;
+}
+
+// HF _compute_llama3_parameters (Llama 3.1 reference: factor 8, low 1, high 4, original 8192).
+ScaledRope scale_llama3(const RopeParams& p, const RopeScalingParams& s) {
+  ScaledRope out;
+  out.factor = *s.factor;
+  out.original_max_len = original_len(s);
+  const double low = low_factor(s), high = high_factor(s);
+  const double old_len = out.original_max_len;
+  const double low_freq_wavelen = old_len / low, high_freq_wavelen = old_len / high;
+  out.inv_freq = rope_inv_freq(p);
+  for (double& f : out.inv_freq) {
+    const double wavelen = 2.0 * std::numbers::pi / f;
+    // wavelen < high_freq_wavelen: unchanged; wavelen > low_freq_wavelen: divided by factor.
+    double scaled = wavelen > low_freq_wavelen ? f / out.factor : f;
+    const bool medium = !(wavelen < high_freq_wavelen) && !(wavelen > low_freq_wavelen);
+    if (medium) {
+      const double smooth = (old_len / wavelen - low) / (high - low);
+      scaled = (1.0 - smooth) * scaled / out.factor + smooth * scaled;
+    }
+    f = scaled;
+  }
+  return out;
+}
+
+// HF _compute_longrope_parameters (LongRoPE, Ding et al. 2024; Phi-3): long factors when
+// seq_len > original_max_position_embeddings, else short; inv = 1 / (ext * base^(2j/dim)).
+ScaledRope scale_longrope(const RopeParams& p, const RopeScalingParams& s) {
+  ScaledRope out;
+  out.factor = resolved_factor(s);
+  out.original_max_len = original_len(s);
+  if (s.attention_factor) out.attention_factor = *s.attention_factor;
+  else if (out.factor <= 1.0) out.attention_factor = 1.0;
+  else out.attention_factor = std::sqrt(1.0 + std::log(out.factor) / std::log(double(out.original_max_len)));
+  const bool long_ctx = s.seq_len && *s.seq_len > out.original_max_len;
+  const std::vector<double>& ext = long_ctx ? s.long_factor : s.short_factor;
+  out.inv_freq = rope_inv_freq(p);
+  for (std::size_t j = 0; j < out.inv_freq.size(); ++j) out.inv_freq[j] /= ext[j];
+  return out;
+}
+
+// The scalings: each one's name (the CLI's --scaling and transformers' rope_type) and its computation, once.
+struct RopeScalingRow {
+  RopeScaling kind;
+  std::string_view name;
+  ScaledRope (*scale)(const RopeParams&, const RopeScalingParams&);
+};
+constexpr RopeScalingRow kRopeScalingRows[] = {
+    {RopeScaling::none, "none", scale_none},       {RopeScaling::linear, "linear", scale_linear},
+    {RopeScaling::dynamic, "dynamic", scale_dynamic}, {RopeScaling::yarn, "yarn", scale_yarn},
+    {RopeScaling::llama3, "llama3", scale_llama3},   {RopeScaling::longrope, "longrope", scale_longrope}};
+
+const RopeScalingRow& row_of(RopeScaling kind) {
+  for (const RopeScalingRow& r : kRopeScalingRows)
+    if (r.kind == kind) return r;
+  return kRopeScalingRows[0];
+}
+
+}  // namespace
+
+std::string_view to_string(RopeScaling s) { return row_of(s).name; }
+
+std::optional<RopeScaling> parse_rope_scaling(std::string_view s) {
+  for (const RopeScalingRow& r : kRopeScalingRows)
+    if (r.name == s) return r.kind;
+  return std::nullopt;
+}
+
+ScaledRope rope_scaled_inv_freq(const RopeParams& p, const RopeScalingParams& s) {
+  validate(p, s);
+  return row_of(s.kind).scale(p, s);
 }
 
 }  // namespace peviz

@@ -214,33 +214,34 @@ void write_animation(RenderOptions& o, AppState& s, gfx::HeatmapRenderer& render
   std::printf("%s\n", o.out.c_str());
 }
 
-void run_render(RenderOptions& o) {
-  if (o.out.empty()) throw ParamError("out", "is required: a .png, .svg or .pdf path (a folder with --all; .gif or .mp4 with --animate)");
-  const FigureFormat format = o.animate.empty() ? figure_format(o) : FigureFormat::png;
-  if (!o.animate.empty()) {
-    const auto param = parse_animated_param(o.animate);
-    if (!param) throw ParamError("animate", "must be one of " + animated_param_names() + ", got " + o.animate);
-    o.animation.param = *param;
-    if (*param == AnimatedParam::lesson && !o.given("--view")) o.view = "window";  // steps change pages
-    if (o.all) throw ParamError("animate", "animates one --view, not --all");
-    const auto kind = animation_format_of_path(o.out);
-    if (!kind) throw ParamError("out", "an animation is written to a .gif or .mp4 file, got " + o.out);
-    const AnimationSpec range = default_sweep(*param);
-    if (!o.sub->count("--from")) o.animation.from = range.from;
-    if (!o.sub->count("--to")) o.animation.to = range.to;
-    validate(o.animation, *kind);
-    if (*kind == AnimationFormat::mp4 && ((o.width * o.scale) % 2 || (o.height * o.scale) % 2))
-      throw ParamError("width", "an MP4 (H.264, yuv420p) needs an even width and height in pixels, got " +
-                                    std::to_string(o.width * o.scale) + " x " + std::to_string(o.height * o.scale));
-  }
-  std::vector<FigureView> views;
-  if (o.all) {
-    views = single_figure_views();
-  } else {
-    const auto v = parse_figure_view(o.view);
-    if (!v) throw ParamError("view", "must be one of " + figure_view_names() + ", got " + o.view);
-    views = {*v};
-  }
+// --animate: the parameter swept, its range and the file kind, checked before anything is drawn.
+void check_animation_flags(RenderOptions& o) {
+  const auto param = parse_animated_param(o.animate);
+  if (!param) throw ParamError("animate", "must be one of " + animated_param_names() + ", got " + o.animate);
+  o.animation.param = *param;
+  if (*param == AnimatedParam::lesson && !o.given("--view")) o.view = "window";  // steps change pages
+  if (o.all) throw ParamError("animate", "animates one --view, not --all");
+  const auto kind = animation_format_of_path(o.out);
+  if (!kind) throw ParamError("out", "an animation is written to a .gif or .mp4 file, got " + o.out);
+  const AnimationSpec range = default_sweep(*param);
+  if (!o.sub->count("--from")) o.animation.from = range.from;
+  if (!o.sub->count("--to")) o.animation.to = range.to;
+  validate(o.animation, *kind);
+  if (*kind == AnimationFormat::mp4 && ((o.width * o.scale) % 2 || (o.height * o.scale) % 2))
+    throw ParamError("width", "an MP4 (H.264, yuv420p) needs an even width and height in pixels, got " +
+                                  std::to_string(o.width * o.scale) + " x " + std::to_string(o.height * o.scale));
+}
+
+// The views drawn: every single view with --all, else --view's.
+std::vector<FigureView> views_of(const RenderOptions& o) {
+  if (o.all) return single_figure_views();
+  const auto v = parse_figure_view(o.view);
+  if (!v) throw ParamError("view", "must be one of " + figure_view_names() + ", got " + o.view);
+  return {*v};
+}
+
+// The figure's size, scale, theme and options from the flags (validated).
+FigureOptions figure_options_of(const RenderOptions& o) {
   FigureOptions fig;
   fig.width = o.width;
   fig.height = o.height;
@@ -251,21 +252,50 @@ void run_render(RenderOptions& o) {
   if (o.theme != "dark" && o.theme != "light") throw ParamError("theme", "must be dark or light, got " + o.theme);
   fig.theme = o.theme == "light" ? Theme::light : Theme::dark;
   validate(fig);
+  return fig;
+}
 
-  auto state = std::make_unique<AppState>();  // fixed address: the GL layer keeps pointers into it
-  AppState& s = *state;
+// The state the flags describe, with the learned table of --from-npy / --from-safetensors installed.
+void apply_render_state(const RenderOptions& o, AppState& s) {
   try {
     apply_state_json(flags_as_state(o), s);
   } catch (const ParamError& e) {
     throw as_flag_error(e);
   }
-  if (!o.encoding.from_npy.empty() || !o.encoding.from_safetensors.empty()) {
-    cli::EncodingFlags f = o.encoding;
-    f.encoding = "learned";
-    const EncodingParams loaded = cli::resolve_encoding_flags(f);  // loads and validates the table
-    install_learned_table(s, loaded.learned_table, loaded.learned_source,
-                          o.encoding.from_npy.empty() ? o.encoding.from_safetensors : o.encoding.from_npy);
+  if (o.encoding.from_npy.empty() && o.encoding.from_safetensors.empty()) return;
+  cli::EncodingFlags f = o.encoding;
+  f.encoding = "learned";
+  const EncodingParams loaded = cli::resolve_encoding_flags(f);  // loads and validates the table
+  install_learned_table(s, loaded.learned_table, loaded.learned_source,
+                        o.encoding.from_npy.empty() ? o.encoding.from_safetensors : o.encoding.from_npy);
+}
+
+// Draws and writes the animation or every figure, printing each path. Inside the GL context.
+void write_outputs(RenderOptions& o, AppState& s, gfx::HeatmapRenderer& renderer, FigureOptions fig,
+                   const std::vector<FigureView>& views, FigureFormat format) {
+  if (!o.animate.empty()) {
+    fig.view = views[0];
+    return write_animation(o, s, renderer, fig);
   }
+  for (const FigureView& v : views) {
+    fig.view = v;
+    std::string path = o.out;
+    if (o.all)
+      path = (std::filesystem::path(o.out) / figure_file_name(s, v, -1)).replace_extension(kFigureFormatNames[int(format)]).string();
+    save_figure(s, renderer, fig, 1.0f, format, path);
+    std::printf("%s\n", path.c_str());
+  }
+}
+
+void run_render(RenderOptions& o) {
+  if (o.out.empty()) throw ParamError("out", "is required: a .png, .svg or .pdf path (a folder with --all; .gif or .mp4 with --animate)");
+  const FigureFormat format = o.animate.empty() ? figure_format(o) : FigureFormat::png;
+  if (!o.animate.empty()) check_animation_flags(o);
+  const std::vector<FigureView> views = views_of(o);
+  const FigureOptions fig = figure_options_of(o);
+  auto state = std::make_unique<AppState>();  // fixed address: the GL layer keeps pointers into it
+  AppState& s = *state;
+  apply_render_state(o, s);
   if (format != FigureFormat::png && std::find(views.begin(), views.end(), FigureView{}) != views.end())
     throw ParamError("format", "the whole-window figure is PNG only (vector figures leave widgets out): pick a --view");
   if (o.all) {
@@ -284,19 +314,7 @@ void run_render(RenderOptions& o) {
       renderer = gfx::create_heatmap_renderer();
       failure = load_fonts(1.0f);  // a missing font is fatal, as in the window
       attach_heatmaps(s, renderer);
-      if (!o.animate.empty() && failure.empty()) {
-        fig.view = views[0];
-        write_animation(o, s, renderer, fig);
-      }
-      for (const FigureView& v : failure.empty() && o.animate.empty() ? views : std::vector<FigureView>{}) {
-        fig.view = v;
-        std::string path = o.out;
-        if (o.all) {
-          path = (std::filesystem::path(o.out) / figure_file_name(s, v, -1)).replace_extension(kFigureFormatNames[int(format)]).string();
-        }
-        save_figure(s, renderer, fig, 1.0f, format, path);
-        std::printf("%s\n", path.c_str());
-      }
+      if (failure.empty()) write_outputs(o, s, renderer, fig, views, format);
     } catch (const gfx::ShaderError& e) {
       failure = e.what();
     } catch (const ParamError& e) {

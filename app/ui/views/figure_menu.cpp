@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <ctime>
 #include <filesystem>
+#include <iterator>
+#include <string>
 
 #include <imgui.h>
 #include <imgui_stdlib.h>
@@ -83,92 +85,117 @@ void draw_file_menu(AppState& s) {
   ImGui::EndMenu();
 }
 
+namespace {
+
+// File > Open's path dialog (the browser opens its own picker instead).
+void open_dialog(AppState& s) {
+  FigureSettings& f = s.figure;
+  if (!ImGui::BeginPopupModal("Open", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) return;
+  ImGui::TextUnformatted("A figure saved by peviz (PNG, SVG, PDF), a lab experiment, a model's config.json, or a "
+                         ".npy / .safetensors table.");
+  ImGui::TextDisabled("Dropping a file onto the window opens it too.");
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 30.0f);
+  if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
+  const bool enter = ImGui::InputText("path", &f.open_path, ImGuiInputTextFlags_EnterReturnsTrue);
+  if ((ImGui::Button("Open") || enter) && !f.open_path.empty()) {
+    s.open_request = f.open_path;
+    ImGui::CloseCurrentPopup();
+  }
+  ImGui::SameLine();
+  if (ImGui::Button("Cancel") || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) ImGui::CloseCurrentPopup();
+  ImGui::EndPopup();
+}
+
+// Figure settings: the folder and the view saved.
+void figure_target_choices(AppState& s) {
+  FigureSettings& f = s.figure;
+  const float em = ImGui::GetFontSize();
+  if (!gfx::files_are_downloads()) {
+    ImGui::SetNextItemWidth(em * 24.0f);
+    ImGui::InputTextWithHint("folder", default_figure_folder().string().c_str(), &f.folder);
+    hint("Where F12 saves figures and Export data saves numbers (created when missing).");
+  }
+  const auto views = single_figure_views();
+  std::string current = view_label(chosen_view(s));
+  ImGui::SetNextItemWidth(em * 14.0f);
+  if (ImGui::BeginCombo("view", current.c_str())) {
+    for (int i = 0; i <= int(views.size()); ++i) {
+      const FigureView v = i == 0 ? FigureView{} : views[std::size_t(i - 1)];
+      if (ImGui::Selectable(view_label(v).c_str(), f.view_choice == i)) f.view_choice = i;
+    }
+    ImGui::EndCombo();
+  }
+  hint("The whole window, or one view alone filling the figure.");
+}
+
+// Figure settings: format (those the platform cannot write disabled), scale, theme, background and caption.
+void figure_look_choices(FigureSettings& f) {
+  ImGui::TextUnformatted("format");
+  const char* formats[] = {"PNG", "SVG", "PDF"};
+  for (int k = 0; k < int(std::size(formats)); ++k) {
+    ImGui::SameLine();
+    const std::string why_not = gfx::cannot_write(std::string(".") + kFigureFormatNames[k]);
+    if (!why_not.empty() && f.format_choice == k) f.format_choice = 0;
+    ImGui::BeginDisabled(!why_not.empty());
+    if (ImGui::RadioButton(formats[k], f.format_choice == k)) f.format_choice = k;
+    ImGui::EndDisabled();
+    if (!why_not.empty()) hint(why_not.c_str());
+  }
+  hint("SVG and PDF: vector figures of one view with real text (the plots and their labels; sliders and "
+       "buttons left out). The whole window is always a PNG.");
+  ImGui::TextUnformatted("scale");
+  for (const int k : {1, 2, 4}) {
+    ImGui::SameLine();
+    const std::string label = std::to_string(k) + "x";
+    if (ImGui::RadioButton(label.c_str(), f.scale == k)) f.scale = k;
+  }
+  const std::string most = "Pixels per screen unit: fonts are rasterised for it, so 2x and 4x stay crisp (at most " +
+                           std::to_string(kMaxFigureWidth) + " x " + std::to_string(kMaxFigureHeight) + ").";
+  hint(most.c_str());
+  ImGui::TextUnformatted("theme");
+  const char* themes[] = {"as the window", "dark", "light"};
+  for (int k = 0; k < int(std::size(themes)); ++k) {
+    ImGui::SameLine();
+    if (ImGui::RadioButton(themes[k], f.theme_choice == k)) f.theme_choice = k;
+  }
+  hint("The figure's own theme: light for slides and papers, without changing the window.");
+  ImGui::Checkbox("transparent background", &f.transparent);
+  hint("No window background in the PNG (alpha 0 around the panels).");
+  ImGui::Checkbox("caption with the parameters", &f.caption);
+  hint("A line under the figure: encoding, d_model, base, L, layout or the page's own parameters.");
+}
+
+// File > Figure settings: what F12 saves, the next file's name, Save now and Close.
+void figure_settings_dialog(AppState& s) {
+  FigureSettings& f = s.figure;
+  if (!ImGui::BeginPopupModal("Figure settings", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) return;
+  figure_target_choices(s);
+  figure_look_choices(f);
+  ImGui::Separator();
+  const FigureView chosen = chosen_view(s);
+  const int format = int(chosen_figure_format(chosen, f.format_choice));
+  const std::string name = std::filesystem::path(figure_file_name(s, chosen, (long long)std::time(nullptr)))
+                               .replace_extension(kFigureFormatNames[format]).string();
+  if (gfx::files_are_downloads()) ImGui::TextDisabled("next download: %s", name.c_str());
+  else ImGui::TextDisabled("next: %s", (figure_folder(s) / name).string().c_str());
+  if (ImGui::Button("Save figure now (F12)")) {
+    f.save_requested = true;
+    ImGui::CloseCurrentPopup();
+  }
+  ImGui::SameLine();
+  if (ImGui::Button("Close") || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) ImGui::CloseCurrentPopup();
+  ImGui::EndPopup();
+}
+
+}  // namespace
+
 void draw_file_dialogs(AppState& s) {
   FigureSettings& f = s.figure;
   // The browser opens its own file picker instead of the path dialog; the file arrives as a dropped one.
   if (std::exchange(f.open_dialog_requested, false) && !gfx::ask_for_file()) ImGui::OpenPopup("Open");
   if (std::exchange(f.settings_dialog_requested, false)) ImGui::OpenPopup("Figure settings");
-  const float em = ImGui::GetFontSize();
-
-  if (ImGui::BeginPopupModal("Open", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
-    ImGui::TextUnformatted("A figure saved by peviz (PNG, SVG, PDF), a lab experiment, a model's config.json, or a "
-                           ".npy / .safetensors table.");
-    ImGui::TextDisabled("Dropping a file onto the window opens it too.");
-    ImGui::SetNextItemWidth(em * 30.0f);
-    if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
-    const bool enter = ImGui::InputText("path", &f.open_path, ImGuiInputTextFlags_EnterReturnsTrue);
-    if ((ImGui::Button("Open") || enter) && !f.open_path.empty()) {
-      s.open_request = f.open_path;
-      ImGui::CloseCurrentPopup();
-    }
-    ImGui::SameLine();
-    if (ImGui::Button("Cancel") || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) ImGui::CloseCurrentPopup();
-    ImGui::EndPopup();
-  }
-
-  if (ImGui::BeginPopupModal("Figure settings", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
-    if (!gfx::files_are_downloads()) {
-      ImGui::SetNextItemWidth(em * 24.0f);
-      ImGui::InputTextWithHint("folder", default_figure_folder().string().c_str(), &f.folder);
-      hint("Where F12 saves figures and Export data saves numbers (created when missing).");
-    }
-    const auto views = single_figure_views();
-    std::string current = view_label(chosen_view(s));
-    ImGui::SetNextItemWidth(em * 14.0f);
-    if (ImGui::BeginCombo("view", current.c_str())) {
-      for (int i = 0; i <= int(views.size()); ++i) {
-        const FigureView v = i == 0 ? FigureView{} : views[std::size_t(i - 1)];
-        if (ImGui::Selectable(view_label(v).c_str(), f.view_choice == i)) f.view_choice = i;
-      }
-      ImGui::EndCombo();
-    }
-    hint("The whole window, or one view alone filling the figure.");
-    ImGui::TextUnformatted("format");
-    const char* formats[] = {"PNG", "SVG", "PDF"};
-    for (int k = 0; k < 3; ++k) {
-      ImGui::SameLine();
-      const std::string why_not = gfx::cannot_write(std::string(".") + kFigureFormatNames[k]);
-      if (!why_not.empty() && f.format_choice == k) f.format_choice = 0;
-      ImGui::BeginDisabled(!why_not.empty());
-      if (ImGui::RadioButton(formats[k], f.format_choice == k)) f.format_choice = k;
-      ImGui::EndDisabled();
-      if (!why_not.empty()) hint(why_not.c_str());
-    }
-    hint("SVG and PDF: vector figures of one view with real text (the plots and their labels; sliders and "
-         "buttons left out). The whole window is always a PNG.");
-    ImGui::TextUnformatted("scale");
-    for (const int k : {1, 2, 4}) {
-      ImGui::SameLine();
-      const std::string label = std::to_string(k) + "x";
-      if (ImGui::RadioButton(label.c_str(), f.scale == k)) f.scale = k;
-    }
-    hint("Pixels per screen unit: fonts are rasterised for it, so 2x and 4x stay crisp (at most 7680 x 4320).");
-    ImGui::TextUnformatted("theme");
-    const char* themes[] = {"as the window", "dark", "light"};
-    for (int k = 0; k < 3; ++k) {
-      ImGui::SameLine();
-      if (ImGui::RadioButton(themes[k], f.theme_choice == k)) f.theme_choice = k;
-    }
-    hint("The figure's own theme: light for slides and papers, without changing the window.");
-    ImGui::Checkbox("transparent background", &f.transparent);
-    hint("No window background in the PNG (alpha 0 around the panels).");
-    ImGui::Checkbox("caption with the parameters", &f.caption);
-    hint("A line under the figure: encoding, d_model, base, L, layout or the page's own parameters.");
-    ImGui::Separator();
-    const FigureView chosen = chosen_view(s);
-    const int format = int(chosen_figure_format(chosen, f.format_choice));
-    const std::string name = std::filesystem::path(figure_file_name(s, chosen, (long long)std::time(nullptr)))
-                                 .replace_extension(kFigureFormatNames[format]).string();
-    if (gfx::files_are_downloads()) ImGui::TextDisabled("next download: %s", name.c_str());
-    else ImGui::TextDisabled("next: %s", (figure_folder(s) / name).string().c_str());
-    if (ImGui::Button("Save figure now (F12)")) {
-      f.save_requested = true;
-      ImGui::CloseCurrentPopup();
-    }
-    ImGui::SameLine();
-    if (ImGui::Button("Close") || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) ImGui::CloseCurrentPopup();
-    ImGui::EndPopup();
-  }
+  open_dialog(s);
+  figure_settings_dialog(s);
 }
 
 }  // namespace peviz::app
