@@ -203,7 +203,8 @@ void draw_body(AppState& s, const std::string& caption) {
   const bool presenting = s.teach.presenting;
   if (presenting && !ImGui::GetIO().WantTextInput && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape), false))
     set_presenting(s, false);
-  if (presenting && !ImGui::GetIO().WantTextInput && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_C), false))
+  if (presenting && !ImGui::GetIO().WantTextInput && !ImGui::GetIO().KeyCtrl &&
+      ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_C), false))
     s.teach.present_controls = !s.teach.present_controls;
   if (presenting) draw_presentation_header(s);
   const float scale = ImGui::GetFontSize() / 16.0f;

@@ -53,14 +53,15 @@ struct HeadlessImGui {
   }
 };
 
-constexpr int kLeftKey = 263, kRightKey = 262, kEscapeKey = 256;  // GLFW's key codes, as the GLFW backend maps them
+constexpr int kLeftKey = 263, kRightKey = 262, kEscapeKey = 256, kCKey = 67;  // GLFW's key codes, as its backend maps them
 
-// Maps ImGui's arrow and Escape keys to GLFW's codes, as the window's backend does.
+// Maps ImGui's arrow, Escape and C keys to GLFW's codes, as the window's backend does.
 inline void map_arrow_keys() {
   ImGuiIO& io = ImGui::GetIO();
   io.KeyMap[ImGuiKey_LeftArrow] = kLeftKey;
   io.KeyMap[ImGuiKey_RightArrow] = kRightKey;
   io.KeyMap[ImGuiKey_Escape] = kEscapeKey;
+  io.KeyMap[ImGuiKey_C] = kCKey;
 }
 
 // Presses `key` for one frame, then releases it for one.

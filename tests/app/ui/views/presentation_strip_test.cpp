@@ -1,4 +1,5 @@
-// Presentation mode headless: the strip replaces the sidebar at its zoom, the header draws, Esc leaves it.
+// Presentation mode headless: the strip replaces the sidebar at its zoom, the header draws, C shows the page's
+// controls, Esc leaves it.
 #include <string>
 
 #include "app/model/presentation.hpp"
@@ -7,7 +8,7 @@
 using namespace peviz;
 using namespace peviz::app;
 
-TEST_CASE("presentation mode draws the strip and the header; Esc leaves it") {
+TEST_CASE("presentation mode draws the strip and the header; C toggles the controls, Esc leaves it") {
   HeadlessImGui ui;
   map_arrow_keys();
   AppState s;
@@ -25,6 +26,11 @@ TEST_CASE("presentation mode draws the strip and the header; Esc leaves it") {
   s.params.d_model = 64;
   ui.frame(s);
   CHECK(s.teach.presenting);
+  CHECK_FALSE(s.teach.present_controls);  // the plots fill the slide
+  press_key(ui, s, kCKey);
+  CHECK(s.teach.present_controls);
+  press_key(ui, s, kCKey);
+  CHECK_FALSE(s.teach.present_controls);
   press_key(ui, s, kEscapeKey);
   CHECK_FALSE(s.teach.presenting);
   CHECK(s.theme == Theme::dark);
