@@ -53,6 +53,12 @@ if ((${#missing[@]})); then
 fi
 
 JOBS="$(nproc 2>/dev/null || echo 2)"
+# "setup: <stage> took N s" after each stage of a test run, so a CI log shows where its time goes.
+STAGE_START=$SECONDS
+stage_done() {
+  echo "setup: $1 took $((SECONDS - STAGE_START)) s (total $SECONDS s)"
+  STAGE_START=$SECONDS
+}
 # The browser build into build-web/ (PEVIZ_WEB_DIR), its page in build-web/site/.
 build_web() {
   local dir="${PEVIZ_WEB_DIR:-build-web}"
@@ -92,6 +98,7 @@ if [[ "$MODE" == run ]]; then
   cmake --build "$BUILD_DIR" -j "$JOBS" --target peviz
 else
   cmake --build "$BUILD_DIR" -j "$JOBS"
+  stage_done "the install and the Release build"
 fi
 
 case "$MODE" in
@@ -100,7 +107,9 @@ case "$MODE" in
     # The browser build and what its test drives chromium with (tests/web/package-lock.json), before ctest.
     build_web
     (cd tests/web && npm ci --no-audit --no-fund --loglevel=error)
+    stage_done "the browser build"
     (cd "$BUILD_DIR" && ctest --output-on-failure -j "$JOBS")
+    stage_done "the test suite"
     [[ "${PEVIZ_QUICK:-0}" == 1 ]] && exit 0
     # The random-input test over every page, long: any failed state check exits 1 (stops here). Three fixed
     # seeds share the frames, so a failure is reproducible; PEVIZ_MONKEY_SEEDS picks others (any number).
@@ -109,19 +118,24 @@ case "$MODE" in
     for MONKEY_SEED in "${MONKEY_SEEDS[@]}"; do
       run_monkey "$((MONKEY_FRAMES / ${#MONKEY_SEEDS[@]}))" "$MONKEY_SEED"
     done
+    stage_done "the random-input runs"
     echo "== the whole suite again under AddressSanitizer + UndefinedBehaviorSanitizer =="
     cmake -S . -B "$BUILD_DIR-asan" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPEVIZ_SANITIZE=ON
     cmake --build "$BUILD_DIR-asan" -j "$JOBS"
+    stage_done "the sanitizer build"
     # Leaks inside Mesa's software GL driver are not ours: see tests/lsan.supp. The browser test runs in the first
     # ctest only: its wasm is not instrumented, and the window it compares with is app_tests' under ASan here.
     SUPP="$(pwd)/tests/lsan.supp"
     (cd "$BUILD_DIR-asan" && ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS="suppressions=$SUPP" \
        UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --output-on-failure -j "$JOBS" -E "deb_package|web_browser")
+    stage_done "the suite under the sanitizers"
     echo "== libFuzzer targets, ${PEVIZ_FUZZ_SECONDS:-30} s each =="
     CC=clang CXX=clang++ cmake -S . -B "$BUILD_DIR-fuzz" -DCMAKE_BUILD_TYPE=Release -DPEVIZ_BUILD_GUI=OFF \
       -DPEVIZ_BUILD_TESTS=OFF -DPEVIZ_FUZZ=ON
     cmake --build "$BUILD_DIR-fuzz" -j "$JOBS"
+    stage_done "the fuzzer build"
     bash tests/fuzz/run_fuzzers.sh "$BUILD_DIR-fuzz" "${PEVIZ_FUZZ_SECONDS:-30}"
+    stage_done "the fuzzers"
     ;;
   *)    echo "usage: ./setup.sh run|test|web [--build-only]" >&2; exit 2 ;;
 esac

@@ -95,7 +95,8 @@ int gif_frame_delay(int index, int fps) {
   return int(at(index + 1) - at(index));
 }
 
-GifWriter::GifWriter(int width, int height, int fps) : width_(width), height_(height), fps_(fps) {
+GifWriter::GifWriter(int width, int height, int fps, std::vector<Ramp> ramps)
+    : width_(width), height_(height), fps_(fps), ramps_(std::move(ramps)) {
   if (width < 1 || width > kMaxPngSide) throw ParamError("width", "a GIF is 1 to " + std::to_string(kMaxPngSide) + " pixels wide, got " + std::to_string(width));
   if (height < 1 || height > kMaxPngSide) throw ParamError("height", "a GIF is 1 to " + std::to_string(kMaxPngSide) + " pixels high, got " + std::to_string(height));
   if (fps < 1 || fps > kMaxGifFps)
@@ -112,7 +113,7 @@ void GifWriter::add_frame(const RgbaImage& frame) {
 
 std::string GifWriter::encode() {
   if (frames_.empty()) throw ParamError("frames", "a GIF needs at least one frame");
-  PaletteLookup lookup(build_palette(counts_));
+  PaletteLookup lookup(build_palette(counts_, 256, ramps_));
   // GIF colour tables have 2^k entries: pad with black.
   int table = 2;
   while (table < int(lookup.palette().size())) table *= 2;

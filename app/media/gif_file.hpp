@@ -23,8 +23,9 @@ int gif_frame_delay(int index, int fps);
 class GifWriter {
  public:
   // Throws ParamError("width" | "height" | "fps", ...) for sizes outside [1, kMaxPngSide] or fps
-  // outside [1, kMaxGifFps].
-  GifWriter(int width, int height, int fps);
+  // outside [1, kMaxGifFps]. `ramps`: the colormaps the frames may show (build_palette keeps entries
+  // for those they do show).
+  GifWriter(int width, int height, int fps, std::vector<Ramp> ramps = {});
   // Throws ParamError("frames", ...) for a frame of another size.
   void add_frame(const RgbaImage& frame);
   int frame_count() const { return int(frames_.size()); }
@@ -36,6 +37,7 @@ class GifWriter {
 
  private:
   int width_, height_, fps_;
+  std::vector<Ramp> ramps_;
   ColorCounts counts_;
   std::vector<std::string> frames_;  // RGBA, deflated
 };

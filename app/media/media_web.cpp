@@ -21,7 +21,7 @@ void write_pdf_file(const std::string&, const plot::DisplayList&, const std::map
   unavailable(param, "PDF");
 }
 
-GifWriter::GifWriter(int width, int height, int fps) : width_(width), height_(height), fps_(fps) { unavailable("out", "GIF"); }
+GifWriter::GifWriter(int width, int height, int fps, std::vector<Ramp>) : width_(width), height_(height), fps_(fps) { unavailable("out", "GIF"); }
 void GifWriter::add_frame(const RgbaImage&) { unavailable("out", "GIF"); }
 void GifWriter::write(const std::string&, const std::string& param) { unavailable(param, "GIF"); }
 std::string GifWriter::encode() { unavailable("out", "GIF"); }

@@ -8,6 +8,11 @@ namespace peviz::media {
 
 namespace {
 
+constexpr std::uint64_t kFlatShare = 8192;    // a flat colour covers at least 1/8192 of the counted pixels
+constexpr int kRampReach = 3;                  // a colour within 3 per channel of a ramp's entry lies on it
+constexpr std::uint64_t kRampShare = 200;      // a ramp is used when 1/200 (0.5%) of the pixels lie on it
+constexpr std::size_t kMaxRampEntries = 96;    // entries per ramp: steps of ~3 table entries, about one JND
+
 struct Entry {
   std::uint32_t rgb;  // r | g << 8 | b << 16
   std::uint32_t count;
@@ -54,23 +59,11 @@ Rgb box_colour(const std::vector<Entry>& e, const Box& b) {
   return out;
 }
 
-}  // namespace
-
-void ColorCounts::add(const std::uint8_t* rgba, std::size_t pixels) {
-  for (std::size_t i = 0; i < pixels; ++i, rgba += 4) {
-    std::uint16_t& n = count[std::size_t(rgba[0]) | std::size_t(rgba[1]) << 8 | std::size_t(rgba[2]) << 16];
-    if (n < 0xFFFF) ++n;
-  }
-}
-
-std::vector<Rgb> build_palette(const ColorCounts& counts, int max_colors) {
-  max_colors = std::clamp(max_colors, 1, 256);
-  std::vector<Entry> e;
-  for (std::uint32_t rgb = 0; rgb < counts.count.size(); ++rgb)
-    if (counts.count[rgb]) e.push_back({rgb, counts.count[rgb]});
-  if (e.empty()) return {Rgb{0, 0, 0}};
+// One entry per box of the median cut of `e` (reordered), at most `slots` boxes; nothing for no colours.
+std::vector<Rgb> median_cut(std::vector<Entry>& e, int slots) {
+  if (e.empty() || slots < 1) return {};
   std::vector<Box> boxes = {make_box(e, 0, e.size())};
-  while (int(boxes.size()) < max_colors) {
+  while (int(boxes.size()) < slots) {
     // The box spanning the widest range of one channel: halving it shrinks the worst error most.
     const auto widest = std::max_element(boxes.begin(), boxes.end(), [](const Box& a, const Box& b) { return a.extent() < b.extent(); });
     if (widest->extent() == 0) break;  // every box holds one colour
@@ -82,8 +75,103 @@ std::vector<Rgb> build_palette(const ColorCounts& counts, int max_colors) {
     *widest = make_box(e, b.begin, mid);
     boxes.push_back(make_box(e, mid, b.end));
   }
+  std::vector<Rgb> out;
+  for (const Box& b : boxes) out.push_back(box_colour(e, b));
+  return out;
+}
+
+Rgb rgb_of(const Entry& x) { return {std::uint8_t(x.channel(0)), std::uint8_t(x.channel(1)), std::uint8_t(x.channel(2))}; }
+
+// Up to n of the most frequent colours, each covering at least 1/kFlatShare of the counted pixels
+// (flat fills: backgrounds, widget frames, outlines, series), removed from `e`. Ties go to the lower
+// colour value, so the palette does not depend on the order of equal counts.
+std::vector<Rgb> take_frequent(std::vector<Entry>& e, std::size_t n) {
+  std::uint64_t total = 0;
+  for (const Entry& x : e) total += x.count;
+  const auto more_frequent = [](const Entry& a, const Entry& b) { return a.count != b.count ? a.count > b.count : a.rgb < b.rgb; };
+  n = std::min(n, e.size());
+  std::partial_sort(e.begin(), e.begin() + std::ptrdiff_t(n), e.end(), more_frequent);
+  std::size_t taken = 0;
+  while (taken < n && std::uint64_t(e[taken].count) * kFlatShare >= total) ++taken;
+  std::vector<Rgb> out;
+  for (std::size_t i = 0; i < taken; ++i) out.push_back(rgb_of(e[i]));
+  e.erase(e.begin(), e.begin() + std::ptrdiff_t(taken));
+  return out;
+}
+
+// Marks, per colour, which ramps (bit r for ramp r < 8) have an entry within kRampReach per channel.
+std::vector<std::uint8_t> ramp_marks(const std::vector<Ramp>& ramps) {
+  std::vector<std::uint8_t> marks(std::size_t(1) << 24, 0);
+  for (std::size_t r = 0; r < std::min<std::size_t>(ramps.size(), 8); ++r)
+    for (const Rgb& c : ramps[r])
+      for (int dr = -kRampReach; dr <= kRampReach; ++dr)
+        for (int dg = -kRampReach; dg <= kRampReach; ++dg)
+          for (int db = -kRampReach; db <= kRampReach; ++db) {
+            const int x = c[0] + dr, y = c[1] + dg, z = c[2] + db;
+            if (x < 0 || y < 0 || z < 0 || x > 255 || y > 255 || z > 255) continue;
+            marks[std::size_t(x) | std::size_t(y) << 8 | std::size_t(z) << 16] |= std::uint8_t(1u << r);
+          }
+  return marks;
+}
+
+// k entries of a ramp, evenly spaced from its first to its last.
+std::vector<Rgb> sample_ramp(const Ramp& ramp, std::size_t k) {
+  std::vector<Rgb> out;
+  for (std::size_t i = 0; i < k; ++i) out.push_back(ramp[k < 2 ? 0 : (i * (ramp.size() - 1) + (k - 1) / 2) / (k - 1)]);
+  return out;
+}
+
+// Entries for the ramps that at least 1/kRampShare of the pixels in `e` lie on, `budget` in all (at most
+// kMaxRampEntries each); the colours on a used ramp are removed from `e`, the ramp's entries stand for them.
+std::vector<Rgb> take_ramps(std::vector<Entry>& e, const std::vector<Ramp>& ramps, std::size_t budget) {
+  if (ramps.empty() || e.empty()) return {};
+  const std::vector<std::uint8_t> marks = ramp_marks(ramps);
+  std::vector<std::uint64_t> on(8, 0);
+  std::uint64_t total = 0;
+  for (const Entry& x : e) {
+    total += x.count;
+    for (std::size_t r = 0; r < 8; ++r)
+      if (marks[x.rgb] >> r & 1) on[r] += x.count;
+  }
+  std::uint8_t used = 0;
+  for (std::size_t r = 0; r < std::min<std::size_t>(ramps.size(), 8); ++r)
+    if (!ramps[r].empty() && on[r] * kRampShare >= total) used |= std::uint8_t(1u << r);
+  const auto used_count = std::size_t(__builtin_popcount(used));
+  if (used_count == 0) return {};
+  const std::size_t each = std::min(kMaxRampEntries, budget / used_count);
+  std::vector<Rgb> out;
+  for (std::size_t r = 0; r < 8; ++r)
+    if (used >> r & 1) {
+      const std::vector<Rgb> s = sample_ramp(ramps[r], each);
+      out.insert(out.end(), s.begin(), s.end());
+    }
+  e.erase(std::remove_if(e.begin(), e.end(), [&](const Entry& x) { return (marks[x.rgb] & used) != 0; }), e.end());
+  return out;
+}
+
+}  // namespace
+
+void ColorCounts::add(const std::uint8_t* rgba, std::size_t pixels) {
+  for (std::size_t i = 0; i < pixels; ++i, rgba += 4) {
+    std::uint16_t& n = count[std::size_t(rgba[0]) | std::size_t(rgba[1]) << 8 | std::size_t(rgba[2]) << 16];
+    if (n < 0xFFFF) ++n;
+  }
+}
+
+std::vector<Rgb> build_palette(const ColorCounts& counts, int max_colors, const std::vector<Ramp>& ramps) {
+  max_colors = std::clamp(max_colors, 1, 256);
+  std::vector<Entry> e;
+  for (std::uint32_t rgb = 0; rgb < counts.count.size(); ++rgb)
+    if (counts.count[rgb]) e.push_back({rgb, counts.count[rgb]});
+  if (e.empty()) return {Rgb{0, 0, 0}};
   std::vector<Rgb> palette;
-  for (const Box& b : boxes) palette.push_back(box_colour(e, b));
+  if (e.size() > std::size_t(max_colors)) {
+    palette = take_frequent(e, std::size_t(max_colors) / 4);
+    const std::vector<Rgb> on_ramps = take_ramps(e, ramps, std::size_t(max_colors) / 2);
+    palette.insert(palette.end(), on_ramps.begin(), on_ramps.end());
+  }
+  const std::vector<Rgb> cut = median_cut(e, max_colors - int(palette.size()));
+  palette.insert(palette.end(), cut.begin(), cut.end());
   return palette;
 }
 

@@ -12,6 +12,16 @@ std::uint32_t pack(const unsigned char rgb[3]) {
 }
 }  // namespace
 
+std::vector<std::vector<std::array<std::uint8_t, 3>>> continuous_colormap_ramps() {
+  std::vector<std::vector<std::array<std::uint8_t, 3>>> out;
+  for (Colormap c : kAllColormaps) {
+    if (c == Colormap::categorical) continue;
+    auto& ramp = out.emplace_back();
+    for (const auto& rgb : kColormapRGB[int(c)]) ramp.push_back({rgb[0], rgb[1], rgb[2]});
+  }
+  return out;
+}
+
 std::string_view to_string(Colormap c) {
   switch (c) {
     case Colormap::viridis: return "viridis";

@@ -9,6 +9,7 @@
 #include "app/model/lessons.hpp"
 #include "app/model/state_json.hpp"
 #include "app/ui/figure_capture.hpp"
+#include "app/plot/colormap.hpp"
 #include "core/errors.hpp"
 
 namespace peviz::app {
@@ -51,7 +52,7 @@ void start(AppState& s, AnimationRecorder& rec) {
   if (s.figure.theme_choice == 1) rec.options.theme = Theme::dark;
   if (s.figure.theme_choice == 2) rec.options.theme = Theme::light;
   validate(rec.options);
-  if (format == AnimationFormat::gif) rec.gif = std::make_unique<media::GifWriter>(r.width, r.height, r.spec.fps);
+  if (format == AnimationFormat::gif) rec.gif = std::make_unique<media::GifWriter>(r.width, r.height, r.spec.fps, plot::continuous_colormap_ramps());
   else rec.mp4 = std::make_unique<media::Mp4Writer>(r.width, r.height, r.spec.fps);
   const std::filesystem::path folder = figure_folder(s);
   std::error_code ec;

@@ -23,6 +23,7 @@
 #include "app/gfx/heatmap_renderer.hpp"
 #include "app/gfx/shader.hpp"
 #include "app/model/state_json.hpp"
+#include "app/plot/colormap.hpp"
 #include "app/plot/vector_metadata.hpp"
 #include "app/ui/theme.hpp"
 #include "app/gfx/window.hpp"
@@ -190,7 +191,7 @@ void write_animation(RenderOptions& o, AppState& s, gfx::HeatmapRenderer& render
   const int w = fig.width * fig.scale, h = fig.height * fig.scale;
   std::unique_ptr<media::GifWriter> gif;
   std::unique_ptr<media::Mp4Writer> mp4;
-  if (format == AnimationFormat::gif) gif = std::make_unique<media::GifWriter>(w, h, o.animation.fps);
+  if (format == AnimationFormat::gif) gif = std::make_unique<media::GifWriter>(w, h, o.animation.fps, plot::continuous_colormap_ramps());
   else mp4 = std::make_unique<media::Mp4Writer>(w, h, o.animation.fps);
   if (o.animation.param == AnimatedParam::lesson) {
     add_lesson_frames(o, s, renderer, fig, [&](const RgbaImage& img) { gif ? gif->add_frame(img) : mp4->add_frame(img); });

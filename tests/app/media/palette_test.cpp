@@ -111,3 +111,66 @@ TEST_CASE("no colours give one black entry; max_colors is honoured") {
   CHECK(build_palette(counts, 16).size() == 16);
   CHECK(build_palette(counts, 1).size() == 1);
 }
+
+namespace {
+
+// What a light-theme lesson GIF holds: a background and a widget frame filling much of every frame, a thin
+// outline a shade darker than the frame, a diverging colour bar (its 256 entries, many pixels each), and
+// 200,000 colours of cross-faded frames (blends of two random colours) that outnumber everything else.
+struct CrossFadedFrames {
+  Rgb background{240, 240, 240}, frame{224, 224, 230}, outline{200, 200, 205};
+  std::vector<Rgb> bar = colormap_entries(plot::Colormap::diverging);
+  ColorCounts counts;
+  CrossFadedFrames() {
+    const auto fill = [&](Rgb c, std::size_t n) {
+      const std::vector<Rgb> px(n, c);
+      const auto bytes = pixels_of(px);
+      counts.add(bytes.data(), n);
+    };
+    fill(background, 60000);
+    fill(frame, 20000);
+    fill(outline, 2000);
+    for (const Rgb& c : bar) fill(c, 400);
+    std::vector<Rgb> fades;
+    std::uint32_t seed = 12345;
+    const auto next = [&] { return seed = seed * 1664525u + 1013904223u; };
+    for (int i = 0; i < 200000; ++i) {
+      const std::uint32_t v = next();
+      fades.push_back({std::uint8_t(v >> 8), std::uint8_t(v >> 16), std::uint8_t(v >> 24)});
+    }
+    const auto bytes = pixels_of(fades);
+    counts.add(bytes.data(), fades.size());
+  }
+};
+
+}  // namespace
+
+TEST_CASE("cross-faded frames keep the flat fills exact and a colormap ramp they show smooth") {
+  CrossFadedFrames f;
+  const auto ramps = plot::continuous_colormap_ramps();
+  PaletteLookup with(build_palette(f.counts, 256, ramps));
+  PaletteLookup without(build_palette(f.counts, 256));
+  const auto mapped = [](PaletteLookup& l, const Rgb& c) { return l.palette()[l.index(c[0], c[1], c[2])]; };
+  const auto distinct_on_bar = [&](PaletteLookup& l) {
+    std::set<Rgb> s;
+    for (const Rgb& c : f.bar) s.insert(mapped(l, c));
+    return s.size();
+  };
+  double worst = 0;
+  for (const Rgb& c : f.bar) worst = std::max(worst, delta_e(c, mapped(with, c)));
+  std::printf("cross-faded frames: the diverging bar keeps %zu distinct colours with its ramp, %zu without; "
+              "worst CIE76 delta E on it %.2f\n", distinct_on_bar(with), distinct_on_bar(without), worst);
+  CHECK(with.palette().size() <= 256);
+  CHECK(distinct_on_bar(with) >= 64);  // the ramp's 64 entries, and cut colours between them
+  CHECK(distinct_on_bar(with) > distinct_on_bar(without));
+  CHECK(worst <= 4.0);
+  for (const Rgb& c : {f.background, f.frame, f.outline}) {  // the widgets keep their fills and outlines
+    CHECK(mapped(with, c) == c);
+    CHECK(mapped(without, c) == c);
+  }
+  // A ramp the frames do not show takes no entries: magma's entries map to the median cut's colours.
+  const auto magma = colormap_entries(plot::Colormap::magma);
+  std::size_t exact = 0;
+  for (const Rgb& c : magma) exact += mapped(with, c) == c;
+  CHECK(exact < 16);
+}

@@ -4,7 +4,9 @@
 // GIF / MP4 animations with the asked frames, size and rate (read back with giflib and libavformat).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <filesystem>
+#include <map>
 #include <set>
 
 extern "C" {
@@ -71,6 +73,43 @@ GifInfo read_gif(const std::string& path) {
   }
   DGifCloseFile(g, &err);
   return info;
+}
+
+// Frame `index` of a GIF as the viewer shows it: the frames up to it drawn over each other (each after the first
+// stores only the rectangle that changed), RGBA.
+RgbaImage gif_frame(const std::string& path, int index) {
+  int err = 0;
+  GifFileType* g = DGifOpenFileName(path.c_str(), &err);
+  REQUIRE(g);
+  REQUIRE(DGifSlurp(g) == GIF_OK);
+  REQUIRE(index < g->ImageCount);
+  RgbaImage img{g->SWidth, g->SHeight, std::vector<std::uint8_t>(std::size_t(g->SWidth) * std::size_t(g->SHeight) * 4, 255)};
+  for (int f = 0; f <= index; ++f) {
+    const SavedImage& s = g->SavedImages[f];
+    const ColorMapObject* map = s.ImageDesc.ColorMap ? s.ImageDesc.ColorMap : g->SColorMap;
+    for (int y = 0; y < s.ImageDesc.Height; ++y)
+      for (int x = 0; x < s.ImageDesc.Width; ++x) {
+        const GifColorType c = map->Colors[s.RasterBits[y * s.ImageDesc.Width + x]];
+        std::uint8_t* p = &img.pixels[(std::size_t(s.ImageDesc.Top + y) * std::size_t(img.width) + std::size_t(s.ImageDesc.Left + x)) * 4];
+        p[0] = c.Red, p[1] = c.Green, p[2] = c.Blue;
+      }
+  }
+  DGifCloseFile(g, &err);
+  return img;
+}
+
+// The most distinct colours down any one column: a colour bar's column, where there is one.
+std::size_t most_colours_down_a_column(const RgbaImage& img) {
+  std::size_t best = 0;
+  for (int x = 0; x < img.width; ++x) {
+    std::set<std::uint32_t> c;
+    for (int y = 0; y < img.height; ++y) {
+      const std::uint8_t* p = &img.pixels[(std::size_t(y) * std::size_t(img.width) + std::size_t(x)) * 4];
+      c.insert(std::uint32_t(p[0]) << 16 | std::uint32_t(p[1]) << 8 | p[2]);
+    }
+    best = std::max(best, c.size());
+  }
+  return best;
 }
 
 bool has_line(const std::string& text, const std::string& line) {
@@ -295,4 +334,40 @@ TEST_CASE("render --animate lesson steps through a lesson with cross-fades") {
   CHECK(bad.err.find("--from:") != std::string::npos);
   CHECK(run_gui("render --animate lesson --lesson no-such-lesson --out " + gif).code == 2);
   CHECK_FALSE(fs::exists(gif));
+}
+
+TEST_CASE("a lesson GIF keeps its colour bar smooth beside the window's PNG of the same step") {
+  // Steps 6 to 8, light theme: step 7's R(k) heatmap has a diverging colour bar; the cross-fades between the
+  // steps bring thousands of blended colours that once took the palette (31 colours down the bar, sliders
+  // and radio outlines gone).
+  const std::string gif = temp_path("bar.gif"), png = temp_path("bar.png");
+  REQUIRE(run_gui("render --animate lesson --lesson positional-encodings --from 6 --to 8 --frames 12 --theme light "
+                  "--out " + gif).code == 0);
+  REQUIRE(run_gui("--reset --size 1600x900 --theme light --lesson positional-encodings --lesson-step 7 --frames 5 "
+                  "--hide-pointer --screenshot " + png).code == 0);
+  const std::size_t in_gif = most_colours_down_a_column(gif_frame(gif, 5));  // frames 4..7 hold step 7
+  const std::size_t in_png = most_colours_down_a_column(load(png));
+  std::printf("colour bar: %zu distinct colours down it in the GIF frame, %zu in the PNG\n", in_gif, in_png);
+  CHECK(in_png >= 256);
+  CHECK(in_gif >= 96);  // the ramp's share of the palette: 96 entries when the frames show one colormap
+  // The widgets' fills and outlines: every grey of the theme covering 0.1% of the PNG is in the GIF frame exactly.
+  const RgbaImage frame = gif_frame(gif, 5), window = load(png);
+  std::map<std::uint32_t, std::size_t> window_counts;
+  std::set<std::uint32_t> in_frame;
+  for (std::size_t i = 0; i < window.pixels.size(); i += 4) {
+    const std::uint8_t* p = &window.pixels[i];
+    if (std::max({p[0], p[1], p[2]}) - std::min({p[0], p[1], p[2]}) <= 8) ++window_counts[std::uint32_t(p[0]) << 16 | std::uint32_t(p[1]) << 8 | p[2]];
+  }
+  for (std::size_t i = 0; i < frame.pixels.size(); i += 4)
+    in_frame.insert(std::uint32_t(frame.pixels[i]) << 16 | std::uint32_t(frame.pixels[i + 1]) << 8 | frame.pixels[i + 2]);
+  int greys = 0;
+  for (const auto& [rgb, n] : window_counts)
+    if (n * 1000 >= window.pixels.size() / 4) {
+      ++greys;
+      INFO("grey " << std::hex << rgb);
+      CHECK(in_frame.count(rgb) == 1);
+    }
+  CHECK(greys >= 8);
+  fs::remove(gif);
+  fs::remove(png);
 }
