@@ -72,7 +72,7 @@ struct RecordingSettings {
   AnimationSpec spec;            // parameter, from, to, frames, fps
   int format_choice = 0;         // AnimationFormat: 0 GIF, 1 MP4
   int view_choice = -1;          // single_figure_views()[view_choice]; -1: default_animation_view(spec.param)
-  int width = 960, height = 540; // frame size in screen units (pixels at the figure scale 1)
+  int width = 0, height = 0;     // frame size in screen units (pixels at the figure scale 1); 0: the window's
   bool dialog_requested = false; // open the dialog on the next frame
   bool start_requested = false;  // Start pressed: the frame loop sets up the writer
   std::string lesson;            // lesson: its file or name (empty: the first lesson listed)

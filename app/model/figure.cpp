@@ -112,9 +112,46 @@ std::string figure_caption(const AppState& s, FigureView v) {
   return page.caption ? page.caption(s) : absolute_caption(s.params);
 }
 
+namespace {
+
+// Lower-case letters, digits and dots of `text`, every other run as one '-', at most `max` characters (cut at a
+// '-'): "RoPE · head_dim 128 · t = 12" -> "rope-head-dim-128-t-12".
+std::string slug(const std::string& text, std::size_t max) {
+  std::string out;
+  for (char c : text) {
+    const unsigned char u = static_cast<unsigned char>(c);
+    if (std::isalnum(u) || c == '.') out += char(std::tolower(u));
+    else if (!out.empty() && out.back() != '-') out += '-';
+  }
+  while (!out.empty() && out.back() == '-') out.pop_back();
+  if (out.size() > max) out.erase(std::min(out.size(), out.rfind('-', max)));
+  return out;
+}
+
+// The caption as a slug, without a first word the view's name starts with ("alibi-8-heads-l-64-causal" for the
+// view "alibi": "peviz-alibi-8-heads-l-64-causal").
+std::string caption_slug(const AppState& s, FigureView v) {
+  std::string c = slug(figure_caption(s, v), 64);
+  const std::string view = figure_view_name(v);
+  const std::string first = c.substr(0, c.find('-'));
+  if (first.size() < c.size() && view.substr(0, view.find('-')) == first) c.erase(0, first.size() + 1);
+  return c;
+}
+
+// Whether a figure shows what the sidebar's encoding controls: the window, Basics' views, the pages that follow it.
+bool shows_sidebar_encoding(FigureView v) {
+  if (v.kind == FigureView::binary) return false;
+  return v.kind != FigureView::one_page || uses_sidebar_encoding(v.page);
+}
+
+}  // namespace
+
 std::string figure_file_name(const AppState& s, FigureView v, long long unix_seconds) {
-  std::string name = "peviz-" + figure_view_name(v) + "-d" + std::to_string(s.params.d_model) + "-b" +
-                     number(s.params.base) + "-L" + std::to_string(s.params.seq_len);
+  std::string name = "peviz-" + figure_view_name(v) + "-";
+  if (shows_sidebar_encoding(v))
+    name += "d" + std::to_string(s.params.d_model) + "-b" + number(s.params.base) + "-L" + std::to_string(s.params.seq_len);
+  else
+    name += caption_slug(s, v);
   if (unix_seconds >= 0) {
     const std::time_t t = std::time_t(unix_seconds);
     std::tm local{};

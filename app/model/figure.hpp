@@ -59,8 +59,10 @@ inline constexpr const char* kCaptionDot = " \u00b7 ";
 std::string caption_number(double v);
 std::string absolute_caption(const EncodingParams& p);
 
-// "peviz-<view>-d<d_model>-b<base>-L<seq_len>-<YYYYmmdd-HHMMSS>.png" (local time `unix_seconds`;
-// a negative time leaves the stamp out, as `peviz render --all` does).
+// "peviz-<view>-d<d_model>-b<base>-L<seq_len>-<YYYYmmdd-HHMMSS>.png" for figures of the sidebar's encoding
+// (the window, Basics' views, the pages that follow it); the others are named after what they depend on, their
+// caption as a slug: "peviz-rope-clocks-rope-head-dim-128-base-10000-interleaved-t-12-<stamp>.png". Local time
+// `unix_seconds`; a negative time leaves the stamp out, as `peviz render --all` does.
 std::string figure_file_name(const AppState& s, FigureView v, long long unix_seconds);
 
 // The PNG text chunks of a figure: "peviz" (JSON: version, view, state_to_json), "Title" (the

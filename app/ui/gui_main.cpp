@@ -224,8 +224,8 @@ void capture(GLFWwindow* window, const GuiOptions& o, AppState& s, gfx::HeatmapR
 }
 
 // Record: the next frame of View > Record animation (one per window frame, so its progress shows).
-void record(AppState& s, gfx::HeatmapRenderer& renderer, FrameLoop& loop) {
-  step_recording(s, renderer, loop.recorder, s.content_scale * s.ui_zoom, ImGui::GetTime());
+void record(GLFWwindow* window, AppState& s, gfx::HeatmapRenderer& renderer, FrameLoop& loop) {
+  step_recording(s, renderer, loop.recorder, {gfx::window_size(window), s.content_scale * s.ui_zoom, ImGui::GetTime()});
   if (s.recording.active) loop.settle = std::max(loop.settle, 1);  // keep frames coming until it ends
 }
 
@@ -296,7 +296,7 @@ bool gui_frame(GuiRun& r) {
   update(r.o, s, loop);
   draw(r.window, r.o, s, r.renderer, loop);
   capture(r.window, r.o, s, r.renderer, loop);
-  record(s, r.renderer, loop);
+  record(r.window, s, r.renderer, loop);
   for (const std::string& path : std::exchange(s.written_files, {})) gfx::deliver_file(path);
   gfx::swap_buffers(r.window);
   if (s.quit_requested) gfx::request_close(r.window, true);

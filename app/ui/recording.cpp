@@ -38,22 +38,32 @@ void start_lesson_recording(AppState& s, AnimationRecorder& rec) {
   r.total = rec.span.count() + r.spec.frames;
 }
 
-void start(AppState& s, AnimationRecorder& rec) {
+// The frames' size: the settings' where given, else the window's, within the figure limits (an MP4's even).
+gfx::PixelSize frame_size(const RecordingSettings& r, gfx::PixelSize window, AnimationFormat format) {
+  gfx::PixelSize size{r.width > 0 ? r.width : std::min(window.width, kMaxFigureWidth),
+                      r.height > 0 ? r.height : std::min(window.height, kMaxFigureHeight)};
+  if (format == AnimationFormat::mp4 && r.width <= 0) size.width -= size.width % 2;
+  if (format == AnimationFormat::mp4 && r.height <= 0) size.height -= size.height % 2;
+  return size;
+}
+
+void start(AppState& s, AnimationRecorder& rec, gfx::PixelSize window) {
   RecordingSettings& r = s.recording;
   const AnimationFormat format = r.format_choice == 1 ? AnimationFormat::mp4 : AnimationFormat::gif;
+  const gfx::PixelSize size = frame_size(r, window, format);
   validate(r.spec, format);
   const auto views = single_figure_views();
   rec.options = FigureOptions{};
   rec.options.view = r.view_choice >= 0 && r.view_choice < int(views.size()) ? views[std::size_t(r.view_choice)]
                                                                                : default_animation_view(r.spec.param);
-  rec.options.width = r.width;
-  rec.options.height = r.height;
+  rec.options.width = size.width;
+  rec.options.height = size.height;
   rec.options.caption = s.figure.caption;
   if (s.figure.theme_choice == 1) rec.options.theme = Theme::dark;
   if (s.figure.theme_choice == 2) rec.options.theme = Theme::light;
   validate(rec.options);
-  if (format == AnimationFormat::gif) rec.gif = std::make_unique<media::GifWriter>(r.width, r.height, r.spec.fps, plot::continuous_colormap_ramps());
-  else rec.mp4 = std::make_unique<media::Mp4Writer>(r.width, r.height, r.spec.fps);
+  if (format == AnimationFormat::gif) rec.gif = std::make_unique<media::GifWriter>(size.width, size.height, r.spec.fps, plot::continuous_colormap_ramps());
+  else rec.mp4 = std::make_unique<media::Mp4Writer>(size.width, size.height, r.spec.fps);
   const std::filesystem::path folder = figure_folder(s);
   std::error_code ec;
   std::filesystem::create_directories(folder, ec);
@@ -86,11 +96,13 @@ std::optional<RgbaImage> next_frame(AppState& s, gfx::HeatmapRenderer& renderer,
 
 }  // namespace
 
-void step_recording(AppState& s, gfx::HeatmapRenderer& renderer, AnimationRecorder& rec, float ui_scale, double now) {
+void step_recording(AppState& s, gfx::HeatmapRenderer& renderer, AnimationRecorder& rec, const RecordingFrame& frame) {
   RecordingSettings& r = s.recording;
+  const float ui_scale = frame.ui_scale;
+  const double now = frame.now;
   try {
     if (std::exchange(r.start_requested, false) && !r.active) {
-      start(s, rec);
+      start(s, rec, frame.window);
       return;  // the first capture comes with the next frame, so Cancel can be pressed before any
     }
     if (!r.active) return;

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/gfx/heatmap_renderer.hpp"
+#include "app/gfx/window.hpp"
 #include "app/media/gif_file.hpp"
 #include "app/media/mp4_file.hpp"
 #include "app/model/animation.hpp"
@@ -34,6 +35,13 @@ struct AnimationRecorder {
 // Acts on s.recording: starts (start_requested), captures the next frame, finishes or cancels.
 // Called once per window frame after the frame is drawn. Errors go to the toast; the state the
 // window had before the sweep comes back in every case.
-void step_recording(AppState& s, gfx::HeatmapRenderer& renderer, AnimationRecorder& rec, float ui_scale, double now);
+// What a recording step needs of the window: its size (the frames' when the settings leave it at 0), its text
+// scale, the time now (the toast's clock).
+struct RecordingFrame {
+  gfx::PixelSize window;
+  float ui_scale = 1.0f;
+  double now = 0.0;
+};
+void step_recording(AppState& s, gfx::HeatmapRenderer& renderer, AnimationRecorder& rec, const RecordingFrame& frame);
 
 }  // namespace peviz::app

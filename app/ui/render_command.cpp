@@ -16,6 +16,7 @@
 #include "app/model/app_update.hpp"
 #include "app/model/animation.hpp"
 #include "app/model/lessons.hpp"
+#include "app/model/presentation.hpp"
 #include "app/model/figure.hpp"
 #include "app/model/figure_io.hpp"
 #include "app/ui/figure_capture.hpp"
@@ -44,7 +45,7 @@ struct RenderOptions {
   bool all = false;
   int width = 1600, height = 900, scale = 1;
   std::string theme = "dark";
-  bool transparent = false, caption = false, highlight = false;
+  bool transparent = false, caption = false, highlight = false, present = false;
   std::string out;
   std::string format;  // png | svg | pdf; empty: from --out's extension (png otherwise)
   std::string animate;  // an AnimatedParam name: write a .gif / .mp4 instead of a figure
@@ -166,6 +167,9 @@ std::string sweep_ends_text(bool first) {
   return text;
 }
 
+// The text scale of the captures: presentation mode's zoom with --present (app/model/presentation.hpp), else 1.
+float capture_ui_scale(const AppState& s) { return s.teach.presenting ? s.ui_zoom : 1.0f; }
+
 // --animate lesson: one capture per step (--from / --to: first and last step, 1-based; default all),
 // then the frames hold each step and cross-fade into the next (lesson_animation_frame).
 void add_lesson_frames(RenderOptions& o, AppState& s, gfx::HeatmapRenderer& renderer, const FigureOptions& fig,
@@ -177,7 +181,7 @@ void add_lesson_frames(RenderOptions& o, AppState& s, gfx::HeatmapRenderer& rend
   const LessonSpan span = lesson_span(spec, int(lesson.steps.size()), path.filename().string());
   start_lesson(s, std::move(lesson), span.first - 1);
   std::vector<RgbaImage> pictures;
-  capture_animation(s, renderer, fig, 1.0f, span.count(), [&](int i) { go_to_step(s, span.first - 1 + i); },
+  capture_animation(s, renderer, fig, capture_ui_scale(s), span.count(), [&](int i) { go_to_step(s, span.first - 1 + i); },
                     [&](int, const RgbaImage& img) {
                       pictures.push_back(img);
                       return true;
@@ -206,7 +210,7 @@ void write_animation(RenderOptions& o, AppState& s, gfx::HeatmapRenderer& render
       throw ParamError(o.animate, "frame " + std::to_string(i) + ": " + e.rule);
     }
   };
-  capture_animation(s, renderer, fig, 1.0f, o.animation.frames, set_frame, [&](int, const RgbaImage& img) {
+  capture_animation(s, renderer, fig, capture_ui_scale(s), o.animation.frames, set_frame, [&](int, const RgbaImage& img) {
     if (s.status_is_error) throw ParamError(o.animate, s.status);
     gif ? gif->add_frame(img) : mp4->add_frame(img);
     return true;
@@ -251,7 +255,7 @@ FigureOptions figure_options_of(const RenderOptions& o) {
   fig.caption = o.caption;
   fig.highlight = o.highlight;
   if (o.theme != "dark" && o.theme != "light") throw ParamError("theme", "must be dark or light, got " + o.theme);
-  fig.theme = o.theme == "light" ? Theme::light : Theme::dark;
+  fig.theme = o.theme == "light" || (o.present && !o.given("--theme")) ? Theme::light : Theme::dark;
   validate(fig);
   return fig;
 }
@@ -283,7 +287,7 @@ void write_outputs(RenderOptions& o, AppState& s, gfx::HeatmapRenderer& renderer
     std::string path = o.out;
     if (o.all)
       path = (std::filesystem::path(o.out) / figure_file_name(s, v, -1)).replace_extension(kFigureFormatNames[int(format)]).string();
-    save_figure(s, renderer, fig, 1.0f, format, path);
+    save_figure(s, renderer, fig, capture_ui_scale(s), format, path);
     std::printf("%s\n", path.c_str());
   }
 }
@@ -297,6 +301,7 @@ void run_render(RenderOptions& o) {
   auto state = std::make_unique<AppState>();  // fixed address: the GL layer keeps pointers into it
   AppState& s = *state;
   apply_render_state(o, s);
+  if (o.present) set_presenting(s, true);
   if (format != FigureFormat::png && std::find(views.begin(), views.end(), FigureView{}) != views.end())
     throw ParamError("format", "the whole-window figure is PNG only (vector figures leave widgets out): pick a --view");
   if (o.all) {
@@ -362,6 +367,8 @@ void register_render(CLI::App& app) {
   sub->add_flag("--caption", o->caption, "A caption line with the parameters under the figure");
   sub->add_flag("--highlight", o->highlight, "Mark the highlighted position (--state's, else 32) as the window does; "
                                              "single-view figures leave it out otherwise");
+  sub->add_flag("--present", o->present, "Draw as presentation mode does: light theme (unless --theme), text at 1.5x, the "
+                                         "parameter header over the page (--view window, --animate lesson)");
   sub->add_option("--state", o->state, "Start from a state: a figure saved by peviz (PNG, SVG, PDF), a preset or a session JSON");
   cli::add_encoding_flags(*sub, o->encoding);
   sub->add_option("--head-dim", o->head_dim, "RoPE views: channels per head (even, " + range_text(limits::head_dim) + ")");

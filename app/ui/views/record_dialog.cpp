@@ -72,6 +72,7 @@ void settings(AppState& s) {
   ImGui::SameLine();
   ImGui::SetNextItemWidth(em * 8.0f);
   ImGui::InputInt("height", &r.height);
+  hint("0: the window's size (within the figure limits).");
   ImGui::TextUnformatted("format");
   ImGui::SameLine();
   ImGui::RadioButton("GIF", &r.format_choice, 0);

@@ -38,7 +38,13 @@ TEST_CASE("file names and captions carry the parameters") {
   const std::string name = figure_file_name(s, {FigureView::encoding}, 0);
   CHECK(name.rfind("peviz-encoding-d64-b500000-L300-", 0) == 0);
   CHECK(name.size() == std::string("peviz-encoding-d64-b500000-L300-19700101-000000.png").size());
-  CHECK(figure_file_name(s, {FigureView::one_page, Page::alibi}, -1) == "peviz-alibi-d64-b500000-L300.png");
+  CHECK(figure_file_name(s, {FigureView::one_page, Page::criteria}, -1) == "peviz-criteria-d64-b500000-L300.png");
+  // Pages with their own controls are named after them (the caption), not after the sidebar's encoding.
+  CHECK(figure_file_name(s, {FigureView::one_page, Page::alibi}, -1) == "peviz-alibi-8-heads-l-64-causal.png");
+  s.pages.rope_clocks.position = 12;
+  CHECK(figure_file_name(s, {FigureView::one_page, Page::rope_clocks}, -1) ==
+        "peviz-rope-clocks-head-dim-64-base-10000-halves-t-12.png");
+  CHECK(figure_file_name(s, {FigureView::binary}, -1).rfind("peviz-binary-analogy-16-positions-", 0) == 0);
   CHECK(figure_caption(s, {FigureView::waves}) == "sinusoidal \u00b7 d_model 64 \u00b7 base 500000 \u00b7 L 300 \u00b7 interleaved");
   s.pages.alibi.heads = 12;
   CHECK(figure_caption(s, {FigureView::one_page, Page::alibi}) == "ALiBi \u00b7 12 heads \u00b7 L 64 \u00b7 causal");

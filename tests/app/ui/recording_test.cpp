@@ -48,14 +48,14 @@ TEST_CASE("Cancel while recording a sweep: no file, and the state the window had
   s.recording.start_requested = true;
   peviz::gfx::HeatmapRenderer renderer;  // no frame is captured before Cancel: no GL needed
   AnimationRecorder rec;
-  step_recording(s, renderer, rec, 1.0f, 0.0);
+  step_recording(s, renderer, rec, {{960, 540}, 1.0f, 0.0});
   REQUIRE(s.recording.active);
   CHECK(s.recording.total == 60);
   CHECK(s.recording.done == 0);
   s.params.base = 123.0;  // as a captured frame of the sweep would have set it
   click_cancel(ui, s);
   REQUIRE(s.recording.cancel_requested);
-  step_recording(s, renderer, rec, 1.0f, 1.0);
+  step_recording(s, renderer, rec, {{960, 540}, 1.0f, 1.0});
   CHECK_FALSE(s.recording.active);
   CHECK_FALSE(s.recording.cancel_requested);
   CHECK(s.params.base == base);
@@ -80,21 +80,21 @@ TEST_CASE("a lesson recording starts the tour for its steps; Cancel ends it as i
   peviz::gfx::HeatmapRenderer renderer;
   AnimationRecorder rec;
   REQUIRE_FALSE(s.teach.lesson_active);
-  step_recording(s, renderer, rec, 1.0f, 0.0);
+  step_recording(s, renderer, rec, {{960, 540}, 1.0f, 0.0});
   REQUIRE(s.recording.active);
   CHECK(s.teach.lesson_active);
   CHECK(s.teach.step == 1);               // step 2, 0-based
   CHECK(s.recording.total == 3 + 60);     // three captures, then the frames
   click_cancel(ui, s);
   REQUIRE(s.recording.cancel_requested);
-  step_recording(s, renderer, rec, 1.0f, 1.0);
+  step_recording(s, renderer, rec, {{960, 540}, 1.0f, 1.0});
   CHECK_FALSE(s.recording.active);
   CHECK_FALSE(s.teach.lesson_active);
   CHECK(folder_is_empty(dir));
 
   s.recording.spec.to = 99;  // past the lesson: refused in the toast, nothing started
   s.recording.start_requested = true;
-  step_recording(s, renderer, rec, 1.0f, 2.0);
+  step_recording(s, renderer, rec, {{960, 540}, 1.0f, 2.0});
   CHECK_FALSE(s.recording.active);
   CHECK(s.toast.is_error);
   CHECK(s.toast.text.find("--from: --from and --to are steps 1..13 of positional-encodings.json") != std::string::npos);

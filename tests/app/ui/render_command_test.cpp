@@ -125,8 +125,12 @@ TEST_CASE("peviz render draws every view with content and its parameters inside"
   REQUIRE(r.code == 0);
   const auto views = app::single_figure_views();
   for (const app::FigureView& v : views) {
-    const std::string path = dir + "/peviz-" + app::figure_view_name(v) + "-d64-b10000-L128.png";
-    INFO(path);
+    // One file per view, named after the view and what it depends on (app::figure_file_name).
+    const std::string prefix = "peviz-" + app::figure_view_name(v) + "-";
+    std::string path;
+    for (const auto& e : fs::directory_iterator(dir))
+      if (e.path().filename().string().rfind(prefix, 0) == 0) path = e.path().string();
+    INFO(prefix);
     REQUIRE(fs::exists(path));
     const RgbaImage img = load(path);
     CHECK(img.width == 640);
@@ -136,6 +140,8 @@ TEST_CASE("peviz render draws every view with content and its parameters inside"
     CHECK(meta.view == v);
     CHECK(meta.state.at("params").at("d_model") == 64);
   }
+  CHECK(fs::exists(dir + "/peviz-encoding-d64-b10000-L128.png"));
+  CHECK(fs::exists(dir + "/peviz-rope-clocks-head-dim-64-base-10000-halves-t-12.png"));  // not the sidebar's d, b, L
   fs::remove_all(dir);
 }
 
@@ -300,11 +306,13 @@ RecordedGif record_in_window(const std::string& folder, const std::string& args)
 }
 
 TEST_CASE("View > Record animation (--record) writes a GIF of the sweep into the figure folder") {
+  // At the window's size (1000 x 700), named after the page's own knobs, not the sidebar's d_model, base and L.
   const RecordedGif gif = record_in_window("record", "--frames 75 --view rope-clocks --record position");
-  CHECK(gif.name.find("rope-clocks") != std::string::npos);
+  CHECK(gif.name.rfind("peviz-rope-clocks-head-dim-", 0) == 0);
+  CHECK(gif.name.find("-L128") == std::string::npos);
   CHECK(gif.info.frames == 60);
-  CHECK(gif.info.width == 960);
-  CHECK(gif.info.height == 540);
+  CHECK(gif.info.width == 1000);
+  CHECK(gif.info.height == 700);
   CHECK(run_gui("--reset --frames 2 --record spin").code == 2);
 }
 
@@ -313,8 +321,8 @@ TEST_CASE("View > Record animation of a lesson (--record lesson) captures its st
   const RecordedGif gif = record_in_window("record-lesson", "--frames 80 --lesson positional-encodings --record lesson");
   CHECK(gif.name.find("lesson") != std::string::npos);
   CHECK(gif.info.frames == 60);
-  CHECK(gif.info.width == 960);
-  CHECK(gif.info.height == 540);
+  CHECK(gif.info.width == 1000);
+  CHECK(gif.info.height == 700);
   CHECK(gif.info.total_delay == 300);  // the default: 60 frames at 20 fps, 3 s
 }
 
@@ -370,4 +378,34 @@ TEST_CASE("a lesson GIF keeps its colour bar smooth beside the window's PNG of t
   CHECK(greys >= 8);
   fs::remove(gif);
   fs::remove(png);
+}
+
+TEST_CASE("render --present records a lesson as presentation mode shows it: light, large text, the header") {
+  const std::string plain = temp_path("plain.gif"), presented = temp_path("presented.gif");
+  const std::string args = "render --animate lesson --lesson positional-encodings --from 12 --to 12 --frames 1 "
+                           "--width 1280 --height 720 --out ";
+  REQUIRE(run_gui(args + plain).code == 0);
+  REQUIRE(run_gui(args + presented + " --present").code == 0);
+  const RgbaImage a = gif_frame(plain, 0), b = gif_frame(presented, 0);
+  REQUIRE(b.width == 1280);
+  REQUIRE(b.height == 720);
+  const auto luma = [](const RgbaImage& img, int x, int y) {
+    const std::uint8_t* p = &img.pixels[(std::size_t(y) * std::size_t(img.width) + std::size_t(x)) * 4];
+    return (p[0] + p[1] + p[2]) / 3;
+  };
+  CHECK(luma(a, 2, 2) < 100);   // the default theme: dark
+  CHECK(luma(b, 2, 2) > 200);   // presenting: light, unless --theme says otherwise
+  // The header's large type: rows of the first 60 pixels holding dark text ink.
+  const auto dark_ink_rows = [&](const RgbaImage& img) {
+    int rows = 0;
+    for (int y = 0; y < 60; ++y) {
+      bool ink = false;
+      for (int x = 0; x < img.width / 3 && !ink; ++x) ink = luma(img, x, y) < 80;
+      rows += ink;
+    }
+    return rows;
+  };
+  CHECK(dark_ink_rows(b) >= 20);  // "ALiBi · 8 heads ..." in presentation type: over 20 pixels tall
+  fs::remove(plain);
+  fs::remove(presented);
 }
