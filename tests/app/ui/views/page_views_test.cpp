@@ -151,6 +151,8 @@ TEST_CASE("each page renders in the real window (Xvfb) with non-blank content") 
       }
     stbi_image_free(rgb);
     CHECK(colours.size() > 20);  // lines, dials or a colormapped image: not a blank panel
+    std::remove(png.c_str());
+    std::remove(json.c_str());
   }
   fs::remove(table);
 }
