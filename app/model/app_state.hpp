@@ -98,8 +98,10 @@ struct AppState {
   int highlight_position = 32;  // highlighted in every view (clamped to [0, L))
   // Set while a single-view figure is drawn (app_layout's draw_figure): the views leave out their input
   // widgets, and the highlighted position unless the figure asks for it (FigureOptions::highlight).
+  // `offscreen`: any figure is drawn, the whole window's too: the buttons that only act in the window
+  // (presenting's Controls and Leave, the lesson's Prev, Next and End) are left out of it.
   struct FigureDrawing {
-    bool active = false, highlight = false;
+    bool active = false, highlight = false, offscreen = false;
   } figure_drawing;
   Theme theme = Theme::dark;
   float ui_zoom = 1.0f;         // user zoom (Ctrl +/-), 0.5..3

@@ -307,11 +307,13 @@ void draw_figure(AppState& s, FigureView v, const std::string& caption, bool hig
   plot::clear_drawn_plots();
   begin_root(false);
   if (v.kind == FigureView::window) {
+    s.figure_drawing = {false, highlight, true};
     draw_body(s, caption);
     ImGui::End();
+    s.figure_drawing = {};
     return;
   }
-  s.figure_drawing = {true, highlight};
+  s.figure_drawing = {true, highlight, true};
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float caption_h = caption.empty() ? 0.0f : ImGui::GetFrameHeightWithSpacing();

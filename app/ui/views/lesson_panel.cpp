@@ -7,8 +7,34 @@
 #include "app/model/lessons.hpp"
 #include "app/ui/theme.hpp"
 #include "app/ui/views/teach_views.hpp"
+#include "app/ui/views/views.hpp"
 
 namespace peviz::app {
+
+namespace {
+
+// Prev / Next / End on the step line, right-aligned (on a line of their own in a narrow panel).
+void draw_step_buttons(AppState& s) {
+  TeachState& t = s.teach;
+  const int n = int(t.lesson.steps.size());
+  ImGui::SameLine();
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float buttons_w = ImGui::CalcTextSize("← Prev").x + ImGui::CalcTextSize("Next →").x +
+                          ImGui::CalcTextSize("End").x + 6.0f * style.FramePadding.x + 2.0f * style.ItemSpacing.x;
+  if (ImGui::GetCursorPosX() + buttons_w > ImGui::GetWindowContentRegionMax().x) ImGui::NewLine();  // a narrow panel
+  else ImGui::SetCursorPosX(ImGui::GetWindowContentRegionMax().x - buttons_w);
+  ImGui::BeginDisabled(t.step == 0);
+  if (ImGui::Button("← Prev")) go_to_step(s, t.step - 1);
+  ImGui::EndDisabled();
+  ImGui::SameLine();
+  ImGui::BeginDisabled(t.step + 1 >= n);
+  if (ImGui::Button("Next →")) go_to_step(s, t.step + 1);
+  ImGui::EndDisabled();
+  ImGui::SameLine();
+  if (ImGui::Button("End")) stop_lesson(s);
+}
+
+}  // namespace
 
 void draw_lesson_panel(AppState& s) {
   TeachState& t = s.teach;
@@ -29,21 +55,7 @@ void draw_lesson_panel(AppState& s) {
   ImGui::PushTextWrapPos(0.0f);  // a long lesson title wraps in a narrow column
   ImGui::TextDisabled("%s  ·  step %d / %d", t.lesson.title.c_str(), t.step + 1, n);
   ImGui::PopTextWrapPos();
-  ImGui::SameLine();
-  const ImGuiStyle& style = ImGui::GetStyle();
-  const float buttons_w = ImGui::CalcTextSize("← Prev").x + ImGui::CalcTextSize("Next →").x +
-                          ImGui::CalcTextSize("End").x + 6.0f * style.FramePadding.x + 2.0f * style.ItemSpacing.x;
-  if (ImGui::GetCursorPosX() + buttons_w > ImGui::GetWindowContentRegionMax().x) ImGui::NewLine();  // a narrow panel
-  else ImGui::SetCursorPosX(ImGui::GetWindowContentRegionMax().x - buttons_w);
-  ImGui::BeginDisabled(t.step == 0);
-  if (ImGui::Button("← Prev")) go_to_step(s, t.step - 1);
-  ImGui::EndDisabled();
-  ImGui::SameLine();
-  ImGui::BeginDisabled(t.step + 1 >= n);
-  if (ImGui::Button("Next →")) go_to_step(s, t.step + 1);
-  ImGui::EndDisabled();
-  ImGui::SameLine();
-  if (ImGui::Button("End")) stop_lesson(s);
+  if (window_buttons_shown(s)) draw_step_buttons(s);
   push_heading_font();
   ImGui::PushTextWrapPos(0.0f);  // a narrow column wraps the title too
   ImGui::TextUnformatted(step.title.c_str());

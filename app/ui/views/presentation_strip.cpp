@@ -21,7 +21,9 @@ void draw_presentation_header(AppState& s) {
   const char* toggle = "Controls (C)";
   const char* leave = "Leave (Esc)";
   const float toggle_w = ImGui::GetFrameHeight() + style.ItemInnerSpacing.x + ImGui::CalcTextSize(toggle).x;
-  const float buttons_w = toggle_w + style.ItemSpacing.x + ImGui::CalcTextSize(leave).x + 2 * style.FramePadding.x;
+  const bool buttons = window_buttons_shown(s);
+  const float buttons_w =
+      buttons ? toggle_w + style.ItemSpacing.x + ImGui::CalcTextSize(leave).x + 2 * style.FramePadding.x : 0.0f;
   const float line_x = ImGui::GetCursorPosX(), avail_w = ImGui::GetContentRegionAvail().x;
   // The parameters in large type, shrunk (down to 60%) to fit the line beside the buttons.
   push_heading_font();
@@ -32,6 +34,7 @@ void draw_presentation_header(AppState& s) {
   const float header_h = ImGui::GetItemRectSize().y;
   ImGui::SetWindowFontScale(1.0f);
   pop_heading_font();
+  if (!buttons) return;
   ImGui::SameLine(line_x + avail_w - buttons_w);
   ImGui::SetCursorPosY(ImGui::GetCursorPosY() + std::max(0.0f, (header_h - ImGui::GetFrameHeight()) * 0.5f));
   ImGui::Checkbox(toggle, &s.teach.present_controls);

@@ -380,7 +380,7 @@ TEST_CASE("a lesson GIF keeps its colour bar smooth beside the window's PNG of t
   fs::remove(png);
 }
 
-TEST_CASE("render --present records a lesson as presentation mode shows it: light, large text, the header") {
+TEST_CASE("render --present records a lesson as presentation mode shows it: light, large text, the header, no buttons") {
   const std::string plain = temp_path("plain.gif"), presented = temp_path("presented.gif");
   const std::string args = "render --animate lesson --lesson positional-encodings --from 12 --to 12 --frames 1 "
                            "--width 1280 --height 720 --out ";
@@ -405,7 +405,17 @@ TEST_CASE("render --present records a lesson as presentation mode shows it: ligh
     }
     return rows;
   };
-  CHECK(dark_ink_rows(b) >= 20);  // "ALiBi · 8 heads ..." in presentation type: over 20 pixels tall
+  CHECK(dark_ink_rows(b) >= 20);
+  // Slide-clean: the window's own buttons (Controls, Leave; the lesson's Prev, Next, End) are left out, so the
+  // header line's right quarter is bare background.
+  int marked = 0;
+  const std::uint8_t* bg = &b.pixels[(std::size_t(2) * std::size_t(b.width) + std::size_t(b.width - 3)) * 4];
+  for (int y = 0; y < 50; ++y)
+    for (int x = b.width * 3 / 4; x < b.width; ++x) {
+      const std::uint8_t* p = &b.pixels[(std::size_t(y) * std::size_t(b.width) + std::size_t(x)) * 4];
+      marked += p[0] != bg[0] || p[1] != bg[1] || p[2] != bg[2];
+    }
+  CHECK(marked == 0);  // "ALiBi · 8 heads ..." in presentation type: over 20 pixels tall
   fs::remove(plain);
   fs::remove(presented);
 }
