@@ -44,9 +44,7 @@ nlohmann::json criteria_json(const CriteriaReport& r) {
   };
 }
 
-}  // namespace
-
-void register_absolute_exports(CLI::App& export_cmd) {
+void register_encoding(CLI::App& export_cmd) {
   auto enc = std::make_shared<EncodingCommand>();
   CLI::App* sub = export_cmd.add_subcommand("encoding", "The [position, channel] table of an absolute encoding");
   add_encoding_flags(*sub, enc->flags);
@@ -58,9 +56,11 @@ void register_absolute_exports(CLI::App& export_cmd) {
     const EncodingParams p = resolve_encoding_flags(enc->flags);
     emit_rows(encoding_row_source(p), params_to_json(p), enc->out);
   });
+}
 
+void register_similarity(CLI::App& export_cmd) {
   auto sim = std::make_shared<SimilarityCommand>();
-  sub = export_cmd.add_subcommand("similarity", "Similarity between every pair of positions, [L, L]");
+  CLI::App* sub = export_cmd.add_subcommand("similarity", "Similarity between every pair of positions, [L, L]");
   add_encoding_flags(*sub, sim->flags);
   sub->add_option("--metric", sim->metric, "dot | cosine (a zero vector has cosine 0 with everything)")
       ->capture_default_str();
@@ -77,10 +77,12 @@ void register_absolute_exports(CLI::App& export_cmd) {
     params["metric"] = sim->metric;
     emit_rows(similarity_row_source(p, *metric), params, sim->out);
   });
+}
 
+void register_frequencies(CLI::App& export_cmd) {
   auto freq = std::make_shared<FrequenciesCommand>();
-  sub = export_cmd.add_subcommand("frequencies",
-                                  "One row per sin/cos pair: pair index, angular frequency w, wavelength 2*pi/w");
+  CLI::App* sub = export_cmd.add_subcommand("frequencies",
+                                            "One row per sin/cos pair: pair index, angular frequency w, wavelength 2*pi/w");
   add_encoding_flags(*sub, freq->flags);
   add_output_flags(*sub, freq->out);
   sub->callback([freq] {
@@ -94,9 +96,11 @@ void register_absolute_exports(CLI::App& export_cmd) {
     emit(NdArray::from_floats({rows.size(), 3}, std::move(values)), params, freq->out,
          {{"columns", {"pair", "w", "wavelength"}}});
   });
+}
 
+void register_criteria(CLI::App& export_cmd) {
   auto crit = std::make_shared<EncodingCommand>();
-  sub = export_cmd.add_subcommand("criteria", "The criteria of a good encoding, measured (JSON)");
+  CLI::App* sub = export_cmd.add_subcommand("criteria", "The criteria of a good encoding, measured (JSON)");
   add_encoding_flags(*sub, crit->flags);
   add_output_flags(*sub, crit->out);
   crit->out.format = "json";
@@ -112,7 +116,15 @@ void register_absolute_exports(CLI::App& export_cmd) {
     }
     write_file_atomically(crit->out.out, [&](std::ostream& os) { os << text; }, "out");
   });
+}
 
+}  // namespace
+
+void register_absolute_exports(CLI::App& export_cmd) {
+  register_encoding(export_cmd);
+  register_similarity(export_cmd);
+  register_frequencies(export_cmd);
+  register_criteria(export_cmd);
   register_binary_analogy(export_cmd);
 }
 

@@ -103,6 +103,29 @@ CLI::App* rope_subcommand(CLI::App& export_cmd, const char* name, const char* he
   return sub;
 }
 
+// rope-wavelengths: per pair, the wavelengths before and after scaling, the turns in the original and target
+// context, YaRN's ramp.
+void emit_rope_wavelengths(const RopeCommand& c, const ResolvedRope& r, const ScaledRope& s) {
+  int context = c.context_len ? c.context_len : s.original_max_len;
+  if (context < 1 || context > limits::context_len.max)  // the message says when it is required
+    throw ParamError("context-len", "must be an integer in " + range_text(limits::context_len) +
+                                        " (required unless the scaling has an original length), got " +
+                                        std::to_string(context));
+  const double target = c.target_len ? double(c.target_len) : std::round(double(context) * s.factor);
+  if (target < 1 || target > limits::context_len.max)
+    throw ParamError("target-len", "must be an integer in " + range_text(limits::context_len) + ", got " +
+                                       std::to_string(c.target_len));
+  const std::vector<double> base_freq = rope_inv_freq(r.rope);
+  nlohmann::json params = rope_params_json(r, s);
+  params["context_len"] = context;
+  params["target_len"] = target;
+  emit(NdArray::from_matrix(rope_wavelengths(base_freq, s.inv_freq, s.yarn_ramp, context, target)), params,
+       c.out,
+       {{"columns", {"pair", "wavelength", "scaled_wavelength", "turns_in_context", "scaled_turns_in_target",
+                     "yarn_ramp"}},
+        {"attention_factor", s.attention_factor}});
+}
+
 void register_rope(CLI::App& export_cmd) {
   rope_subcommand(export_cmd, "rope-inv-freq", "One row per RoPE pair: its (scaled) inverse frequency",
                   std::make_shared<RopeCommand>(), [](const RopeCommand& c, const ResolvedRope& r, const ScaledRope& s) {
@@ -126,26 +149,7 @@ void register_rope(CLI::App& export_cmd) {
   sub = rope_subcommand(
       export_cmd, "rope-wavelengths",
       "Per pair: wavelengths before/after scaling, full turns in the original and target context, YaRN ramp", wave,
-      [](const RopeCommand& c, const ResolvedRope& r, const ScaledRope& s) {
-        int context = c.context_len ? c.context_len : s.original_max_len;
-        if (context < 1 || context > limits::context_len.max)  // the message says when it is required
-          throw ParamError("context-len", "must be an integer in " + range_text(limits::context_len) +
-                                              " (required unless the scaling has an original length), got " +
-                                              std::to_string(context));
-        const double target = c.target_len ? double(c.target_len) : std::round(double(context) * s.factor);
-        if (target < 1 || target > limits::context_len.max)
-          throw ParamError("target-len", "must be an integer in " + range_text(limits::context_len) + ", got " +
-                                             std::to_string(c.target_len));
-        const std::vector<double> base_freq = rope_inv_freq(r.rope);
-        nlohmann::json params = rope_params_json(r, s);
-        params["context_len"] = context;
-        params["target_len"] = target;
-        emit(NdArray::from_matrix(rope_wavelengths(base_freq, s.inv_freq, s.yarn_ramp, context, target)), params,
-             c.out,
-             {{"columns", {"pair", "wavelength", "scaled_wavelength", "turns_in_context", "scaled_turns_in_target",
-                           "yarn_ramp"}},
-              {"attention_factor", s.attention_factor}});
-      });
+      emit_rope_wavelengths);
   sub->add_option("--context-len", wave->context_len, "Original context (0 = the scaling's original length)");
   sub->add_option("--target-len", wave->target_len, "Target context (0 = context-len * factor)");
 

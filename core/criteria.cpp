@@ -35,15 +35,9 @@ double mean_offset_distance(const Matrix& pe, std::size_t k) {
   return pe.rows > k ? sum / double(pe.rows - k) : 0.0;
 }
 
-}  // namespace
-
-CriteriaReport measure_criteria(const EncodingParams& p) {
-  validate(p);
-  CriteriaReport r;
-  const Matrix pe = encode(p);
+// Unique, from the Gram matrix: |a-b|^2 = |a|^2 + |b|^2 - 2 a.b (exact closed form for sinusoids).
+void measure_unique(const EncodingParams& p, const Matrix& pe, CriteriaReport& r) {
   const std::size_t L = pe.rows;
-
-  // Unique, from the Gram matrix: |a-b|^2 = |a|^2 + |b|^2 - 2 a.b (exact closed form for sinusoids).
   r.min_distance = std::numeric_limits<double>::infinity();
   if (L > 1) {
     Matrix gram;
@@ -61,9 +55,13 @@ CriteriaReport measure_criteria(const EncodingParams& p) {
     r.min_distance = row_distance(pe, std::size_t(r.closest_p), std::size_t(r.closest_q));
   }
   r.unique = L <= 1 || r.min_distance > 1e-6;
+}
 
-  // Consistent distance over t (offsets 1..K) and over L (offset 1 at L and 2L).
+// Consistent distance over t: the spread of |PE(t+k) - PE(t)| over t, relative to its mean, worst over k = 1..16.
+double spread_over_t(const Matrix& pe) {
+  const std::size_t L = pe.rows;
   const std::size_t K = std::min<std::size_t>(16, L > 1 ? L - 1 : 0);
+  double worst = 0.0;
   for (std::size_t k = 1; k <= K; ++k) {
     double lo = std::numeric_limits<double>::infinity(), hi = 0.0, sum = 0.0;
     for (std::size_t t = 0; t + k < L; ++t) {
@@ -73,28 +71,32 @@ CriteriaReport measure_criteria(const EncodingParams& p) {
       sum += d;
     }
     const double mean = sum / double(L - k);
-    if (mean > 0) r.spread_over_t = std::max(r.spread_over_t, (hi - lo) / mean);
+    if (mean > 0) worst = std::max(worst, (hi - lo) / mean);
   }
+  return worst;
+}
 
+// The encoding's table at another length (capped at kMaxSeqLen; rows a learned table lacks are NaN).
+Matrix table_at(const EncodingParams& p, int length) {
   EncodingParams longer = p;
+  longer.seq_len = std::min(length, kMaxSeqLen);
+  longer.memory_budget = std::max<std::uint64_t>(p.memory_budget, 4ull * longer.seq_len * encoding_width(p));
+  return encode(longer, MissingRows::nan);
+}
+
+// Consistent over L (offset 1 at L and at 2L) and bounded (the largest magnitude at L, 2L, 4L).
+void measure_with_length(const EncodingParams& p, const Matrix& pe, CriteriaReport& r) {
   const bool learned = encoding_info(p.encoding).inputs.table;  // a finite table of rows
   const int known_rows = learned ? (p.learned_table ? int(p.learned_table->rows) : p.max_len) : kMaxSeqLen;
-  auto table_at = [&](int length) {
-    longer.seq_len = std::min(length, kMaxSeqLen);
-    longer.memory_budget = std::max<std::uint64_t>(p.memory_budget, 4ull * longer.seq_len * encoding_width(p));
-    return encode(longer, MissingRows::nan);
-  };
-  const Matrix pe2 = table_at(2 * p.seq_len);
-  const Matrix pe4 = table_at(4 * p.seq_len);
-  if (L > 1 && 2 * p.seq_len <= known_rows) {
+  const Matrix pe2 = table_at(p, 2 * p.seq_len);
+  const Matrix pe4 = table_at(p, 4 * p.seq_len);
+  if (pe.rows > 1 && 2 * p.seq_len <= known_rows) {
     const double d1 = mean_offset_distance(pe, 1), d2 = mean_offset_distance(pe2, 1);
     r.change_with_length = d1 > 0 ? std::abs(d2 - d1) / d1 : 0.0;
-  } else if (L > 1) {
+  } else if (pe.rows > 1) {
     r.change_with_length = std::numeric_limits<double>::quiet_NaN();  // the table has no rows at 2L
   }
   r.consistent = r.spread_over_t < 1e-3 && (std::isnan(r.change_with_length) || r.change_with_length < 1e-3);
-
-  // Bounded: how the largest magnitude grows with the length.
   r.max_abs = max_abs_value(pe);
   r.max_abs_2l = max_abs_value(pe2);
   r.max_abs_4l = max_abs_value(pe4);
@@ -102,6 +104,17 @@ CriteriaReport measure_criteria(const EncodingParams& p) {
   // A learned table is a finite set of trained numbers: bounded by its largest entry, however long
   // the sequence (more random rows only sample that same distribution further).
   r.bounded = learned || r.growth <= 1.0 + 1e-6;
+}
+
+}  // namespace
+
+CriteriaReport measure_criteria(const EncodingParams& p) {
+  validate(p);
+  CriteriaReport r;
+  const Matrix pe = encode(p);
+  measure_unique(p, pe, r);
+  r.spread_over_t = spread_over_t(pe);
+  measure_with_length(p, pe, r);
 
   // Deterministic: the same parameters give the same bits.
   const Matrix again = encode(p);

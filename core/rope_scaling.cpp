@@ -74,9 +74,11 @@ double resolved_factor(const RopeScalingParams& s) {
 
 }  // namespace
 
-void validate(const RopeParams& p, const RopeScalingParams& s) {
+namespace {
+
+// Every field belongs to some scalings: giving it to another is refused, naming the ones it belongs to.
+void check_fields_used(const RopeScalingParams& s) {
   using K = RopeScaling;
-  validate(p);
   const K k = s.kind;
   check_used(s.factor.has_value(), "factor", k, {K::linear, K::dynamic, K::yarn, K::llama3, K::longrope},
              "linear|dynamic|yarn|llama3|longrope");
@@ -95,8 +97,10 @@ void validate(const RopeParams& p, const RopeScalingParams& s) {
   check_used(s.high_freq_factor.has_value(), "high-freq-factor", k, {K::llama3}, "llama3");
   check_used(!s.short_factor.empty(), "short-factor", k, {K::longrope}, "longrope");
   check_used(!s.long_factor.empty(), "long-factor", k, {K::longrope}, "longrope");
-  if (k == K::none) return;
+}
 
+// Each given value within its range.
+void check_field_ranges(const RopeScalingParams& s) {
   check_limit(s.factor, limits::factor);
   check_len(s.original_max_len, "original-max-len", 2);
   check_len(s.max_len, "max-len", 2);
@@ -108,7 +112,12 @@ void validate(const RopeParams& p, const RopeScalingParams& s) {
   check_min(s.attention_factor, "attention-factor", 0.0, false);
   check_limit(s.low_freq_factor, limits::low_freq_factor);
   check_limit(s.high_freq_factor, limits::high_freq_factor);
+}
 
+// The factor and the lengths a scaling needs, given or derived (factor = max-len / original-max-len).
+void check_factor_and_lengths(const RopeScalingParams& s) {
+  using K = RopeScaling;
+  const K k = s.kind;
   const std::string kind(to_string(k));
   if (!s.factor && (k == K::linear || k == K::dynamic || k == K::llama3))
     throw ParamError("factor", "is required for --scaling " + kind);
@@ -120,6 +129,13 @@ void validate(const RopeParams& p, const RopeScalingParams& s) {
   if (!s.factor && resolved_factor(s) < 1.0)
     throw ParamError("max-len", "must be >= --original-max-len (" + std::to_string(original_len(s)) +
                                     ") so that the derived factor is >= 1, got " + std::to_string(*s.max_len));
+}
+
+// What one scaling asks of the others: dynamic's rotary dimension, YaRN's and llama3's ordered pairs,
+// LongRoPE's two lists of one factor per pair.
+void check_kind_rules(const RopeParams& p, const RopeScalingParams& s) {
+  using K = RopeScaling;
+  const K k = s.kind;
   if (k == K::dynamic && rotary_dim(p) < kMinDynamicRotaryDim)
     throw ParamError(p.rotary_dim ? "rotary-dim" : "head-dim",
                      "dynamic scaling needs a rotary dimension >= " + std::to_string(kMinDynamicRotaryDim) +
@@ -139,6 +155,17 @@ void validate(const RopeParams& p, const RopeScalingParams& s) {
     check_list(s.short_factor, "short-factor", pairs);
     check_list(s.long_factor, "long-factor", pairs);
   }
+}
+
+}  // namespace
+
+void validate(const RopeParams& p, const RopeScalingParams& s) {
+  validate(p);
+  check_fields_used(s);
+  if (s.kind == RopeScaling::none) return;
+  check_field_ranges(s);
+  check_factor_and_lengths(s);
+  check_kind_rules(p, s);
 }
 
 double yarn_get_mscale(double scale, double mscale) {
