@@ -79,6 +79,10 @@ struct Mp4Writer::Codec {
     throw ParamError(param, what + (err < 0 ? ": " + av_message(err) : std::string()));
   }
 
+  void open_muxer();
+  void open_encoder(const AVCodec* codec, int fps);
+  void open_converter();
+
   // Sends `f` (null: flush) and muxes every packet the encoder gives back.
   void encode(AVFrame* f) {
     int err = ff.avcodec_send_frame(encoder, f);
@@ -104,31 +108,36 @@ std::string h264_encoder_name() {
   }
 }
 
-Mp4Writer::Mp4Writer(int width, int height, int fps) : c_(std::make_unique<Codec>()) {
+namespace {
+
+void check_mp4_size(int width, int height, int fps) {
   for (auto [name, v] : {std::pair{"width", width}, std::pair{"height", height}}) {
     if (v < 2 || v > kMaxPngSide) throw ParamError(name, std::string("an MP4 is 2 to ") + std::to_string(kMaxPngSide) + " pixels " + (name[0] == 'w' ? "wide" : "high") + ", got " + std::to_string(v));
     if (v % 2) throw ParamError(name, "H.264 in yuv420p needs an even size (colour is stored per 2 x 2 pixels), got " + std::to_string(v));
   }
   if (fps < 1 || fps > kMaxMp4Fps) throw ParamError("fps", "an MP4 plays 1 to " + std::to_string(kMaxMp4Fps) + " frames per second, got " + std::to_string(fps));
-  Codec& c = *c_;
-  const FfmpegApi& ff = c.ff;
-  c.width = width;
-  c.height = height;
-  ff.av_log_set_level(AV_LOG_ERROR);  // no x264 banner on stderr
-  const AVCodec* codec = find_h264();
-  if (!codec) c.fail("this libavcodec has no H.264 encoder", 0);
-  int err = ff.avformat_alloc_output_context2(&c.format, nullptr, "mp4", nullptr);
-  if (err < 0) c.fail("libavformat has no MP4 muxer", err);
+}
+
+}  // namespace
+
+// The MP4 muxer, writing into the memory file.
+void Mp4Writer::Codec::open_muxer() {
+  int err = ff.avformat_alloc_output_context2(&format, nullptr, "mp4", nullptr);
+  if (err < 0) fail("libavformat has no MP4 muxer", err);
   const int io_size = 1 << 16;
   auto* io_buffer = static_cast<unsigned char*>(ff.av_malloc(io_size));
-  c.io = ff.avio_alloc_context(io_buffer, io_size, 1, &c.file, nullptr, memory_write, memory_seek);
-  if (!c.io) {
+  io = ff.avio_alloc_context(io_buffer, io_size, 1, &file, nullptr, memory_write, memory_seek);
+  if (!io) {
     ff.av_free(io_buffer);
-    c.fail("out of memory", 0);
+    fail("out of memory", 0);
   }
-  c.format->pb = c.io;
-  c.encoder = ff.avcodec_alloc_context3(codec);
-  AVCodecContext* e = c.encoder;
+  format->pb = io;
+}
+
+// The H.264 encoder (BT.709, limited range, CRF 18) and its stream; writes the MP4's header.
+void Mp4Writer::Codec::open_encoder(const AVCodec* codec, int fps) {
+  encoder = ff.avcodec_alloc_context3(codec);
+  AVCodecContext* e = encoder;
   e->width = width;
   e->height = height;
   e->time_base = AVRational{1, fps};
@@ -139,35 +148,52 @@ Mp4Writer::Mp4Writer(int width, int height, int fps) : c_(std::make_unique<Codec
   e->color_trc = AVCOL_TRC_BT709;
   e->colorspace = AVCOL_SPC_BT709;
   e->color_range = AVCOL_RANGE_MPEG;
-  if (c.format->oformat->flags & AVFMT_GLOBALHEADER) e->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
+  if (format->oformat->flags & AVFMT_GLOBALHEADER) e->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
   // CRF 18 is "visually lossless" in x264's documentation; veryfast keeps a 720p frame near 10 ms.
   ff.av_opt_set(e->priv_data, "preset", "veryfast", 0);
   ff.av_opt_set(e->priv_data, "crf", "18", 0);
-  err = ff.avcodec_open2(e, codec, nullptr);
-  if (err < 0) c.fail(std::string("could not open the H.264 encoder ") + codec->name, err);
-  c.stream = ff.avformat_new_stream(c.format, nullptr);
-  if (!c.stream) c.fail("out of memory", 0);
-  c.stream->time_base = e->time_base;
-  c.stream->avg_frame_rate = e->framerate;
-  ff.avcodec_parameters_from_context(c.stream->codecpar, e);
-  err = ff.avformat_write_header(c.format, nullptr);
-  if (err < 0) c.fail("could not start the MP4", err);
-  c.sws = ff.sws_getContext(width, height, AV_PIX_FMT_RGBA, width, height, AV_PIX_FMT_YUV420P,
-                         SWS_BICUBIC | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INP, nullptr, nullptr, nullptr);
-  if (!c.sws) c.fail("libswscale cannot convert RGBA to yuv420p", 0);
-  // Full-range RGB in, limited-range BT.709 YUV out (what players assume for HD video).
-  ff.sws_setColorspaceDetails(c.sws, ff.sws_getCoefficients(SWS_CS_ITU709), 1, ff.sws_getCoefficients(SWS_CS_ITU709), 0, 0,
-                           1 << 16, 1 << 16);
-  c.frame = ff.av_frame_alloc();
-  c.packet = ff.av_packet_alloc();
-  if (!c.frame || !c.packet) c.fail("out of memory", 0);
-  c.frame->format = AV_PIX_FMT_YUV420P;
-  c.frame->width = width;
-  c.frame->height = height;
-  c.frame->color_range = AVCOL_RANGE_MPEG;
-  c.frame->colorspace = AVCOL_SPC_BT709;
-  err = ff.av_frame_get_buffer(c.frame, 0);
-  if (err < 0) c.fail("out of memory", err);
+  int err = ff.avcodec_open2(e, codec, nullptr);
+  if (err < 0) fail(std::string("could not open the H.264 encoder ") + codec->name, err);
+  stream = ff.avformat_new_stream(format, nullptr);
+  if (!stream) fail("out of memory", 0);
+  stream->time_base = e->time_base;
+  stream->avg_frame_rate = e->framerate;
+  ff.avcodec_parameters_from_context(stream->codecpar, e);
+  err = ff.avformat_write_header(format, nullptr);
+  if (err < 0) fail("could not start the MP4", err);
+}
+
+// RGBA to yuv420p (full-range RGB in, limited-range BT.709 out: what players assume for HD video), and the frame.
+void Mp4Writer::Codec::open_converter() {
+  sws = ff.sws_getContext(width, height, AV_PIX_FMT_RGBA, width, height, AV_PIX_FMT_YUV420P,
+                          SWS_BICUBIC | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INP, nullptr, nullptr, nullptr);
+  if (!sws) fail("libswscale cannot convert RGBA to yuv420p", 0);
+  ff.sws_setColorspaceDetails(sws, ff.sws_getCoefficients(SWS_CS_ITU709), 1, ff.sws_getCoefficients(SWS_CS_ITU709), 0, 0,
+                              1 << 16, 1 << 16);
+  frame = ff.av_frame_alloc();
+  packet = ff.av_packet_alloc();
+  if (!frame || !packet) fail("out of memory", 0);
+  frame->format = AV_PIX_FMT_YUV420P;
+  frame->width = width;
+  frame->height = height;
+  frame->color_range = AVCOL_RANGE_MPEG;
+  frame->colorspace = AVCOL_SPC_BT709;
+  const int err = ff.av_frame_get_buffer(frame, 0);
+  if (err < 0) fail("out of memory", err);
+}
+
+Mp4Writer::Mp4Writer(int width, int height, int fps) {
+  check_mp4_size(width, height, fps);
+  c_ = std::make_unique<Codec>();
+  Codec& c = *c_;
+  c.width = width;
+  c.height = height;
+  c.ff.av_log_set_level(AV_LOG_ERROR);  // no x264 banner on stderr
+  const AVCodec* codec = find_h264();
+  if (!codec) c.fail("this libavcodec has no H.264 encoder", 0);
+  c.open_muxer();
+  c.open_encoder(codec, fps);
+  c.open_converter();
 }
 
 Mp4Writer::~Mp4Writer() = default;

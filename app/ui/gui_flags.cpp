@@ -65,8 +65,8 @@ void add_gui_flags(CLI::App& app, GuiOptions& o) {
 
 namespace {
 
-// Applies --encoding/--d-model/... over the session. Returns false (message printed) on a bad name.
-bool apply_flag_overrides(const GuiOptions& o, AppState& s, WindowSize& size) {
+// --encoding, --d-model, --seq-len, --base and --view over the session. False (message printed) on a bad name.
+bool apply_encoding_flags(const GuiOptions& o, AppState& s) {
   if (!o.encoding.empty()) {
     const auto e = parse_encoding(o.encoding);
     if (!e) {
@@ -86,6 +86,11 @@ bool apply_flag_overrides(const GuiOptions& o, AppState& s, WindowSize& size) {
     }
     s.pages.page = *page;
   }
+  return true;
+}
+
+// --figure-dir, --record and --save-figure. False (message printed) on a bad name.
+bool apply_output_flags(const GuiOptions& o, AppState& s) {
   if (!o.figure_dir.empty()) s.figure.folder = o.figure_dir;
   if (!o.record.empty()) {
     const auto p = parse_animated_param(o.record);
@@ -108,6 +113,11 @@ bool apply_flag_overrides(const GuiOptions& o, AppState& s, WindowSize& size) {
     for (std::size_t i = 0; i < views.size(); ++i)
       if (views[i] == *v) s.figure.view_choice = int(i) + 1;
   }
+  return true;
+}
+
+// --theme and --size. False (message printed) on a bad value.
+bool apply_window_flags(const GuiOptions& o, AppState& s, WindowSize& size) {
   if (!o.theme.empty()) {
     if (o.theme != "dark" && o.theme != "light") {
       std::fprintf(stderr, "peviz: --theme: must be dark or light, got %s\n", o.theme.c_str());
@@ -126,6 +136,11 @@ bool apply_flag_overrides(const GuiOptions& o, AppState& s, WindowSize& size) {
     size = {w, h};
   }
   return true;
+}
+
+// Applies the flags that override the session, in the order above. False (message printed) on a bad value.
+bool apply_flag_overrides(const GuiOptions& o, AppState& s, WindowSize& size) {
+  return apply_encoding_flags(o, s) && apply_output_flags(o, s) && apply_window_flags(o, s, size);
 }
 
 // --preset, --lesson [--lesson-step], --present, in that order (after the other flags). Returns false

@@ -260,25 +260,28 @@ void sequence_line(const LabOptions& o, int n) {
   }
 }
 
-void attention_panel(AppState& s, LabOptions& o, float height) {
+// The run, the length and the test sequence whose attention is shown.
+void attention_controls(AppState& s, LabOptions& o) {
   const train::TrainSettings& t = o.settings;
-  if (shows_controls(s)) {  // the run, length and sequence shown; figures and presented slides leave them out
-    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8.0f);
-    if (ImGui::BeginCombo("run##lab_attention", encoding_name(o.attention_pe))) {
-      for (int k = 0; k < kLabEncodings; ++k)
-        if (ImGui::Selectable(encoding_name(k), k == o.attention_pe)) {
-          o.attention_pe = k;
-          s.pages.mark(kPage);
-        }
-      ImGui::EndCombo();
-    }
-    next_slider_on_line("length n##lab_attention");
-    page_slider(s, kPage, "length n##lab_attention", o.attention_length, 1, std::max(t.train_max, t.test_max));
-    hint("Lengths past train max show what the model attends to on sequences longer than any it was trained on.");
-    next_slider_on_line("test sequence##lab_attention");
-    page_slider(s, kPage, "test sequence##lab_attention", o.attention_sample, 0, t.test_samples - 1);
-    hint("Which of the test sequences of this length (the same ones the exact match is measured on).");
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8.0f);
+  if (ImGui::BeginCombo("run##lab_attention", encoding_name(o.attention_pe))) {
+    for (int k = 0; k < kLabEncodings; ++k)
+      if (ImGui::Selectable(encoding_name(k), k == o.attention_pe)) {
+        o.attention_pe = k;
+        s.pages.mark(kPage);
+      }
+    ImGui::EndCombo();
   }
+  next_slider_on_line("length n##lab_attention");
+  page_slider(s, kPage, "length n##lab_attention", o.attention_length, 1, std::max(t.train_max, t.test_max));
+  hint("Lengths past train max show what the model attends to on sequences longer than any it was trained on.");
+  next_slider_on_line("test sequence##lab_attention");
+  page_slider(s, kPage, "test sequence##lab_attention", o.attention_sample, 0, t.test_samples - 1);
+  hint("Which of the test sequences of this length (the same ones the exact match is measured on).");
+}
+
+void attention_panel(AppState& s, LabOptions& o, float height) {
+  if (shows_controls(s)) attention_controls(s, o);  // figures and presented slides leave them out
   if (!o.attention_defined) {
     ImGui::TextColored(ImVec4(0.95f, 0.6f, 0.3f, 1.0f), "%s", o.attention_note.c_str());
     ImGui::Dummy(ImVec2(1.0f, std::max(height - 2.0f * ImGui::GetFrameHeightWithSpacing(), 1.0f)));
