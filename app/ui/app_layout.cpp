@@ -81,7 +81,7 @@ int tab_buttons(const char* const* titles, int count, int chosen, float width) {
 
 // One button per page above the views (wrapping into rows); returns the height they took.
 float page_tabs(AppState& s, ImVec2 origin, float width) {
-  if (s.teach.presenting && s.teach.lesson_active) return 0.0f;  // the lesson's steps pick the page
+  if (presenting_lesson(s)) return 0.0f;  // the lesson's steps pick the page
   ImGui::SetCursorScreenPos(origin);
   const char* titles[kPageCount];
   for (int i = 0; i < kPageCount; ++i) titles[i] = page_title(Page(i));
@@ -93,7 +93,7 @@ float page_tabs(AppState& s, ImVec2 origin, float width) {
 // presented lesson step picks the view: no tabs, and the view fits the slide (its plots keep their minimum).
 void draw_basics_tabs(AppState& s, ImVec2 origin, ImVec2 size) {
   static void (*const kDraw[])(AppState&) = {draw_waves_view, draw_encoding_view, draw_similarity_view, draw_binary_view};
-  const bool slide = s.teach.presenting && s.teach.lesson_active;
+  const bool slide = presenting_lesson(s);
   const char* titles[std::size(kBasicsPanels)];
   for (std::size_t i = 0; i < std::size(kBasicsPanels); ++i) titles[i] = kBasicsPanels[i].title;
   ImGui::SetCursorScreenPos(origin);

@@ -24,6 +24,8 @@ inline bool drawing_figure(const AppState& s) { return s.figure_drawing.active; 
 inline bool shows_controls(const AppState& s) {
   return !drawing_figure(s) && (!s.teach.presenting || s.teach.present_controls);
 }
+// A lesson presented as slides: its steps pick the page and the Basics view (no tabs), the view fits the slide.
+inline bool presenting_lesson(const AppState& s) { return s.teach.presenting && s.teach.lesson_active; }
 // The window's own buttons (presenting's Controls and Leave, the lesson's Prev, Next and End): not in figures.
 inline bool window_buttons_shown(const AppState& s) { return !s.figure_drawing.offscreen; }
 inline bool show_highlight(const AppState& s) { return !s.figure_drawing.active || s.figure_drawing.highlight; }
