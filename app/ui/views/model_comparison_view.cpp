@@ -117,7 +117,8 @@ void bounds_table(const ContextExtensionOptions& o) {
       "turn e.: pairs whose scaled wavelength fits inside the extended context, of R/2.",
       "Liu et al. 2023, Eq. 13, d_extra: channels whose pair completes a turn inside the original context, of R; "
       "past 2 pi base^(d_extra/R) the first untrained angle appears.",
-      "Men et al. 2024: the smallest base with B(m) >= 0 for every m below the span.",
+      "Men et al. 2024: the smallest base with B(m) >= 0 for every m below the span. Islands of larger bases fail "
+      "again: every base holds only from about 2x it (span 4096) to 5x (span 32768) (docs/lab.md).",
       "ok: whether the model's own base reaches Men et al.'s bound (scaling is not counted: it acts like a larger "
       "base)."};
   constexpr int kColumns = int(std::size(kTitles));
