@@ -353,13 +353,13 @@ TEST_CASE("a lesson GIF keeps its colour bar smooth beside the window's PNG of t
                   "--out " + gif).code == 0);
   REQUIRE(run_gui("--reset --size 1600x900 --theme light --lesson positional-encodings --lesson-step 7 --frames 5 "
                   "--hide-pointer --screenshot " + png).code == 0);
-  const std::size_t in_gif = most_colours_down_a_column(gif_frame(gif, 5));  // frames 4..7 hold step 7
-  const std::size_t in_png = most_colours_down_a_column(load(png));
+  const RgbaImage frame = gif_frame(gif, 5), window = load(png);  // frames 4..7 hold step 7
+  const std::size_t in_gif = most_colours_down_a_column(frame);
+  const std::size_t in_png = most_colours_down_a_column(window);
   std::printf("colour bar: %zu distinct colours down it in the GIF frame, %zu in the PNG\n", in_gif, in_png);
   CHECK(in_png >= 256);
   CHECK(in_gif >= 96);  // the ramp's share of the palette: 96 entries when the frames show one colormap
   // The widgets' fills and outlines: every grey of the theme covering 0.1% of the PNG is in the GIF frame exactly.
-  const RgbaImage frame = gif_frame(gif, 5), window = load(png);
   std::map<std::uint32_t, std::size_t> window_counts;
   std::set<std::uint32_t> in_frame;
   for (std::size_t i = 0; i < window.pixels.size(); i += 4) {
