@@ -41,16 +41,20 @@ struct TrainCommand {
   bool emit = false;         // --emit-pytorch was given (its folder may be empty: refused by the emitter)
 };
 
+// --pe: names and group names (all, fixes), comma separated; each encoding once, in the order given.
 std::vector<PositionEncoding> parse_encodings(const std::string& text) {
-  if (text == "all") return {train::kAllPositionEncodings.begin(), train::kAllPositionEncodings.end()};
   std::vector<PositionEncoding> list;
   std::stringstream ss(text);
   for (std::string item; std::getline(ss, item, ',');) {
-    PositionEncoding pe;
-    if (!train::parse_position_encoding(item, pe))
-      throw ParamError("pe", "must be " + train::lab_encoding_names() + ", a comma list of them, or all; got '" + item + "'");
-    if (std::find(list.begin(), list.end(), pe) == list.end()) list.push_back(pe);
+    std::vector<PositionEncoding> named(1);
+    if (!train::parse_position_encoding(item, named[0]) && !train::parse_encoding_group(item, named))
+      throw ParamError("pe", "must be " + train::lab_encoding_names() + ", a comma list of them, " +
+                                 std::string(train::kClassicGroup) + " (the first six) or " +
+                                 std::string(train::kFixesGroup) + " (the rest); got '" + item + "'");
+    for (PositionEncoding pe : named)
+      if (std::find(list.begin(), list.end(), pe) == list.end()) list.push_back(pe);
   }
+  if (list.empty()) throw ParamError("pe", "names no encoding");
   return list;
 }
 
@@ -207,7 +211,9 @@ void register_train(CLI::App& app) {
   CLI::App* sub = app.add_subcommand("train", "Train a tiny transformer per position encoding on copy/reverse/sort; "
                                               "print one JSON line per encoding and seed (exact match by length)");
   sub->add_option("--task", c->task, "copy | reverse | sort")->capture_default_str();
-  sub->add_option("--pe", c->pe, train::lab_encoding_names(" | ") + ", a comma list, or all")
+  sub->add_option("--pe", c->pe, train::lab_encoding_names(" | ") + ", a comma list; " +
+                                   std::string(train::kClassicGroup) + " = the first six, " +
+                                   std::string(train::kFixesGroup) + " = the rest (docs/lab.md)")
       ->capture_default_str();
   sub->add_option("--steps", s.steps, "Optimizer steps, " + range_text(limits::train_steps))->capture_default_str();
   sub->add_option("--seed", s.seed, "Seed of the weights, training batches and test sets")->capture_default_str();
@@ -223,6 +229,9 @@ void register_train(CLI::App& app) {
   sub->add_option("--base", s.rope_base, "RoPE base")->capture_default_str();
   sub->add_option("--lr", s.lr, "Peak learning rate (AdamW)")->capture_default_str();
   sub->add_option("--warmup", s.warmup, "Linear warm-up steps before the cosine decay")->capture_default_str();
+  sub->add_option("--position-range", s.position_range, "rand-* and coupled: position ids in [0, position-range), " +
+                                                            range_text(limits::position_range) + ", at least 2 x test-max + 3")
+      ->capture_default_str();
   sub->add_option("--threads", c->threads, "Threads: runs trained in parallel; a thread with no run left computes half of a running run's larger loops (results do not depend on it)")
       ->capture_default_str();
   CLI::Option* out = sub->add_option("--out", c->out, "Save the run as PATH (.safetensors); several runs: PATH-<pe>[-seed<S>].safetensors, their loss and "

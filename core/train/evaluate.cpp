@@ -13,14 +13,15 @@ int argmax_row(const Model<float>& m, int token) {
 }
 
 // Packs as many sequences from `next` on as fit the model; returns the index after the last packed.
-std::size_t pack_from(const Model<float>& m, const std::vector<std::vector<int>>& seqs, std::size_t next, int n,
-                      PackedBatch& b) {
+std::size_t pack_from(const Model<float>& m, const std::vector<std::vector<int>>& seqs,
+                      const std::vector<std::vector<int>>& ids, std::size_t next, int n, PackedBatch& b) {
   b.clear();
   std::size_t att = 0;
   const std::size_t L = std::size_t(sequence_length(n)), per_seq = std::size_t(m.config.heads) * L * L;
   while (next < seqs.size() && std::size_t(b.n_tokens()) + L <= std::size_t(m.token_capacity) &&
          att + per_seq <= m.att_capacity) {
-    b.append(seqs[next++], first_answer_target(n));
+    b.append(seqs[next], first_answer_target(n), ids[next]);
+    ++next;
     att += per_seq;
   }
   return next;
@@ -34,11 +35,13 @@ std::vector<LengthAccuracy> evaluate_lengths(Model<float>& m, Task task, const s
   PackedBatch b;
   for (int n : lengths) {
     LengthAccuracy acc{n, std::nullopt};
-    if (mechanism_of(m.config.pe) != PositionMechanism::trainable_table || sequence_length(n) <= m.config.learned_len) {
+    if (length_defined(m.config, n)) {
       const std::vector<std::vector<int>> seqs = test_sequences(task, n, samples, seed);
+      const std::vector<std::vector<int>> ids =
+          test_positions(sampler_of(m.config.pe), task, n, samples, m.config.position_range, seed);
       int exact = 0;
       for (std::size_t next = 0; next < seqs.size();) {
-        next = pack_from(m, seqs, next, n, b);
+        next = pack_from(m, seqs, ids, next, n, b);
         model_forward(m, b);
         for (int s = 0; s < b.n_seqs(); ++s) {
           bool all = true;
@@ -54,13 +57,18 @@ std::vector<LengthAccuracy> evaluate_lengths(Model<float>& m, Task task, const s
   return out;
 }
 
-std::vector<int> greedy_answer(Model<float>& m, const std::vector<int>& sequence, int n) {
+bool length_defined(const ModelConfig& c, int n) {
+  return mechanism_of(c.pe) != PositionMechanism::trainable_table || sequence_length(n) <= c.position_rows();
+}
+
+std::vector<int> greedy_answer(Model<float>& m, const std::vector<int>& sequence, int n, const std::vector<int>& ids) {
   std::vector<int> prefix(sequence.begin(), sequence.begin() + first_answer_target(n) + 1);  // BOS x SEP
   std::vector<int> answer;
+  const std::vector<int> all_ids = ids.empty() ? contiguous_positions(int(sequence.size())) : ids;
   PackedBatch b;
   for (int k = 0; k <= n; ++k) {
     b.clear();
-    b.append(prefix, int(prefix.size()));  // no targets: only the logits are read
+    b.append(prefix, int(prefix.size()), all_ids);  // no targets: only the logits are read
     model_forward(m, b);
     const int next = argmax_row(m, b.n_tokens() - 1);
     answer.push_back(next);
@@ -69,9 +77,10 @@ std::vector<int> greedy_answer(Model<float>& m, const std::vector<int>& sequence
   return answer;
 }
 
-std::vector<std::vector<Matrix>> attention_maps(Model<float>& m, const std::vector<int>& sequence) {
+std::vector<std::vector<Matrix>> attention_maps(Model<float>& m, const std::vector<int>& sequence,
+                                                const std::vector<int>& ids) {
   PackedBatch b;
-  b.append(sequence, int(sequence.size()));
+  b.append(sequence, int(sequence.size()), ids);
   model_forward(m, b);
   const std::size_t L = sequence.size();
   std::vector<std::vector<Matrix>> maps(std::size_t(m.config.layers));

@@ -90,10 +90,10 @@ void init_position_tables(Model<T>& m) {
   const ModelConfig& c = m.config;
   const LabEncodingInfo& info = lab_encoding_info(c.pe);
   if (info.mechanism == PositionMechanism::added_table) {
-    const std::vector<float> table = info.table(c.max_positions, c.d_model);
+    const std::vector<float> table = info.table(c.position_rows(), c.d_model);
     m.pe_table.assign(table.begin(), table.end());
   }
-  if (info.mechanism == PositionMechanism::qk_rotation) m.rope = make_rope_table<T>(c.head_dim(), c.rope_base, c.max_positions);
+  if (info.mechanism == PositionMechanism::qk_rotation) m.rope = make_rope_table<T>(c.head_dim(), c.rope_base, c.position_rows());
   if (info.mechanism == PositionMechanism::fixed_bias) m.alibi_slopes = info.slopes(c.heads);
   if (info.mechanism == PositionMechanism::trainable_bias)
     for (int dist = 0; dist < c.max_positions; ++dist)  // key - query = -dist: the causal half
@@ -118,8 +118,9 @@ void check_fits(const Model<T>& m, const PackedBatch& b) {
   const std::vector<int> off = attention_offsets(b, m.config.heads);
   if (std::size_t(off.back()) > m.att_capacity) throw std::invalid_argument("packed batch exceeds the attention capacity");
   const int longest = b.n_seqs() ? *std::max_element(b.seq_len.begin(), b.seq_len.end()) : 0;
-  const int limit = mechanism_of(m.config.pe) == PositionMechanism::trainable_table ? m.config.learned_len : m.config.max_positions;
-  if (longest > limit) throw std::invalid_argument("a sequence is longer than the position tables");
+  const int rows = m.config.position_rows();
+  const bool ids_fit = std::all_of(b.positions.begin(), b.positions.end(), [&](int p) { return p >= 0 && p < rows; });
+  if (longest > m.config.max_positions || !ids_fit) throw std::invalid_argument("a sequence is longer than the position tables");
 }
 
 // Per-layer slice of an activation (or its gradient) for layer l.
@@ -140,6 +141,32 @@ std::vector<float> sinusoidal_lab_table(int positions, int d_model) {
 }
 
 std::string_view to_string(PositionEncoding pe) { return lab_encoding_info(pe).name; }
+
+std::vector<PositionEncoding> classic_encodings() {
+  std::vector<PositionEncoding> out;
+  for (const LabEncodingInfo& e : kLabEncodings)
+    if (e.classic) out.push_back(e.id);
+  return out;
+}
+
+std::vector<PositionEncoding> fix_encodings() {
+  std::vector<PositionEncoding> out;
+  for (const LabEncodingInfo& e : kLabEncodings)
+    if (!e.classic) out.push_back(e.id);
+  return out;
+}
+
+bool parse_encoding_group(std::string_view s, std::vector<PositionEncoding>& out) {
+  if (s == kClassicGroup) out = classic_encodings();
+  else if (s == kFixesGroup) out = fix_encodings();
+  else return false;
+  return true;
+}
+
+int ModelConfig::position_rows() const {
+  if (position_range > 0) return position_range;
+  return mechanism_of(pe) == PositionMechanism::trainable_table ? learned_len : max_positions;
+}
 
 std::string lab_encoding_names(std::string_view separator) {
   std::string text;
@@ -162,7 +189,7 @@ std::vector<std::size_t> param_shape(const ModelConfig& c, Param p) {
   const std::size_t L = std::size_t(c.layers), d = std::size_t(c.d_model), V = std::size_t(c.vocab);
   switch (p) {
     case Param::wte: case Param::headw: return {V, d};
-    case Param::wpe: return {mechanism_of(c.pe) == PositionMechanism::trainable_table ? std::size_t(c.learned_len) : 0, d};
+    case Param::wpe: return {mechanism_of(c.pe) == PositionMechanism::trainable_table ? std::size_t(c.position_rows()) : 0, d};
     case Param::t5_bias: return {std::size_t(mechanism_of(c.pe) == PositionMechanism::trainable_bias ? c.heads : 0), std::size_t(c.t5_buckets)};
     case Param::qkvw: return {L, 3 * d, d};
     case Param::qkvb: return {L, 3 * d};

@@ -17,10 +17,11 @@
 #include "core/alibi.hpp"
 #include "core/train/layers.hpp"
 #include "core/train/packed_batch.hpp"
+#include "core/train/positions.hpp"
 
 namespace peviz::train {
 
-enum class PositionEncoding { nope, sinusoidal, learned, rope, alibi, t5 };
+enum class PositionEncoding { nope, sinusoidal, learned, rope, alibi, t5, rand_sinusoidal, rand_learned, rand_rope, coupled };
 
 // How an encoding brings position into the model (the families of Kazemnejad et al. 2023, §3).
 enum class PositionMechanism {
@@ -34,7 +35,9 @@ enum class PositionMechanism {
 
 // One row per lab encoding: its spellings and what the model builds for it. Names, the CLI's --pe help, the
 // state JSON, saved runs and the Lab's checkboxes all come from this table; adding an encoding of an existing
-// mechanism = its enum value, its row and (for a table or slopes) its function.
+// mechanism = its enum value, its row and (for a table or slopes) its function. The classic six (`--pe all`, the
+// Lab's default) read contiguous ids; the fixes (`--pe fixes`) are mechanisms of theirs given sampled ids
+// (positions.hpp).
 struct LabEncodingInfo {
   PositionEncoding id;
   std::string_view name;  // --pe, state JSON, saved runs: "nope", "rope", ...
@@ -45,6 +48,8 @@ struct LabEncodingInfo {
   // added_table: the [positions, d_model] table; fixed_bias: the slope of each head.
   std::vector<float> (*table)(int positions, int d_model) = nullptr;
   std::vector<double> (*slopes)(int heads) = nullptr;
+  PositionSampler positions = PositionSampler::contiguous;  // the ids each sequence is given
+  bool classic = true;                                       // one of the six `--pe all` trains; else a fix
 };
 
 std::vector<float> sinusoidal_lab_table(int positions, int d_model);
@@ -58,6 +63,16 @@ inline constexpr LabEncodingInfo kLabEncodings[] = {
     {.id = PositionEncoding::rope, .name = "rope", .mechanism = PositionMechanism::qk_rotation},
     {.id = PositionEncoding::alibi, .name = "alibi", .mechanism = PositionMechanism::fixed_bias, .slopes = alibi_slopes},
     {.id = PositionEncoding::t5, .name = "t5", .mechanism = PositionMechanism::trainable_bias},
+    {.id = PositionEncoding::rand_sinusoidal, .name = "rand-sinusoidal", .mechanism = PositionMechanism::added_table,
+     .token_embedding_std = std::numbers::sqrt2 / 2, .table = sinusoidal_lab_table,
+     .positions = PositionSampler::randomized, .classic = false},
+    {.id = PositionEncoding::rand_learned, .name = "rand-learned", .mechanism = PositionMechanism::trainable_table,
+     .positions = PositionSampler::randomized, .classic = false},
+    {.id = PositionEncoding::rand_rope, .name = "rand-rope", .mechanism = PositionMechanism::qk_rotation,
+     .positions = PositionSampler::randomized, .classic = false},
+    // Cho et al. couple ids over a learned absolute table (their APE runs).
+    {.id = PositionEncoding::coupled, .name = "coupled", .mechanism = PositionMechanism::trainable_table,
+     .positions = PositionSampler::coupled, .classic = false},
 };
 inline constexpr std::size_t kLabEncodingCount = std::size(kLabEncodings);
 inline constexpr std::array<PositionEncoding, kLabEncodingCount> kAllPositionEncodings = [] {
@@ -67,11 +82,18 @@ inline constexpr std::array<PositionEncoding, kLabEncodingCount> kAllPositionEnc
 }();
 constexpr const LabEncodingInfo& lab_encoding_info(PositionEncoding pe) { return kLabEncodings[std::size_t(pe)]; }
 constexpr PositionMechanism mechanism_of(PositionEncoding pe) { return lab_encoding_info(pe).mechanism; }
+constexpr PositionSampler sampler_of(PositionEncoding pe) { return lab_encoding_info(pe).positions; }
+// The classic six (`--pe all`) and the fixes (`--pe fixes`), table order.
+std::vector<PositionEncoding> classic_encodings();
+std::vector<PositionEncoding> fix_encodings();
 std::string_view to_string(PositionEncoding pe);
 // The names joined: "nope, sinusoidal, learned, rope, alibi, t5" with the given separator.
 std::string lab_encoding_names(std::string_view separator = ", ");
 // Any name of the table; false when unknown.
 bool parse_position_encoding(std::string_view s, PositionEncoding& out);
+// The group names a list of encodings may use: "all" (the classic six) and "fixes" (the rest); false when unknown.
+inline constexpr std::string_view kClassicGroup = "all", kFixesGroup = "fixes";
+bool parse_encoding_group(std::string_view s, std::vector<PositionEncoding>& out);
 
 // A model's shape. model_config(TrainSettings) derives it from a run's settings (whose defaults and ranges are the
 // limits table's); the values here are a small model for tests that build one directly.
@@ -83,10 +105,14 @@ struct ModelConfig {
   PositionEncoding pe = PositionEncoding::rope;
   int learned_len = 43;    // learned: rows of the trainable table = longest training sequence
   int max_positions = 83;  // longest sequence any pass will see (tables for sinusoid / RoPE / T5 sized to it)
+  int position_range = 0;  // sampled ids (rand-*, coupled): ids in [0, position_range), the rows of every table
   double rope_base = 10000;
   int t5_buckets = 32;       // T5: causal buckets (core's t5_relative_position_bucket), one table for all layers
   int t5_max_distance = 128;
   int head_dim() const { return d_model / heads; }
+  // Rows of the position table or rotation: position_range with sampled ids, else learned_len for a trainable
+  // table and max_positions for the others. A position id must be below it.
+  int position_rows() const;
 };
 
 // Parameter tensors in buffer order; per-layer tensors are stacked [layers, ...] as in llm.c.
@@ -148,8 +174,8 @@ template <class T>
 Model<T> make_model(const ModelConfig& c, int token_capacity, std::size_t att_capacity, std::uint64_t seed);
 
 // Forward pass of a packed batch; returns the mean cross-entropy over its targets. Throws
-// std::invalid_argument when the batch exceeds the capacities or a position exceeds max_positions
-// (or learned_len with a learned table).
+// std::invalid_argument when the batch exceeds the capacities, a sequence is longer than max_positions or a
+// position id is not below position_rows().
 template <class T>
 double model_forward(Model<T>& m, const PackedBatch& b);
 // Backward pass after model_forward on the same batch: fills m.grads (overwritten, not accumulated).

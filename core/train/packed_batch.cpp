@@ -25,4 +25,10 @@ void PackedBatch::append(const std::vector<int>& seq, int first_target) {
   }
 }
 
+void PackedBatch::append(const std::vector<int>& seq, int first_target, const std::vector<int>& ids) {
+  const std::size_t first = positions.size();
+  append(seq, first_target);
+  for (std::size_t i = 0; i < seq.size() && i < ids.size(); ++i) positions[first + i] = ids[i];
+}
+
 }  // namespace peviz::train

@@ -14,6 +14,7 @@ namespace peviz::train {
 namespace {
 
 constexpr std::uint64_t kDataStream = 0xA0761D6478BD642Full;  // training batches: a stream apart from init
+constexpr std::uint64_t kPositionStream = 0xE7037ED1A0B428DBull;  // sampled training ids: apart from the batches
 
 int longest_training_sequence(const TrainSettings& s) { return sequence_length(s.train_max); }
 int longest_sequence(const TrainSettings& s) { return sequence_length(std::max(s.train_max, s.test_max)); }
@@ -46,12 +47,13 @@ std::vector<BoundedSetting> bounded_settings(const TrainSettings& s) {
           {limits::train_steps, double(s.steps), true},     {limits::train_max, double(s.train_max), true},
           {limits::test_max, double(s.test_max), true},     {limits::test_samples, double(s.test_samples), true},
           {limits::base, s.rope_base, false},               {limits::learning_rate, s.lr, false},
-          {limits::warmup, double(s.warmup), true}};
+          {limits::warmup, double(s.warmup), true},         {limits::position_range, double(s.position_range), true}};
 }
 
 // Weights of the model, in double (param_layout's count in size_t could overflow for settings not yet checked).
 double weight_count(const TrainSettings& s) {
-  const double d = s.d_model, V = kVocab, learned = mechanism_of(s.pe) == PositionMechanism::trainable_table ? 2.0 * s.train_max + 3 : 0;
+  const double rows = sampler_of(s.pe) == PositionSampler::contiguous ? 2.0 * s.train_max + 3 : s.position_range;
+  const double d = s.d_model, V = kVocab, learned = mechanism_of(s.pe) == PositionMechanism::trainable_table ? rows : 0;
   const double t5 = mechanism_of(s.pe) == PositionMechanism::trainable_bias ? 32.0 * s.heads : 0;
   return 2 * V * d + V + 2 * d + learned * d + t5 + double(s.layers) * (12 * d * d + 13 * d);
 }
@@ -70,6 +72,15 @@ double training_bytes(const TrainSettings& s) {
 void drop_gradients(Model<float>& m) {
   m.grads = {};
   m.grad_acts = {};
+}
+
+// Sampled ids must have room for the longest sequence, and the sampler a meaning on the task.
+void check_positions(const TrainSettings& s) {
+  if (const std::string why = sampler_refusal(sampler_of(s.pe), s.task); !why.empty())
+    throw ParamError("pe", std::string(to_string(s.pe)) + " cannot train on " + std::string(to_string(s.task)) + ": " + why);
+  if (sampler_of(s.pe) != PositionSampler::contiguous && s.position_range < longest_sequence(s))
+    throw ParamError("position-range", "must be at least the longest sequence, 2 x max(train-max, test-max) + 3 = " +
+                                           std::to_string(longest_sequence(s)) + ", got " + std::to_string(s.position_range));
 }
 
 void check_test_max(const TrainSettings& s) {
@@ -97,6 +108,8 @@ void validate(const TrainSettings& s) {
   check_real(limits::base, s.rope_base);
   check_real(limits::learning_rate, s.lr);
   check_int(limits::warmup, s.warmup);
+  check_int(limits::position_range, s.position_range);
+  check_positions(s);
   // Activations grow with batch x tokens x d x layers: keep one run under the per-result budget.
   const ModelConfig c = model_config(s);
   const std::size_t per_token = std::size_t(s.layers) * std::size_t(2 * 16 * s.d_model) + 4 * std::size_t(s.d_model);
@@ -120,6 +133,7 @@ void validate_shape(const TrainSettings& s) {
     throw ParamError("heads", "d-model / heads must be an even integer (the head dimension), got d-model " +
                                   std::to_string(s.d_model) + " and heads " + std::to_string(s.heads));
   check_test_max(s);
+  check_positions(s);
   // Viewing evaluates one test sequence at a time: its activations, attention and scratch, and the position tables.
   const double L = 2.0 * std::max(s.train_max, s.test_max) + 3, layers = s.layers;
   const double viewing = 4 * (L * (layers * 32 * s.d_model + 4.0 * s.d_model) + layers * s.heads * L * L + 2 * L * L +
@@ -160,13 +174,15 @@ ModelConfig model_config(const TrainSettings& s) {
   c.learned_len = longest_training_sequence(s);  // max_len = the longest training sequence
   c.max_positions = longest_sequence(s);
   c.rope_base = s.rope_base;
+  if (sampler_of(s.pe) != PositionSampler::contiguous) c.position_range = s.position_range;
   return c;  // T5: 32 causal buckets, max distance 128 (ModelConfig defaults, as T5)
 }
 
 TrainRun::TrainRun(const TrainSettings& s)
     : settings_((validate(s), s)),
       model_(make_model<float>(model_config(s), token_capacity(s), att_capacity(s), s.seed)),
-      data_rng_(s.seed ^ kDataStream) {
+      data_rng_(s.seed ^ kDataStream),
+      position_rng_(s.seed ^ kPositionStream) {
   progress_.steps = s.steps;
 }
 
@@ -174,7 +190,8 @@ TrainRun::TrainRun(const TrainSettings& s, const std::vector<float>& params, Tra
     : settings_((validate_shape(s), s)),
       trainable_(beyond_engine_limits(s).empty()),
       model_(make_model<float>(model_config(s), evaluation_tokens(s), evaluation_att(s), s.seed)),
-      data_rng_(s.seed ^ kDataStream) {
+      data_rng_(s.seed ^ kDataStream),
+      position_rng_(s.seed ^ kPositionStream) {
   drop_gradients(model_);
   if (params.size() != model_.params.size())
     throw ParamError("from-safetensors", "parameter count " + std::to_string(params.size()) + " does not match the "
@@ -192,6 +209,7 @@ bool TrainRun::step() {
   resize_buffers(token_capacity(settings_), att_capacity(settings_));  // a reopened or finished run trains on
   const auto t0 = std::chrono::steady_clock::now();
   training_batch(settings_.task, settings_.batch, settings_.train_max, data_rng_, batch_);
+  sample_batch_positions(sampler_of(settings_.pe), settings_.task, settings_.position_range, position_rng_, batch_);
   const double loss = model_forward(model_, batch_);
   if (!std::isfinite(loss)) {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -266,27 +284,33 @@ std::vector<int> TrainRun::test_sequence(int n, int index) const {
   return test_sequences(settings_.task, n, index + 1, settings_.seed)[std::size_t(index)];
 }
 
+std::vector<int> TrainRun::test_position_ids(int n, int index) const {
+  test_sequence(n, index);  // checks n and index
+  return test_positions(sampler_of(settings_.pe), settings_.task, n, index + 1, settings_.position_range,
+                        settings_.seed)[std::size_t(index)];
+}
+
 std::vector<int> TrainRun::greedy_answer(int n, int index) const {
   const std::vector<int> seq = test_sequence(n, index);
   const int L = sequence_length(n);
-  if (mechanism_of(settings_.pe) == PositionMechanism::trainable_table && L > model_config(settings_).learned_len) return {};
+  if (!length_defined(model_config(settings_), n)) return {};
   Model<float> m = private_copy(L, std::size_t(settings_.heads) * std::size_t(L) * std::size_t(L));
-  return train::greedy_answer(m, seq, n);
+  return train::greedy_answer(m, seq, n, test_position_ids(n, index));
 }
 
 std::optional<std::vector<std::vector<Matrix>>> TrainRun::attention_maps(int n, int index) const {
   check_int(Limit{.name = "length", .min = 1, .max = double(std::max(settings_.train_max, settings_.test_max)), .fallback = 1}, n);
   check_int(Limit{.name = "index", .min = 0, .max = double(settings_.test_samples - 1), .fallback = 0}, index);
   const int L = sequence_length(n);
-  if (mechanism_of(settings_.pe) == PositionMechanism::trainable_table && L > model_config(settings_).learned_len) return std::nullopt;
+  if (!length_defined(model_config(settings_), n)) return std::nullopt;
   Model<float> m = private_copy(L, std::size_t(settings_.heads) * std::size_t(L) * std::size_t(L));
   const std::vector<std::vector<int>> seqs = test_sequences(settings_.task, n, index + 1, settings_.seed);
-  return train::attention_maps(m, seqs[std::size_t(index)]);
+  return train::attention_maps(m, seqs[std::size_t(index)], test_position_ids(n, index));
 }
 
 Matrix TrainRun::learned_table() const {
   if (mechanism_of(settings_.pe) != PositionMechanism::trainable_table) return {};
-  Matrix t(std::size_t(model_config(settings_).learned_len), std::size_t(settings_.d_model));
+  Matrix t(std::size_t(model_config(settings_).position_rows()), std::size_t(settings_.d_model));
   std::lock_guard<std::mutex> lock(mutex_);
   const float* wpe = model_.param(Param::wpe);
   std::copy(wpe, wpe + t.data.size(), t.data.begin());

@@ -43,6 +43,7 @@ struct TrainSettings {
   double rope_base = limits::base.fallback;           // RoPE only
   double lr = limits::learning_rate.fallback;         // peak learning rate
   int warmup = int(limits::warmup.fallback);          // linear warm-up steps, then cosine decay to 0 at the last step
+  int position_range = int(limits::position_range.fallback);  // rand-* and coupled: ids in [0, position_range)
 };
 
 // Throws ParamError naming the flag ("layers", "heads", "test-max", ...) and its rule.
@@ -56,7 +57,8 @@ void validate_shape(const TrainSettings& s);
 // "<flag name> <value> > <max>" ("layers 12 > 8"), and "memory <N> MiB > 1024" when a training step would exceed
 // the per-result budget. For settings that validate_shape accepts: empty exactly when validate() accepts them too.
 std::vector<std::string> beyond_engine_limits(const TrainSettings& s);
-// The model a run builds: 13 tokens, learned table of 2 * train_max + 3 rows, tables for 2 * test_max + 3.
+// The model a run builds: 13 tokens, learned table of 2 * train_max + 3 rows, tables for 2 * test_max + 3; with
+// sampled ids (rand-*, coupled) every table has position_range rows.
 ModelConfig model_config(const TrainSettings& s);
 
 struct TrainSnapshot {
@@ -103,8 +105,10 @@ class TrainRun {
   // The test sequence `index` of length n (BOS x SEP y EOS) and the model's greedy answer to it (n + 1
   // tokens: y1..yn EOS as decoded); the answer is empty where not defined (as attention_maps). Thread-safe.
   std::vector<int> test_sequence(int n, int index) const;
+  // Its position ids (positions.hpp's test_positions: 0..L-1 unless the encoding samples them).
+  std::vector<int> test_position_ids(int n, int index) const;
   std::vector<int> greedy_answer(int n, int index) const;
-  // The trained position table [2 * train_max + 3, d_model] (empty unless pe is learned). Thread-safe.
+  // The trained position table [position_rows(), d_model] (empty unless the table is trainable). Thread-safe.
   Matrix learned_table() const;
   // A copy of every parameter (buffer order of model.hpp's Param). Thread-safe.
   std::vector<float> parameters() const;
@@ -120,6 +124,7 @@ class TrainRun {
   Model<float> model_;
   AdamWState adam_;
   std::mt19937_64 data_rng_;
+  std::mt19937_64 position_rng_;   // sampled training ids, a stream apart from the batches
   PackedBatch batch_;
   double seconds_ = 0;             // time spent in step()
   mutable std::mutex mutex_;       // guards the fields below and model_.params while they change

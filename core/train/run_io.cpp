@@ -152,7 +152,10 @@ std::string accuracy_csv(const TrainSnapshot& s) {
   return out;
 }
 
-std::map<std::string, std::string> settings_metadata(const TrainSettings& s) {
+namespace {
+
+// Every setting but position-range (which only an encoding with sampled ids writes).
+std::map<std::string, std::string> classic_settings_metadata(const TrainSettings& s) {
   return {{"format", kFormat},
           {"task", std::string(to_string(s.task))},
           {"pe", std::string(to_string(s.pe))},
@@ -170,7 +173,7 @@ std::map<std::string, std::string> settings_metadata(const TrainSettings& s) {
           {"warmup", std::to_string(s.warmup)}};
 }
 
-TrainSettings settings_from_metadata(const std::map<std::string, std::string>& m, const std::string& param) {
+TrainSettings classic_settings_from_metadata(const std::map<std::string, std::string>& m, const std::string& param) {
   const std::string format = field(m, "format", param);
   if (format != kFormat && format.rfind("peviz-train-run", 0) == 0)
     throw ParamError(param, "written by another version of peviz (format " + format + ", this one reads " + kFormat + ")");
@@ -195,6 +198,24 @@ TrainSettings settings_from_metadata(const std::map<std::string, std::string>& m
   s.seed = std::uint64_t(integer_field(m, "seed", param));
   s.rope_base = real_field(m, "base", param);
   s.lr = real_field(m, "lr", param);
+  return s;
+}
+
+}  // namespace
+
+std::map<std::string, std::string> settings_metadata(const TrainSettings& s) {
+  std::map<std::string, std::string> m = classic_settings_metadata(s);
+  if (sampler_of(s.pe) != PositionSampler::contiguous) m["position-range"] = std::to_string(s.position_range);
+  return m;
+}
+
+TrainSettings settings_from_metadata(const std::map<std::string, std::string>& m, const std::string& param) {
+  TrainSettings s = classic_settings_from_metadata(m, param);
+  if (sampler_of(s.pe) != PositionSampler::contiguous) {
+    const long long range = integer_field(m, "position-range", param);
+    if (range < 0 || range > (1LL << 30)) throw ParamError(param, "__metadata__ 'position-range' is out of range");
+    s.position_range = int(range);
+  }
   validate_shape(s);  // a run trained beyond peviz's own limits (the PyTorch twin) still opens for viewing
   return s;
 }

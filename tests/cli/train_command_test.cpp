@@ -48,8 +48,13 @@ TEST_CASE("peviz train --out saves a run whose learned table the encoding export
 }
 
 TEST_CASE("peviz train refuses bad flags with one line and exit 2") {
-  check_refused("train --pe fourier", "peviz: --pe: must be nope, sinusoidal, learned, rope, alibi, t5, a comma list of them, "
-                                "or all; got 'fourier'");
+  check_refused("train --pe fourier", "peviz: --pe: must be nope, sinusoidal, learned, rope, alibi, t5, rand-sinusoidal, "
+                                "rand-learned, rand-rope, coupled, a comma list of them, all (the first six) or fixes (the "
+                                "rest); got 'fourier'");
+  check_refused("train --pe coupled --task sort", "peviz: --pe: coupled cannot train on sort: position coupling needs each "
+                                "answer symbol to copy one input symbol (copy, reverse); sort's do not");
+  check_refused("train --pe rand-rope --test-max 60 --train-max 20 --position-range 100",
+                "peviz: --position-range: must be at least the longest sequence, 2 x max(train-max, test-max) + 3 = 123, got 100");
   check_refused("train --task add", "peviz: --task: must be copy, reverse or sort, got 'add'");
   check_refused("train --heads 3", "peviz: --heads: d-model / heads must be an even integer (the head dimension), got d-model "
                              "64 and heads 3");

@@ -81,10 +81,19 @@ std::string seeds_text(const std::vector<std::uint64_t>& seeds) {
   return text;
 }
 
+// The ticked encodings that have a meaning on the task (the view greys out the others: coupling on sort).
+std::vector<PositionEncoding> chosen_encodings(const LabOptions& o) {
+  std::vector<PositionEncoding> chosen;
+  for (int k = 0; k < kLabEncodings; ++k)
+    if (o.compare[std::size_t(k)] && encoding_fits_task(o, k)) chosen.push_back(train::kAllPositionEncodings[std::size_t(k)]);
+  return chosen;
+}
+
 // The inputs through core's validation of a run (ranges, head dimension, test-max rule, memory), the
 // RoPE base through the window's range, and the attention choices.
 void check_inputs(const LabOptions& o) {
   train::validate(settings_for(o, PositionEncoding::rope));
+  for (PositionEncoding pe : chosen_encodings(o)) train::validate(settings_for(o, pe));
   check_window_real(limits::base, o.settings.rope_base);
   check_int(limits::train_seeds, o.seeds);
   check_int(Limit{.name = "attention-length", .min = 1, .max = limits::test_max.max, .fallback = 1}, o.attention_length);
@@ -98,10 +107,11 @@ void check_inputs(const LabOptions& o) {
 
 std::vector<TrainSettings> lab_settings(const LabOptions& o) {
   check_inputs(o);
-  std::vector<PositionEncoding> chosen;
-  for (int k = 0; k < kLabEncodings; ++k)
-    if (o.compare[std::size_t(k)]) chosen.push_back(train::kAllPositionEncodings[std::size_t(k)]);
-  return train::experiment_settings(o.settings, chosen, seed_list(o));
+  return train::experiment_settings(o.settings, chosen_encodings(o), seed_list(o));
+}
+
+bool encoding_fits_task(const LabOptions& o, int k) {
+  return train::sampler_refusal(train::kLabEncodings[std::size_t(k)].positions, o.settings.task).empty();
 }
 
 void keep_lab_inputs_valid(LabOptions& o) {
@@ -111,6 +121,7 @@ void keep_lab_inputs_valid(LabOptions& o) {
   const int lo = (int(limits::train_d_model.min) + m - 1) / m * m, hi = int(limits::train_d_model.max) / m * m;
   t.d_model = std::clamp((t.d_model + m / 2) / m * m, lo, hi);
   t.test_max = std::min(t.test_max, 4 * t.train_max);
+  t.position_range = std::max(t.position_range, train::sequence_length(std::max(t.train_max, t.test_max)));
   for (;;) {
     try {
       train::validate(settings_for(o, PositionEncoding::rope));
@@ -411,6 +422,7 @@ void read_json(const nlohmann::json& j, PageStates& a) {
   read(j, "test_max", o.settings.test_max);
   read(j, "seed", o.settings.seed);
   read(j, "rope_base", o.settings.rope_base);
+  read(j, "position_range", o.settings.position_range);
   read(j, "attention_pe", attention_pe);
   PositionEncoding pe;
   if (!train::parse_position_encoding(attention_pe, pe))
@@ -433,7 +445,7 @@ nlohmann::json write_json(const PageStates& a) {
   return {{"task", std::string(train::to_string(t.task))}, {"encodings", encodings}, {"layers", t.layers},
           {"heads", t.heads}, {"d_model", t.d_model}, {"batch", t.batch}, {"steps", t.steps},
           {"train_max", t.train_max}, {"test_max", t.test_max}, {"seed", t.seed}, {"seeds", o.seeds},
-          {"rope_base", t.rope_base}, {"attention_sample", o.attention_sample}, {"experiment", o.experiment.empty() ? o.opened_shipped : o.experiment},
+          {"rope_base", t.rope_base}, {"position_range", t.position_range}, {"attention_sample", o.attention_sample}, {"experiment", o.experiment.empty() ? o.opened_shipped : o.experiment},
           {"attention_pe", std::string(train::to_string(train::kAllPositionEncodings[std::size_t(o.attention_pe)]))},
           {"attention_length", o.attention_length}};
 }

@@ -49,10 +49,10 @@ struct LabSeries {
 struct LabOptions {
   // --- inputs (the state JSON's "lab" object; ranges and defaults from core/limits.hpp, "training") ---
   train::TrainSettings settings;         // every run's settings but pe and seed
-  std::array<bool, kLabEncodings> compare = [] {  // kAllPositionEncodings order; every encoding at first
-    std::array<bool, kLabEncodings> all{};
-    all.fill(true);
-    return all;
+  std::array<bool, kLabEncodings> compare = [] {  // kAllPositionEncodings order; the classic six at first
+    std::array<bool, kLabEncodings> classic{};
+    for (std::size_t k = 0; k < classic.size(); ++k) classic[k] = train::kLabEncodings[k].classic;
+    return classic;
   }();
   int seeds = int(limits::train_seeds.fallback);  // runs per encoding: seeds settings.seed, +1, ...
   int attention_pe = int(train::PositionEncoding::rope);  // index into kAllPositionEncodings: the attention maps' run
@@ -95,8 +95,12 @@ struct LabOptions {
 struct AppState;
 // The runs' settings from the page's inputs, one per chosen encoding and seed, seed-major (validated: ParamError).
 std::vector<train::TrainSettings> lab_settings(const LabOptions& o);
+// Whether encoding k (kAllPositionEncodings order) has a meaning on the page's task (coupling: not on sort); the
+// view greys out the others and nothing trains them.
+bool encoding_fits_task(const LabOptions& o, int k);
 // After a slider moved: d_model to the nearest multiple of 2 x heads (an even head dimension), test_max to
-// at most 4 x train_max, and batch halved until a run fits core's memory budget.
+// at most 4 x train_max, the position range to at least the longest sequence, and batch halved until a run fits
+// core's memory budget.
 void keep_lab_inputs_valid(LabOptions& o);
 // True while a run of the page is queued, training or evaluating.
 bool lab_training(const LabOptions& o);

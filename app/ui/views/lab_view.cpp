@@ -34,14 +34,36 @@ int encoding_index(train::PositionEncoding pe) {
 }
 ImU32 encoding_color(int k) { return plot::series_color(k); }
 
-// The encodings to train, two checkboxes a line, each in its chart colour.
+// The encodings to train, two checkboxes a line, each in its chart colour: the classic six, then the fixes
+// (sampled position ids) under their own heading. One without a meaning on the task is greyed out, saying why.
 void encoding_checkboxes(AppState& s, LabOptions& o) {
+  int column = 0;
   for (int k = 0; k < kLabEncodings; ++k) {
-    if (k % 2 == 1) ImGui::SameLine(ImGui::GetFontSize() * 7.5f);
+    if (k > 0 && !train::kLabEncodings[std::size_t(k)].classic && train::kLabEncodings[std::size_t(k) - 1].classic) {
+      ImGui::TextDisabled("Fixes for longer inputs (sampled position ids):");
+      column = 0;
+    }
+    if (column++ % 2 == 1) ImGui::SameLine(ImGui::GetFontSize() * 9.0f);
+    const bool fits = encoding_fits_task(o, k);
+    ImGui::BeginDisabled(!fits);
     ImGui::PushStyleColor(ImGuiCol_Text, encoding_color(k));
     if (ImGui::Checkbox(encoding_name(k), &o.compare[std::size_t(k)])) s.pages.mark(kPage);
     ImGui::PopStyleColor();
+    ImGui::EndDisabled();
+    if (!fits && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+      ImGui::SetTooltip("%s", train::sampler_refusal(train::kLabEncodings[std::size_t(k)].positions, o.settings.task).c_str());
   }
+}
+
+// The position range, while a fix is ticked.
+void position_range_slider(AppState& s, LabOptions& o) {
+  bool any_fix = false;
+  for (int k = 0; k < kLabEncodings; ++k) any_fix = any_fix || (o.compare[std::size_t(k)] && !train::kLabEncodings[std::size_t(k)].classic);
+  if (!any_fix) return;
+  page_slider(s, kPage, "position range", o.settings.position_range, limits::position_range);
+  hint("rand-*: a sequence's ids are drawn from [0, range) and sorted (Ruoss et al. 2023); coupled: an answer symbol "
+       "shares its input symbol's id, shifted by a random start in [0, range) (Cho et al. 2024). At least 2 x test "
+       "max + 3.");
 }
 
 // An opened run beyond peviz's own limits (the PyTorch twin's): its settings as they are, and a way back.
@@ -85,6 +107,7 @@ void settings_controls(AppState& s, LabOptions& o, bool training) {
   page_slider(s, kPage, "test max n", t.test_max, limits::test_max);
   hint("Exact match is measured at n = 5, 10, ..., test max (at most 4 x train max), 200 sequences each.");
   page_slider(s, kPage, "RoPE base##lab", t.rope_base, limits::base);
+  position_range_slider(s, o);
   if (ImGui::InputScalar("seed##lab", ImGuiDataType_U64, &t.seed)) s.pages.mark(kPage);
   page_slider(s, kPage, "seeds", o.seeds, limits::train_seeds);
   hint("Runs per encoding, seeds seed, seed + 1, ...: the charts draw each encoding's mean with its min-max band.");

@@ -1,4 +1,4 @@
-// The whole model's gradient, for each of the six position encodings, against finite differences in double.
+// The whole model's gradient, for each lab position encoding, against finite differences in double.
 #include "core/train/model.hpp"
 
 #include <algorithm>
@@ -25,10 +25,21 @@ ModelConfig tiny_config(PositionEncoding pe) {
   return c;
 }
 
-PackedBatch tiny_batch() {
+// Encodings with sampled ids see ids in [0, 16): the tables grow to 16 rows and the batch carries such ids.
+constexpr int kTinyRange = 16;
+
+ModelConfig tiny_config_for(PositionEncoding pe) {
+  ModelConfig c = tiny_config(pe);
+  if (sampler_of(pe) != PositionSampler::contiguous) c.position_range = kTinyRange;
+  return c;
+}
+
+PackedBatch tiny_batch(PositionEncoding pe = PositionEncoding::rope) {
   PackedBatch b;
-  b.append({10, 3, 1, 4, 11, 3, 1, 4, 12}, 4);
-  b.append({10, 7, 5, 11, 5, 7, 12}, 3);
+  std::mt19937_64 rng(5);
+  const PositionSampler s = sampler_of(pe);
+  b.append({10, 3, 1, 4, 11, 3, 1, 4, 12}, 4, training_positions(s, Task::copy, 3, kTinyRange, rng));
+  b.append({10, 7, 5, 11, 5, 7, 12}, 3, training_positions(s, Task::reverse, 2, kTinyRange, rng));
   return b;
 }
 
@@ -37,8 +48,10 @@ PackedBatch tiny_batch() {
 TEST_CASE("whole-model gradient matches finite differences for every encoding", "[train][model]") {
   for (PositionEncoding pe : kAllPositionEncodings) {
     INFO(to_string(pe));
-    const ModelConfig c = tiny_config(pe);
-    const PackedBatch b = tiny_batch();
+    const ModelConfig c = tiny_config_for(pe);
+    const PackedBatch b = tiny_batch(pe);
+    if (sampler_of(pe) != PositionSampler::contiguous)  // the ids really are not 0..L-1
+      CHECK(b.positions != std::vector<int>{0, 1, 2, 3, 4, 5, 6, 7, 8, 0, 1, 2, 3, 4, 5, 6});
     Model<double> m = make_model<double>(c, b.n_tokens(), std::size_t(attention_offsets(b, c.heads).back()), 7);
     // Larger weights than GPT-2's 0.02 so every path (biases, position terms) carries a visible gradient.
     for (std::size_t i = 0; i < m.params.size(); ++i) m.params[i] += 0.3 * std::sin(double(i) * 1.7);
@@ -46,8 +59,8 @@ TEST_CASE("whole-model gradient matches finite differences for every encoding", 
     model_backward(m, b);
     const std::vector<double> analytic = m.grads;
     check_gradient(m.params, analytic, [&] { return model_forward(m, b); });
-    if (pe == PositionEncoding::t5 || pe == PositionEncoding::learned) {
-      const Param p = pe == PositionEncoding::t5 ? Param::t5_bias : Param::wpe;
+    if (mechanism_of(pe) == PositionMechanism::trainable_bias || mechanism_of(pe) == PositionMechanism::trainable_table) {
+      const Param p = mechanism_of(pe) == PositionMechanism::trainable_bias ? Param::t5_bias : Param::wpe;
       double norm = 0;
       for (std::size_t i = m.layout.offset[int(p)]; i < m.layout.offset[int(p) + 1]; ++i) norm += std::abs(analytic[i]);
       CHECK(norm > 1e-4);  // the position parameters really are trained
@@ -57,8 +70,8 @@ TEST_CASE("whole-model gradient matches finite differences for every encoding", 
 
 TEST_CASE("float and double models agree on the loss", "[train][model]") {
   for (PositionEncoding pe : kAllPositionEncodings) {
-    const ModelConfig c = tiny_config(pe);
-    const PackedBatch b = tiny_batch();
+    const ModelConfig c = tiny_config_for(pe);
+    const PackedBatch b = tiny_batch(pe);
     const std::size_t att = std::size_t(attention_offsets(b, c.heads).back());
     Model<double> md = make_model<double>(c, b.n_tokens(), att, 3);
     Model<float> mf = make_model<float>(c, b.n_tokens(), att, 3);
@@ -84,6 +97,22 @@ TEST_CASE("learned table has no rows beyond learned_len", "[train][model]") {
   const PackedBatch b = tiny_batch();  // a 9-token sequence
   Model<float> m = make_model<float>(c, b.n_tokens(), std::size_t(attention_offsets(b, c.heads).back()), 1);
   CHECK_THROWS_AS(model_forward(m, b), std::invalid_argument);
+}
+
+TEST_CASE("sampled ids: every table has position_range rows, and an id at or past it is refused", "[train][model]") {
+  for (PositionEncoding pe : fix_encodings()) {
+    INFO(to_string(pe));
+    ModelConfig c = tiny_config_for(pe);
+    CHECK(c.position_rows() == kTinyRange);
+    if (mechanism_of(pe) == PositionMechanism::trainable_table)
+      CHECK(param_layout(c).size(Param::wpe) == std::size_t(kTinyRange * c.d_model));
+    PackedBatch b = tiny_batch(pe);
+    Model<float> m = make_model<float>(c, b.n_tokens(), std::size_t(attention_offsets(b, c.heads).back()), 1);
+    b.positions[3] = kTinyRange - 1;
+    CHECK_NOTHROW(model_forward(m, b));
+    b.positions[3] = kTinyRange;
+    CHECK_THROWS_AS(model_forward(m, b), std::invalid_argument);
+  }
 }
 
 TEST_CASE("token embedding at the scale of the position signal added to it", "[train][model]") {
@@ -121,8 +150,18 @@ TEST_CASE("the lab encoding table: enum order, names that parse back, one mechan
     CHECK((info.table != nullptr) == (info.mechanism == PositionMechanism::added_table));
     CHECK((info.slopes != nullptr) == (info.mechanism == PositionMechanism::fixed_bias));
   }
-  CHECK(lab_encoding_names() == "nope, sinusoidal, learned, rope, alibi, t5");
-  CHECK(lab_encoding_names(" | ") == "nope | sinusoidal | learned | rope | alibi | t5");
+  CHECK(lab_encoding_names() == "nope, sinusoidal, learned, rope, alibi, t5, rand-sinusoidal, rand-learned, rand-rope, coupled");
+  CHECK(lab_encoding_names(" | ").starts_with("nope | sinusoidal | learned | rope | alibi | t5 | rand-sinusoidal"));
+  std::vector<PositionEncoding> group;
+  CHECK(parse_encoding_group("all", group));
+  CHECK(group == std::vector<PositionEncoding>{PositionEncoding::nope, PositionEncoding::sinusoidal, PositionEncoding::learned,
+                                               PositionEncoding::rope, PositionEncoding::alibi, PositionEncoding::t5});
+  CHECK(parse_encoding_group("fixes", group));
+  CHECK(group == std::vector<PositionEncoding>{PositionEncoding::rand_sinusoidal, PositionEncoding::rand_learned,
+                                               PositionEncoding::rand_rope, PositionEncoding::coupled});
+  CHECK_FALSE(parse_encoding_group("rope", group));
+  // A fix is a classic mechanism with sampled ids; a classic encoding reads 0..L-1.
+  for (const LabEncodingInfo& info : kLabEncodings) CHECK(info.classic == (info.positions == PositionSampler::contiguous));
   PositionEncoding unknown = PositionEncoding::rope;
   CHECK_FALSE(parse_position_encoding("NoPE", unknown));
   CHECK(unknown == PositionEncoding::rope);

@@ -61,6 +61,14 @@ TEST_CASE("settings go into the file's metadata and come back field by field", "
   CHECK(back.rope_base == s.rope_base);
   CHECK(back.lr == s.lr);
   CHECK(back.warmup == s.warmup);
+  CHECK(settings_metadata(s).count("position-range") == 0);  // contiguous ids: files as before
+  s.pe = PositionEncoding::rand_learned;
+  s.position_range = 300;
+  CHECK(settings_from_metadata(settings_metadata(s), "x").position_range == 300);
+  auto no_range = settings_metadata(s);
+  no_range.erase("position-range");
+  CHECK(param_error_of([&] { settings_from_metadata(no_range, "x"); }).rfind("x: ", 0) == 0);
+  s.pe = PositionEncoding::rope;
   auto broken = settings_metadata(s);
   broken["task"] = "juggle";
   CHECK(param_error_of([&] { settings_from_metadata(broken, "x"); }) == "x: unknown task juggle");

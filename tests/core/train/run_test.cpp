@@ -60,3 +60,48 @@ TEST_CASE("settings are validated against the limits table", "[train][run]") {
   CHECK(param_error_of([&] { validate(s); }).rfind("batch: the run would need", 0) == 0);
   CHECK(param_error_of([] { validate(TrainSettings{}); }).empty());
 }
+
+TEST_CASE("sampled ids: the range must hold the longest sequence, and coupling refuses sort", "[train][run]") {
+  TrainSettings s;
+  s.pe = PositionEncoding::rand_rope;
+  s.position_range = 82;  // test n = 40: 83 tokens
+  CHECK(param_error_of([&] { validate(s); }) ==
+        "position-range: must be at least the longest sequence, 2 x max(train-max, test-max) + 3 = 83, got 82");
+  s.position_range = 83;
+  CHECK(param_error_of([&] { validate(s); }).empty());
+  s.pe = PositionEncoding::rope;  // contiguous ids: the range is not used
+  s.position_range = 2;
+  CHECK(param_error_of([&] { validate(s); }).empty());
+  s = TrainSettings{};
+  s.pe = PositionEncoding::coupled;
+  s.task = Task::sort;
+  CHECK(param_error_of([&] { validate(s); }).rfind("pe: coupled cannot train on sort: position coupling needs", 0) == 0);
+  CHECK(param_error_of([&] { validate_shape(s); }).rfind("pe: coupled cannot train on sort", 0) == 0);
+}
+
+TEST_CASE("a run with sampled ids trains, is reproducible, and tests on the ids of its test set", "[train][run]") {
+  for (PositionEncoding pe : fix_encodings()) {
+    INFO(to_string(pe));
+    TrainSettings s = tiny_run(pe, 3, 10);
+    s.position_range = 40;
+    TrainRun a(s), b(s);
+    a.train(std::atomic<bool>{false});
+    b.train(std::atomic<bool>{false});
+    CHECK(same_bits(a.parameters(), b.parameters()));
+    CHECK(a.snapshot().accuracy.size() == 2u);
+    CHECK(a.snapshot().accuracy[1].exact_match.has_value());  // n = 8 past train-max 4: defined, the table has 40 rows
+    const std::vector<int> ids = a.test_position_ids(8, 2);
+    CHECK(ids == test_positions(sampler_of(pe), s.task, 8, 3, 40, 3)[2]);
+    CHECK(ids.size() == 19u);
+    CHECK(a.greedy_answer(8, 2).size() == 9u);
+    CHECK(a.attention_maps(8, 2).has_value());
+    if (mechanism_of(pe) == PositionMechanism::trainable_table) CHECK(a.learned_table().rows == 40u);
+  }
+  // The sampled ids change what the model sees: rand-rope and rope from one seed part ways.
+  TrainSettings r = tiny_run(PositionEncoding::rope, 3, 10), rr = tiny_run(PositionEncoding::rand_rope, 3, 10);
+  rr.position_range = 40;
+  TrainRun rope(r), rand_rope(rr);
+  rope.train(std::atomic<bool>{false});
+  rand_rope.train(std::atomic<bool>{false});
+  CHECK(rope.snapshot().loss.front() != rand_rope.snapshot().loss.front());
+}

@@ -100,26 +100,28 @@ TEST_CASE("a run started through the Lab page equals a direct core run: loss cur
   CHECK(std::isnan(o.views[0].exact_match[1]));
   CHECK(o.views[1].snapshot.accuracy[1].exact_match.has_value());
 
-  // Export: n, then nope .. t5 (NaN where not defined or not trained).
+  // Export: n, then every encoding of the table, nope .. coupled (NaN where not defined or not trained).
   const NdArray data = page_model(Page::lab).export_data(s);
-  REQUIRE(data.shape == std::vector<std::size_t>{2, 7});
+  constexpr std::size_t W = 1 + kLabEncodings;
+  REQUIRE(data.shape == std::vector<std::size_t>{2, W});
   CHECK(data.f32[0] == 5.0f);
-  CHECK(data.f32[7] == 10.0f);
+  CHECK(data.f32[W] == 10.0f);
   CHECK(std::isnan(data.f32[1]));                          // nope: not trained
   CHECK(data.f32[3] == float(*o.views[0].snapshot.accuracy[0].exact_match));  // learned at 5
-  CHECK(std::isnan(data.f32[7 + 3]));                      // learned at 10: not defined
-  CHECK(data.f32[7 + 4] == float(*o.views[1].snapshot.accuracy[1].exact_match));  // rope at 10
+  CHECK(std::isnan(data.f32[W + 3]));                      // learned at 10: not defined
+  CHECK(data.f32[W + 4] == float(*o.views[1].snapshot.accuracy[1].exact_match));  // rope at 10
 }
 
 TEST_CASE("before any run the Lab exports its test lengths with no accuracy") {
   AppState s;
   s.pages.lab.settings.test_max = 22;
   const NdArray data = page_model(Page::lab).export_data(s);
-  REQUIRE(data.shape == std::vector<std::size_t>{5, 7});
+  constexpr std::size_t W = 1 + kLabEncodings;
+  REQUIRE(data.shape == std::vector<std::size_t>{5, W});
   CHECK(data.f32[0] == 5.0f);
-  CHECK(data.f32[4 * 7] == 22.0f);  // 5, 10, 15, 20, then test_max itself
+  CHECK(data.f32[4 * W] == 22.0f);  // 5, 10, 15, 20, then test_max itself
   for (std::size_t r = 0; r < 5; ++r)
-    for (std::size_t c = 1; c < 7; ++c) CHECK(std::isnan(data.f32[r * 7 + c]));
+    for (std::size_t c = 1; c < W; ++c) CHECK(std::isnan(data.f32[r * W + c]));
 }
 
 TEST_CASE("the Lab's attention maps: one tile per layer and head, causal, not defined past a learned table") {
@@ -332,6 +334,27 @@ TEST_CASE("moved sliders are brought back to settings core accepts") {
   CHECK_NOTHROW(lab_settings(o));
   o.settings.batch *= 2;
   CHECK_THROWS(lab_settings(o));
+}
+
+TEST_CASE("the fixes: the classic six at first, coupling greyed out on sort, the position range kept long enough") {
+  LabOptions o;
+  CHECK(lab_settings(o).size() == 6u);
+  o.compare.fill(true);
+  CHECK(lab_settings(o).size() == std::size_t(kLabEncodings));
+  CHECK(lab_settings(o).back().pe == PositionEncoding::coupled);
+  o.settings.task = train::Task::sort;
+  CHECK_FALSE(encoding_fits_task(o, int(PositionEncoding::coupled)));
+  CHECK(encoding_fits_task(o, int(PositionEncoding::rand_rope)));
+  CHECK(lab_settings(o).size() == std::size_t(kLabEncodings) - 1);  // nothing trains coupling on sort
+  o.settings.position_range = 40;
+  o.settings.test_max = 60;
+  CHECK_THROWS_WITH(lab_settings(o), Catch::StartsWith("position-range: "));
+  keep_lab_inputs_valid(o);
+  CHECK(o.settings.position_range == 123);  // 2 x 60 + 3
+  AppState a, b;
+  a.pages.lab = o;
+  apply_state_json(state_to_json(a), b);
+  CHECK(b.pages.lab.settings.position_range == 123);
 }
 
 TEST_CASE("seeds: one run per encoding and seed; each encoding's mean and min-max band over its seeds") {

@@ -1,0 +1,74 @@
+// Contiguous, randomized and coupled position ids for the lab's sequences.
+#include "core/train/positions.hpp"
+
+#include <stdexcept>
+
+namespace peviz::train {
+
+namespace {
+constexpr std::uint64_t kTestPositionStream = 0x8CB92BA72F3D8DD7ull;  // test ids: apart from the symbols' stream
+}
+
+std::string sampler_refusal(PositionSampler s, Task task) {
+  if (s == PositionSampler::coupled && task == Task::sort)
+    return "position coupling needs each answer symbol to copy one input symbol (copy, reverse); sort's do not";
+  return {};
+}
+
+std::vector<int> contiguous_positions(int length) {
+  std::vector<int> ids(static_cast<std::size_t>(length));
+  for (int i = 0; i < length; ++i) ids[std::size_t(i)] = i;
+  return ids;
+}
+
+std::vector<int> randomized_positions(int length, int range, std::mt19937_64& rng) {
+  if (length > range) throw std::invalid_argument("more positions than the position range holds");
+  std::vector<int> ids;
+  ids.reserve(std::size_t(length));
+  for (int i = 0; i < range && int(ids.size()) < length; ++i) {
+    const std::uint64_t left = std::uint64_t(range - i), needed = std::uint64_t(length) - ids.size();
+    if (rng() % left < needed) ids.push_back(i);
+  }
+  return ids;
+}
+
+std::vector<int> coupled_positions(Task task, int n, int start) {
+  const int s = start;
+  std::vector<int> ids{s};                                         // BOS
+  for (int i = 1; i <= n; ++i) ids.push_back(s + i);               // x_i
+  const bool reverse = task == Task::reverse;
+  ids.push_back(reverse ? s + n + 1 : s);                          // SEP
+  for (int k = 1; k <= n; ++k) ids.push_back(reverse ? s + n + 1 - k : s + k);  // y_k
+  ids.push_back(reverse ? s : s + n + 1);                          // EOS
+  return ids;
+}
+
+std::vector<int> training_positions(PositionSampler s, Task task, int n, int range, std::mt19937_64& rng) {
+  switch (s) {
+    case PositionSampler::randomized: return randomized_positions(sequence_length(n), range, rng);
+    case PositionSampler::coupled: return coupled_positions(task, n, int(rng() % std::uint64_t(range - n - 1)));
+    default: return contiguous_positions(sequence_length(n));
+  }
+}
+
+void sample_batch_positions(PositionSampler s, Task task, int range, std::mt19937_64& rng, PackedBatch& b) {
+  if (s == PositionSampler::contiguous) return;
+  for (int q = 0; q < b.n_seqs(); ++q) {
+    const int n = (b.seq_len[std::size_t(q)] - 3) / 2;
+    const std::vector<int> ids = training_positions(s, task, n, range, rng);
+    std::copy(ids.begin(), ids.end(), b.positions.begin() + b.seq_start[std::size_t(q)]);
+  }
+}
+
+std::vector<std::vector<int>> test_positions(PositionSampler s, Task task, int n, int count, int range,
+                                             std::uint64_t seed) {
+  std::mt19937_64 rng(seed ^ kTestPositionStream ^ (0xD1B54A32D192ED03ull * std::uint64_t(n + 1)));
+  std::vector<std::vector<int>> out;
+  for (int i = 0; i < count; ++i)
+    out.push_back(s == PositionSampler::randomized ? randomized_positions(sequence_length(n), range, rng)
+                  : s == PositionSampler::coupled   ? coupled_positions(task, n, 0)
+                                                    : contiguous_positions(sequence_length(n)));
+  return out;
+}
+
+}  // namespace peviz::train

@@ -1,0 +1,50 @@
+// The position ids a lab sequence is given: contiguous, randomized (Ruoss et al. 2023) or coupled (Cho et al. 2024).
+//
+// Every lab encoding reads position ids from PackedBatch::positions. The classic six use 0..L-1; the samplers
+// here give the same mechanisms (a table, a rotation) ids that change what training covers:
+// - randomized: a sequence of L tokens gets L ids drawn without replacement from [0, range) and sorted (Ruoss et
+//   al., ACL 2023, "Randomized Positional Encodings Boost Length Generalization of Transformers";
+//   google-deepmind/randomized_positional_encodings, models/positional_encodings.py). Every id below `range` and a
+//   wide spread of distances occur in training, so a test sequence longer than any training one still sees ids and
+//   distances the model has seen. Their code samples at test time too; so does peviz (test_positions): contiguous
+//   ids at test would give distances (all 1 between neighbours) that training rarely showed.
+// - coupled: an answer symbol gets the id of the input symbol it copies (Cho et al., NeurIPS 2024, "Position
+//   Coupling: Improving Length Generalization of Arithmetic Transformers Using Task Structure";
+//   HanseulJo/position-coupling, src/data/copy.py), all ids shifted by a random start in training and by 0 at test
+//   (their start 1 at test; ours counts from 0). With BOS x1..xn SEP y1..yn EOS and start s:
+//     copy:    BOS s, x_i s + i, SEP s,         y_k s + k,         EOS s + n + 1
+//     reverse: BOS s, x_i s + i, SEP s + n + 1, y_k s + n + 1 - k, EOS s
+//   so the token that predicts an answer symbol always finds it one id away (+1 on copy, -1 on reverse). This is
+//   the task's structure put into the positions: it teaches what extrapolation needs, and has no meaning on sort.
+#pragma once
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "core/train/packed_batch.hpp"
+#include "core/train/tasks.hpp"
+
+namespace peviz::train {
+
+enum class PositionSampler { contiguous, randomized, coupled };
+
+// Empty when the sampler has a meaning on the task; otherwise why not (coupled on sort).
+std::string sampler_refusal(PositionSampler s, Task task);
+// The ids of one sequence of n symbols (2n + 3 tokens) with position-id range `range`.
+std::vector<int> contiguous_positions(int length);
+// `length` distinct ids of [0, range), sorted: selection sampling (Knuth, TAOCP vol. 2, 3.4.2, Algorithm S), one
+// draw rng() % (range - i) per candidate id i until all are chosen. Needs length <= range.
+std::vector<int> randomized_positions(int length, int range, std::mt19937_64& rng);
+// The coupled ids above with start `start` (copy or reverse).
+std::vector<int> coupled_positions(Task task, int n, int start);
+// Training: a sequence's ids; randomized and coupled draw from rng (coupled: start uniform in [0, range - n - 1)).
+std::vector<int> training_positions(PositionSampler s, Task task, int n, int range, std::mt19937_64& rng);
+// Rewrites the positions of every sequence of a packed training batch (built by training_batch) with the sampler.
+void sample_batch_positions(PositionSampler s, Task task, int range, std::mt19937_64& rng, PackedBatch& b);
+// Test: the ids of the `count` test sequences of n symbols: contiguous; coupled with start 0; randomized from a
+// stream seeded by (seed, n) only, apart from the symbols' stream, so every run of a seed sees the same ids.
+std::vector<std::vector<int>> test_positions(PositionSampler s, Task task, int n, int count, int range,
+                                             std::uint64_t seed);
+
+}  // namespace peviz::train

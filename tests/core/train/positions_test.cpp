@@ -1,0 +1,85 @@
+// Contiguous, randomized and coupled position ids: their properties, the coupling tables, reproducible test ids.
+#include "core/train/positions.hpp"
+
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <map>
+
+using namespace peviz::train;
+
+TEST_CASE("randomized ids: distinct, sorted, inside the range, and every id about equally often", "[train][positions]") {
+  std::mt19937_64 rng(3);
+  std::map<int, int> seen;
+  const int range = 32, length = 8, draws = 20000;
+  for (int k = 0; k < draws; ++k) {
+    const std::vector<int> ids = randomized_positions(length, range, rng);
+    REQUIRE(ids.size() == std::size_t(length));
+    CHECK(std::adjacent_find(ids.begin(), ids.end(), [](int a, int b) { return a >= b; }) == ids.end());
+    CHECK(ids.front() >= 0);
+    CHECK(ids.back() < range);
+    for (int id : ids) ++seen[id];
+  }
+  // A uniform sample holds each id with probability length / range: 5000 of 20000 draws, binomial sd ~61.
+  REQUIRE(seen.size() == std::size_t(range));
+  for (const auto& [id, count] : seen) CHECK(std::abs(count - draws * length / range) < 400);
+  CHECK(randomized_positions(range, range, rng) == contiguous_positions(range));  // all of them: 0..range-1
+  CHECK_THROWS_AS(randomized_positions(range + 1, range, rng), std::invalid_argument);
+}
+
+TEST_CASE("coupled ids: an answer symbol has the id of the input symbol it copies", "[train][positions]") {
+  // BOS x1 x2 x3 SEP y1 y2 y3 EOS, start 5.
+  CHECK(coupled_positions(Task::copy, 3, 5) == std::vector<int>{5, 6, 7, 8, 5, 6, 7, 8, 9});
+  CHECK(coupled_positions(Task::reverse, 3, 5) == std::vector<int>{5, 6, 7, 8, 9, 8, 7, 6, 5});
+  for (Task task : {Task::copy, Task::reverse}) {
+    const std::vector<int> symbols{4, 1, 7, 7, 2, 9};
+    const std::vector<int> seq = task_sequence(task, symbols), ids = coupled_positions(task, 6, 2);
+    for (int k = 1; k <= 6; ++k) {  // y_k at index n + 1 + k equals the input symbol with its id
+      const std::size_t y = std::size_t(6 + 1 + k);
+      const auto x = std::find(ids.begin() + 1, ids.begin() + 7, ids[y]);
+      REQUIRE(x != ids.begin() + 7);
+      CHECK(seq[std::size_t(x - ids.begin())] == seq[y]);
+    }
+  }
+  CHECK(sampler_refusal(PositionSampler::coupled, Task::sort).find("sort") != std::string::npos);
+  CHECK(sampler_refusal(PositionSampler::coupled, Task::copy).empty());
+  CHECK(sampler_refusal(PositionSampler::randomized, Task::sort).empty());
+}
+
+TEST_CASE("training ids: coupled starts anywhere that keeps every id inside the range", "[train][positions]") {
+  std::mt19937_64 rng(1);
+  const int range = 16, n = 5;
+  std::map<int, int> starts;
+  for (int k = 0; k < 2000; ++k) {
+    const std::vector<int> ids = training_positions(PositionSampler::coupled, Task::copy, n, range, rng);
+    CHECK(*std::max_element(ids.begin(), ids.end()) < range);
+    ++starts[ids.front()];
+  }
+  CHECK(starts.begin()->first == 0);
+  CHECK(starts.rbegin()->first == range - n - 2);  // EOS at start + n + 1 = range - 1
+  CHECK(starts.size() == std::size_t(range - n - 1));
+}
+
+TEST_CASE("a batch's ids are rewritten per sequence; contiguous leaves 0..L-1", "[train][positions]") {
+  std::mt19937_64 data(7), ids(8);
+  PackedBatch b;
+  training_batch(Task::copy, 6, 10, data, b);
+  const std::vector<int> before = b.positions;
+  sample_batch_positions(PositionSampler::contiguous, Task::copy, 64, ids, b);
+  CHECK(b.positions == before);
+  sample_batch_positions(PositionSampler::coupled, Task::copy, 64, ids, b);
+  for (int q = 0; q < b.n_seqs(); ++q) {
+    const int first = b.seq_start[std::size_t(q)], n = (b.seq_len[std::size_t(q)] - 3) / 2;
+    const std::vector<int> got(b.positions.begin() + first, b.positions.begin() + first + b.seq_len[std::size_t(q)]);
+    CHECK(got == coupled_positions(Task::copy, n, got.front()));
+  }
+}
+
+TEST_CASE("test ids: the same for every run of a seed, coupled from 0, randomized apart per length", "[train][positions]") {
+  const auto a = test_positions(PositionSampler::randomized, Task::copy, 10, 4, 64, 3);
+  CHECK(a == test_positions(PositionSampler::randomized, Task::copy, 10, 4, 64, 3));
+  CHECK(a != test_positions(PositionSampler::randomized, Task::copy, 10, 4, 64, 4));
+  CHECK(a[0] != a[1]);
+  CHECK(a[0].size() == std::size_t(sequence_length(10)));
+  CHECK(test_positions(PositionSampler::coupled, Task::reverse, 4, 2, 64, 3)[1] == coupled_positions(Task::reverse, 4, 0));
+  CHECK(test_positions(PositionSampler::contiguous, Task::sort, 4, 1, 64, 3)[0] == contiguous_positions(11));
+}
