@@ -169,7 +169,7 @@ inline constexpr Limit warmup{.name = "warmup", .min = 0, .max = 100000, .fallba
     .scale = Scale::logarithmic};
 // Position ids of the randomized and coupled encodings (core/train/positions.hpp) lie in [0, position-range): Ruoss
 // et al.'s L. At least the longest sequence, 2 x max(train-max, test-max) + 3; the default: docs/lab.md.
-inline constexpr Limit position_range{.name = "position-range", .min = 2, .max = 4096, .fallback = 256,
+inline constexpr Limit position_range{.name = "position-range", .min = 2, .max = 4096, .fallback = 128,
     .scale = Scale::logarithmic};
 // Runs in parallel, one run per thread.
 inline constexpr Limit train_threads{.name = "threads", .min = 1, .max = 64, .fallback = 1};

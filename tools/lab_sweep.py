@@ -13,8 +13,14 @@ and the criteria of the lab's default (docs/lab.md):
              least 0.2 above the best of RoPE, sinusoidal and learned;
   published  NoPE's and T5's seed means each >= 0.3 and above those of RoPE, sinusoidal and learned.
 
+With --fixes (and --pe fixes, or any list) a row is one encoding of one setting and task instead: the lowest exact
+match at n <= train_max over seeds, then the seed mean [min-max] at each tested n past train_max, the CPU seconds of
+a run, and the issue's marks for the fixes (docs/lab.md, "What fixes it"): fit (>= 0.9 at every n <= train_max on
+every seed), 35 (seed mean at n = 35 >= 0.9 on copy, >= 0.5 on reverse), 40 (>= 0.9 at n = 40).
+
 usage: tools/lab_sweep.py --peviz build/peviz --raw-dir sweep --seeds 0 1 2 3 4 \
            --setting layers=3,heads=4,d-model=96 --setting layers=2,heads=2,d-model=64,steps=5000
+       tools/lab_sweep.py --peviz build/peviz --raw-dir sweep-fixes --pe fixes --fixes --setting position-range=128
 A setting is comma-separated `flag=value` pairs of `peviz train` (without the dashes); unnamed flags
 keep peviz's defaults. The train_max of a setting is read from its `train-max` pair (default 20).
 """
@@ -53,7 +59,7 @@ def run_one(args, pairs, slug, task, seed):
     os.makedirs(folder, exist_ok=True)
     path = os.path.join(folder, f"{task}-seed{seed}.jsonl")
     if not os.path.exists(path):
-        cmd = [args.peviz, "train", "--task", task, "--pe", "all", "--seed", str(seed),
+        cmd = [args.peviz, "train", "--task", task, "--pe", args.pe, "--seed", str(seed),
                "--threads", str(args.threads)] + setting_flags(pairs)
         print(time.strftime("%H:%M:%S"), "running:", " ".join(cmd), file=sys.stderr, flush=True)
         cpu0, wall0 = cpu_seconds_of_children(), time.time()
@@ -111,6 +117,25 @@ def row(pairs, task, results, train_max):
             f" | {cpu:.0f} | {verdict} |")
 
 
+def fixes_rows(pairs, task, results, train_max):
+    """One row per encoding of the runs (--fixes): fit, exact match past train_max, CPU seconds, marks."""
+    label = " ".join(f"{flag}={value}" for flag, value in pairs) or "defaults"
+    rows = []
+    for pe in results[0][1]:
+        runs = [r[pe] for _, r in results]
+        lengths = sorted(int(n) for n in runs[0]["exact_match"] if int(n) > train_max)
+        fits = min(fit(r, train_max) for r in runs)
+        far = {n: [beyond(r, n) for r in runs] for n in lengths}
+        cells = [f"{mean(v):.2f} [{min(v):.2f}-{max(v):.2f}]" for v in far.values()]
+        marks = [name for name, ok in (("fit", fits >= 0.9),
+                                       ("35", 35 in far and mean(far[35]) >= (0.9 if task == "copy" else 0.5)),
+                                       ("40", 40 in far and mean(far[40]) >= 0.9)) if ok]
+        cpu = mean([meta["cpu_s"] for meta, _ in results]) / len(results[0][1])
+        rows.append(f"| {label} | {task} | {pe} | {len(runs)} | {fits:.2f} | " + " | ".join(cells) +
+                    f" | {cpu:.0f} | {', '.join(marks) or '-'} |")
+    return lengths, rows
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--peviz", required=True)
@@ -120,12 +145,15 @@ def main():
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--setting", action="append", default=[], help="flag=value,... (repeatable)")
     p.add_argument("--report-only", action="store_true", help="print rows from the runs already in --raw-dir")
+    p.add_argument("--pe", default="all", help="peviz train --pe (a raw dir holds one list's runs)")
+    p.add_argument("--fixes", action="store_true", help="one row per encoding, the fixes' marks (see above)")
     args = p.parse_args()
     settings = [parse_setting(s) for s in (args.setting or [""])]
-    print("| setting | task | seeds | first n beyond | " +
-          " | ".join(f"{pe}: fit min / beyond mean [min-max]" for pe in ENCODINGS) +
-          " | CPU s per seed | criteria met |")
-    print("|" + "---|" * (len(ENCODINGS) + 6))
+    if not args.fixes:
+        print("| setting | task | seeds | first n beyond | " +
+              " | ".join(f"{pe}: fit min / beyond mean [min-max]" for pe in ENCODINGS) +
+              " | CPU s per seed | criteria met |")
+        print("|" + "---|" * (len(ENCODINGS) + 6))
     for pairs in settings:
         slug = "_".join(f"{flag}{value}" for flag, value in pairs) or "defaults"
         train_max = int(dict(pairs).get("train-max", DEFAULT_TRAIN_MAX))  # peviz's JSON lines say it too
@@ -136,7 +164,14 @@ def main():
                 if args.report_only and not os.path.exists(path):
                     continue
                 results.append(run_one(args, pairs, slug, task, seed))
-            if results:
+            if results and args.fixes:
+                train_max = next(iter(results[0][1].values())).get("train_max", train_max)
+                lengths, rows = fixes_rows(pairs, task, results, train_max)
+                print("\n| setting | task | encoding | seeds | fit min | " +
+                      " | ".join(f"n = {n}: mean [min-max]" for n in lengths) + " | CPU s per run | marks |")
+                print("|" + "---|" * (len(lengths) + 7))
+                print("\n".join(rows), flush=True)
+            elif results:
                 train_max = results[0][1]["rope"].get("train_max", train_max)
                 print(row(pairs, task, results, train_max), flush=True)
 

@@ -149,7 +149,8 @@ bool shows_sidebar_encoding(FigureView v) {
 std::string figure_file_name(const AppState& s, FigureView v, long long unix_seconds) {
   std::string name = "peviz-" + figure_view_name(v) + "-";
   if (shows_sidebar_encoding(v))
-    name += "d" + std::to_string(s.params.d_model) + "-b" + number(s.params.base) + "-L" + std::to_string(s.params.seq_len);
+    name += std::string("d").append(std::to_string(s.params.d_model)).append("-b").append(number(s.params.base))
+                .append("-L").append(std::to_string(s.params.seq_len));  // appends: GCC 12's -Wrestrict misfires on +
   else
     name += caption_slug(s, v);
   if (unix_seconds >= 0) {

@@ -21,7 +21,9 @@
 
 namespace peviz::train {
 
-enum class PositionEncoding { nope, sinusoidal, learned, rope, alibi, t5, rand_sinusoidal, rand_learned, rand_rope, coupled };
+enum class PositionEncoding {
+  nope, sinusoidal, learned, rope, alibi, t5, rand_sinusoidal, rand_learned, rand_rope, coupled, coupled_rope
+};
 
 // How an encoding brings position into the model (the families of Kazemnejad et al. 2023, §3).
 enum class PositionMechanism {
@@ -72,6 +74,9 @@ inline constexpr LabEncodingInfo kLabEncodings[] = {
      .positions = PositionSampler::randomized, .classic = false},
     // Cho et al. couple ids over a learned absolute table (their APE runs).
     {.id = PositionEncoding::coupled, .name = "coupled", .mechanism = PositionMechanism::trainable_table,
+     .positions = PositionSampler::coupled, .classic = false},
+    // The same ids rotating queries and keys: the offset an answer looks for (+1, -1) is then a relative one.
+    {.id = PositionEncoding::coupled_rope, .name = "coupled-rope", .mechanism = PositionMechanism::qk_rotation,
      .positions = PositionSampler::coupled, .classic = false},
 };
 inline constexpr std::size_t kLabEncodingCount = std::size(kLabEncodings);

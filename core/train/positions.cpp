@@ -1,6 +1,7 @@
 // Contiguous, randomized and coupled position ids for the lab's sequences.
 #include "core/train/positions.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace peviz::train {
@@ -69,6 +70,20 @@ std::vector<std::vector<int>> test_positions(PositionSampler s, Task task, int n
                   : s == PositionSampler::coupled   ? coupled_positions(task, n, 0)
                                                     : contiguous_positions(sequence_length(n)));
   return out;
+}
+
+PositionCoverage training_coverage(PositionSampler s, int train_max, int range) {
+  switch (s) {
+    case PositionSampler::randomized: return {range - 1, range - 1};
+    case PositionSampler::coupled: return {range - 1, train_max + 1};
+    default: return {sequence_length(train_max) - 1, sequence_length(train_max) - 1};
+  }
+}
+
+int largest_distance(const std::vector<int>& ids) {
+  if (ids.empty()) return 0;
+  const auto [lo, hi] = std::minmax_element(ids.begin(), ids.end());
+  return *hi - *lo;
 }
 
 }  // namespace peviz::train

@@ -47,4 +47,16 @@ void sample_batch_positions(PositionSampler s, Task task, int range, std::mt1993
 std::vector<std::vector<int>> test_positions(PositionSampler s, Task task, int n, int count, int range,
                                              std::uint64_t seed);
 
+// What training showed of positions: every id below max_id + 1, and query-key id differences up to max_distance.
+// contiguous: the longest training sequence's ids 0..L-1 (L = 2 train_max + 3), distances up to L - 1;
+// randomized: every id of [0, range), distances up to range - 1; coupled: every id of [0, range) (the random
+// start), but within a sequence ids span only n + 2 values, so distances up to train_max + 1 (EOS or SEP back to BOS).
+struct PositionCoverage {
+  int max_id = 0;
+  int max_distance = 0;
+};
+PositionCoverage training_coverage(PositionSampler s, int train_max, int range);
+// The largest |id difference| between a token and an earlier one in `ids` (what a query of that sequence meets).
+int largest_distance(const std::vector<int>& ids);
+
 }  // namespace peviz::train

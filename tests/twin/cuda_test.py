@@ -54,9 +54,10 @@ def gradients_and_steps(lab, folder, r, spec, cuda):
     dump, meta = lab.read_safetensors(os.path.join(folder, f"dump-{r['pe']}-seed{r['seed']}.safetensors"))
     init, _ = lab.read_safetensors(os.path.join(folder, r["init"]))
     pairs = lab.training_batch(cfg["task"], cfg["batch"], cfg["train_max"], lab.MT19937_64(cfg["seed"] ^ lab.DATA_STREAM))
+    ids = lab.batch_positions(cfg, pairs, lab.MT19937_64(cfg["seed"] ^ lab.POSITION_STREAM))
     model = lab.LabModel(cfg, init).to(cuda)
-    tok, tgt = lab.pad(pairs, cuda)
-    loss = lab.answer_loss_sum(model(tok), tgt) / sum(n + 1 for _, n in pairs)
+    tok, pos, tgt = lab.pad(pairs, ids, cuda)
+    loss = lab.answer_loss_sum(model(tok, pos), tgt) / sum(n + 1 for _, n in pairs)
     loss.backward()
     loss_rel = abs(loss.item() - float(meta["loss"])) / abs(float(meta["loss"]))
     grad_rel = {p: rel(getattr(model, p).grad.cpu(), dump["grad." + p]) for p, _ in lab.param_shapes(cfg)}

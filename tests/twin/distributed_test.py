@@ -52,7 +52,8 @@ cfg = lab.run_config(s["settings"], s["model"], r["pe"], r["seed"])
 model = lab.LabModel(cfg, lab.read_safetensors(os.path.join(folder, r["init"]))[0])
 trained = torch.nn.parallel.DistributedDataParallel(model) if world > 1 else model
 pairs = lab.training_batch(cfg["task"], cfg["batch"], cfg["train_max"], lab.MT19937_64(cfg["seed"] ^ lab.DATA_STREAM))
-scaled, loss = lab.batch_loss(trained, pairs, torch.device("cpu"), world, rank)
+ids = lab.batch_positions(cfg, pairs, lab.MT19937_64(cfg["seed"] ^ lab.POSITION_STREAM))
+scaled, loss = lab.batch_loss(trained, pairs, ids, torch.device("cpu"), world, rank)
 scaled.backward()
 if rank == 0:
     grads = [(n, p.grad) for n, p in model.named_parameters()]

@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """The PyTorch twin (core/train/twin/lab.py, as `peviz train --emit-pytorch` writes it) against peviz's engine.
 
-For every encoding, on two settings (the default model; 2 layers x 6 heads, ALiBi's slopes then not a power of two):
-  - the twin's stream gives peviz's first training batch token for token (std::mt19937_64 re-implemented), its
-    position tables match core's, and it starts from peviz's initial weights bit for bit;
+For every encoding (the six and the fixes), on two settings (the default model; 2 layers x 6 heads, ALiBi's
+slopes then not a power of two):
+  - the twin's stream gives peviz's first training batch token for token (std::mt19937_64 re-implemented), with
+    peviz's position ids (sampled by the fixes) and test ids, its position tables match core's, and it starts from
+    peviz's initial weights bit for bit;
   - from those weights and that batch, the loss and every parameter's gradient agree to 1e-5, relative, as
     ||twin - peviz|| / ||peviz|| per tensor (float32 on both sides);
   - the same in float64 (the twin's float64 model against peviz's double engine): 1e-10;
@@ -88,6 +90,10 @@ def compare_run(lab, folder, spec, r, worst, weight_tolerance):
     check(tokens == dump["tokens"].long().tolist(), f"{name}: the first batch's tokens differ from peviz's")
     check(targets == dump["targets"].long().tolist(), f"{name}: the first batch's targets differ from peviz's")
     check([len(s) for s, _ in pairs] == dump["seq_len"].long().tolist(), f"{name}: sequence lengths differ")
+    ids = lab.batch_positions(cfg, pairs, lab.MT19937_64(cfg["seed"] ^ lab.POSITION_STREAM))
+    check([i for row in ids for i in row] == dump["positions"].long().tolist(), f"{name}: the first batch's ids differ")
+    test_ids = lab.test_positions(cfg, cfg["test_max"], 3)
+    check([i for row in test_ids for i in row] == dump["test_ids"].long().tolist(), f"{name}: the test ids differ")
     # The same start and tables.
     for p, _ in lab.param_shapes(cfg):
         check(torch.equal(init[p], dump["init." + p]), f"{name}: initial {p} differs from peviz's")
@@ -101,10 +107,10 @@ def compare_run(lab, folder, spec, r, worst, weight_tolerance):
             diff = (mine().double().flatten() - dump[key].double().flatten()).abs().max().item()
             check(diff <= 1e-7, f"{name}: {key} differs from core's by {diff:.3g}")
     # Loss and gradients of that batch.
-    tok, tgt = lab.pad(pairs, torch.device("cpu"))
+    tok, pos, tgt = lab.pad(pairs, ids, torch.device("cpu"))
     n_targets = sum(n + 1 for _, n in pairs)
     check(n_targets == int(meta["n_targets"]), f"{name}: answer-token count differs")
-    loss = lab.answer_loss_sum(model(tok), tgt) / n_targets
+    loss = lab.answer_loss_sum(model(tok, pos), tgt) / n_targets
     loss.backward()
     loss_rel = abs(loss.item() - float(meta["loss"])) / abs(float(meta["loss"]))
     grad_rel = {p: rel(getattr(model, p).grad, dump["grad." + p]) for p, _ in lab.param_shapes(cfg)}
@@ -113,7 +119,7 @@ def compare_run(lab, folder, spec, r, worst, weight_tolerance):
     check(grad_rel[worst_grad] <= TOLERANCE, f"{name}: gradient of {worst_grad} differs by {grad_rel[worst_grad]:.3g}")
     # The same in float64 against peviz's double engine (its gradients stored as hi + lo floats).
     model64 = lab.LabModel(cfg, init, torch.float64)
-    loss64 = lab.answer_loss_sum(model64(tok), tgt) / n_targets
+    loss64 = lab.answer_loss_sum(model64(tok, pos), tgt) / n_targets
     loss64.backward()
     loss64_rel = abs(loss64.item() - float(meta["loss64"])) / abs(float(meta["loss64"]))
     grad64_rel = {p: rel(getattr(model64, p).grad, dump["grad64hi." + p].double() + dump["grad64lo." + p].double())
@@ -163,7 +169,7 @@ def main():
     with tempfile.TemporaryDirectory(prefix="peviz-twin-parity-") as tmp:
         for k, (flags, weight_tolerance) in enumerate(SETTINGS):
             folder = os.path.join(tmp, f"settings{k}")
-            run([a.peviz, "train", "--pe", "all", *flags, "--emit-pytorch", folder])
+            run([a.peviz, "train", "--pe", "all,fixes", *flags, "--emit-pytorch", folder])
             with open(os.path.join(folder, "lab.py"), "rb") as f, open(repo_lab, "rb") as g:
                 check(f.read() == g.read(), "the emitted lab.py is not core/train/twin/lab.py byte for byte")
             run([a.dump, "parity", folder])

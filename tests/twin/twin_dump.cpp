@@ -1,7 +1,8 @@
 // Test helper for the PyTorch twin's tests: writes peviz's side of each comparison (batch, loss, gradients, weights).
 //
 //   twin_dump parity DIR     for each run of DIR/settings.json (peviz train --emit-pytorch): DIR/dump-<pe>-seed<S>
-//                            .safetensors holding the first training batch of the run's stream, the loss and every
+//                            .safetensors holding the first training batch of the run's stream (and the ids of three
+//                            test sequences), the loss and every
 //                            gradient of that batch from the initial weights (float, and double as hi + lo floats),
 //                            the position tables, and the weights and losses after five TrainRun steps
 //   twin_dump evaluate RUN   peviz's exact match of a saved run's weights, evaluated again (one JSON line)
@@ -30,6 +31,7 @@ using namespace peviz::train;
 namespace fs = std::filesystem;
 
 constexpr std::uint64_t kDataStream = 0xA0761D6478BD642Full;  // core/train/run.cpp's training stream (lab.py too)
+constexpr std::uint64_t kPositionStream = 0xE7037ED1A0B428DBull;  // run.cpp's sampled training ids (lab.py too)
 
 std::string digits17(double v) {
   std::ostringstream os;
@@ -55,6 +57,7 @@ TrainSettings settings_of(const nlohmann::json& j, const nlohmann::json& run) {
   s.rope_base = t.at("rope_base");
   s.lr = t.at("lr");
   s.warmup = t.at("warmup");
+  s.position_range = t.at("position_range");
   validate(s);
   return s;
 }
@@ -97,6 +100,8 @@ void parity(const std::string& dir) {
     std::mt19937_64 rng(s.seed ^ kDataStream);
     PackedBatch b;
     training_batch(s.task, s.batch, s.train_max, rng, b);
+    std::mt19937_64 position_rng(s.seed ^ kPositionStream);
+    sample_batch_positions(sampler_of(s.pe), s.task, s.position_range, position_rng, b);
     const std::size_t L = std::size_t(sequence_length(s.train_max));
     Model<float> m = make_model<float>(c, s.batch * int(L), std::size_t(s.heads) * std::size_t(s.batch) * L * L, s.seed);
     const double loss = model_forward(m, b);
@@ -105,6 +110,10 @@ void parity(const std::string& dir) {
     d.add_ints("targets", b.targets);
     d.add_ints("positions", b.positions);
     d.add_ints("seq_len", b.seq_len);
+    std::vector<int> test_ids;  // the ids of the first three test sequences of the longest test length
+    for (const std::vector<int>& ids : test_positions(sampler_of(s.pe), s.task, s.test_max, 3, s.position_range, s.seed))
+      test_ids.insert(test_ids.end(), ids.begin(), ids.end());
+    d.add_ints("test_ids", test_ids);
     add_params(d, "init.", c, m.params);
     add_params(d, "grad.", c, m.grads);
     if (!m.pe_table.empty()) d.add("table.sinusoid", m.pe_table);

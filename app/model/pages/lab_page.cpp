@@ -265,6 +265,7 @@ void refresh_attention(LabOptions& o) {
   o.attention_defined = false;
   o.attention_wrong = -1;
   o.attention_tokens_ids.clear();
+  o.attention_position_ids.clear();
   o.attention_answer.clear();
   if (!run) {
     o.attention_note = index < o.views.size() ? std::string(train::to_string(pe)) + " is queued: its maps show once it starts"
@@ -294,6 +295,8 @@ void refresh_attention(LabOptions& o) {
   o.attention_heads = int((*maps)[0].size());
   o.attention_tokens = int(L);
   o.attention_tokens_ids = run->test_sequence(n, sample);
+  o.attention_position_ids = run->test_position_ids(n, sample);
+  o.attention_coverage = train::training_coverage(train::sampler_of(t.pe), t.train_max, t.position_range);
   o.attention_answer = run->greedy_answer(n, sample);
   o.attention_wrong = first_wrong_query(o.attention_tokens_ids, o.attention_answer, n);
   const std::size_t query = std::size_t(o.attention_wrong >= 0 ? o.attention_wrong : int(L) - 1);

@@ -84,6 +84,8 @@ struct LabOptions {
   int attention_layers = 0, attention_heads = 0, attention_tokens = 0;
   int attention_wrong = -1;            // query index of the first wrong answer token (-1: all right)
   std::vector<int> attention_tokens_ids;  // the test sequence shown
+  std::vector<int> attention_position_ids;  // its position ids (0..L-1 unless the run's encoding samples them)
+  train::PositionCoverage attention_coverage;  // the ids and id distances the run's training showed
   std::vector<int> attention_answer;   // the model's greedy answer to it (y1..yn EOS)
   Matrix attention_query_rows;         // [layer x heads + head, key 0..query] the attention of the wrong (else the last) query
   plot::HeatmapImage attention_query_image;  // its picture

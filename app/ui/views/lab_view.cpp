@@ -32,7 +32,8 @@ int encoding_index(train::PositionEncoding pe) {
   const auto& all = train::kAllPositionEncodings;
   return int(std::find(all.begin(), all.end(), pe) - all.begin());
 }
-ImU32 encoding_color(int k) { return plot::series_color(k); }
+// The palette in order, past its grey (index 7: it reads as a disabled checkbox beside the others).
+ImU32 encoding_color(int k) { return plot::series_color(k < 7 ? k : k + 1); }
 
 // The encodings to train, two checkboxes a line, each in its chart colour: the classic six, then the fixes
 // (sampled position ids) under their own heading. One without a meaning on the task is greyed out, saying why.
@@ -40,7 +41,10 @@ void encoding_checkboxes(AppState& s, LabOptions& o) {
   int column = 0;
   for (int k = 0; k < kLabEncodings; ++k) {
     if (k > 0 && !train::kLabEncodings[std::size_t(k)].classic && train::kLabEncodings[std::size_t(k) - 1].classic) {
-      ImGui::TextDisabled("Fixes for longer inputs (sampled position ids):");
+      ImGui::TextDisabled("Fixes for longer inputs:");
+      if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("The same mechanisms given other position ids: randomized (Ruoss et al. 2023) or coupled to "
+                          "the input symbol each answer copies (Cho et al. 2024). docs/lab.md, \"What fixes it\".");
       column = 0;
     }
     if (column++ % 2 == 1) ImGui::SameLine(ImGui::GetFontSize() * 9.0f);
@@ -283,6 +287,27 @@ void sequence_line(const LabOptions& o, int n) {
   }
 }
 
+// The shown sequence's position ids under its tokens' line: an id training never showed in orange, and the widest
+// id distance a query meets here beside the widest training showed (Ruoss et al. 2023: the unseen ones break it).
+void position_ids_line(const LabOptions& o) {
+  if (o.attention_position_ids.empty()) return;
+  const ImVec4 unseen(1.0f, 0.6f, 0.2f, 1.0f);
+  ImGui::TextDisabled("position ids:");
+  for (int id : o.attention_position_ids) {
+    const std::string text = std::to_string(id);
+    const float gap = ImGui::GetFontSize() * 0.3f;
+    const float right_edge = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+    if (ImGui::GetItemRectMax().x + gap + ImGui::CalcTextSize(text.c_str()).x <= right_edge) ImGui::SameLine(0.0f, gap);
+    if (id > o.attention_coverage.max_id) ImGui::TextColored(unseen, "%s", text.c_str());
+    else ImGui::TextUnformatted(text.c_str());
+  }
+  const int widest = train::largest_distance(o.attention_position_ids);
+  const bool beyond = widest > o.attention_coverage.max_distance;
+  ImGui::TextColored(beyond ? unseen : ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled),
+                     "widest id distance here %d; training showed up to %d%s; ids up to %d (orange: never seen)", widest,
+                     o.attention_coverage.max_distance, beyond ? " (past it)" : "", o.attention_coverage.max_id);
+}
+
 // The run, the length and the test sequence whose attention is shown.
 void attention_controls(AppState& s, LabOptions& o) {
   const train::TrainSettings& t = o.settings;
@@ -312,6 +337,7 @@ void attention_panel(AppState& s, LabOptions& o, float height) {
   }
   const int n = (o.attention_tokens - 3) / 2;
   sequence_line(o, n);
+  position_ids_line(o);
   ImGui::PushTextWrapPos(0.0f);  // the verdict wraps at the pane's right edge
   if (o.attention_wrong >= 0) {
     const int k = o.attention_wrong - n - 1;  // answer token k: y(k+1), or EOS

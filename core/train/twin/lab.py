@@ -39,7 +39,15 @@ import torch.nn.functional as F
 SYMBOLS, BOS, SEP, EOS, VOCAB = 10, 10, 11, 12, 13
 MASK64 = (1 << 64) - 1
 DATA_STREAM = 0xA0761D6478BD642F  # core/train/run.cpp kDataStream: training batches, a stream apart from init
-ENCODINGS = ["nope", "sinusoidal", "learned", "rope", "alibi", "t5"]
+POSITION_STREAM = 0xE7037ED1A0B428DB  # run.cpp kPositionStream: sampled training ids
+TEST_POSITION_STREAM = 0x8CB92BA72F3D8DD7  # positions.cpp kTestPositionStream: sampled test ids
+ENCODINGS = ["nope", "sinusoidal", "learned", "rope", "alibi", "t5", "rand-sinusoidal", "rand-learned", "rand-rope",
+             "coupled", "coupled-rope"]
+# The fixes (core/train/model.hpp kLabEncodings): a classic mechanism given sampled ids (core/train/positions.hpp).
+MECHANISM = {"rand-sinusoidal": "sinusoidal", "rand-learned": "learned", "rand-rope": "rope", "coupled": "learned",
+             "coupled-rope": "rope"}
+SAMPLER = {"rand-sinusoidal": "randomized", "rand-learned": "randomized", "rand-rope": "randomized",
+           "coupled": "coupled", "coupled-rope": "coupled"}
 # Parameter tensors in peviz's buffer order (core/train/model.hpp Param).
 PARAMS = ["wte", "wpe", "t5_bias", "ln1w", "ln1b", "qkvw", "qkvb", "attprojw", "attprojb", "ln2w", "ln2b",
           "fcw", "fcb", "fcprojw", "fcprojb", "lnfw", "lnfb", "headw", "headb"]
@@ -94,6 +102,48 @@ def training_batch(task, batch, train_max, rng):
     return out
 
 
+def randomized_positions(length, range_, rng):
+    """Sorted distinct ids of [0, range_) (positions.cpp: selection sampling, one draw rng() % (range_ - i) per id)."""
+    ids = []
+    for i in range(range_):
+        if len(ids) == length:
+            break
+        if rng() % (range_ - i) < length - len(ids):
+            ids.append(i)
+    return ids
+
+
+def coupled_positions(task, n, s):
+    """positions.cpp coupled_positions: BOS s, x_i s + i, then SEP and y_k sharing their input's id, EOS."""
+    if task == "reverse":
+        return [s] + [s + i for i in range(1, n + 1)] + [s + n + 1] + [s + n + 1 - k for k in range(1, n + 1)] + [s]
+    return [s] + [s + i for i in range(1, n + 1)] + [s] + [s + k for k in range(1, n + 1)] + [s + n + 1]
+
+
+def batch_positions(cfg, pairs, rng):
+    """Each training sequence's ids (positions.cpp sample_batch_positions): 0..L-1, or drawn from rng."""
+    sampler, out = SAMPLER.get(cfg["pe"]), []
+    for seq, n in pairs:
+        if sampler == "randomized":
+            out.append(randomized_positions(len(seq), cfg["position_range"], rng))
+        elif sampler == "coupled":
+            out.append(coupled_positions(cfg["task"], n, rng() % (cfg["position_range"] - n - 1)))
+        else:
+            out.append(list(range(len(seq))))
+    return out
+
+
+def test_positions(cfg, n, count):
+    """positions.cpp test_positions: randomized ids from a stream seeded by (seed, n); coupled from start 0."""
+    sampler, L = SAMPLER.get(cfg["pe"]), 2 * n + 3
+    if sampler == "coupled":
+        return [coupled_positions(cfg["task"], n, 0)] * count
+    if sampler != "randomized":
+        return [list(range(L))] * count
+    rng = MT19937_64(cfg["seed"] ^ TEST_POSITION_STREAM ^ ((0xD1B54A32D192ED03 * (n + 1)) & MASK64))
+    return [randomized_positions(L, cfg["position_range"], rng) for _ in range(count)]
+
+
 def test_lengths(test_max):
     return list(range(5, test_max + 1, 5)) + ([test_max] if test_max % 5 else [])
 
@@ -104,16 +154,19 @@ def test_sequences(task, n, count, seed):
     return [task_sequence(task, random_symbols(rng, n)) for _ in range(count)]
 
 
-def pad(pairs, device):
-    """Sequences padded at the end: tokens [B, T]; targets [B, T], the next token at SEP, y1..yn, else -1
-    (core/train/packed_batch.cpp: token i, first_target = n + 1 <= i < L - 1, targets seq[i + 1])."""
+def pad(pairs, ids, device):
+    """Sequences padded at the end: tokens [B, T]; their position ids [B, T] (0 where padded); targets [B, T], the
+    next token at SEP, y1..yn, else -1 (core/train/packed_batch.cpp: token i, first_target = n + 1 <= i < L - 1,
+    targets seq[i + 1])."""
     T = max(len(s) for s, _ in pairs)
     tokens = torch.zeros(len(pairs), T, dtype=torch.long)
+    positions = torch.zeros(len(pairs), T, dtype=torch.long)
     targets = torch.full((len(pairs), T), -1, dtype=torch.long)
-    for b, (s, n) in enumerate(pairs):
+    for b, ((s, n), p) in enumerate(zip(pairs, ids)):
         tokens[b, :len(s)] = torch.tensor(s)
+        positions[b, :len(s)] = torch.tensor(p)
         targets[b, n + 1:len(s) - 1] = torch.tensor(s[n + 2:])
-    return tokens.to(device), targets.to(device)
+    return tokens.to(device), positions.to(device), targets.to(device)
 
 
 # ---- the position encodings (core/absolute_encodings, core/rope, core/alibi, core/t5_buckets) ---------------
@@ -160,8 +213,8 @@ def t5_bucket(distance, buckets, max_distance):
 
 def param_shapes(cfg):
     """Shape of every tensor (model.cpp param_shape); wpe and t5_bias only for their encodings."""
-    L, d, V, pe = cfg["layers"], cfg["d_model"], VOCAB, cfg["pe"]
-    shapes = {"wte": [V, d], "wpe": [cfg["learned_len"], d] if pe == "learned" else None,
+    L, d, V, pe = cfg["layers"], cfg["d_model"], VOCAB, MECHANISM.get(cfg["pe"], cfg["pe"])
+    shapes = {"wte": [V, d], "wpe": [cfg["position_rows"], d] if pe == "learned" else None,
               "t5_bias": [cfg["heads"], cfg["t5_buckets"]] if pe == "t5" else None,
               "ln1w": [L, d], "ln1b": [L, d], "qkvw": [L, 3 * d, d], "qkvb": [L, 3 * d], "attprojw": [L, d, d],
               "attprojb": [L, d], "ln2w": [L, d], "ln2b": [L, d], "fcw": [L, 4 * d, d], "fcb": [L, 4 * d],
@@ -176,16 +229,16 @@ class LabModel(torch.nn.Module):
     def __init__(self, cfg, weights, dtype=torch.float32):
         """dtype float64 reproduces peviz's double engine (its gradient checks): tables rounded as it rounds them."""
         super().__init__()
-        self.cfg = cfg
+        self.cfg, self.kind = cfg, MECHANISM.get(cfg["pe"], cfg["pe"])
         for name, shape in param_shapes(cfg):
             if list(weights[name].shape) != shape:
                 raise ValueError(f"tensor {name} has shape {list(weights[name].shape)}, the settings give {shape}")
             setattr(self, name, torch.nn.Parameter(weights[name].clone().to(dtype)))
-        P, hd = cfg["max_positions"], cfg["d_model"] // cfg["heads"]
-        if cfg["pe"] == "sinusoidal":  # core's float table, also beside double weights
-            self.register_buffer("table", sinusoid_table(P, cfg["d_model"]).to(dtype))
-        if cfg["pe"] == "rope":
-            cos, sin = rope_tables(hd, cfg["rope_base"], P, dtype)
+        P, hd, rows = cfg["max_positions"], cfg["d_model"] // cfg["heads"], cfg["position_rows"]
+        if self.kind == "sinusoidal":  # core's float table, also beside double weights
+            self.register_buffer("table", sinusoid_table(rows, cfg["d_model"]).to(dtype))
+        if self.kind == "rope":
+            cos, sin = rope_tables(hd, cfg["rope_base"], rows, dtype)
             self.register_buffer("rope_cos", cos)
             self.register_buffer("rope_sin", sin)
         distance = torch.arange(P)[:, None] - torch.arange(P)[None, :]  # i - j
@@ -196,29 +249,28 @@ class LabModel(torch.nn.Module):
             table = [t5_bucket(k, cfg["t5_buckets"], cfg["t5_max_distance"]) for k in range(P)]
             self.register_buffer("t5_index", torch.tensor(table)[distance.clamp(min=0)])
 
-    def embed(self, tokens):
+    def embed(self, tokens, positions):
         x = self.wte[tokens]
-        T = tokens.shape[1]
-        if self.cfg["pe"] == "learned":
-            x = x + self.wpe[:T]
-        if self.cfg["pe"] == "sinusoidal":
-            x = x + self.table[:T]
+        if self.kind == "learned":
+            x = x + self.wpe[positions]
+        if self.kind == "sinusoidal":
+            x = x + self.table[positions]
         return x
 
-    def rope(self, x):
-        """Halves pairing: (x_j, x_{j+half}) -> (x_j cos - x_{j+half} sin, x_{j+half} cos + x_j sin)."""
-        T, half = x.shape[2], x.shape[3] // 2
-        cos, sin = self.rope_cos[:T], self.rope_sin[:T]
+    def rope(self, x, positions):
+        """Halves pairing: (x_j, x_{j+half}) -> (x_j cos - x_{j+half} sin, x_{j+half} cos + x_j sin); x [B, H, T, hd]."""
+        half = x.shape[3] // 2
+        cos, sin = self.rope_cos[positions][:, None], self.rope_sin[positions][:, None]
         a, b = x[..., :half], x[..., half:]
         return torch.cat((a * cos - b * sin, b * cos + a * sin), dim=-1)
 
-    def attention(self, x, l):
+    def attention(self, x, positions, l):
         B, T, C = x.shape
         H = self.cfg["heads"]
         qkv = F.linear(x, self.qkvw[l], self.qkvb[l])
         q, k, v = (t.view(B, T, H, C // H).transpose(1, 2) for t in qkv.split(C, dim=2))
-        if self.cfg["pe"] == "rope":
-            q, k = self.rope(q), self.rope(k)
+        if self.kind == "rope":
+            q, k = self.rope(q, positions), self.rope(k, positions)
         scores = (q @ k.transpose(-2, -1)) * (1.0 / math.sqrt(C // H))
         if self.cfg["pe"] == "alibi":
             scores = scores + self.alibi[:, :T, :T]
@@ -233,12 +285,14 @@ class LabModel(torch.nn.Module):
         """d -> 4d -> d with exact GELU (Hendrycks & Gimpel 2016; torch approximate='none')."""
         return F.linear(F.gelu(F.linear(x, self.fcw[l], self.fcb[l])), self.fcprojw[l], self.fcprojb[l])
 
-    def forward(self, tokens):
-        """Logits [B, T, vocab]."""
+    def forward(self, tokens, positions=None):
+        """Logits [B, T, vocab]; positions [B, T] (None: 0..T-1 in every row)."""
         d = self.cfg["d_model"]
-        x = self.embed(tokens)
+        if positions is None:
+            positions = torch.arange(tokens.shape[1], device=tokens.device).expand(tokens.shape)
+        x = self.embed(tokens, positions)
         for l in range(self.cfg["layers"]):
-            a, _ = self.attention(F.layer_norm(x, (d,), self.ln1w[l], self.ln1b[l], 1e-5), l)
+            a, _ = self.attention(F.layer_norm(x, (d,), self.ln1w[l], self.ln1b[l], 1e-5), positions, l)
             x = x + a
             x = x + self.mlp(F.layer_norm(x, (d,), self.ln2w[l], self.ln2b[l], 1e-5), l)
         return F.linear(F.layer_norm(x, (d,), self.lnfw, self.lnfb, 1e-5), self.headw, self.headb)
@@ -279,16 +333,17 @@ def exact_match(model, cfg, device):
     out = []
     for n in test_lengths(cfg["test_max"]):
         L = 2 * n + 3
-        if cfg["pe"] == "learned" and L > cfg["learned_len"]:
+        if MECHANISM.get(cfg["pe"], cfg["pe"]) == "learned" and L > cfg["position_rows"]:
             out.append((n, None))
             continue
         seqs = torch.tensor(test_sequences(cfg["task"], n, cfg["test_samples"], cfg["seed"]), dtype=torch.long)
+        ids = torch.tensor(test_positions(cfg, n, cfg["test_samples"]), dtype=torch.long)
         per_seq = L * (cfg["d_model"] * 16 + cfg["heads"] * L) * cfg["layers"]
         chunk = max(1, int(5e7 // per_seq))
         exact = 0
         for first in range(0, len(seqs), chunk):
             s = seqs[first:first + chunk].to(device)
-            pred = model(s[:, :-1])[:, n + 1:2 * n + 2].argmax(-1)
+            pred = model(s[:, :-1], ids[first:first + chunk, :-1].to(device))[:, n + 1:2 * n + 2].argmax(-1)
             exact += int((pred == s[:, n + 2:]).all(dim=1).sum())
         out.append((n, exact / cfg["test_samples"]))
     return out
@@ -365,7 +420,8 @@ def settings_metadata(cfg):
             "heads": str(cfg["heads"]), "d-model": str(cfg["d_model"]), "batch": str(cfg["batch"]),
             "steps": str(cfg["steps"]), "train-max": str(cfg["train_max"]), "test-max": str(cfg["test_max"]),
             "test-samples": str(cfg["test_samples"]), "seed": str(cfg["seed"]), "base": shortest(cfg["rope_base"]),
-            "lr": shortest(cfg["lr"]), "warmup": str(cfg["warmup"])}
+            "lr": shortest(cfg["lr"]), "warmup": str(cfg["warmup"]),
+            **({"position-range": str(cfg["position_range"])} if cfg["pe"] in SAMPLER else {})}
 
 
 def run_summary(cfg, result):
@@ -423,11 +479,15 @@ def save_experiment(cfgs, weights, results, out):
 # ---- training (core/train/run.cpp TrainRun::step), on one process or several (DistributedDataParallel) --------
 
 def run_config(settings, model, pe, seed):
-    """One run's settings (settings.json's "settings" and "model", or a run file's metadata) as one dict."""
-    return {**settings, **model, "pe": pe, "seed": seed}
+    """One run's settings (settings.json's "settings" and "model", or a run file's metadata) as one dict, with the
+    rows of its position tables (model.hpp ModelConfig::position_rows)."""
+    cfg = {**settings, **model, "pe": pe, "seed": seed}
+    cfg["position_rows"] = (cfg["position_range"] if pe in SAMPLER else cfg["learned_len"] if pe == "learned"
+                            else cfg["max_positions"])
+    return cfg
 
 
-def batch_loss(trained, pairs, device, world, rank):
+def batch_loss(trained, pairs, ids, device, world, rank):
     """(the loss this rank back-propagates, the global batch's mean answer-token loss as a float).
 
     Every rank draws the whole global batch from the same stream and keeps its share (sequences rank, rank + world,
@@ -436,8 +496,8 @@ def batch_loss(trained, pairs, device, world, rank):
     reducer all-reduces each bucket and divides by world_size). The ranks' gradients then add up to one process's
     gradient of the global batch's mean loss, peviz's loss (layers.cpp crossentropy: a mean over the batch's targets)."""
     n_targets = sum(n + 1 for _, n in pairs)  # y1..yn and EOS of every sequence of the global batch
-    tokens, targets = pad(pairs[rank::world], device)
-    local = answer_loss_sum(trained(tokens), targets)
+    tokens, positions, targets = pad(pairs[rank::world], ids[rank::world], device)
+    local = answer_loss_sum(trained(tokens, positions), targets)
     total = local.detach().clone()
     if world > 1:
         dist.all_reduce(total)
@@ -454,12 +514,13 @@ def train_run(cfg, init, device, world, rank, log=None, dtype=torch.float32, sto
         trained = torch.nn.parallel.DistributedDataParallel(model, device_ids=[device.index] if device.type == "cuda"
                                                             else None, broadcast_buffers=False)
     opt = make_optimizer(list(model.parameters()))
-    rng = MT19937_64(cfg["seed"] ^ DATA_STREAM)
+    rng, position_rng = MT19937_64(cfg["seed"] ^ DATA_STREAM), MT19937_64(cfg["seed"] ^ POSITION_STREAM)
     losses, diverged_at, seconds = [], 0, 0.0
     for step in range(cfg["steps"] if stop_after is None else min(stop_after, cfg["steps"])):
         t0 = time.perf_counter()
         pairs = training_batch(cfg["task"], cfg["batch"], cfg["train_max"], rng)
-        scaled, loss = batch_loss(trained, pairs, device, world, rank)
+        ids = batch_positions(cfg, pairs, position_rng)
+        scaled, loss = batch_loss(trained, pairs, ids, device, world, rank)
         if not math.isfinite(loss):
             diverged_at = step + 1
             break
@@ -488,7 +549,7 @@ def settings_of_run_file(meta):
     settings = {"task": meta["task"], "layers": i("layers"), "heads": i("heads"), "d_model": i("d-model"),
                 "batch": i("batch"), "steps": i("steps"), "train_max": i("train-max"), "test_max": i("test-max"),
                 "test_samples": i("test-samples"), "rope_base": float(meta["base"]), "lr": float(meta["lr"]),
-                "warmup": i("warmup")}
+                "warmup": i("warmup"), "position_range": i("position-range") if meta["pe"] in SAMPLER else 0}
     longest = 2 * max(settings["train_max"], settings["test_max"]) + 3
     model = {"vocab": VOCAB, "learned_len": 2 * settings["train_max"] + 3, "max_positions": longest,
              "t5_buckets": 32, "t5_max_distance": 128}

@@ -150,7 +150,7 @@ TEST_CASE("the lab encoding table: enum order, names that parse back, one mechan
     CHECK((info.table != nullptr) == (info.mechanism == PositionMechanism::added_table));
     CHECK((info.slopes != nullptr) == (info.mechanism == PositionMechanism::fixed_bias));
   }
-  CHECK(lab_encoding_names() == "nope, sinusoidal, learned, rope, alibi, t5, rand-sinusoidal, rand-learned, rand-rope, coupled");
+  CHECK(lab_encoding_names() == "nope, sinusoidal, learned, rope, alibi, t5, rand-sinusoidal, rand-learned, rand-rope, coupled, coupled-rope");
   CHECK(lab_encoding_names(" | ").starts_with("nope | sinusoidal | learned | rope | alibi | t5 | rand-sinusoidal"));
   std::vector<PositionEncoding> group;
   CHECK(parse_encoding_group("all", group));
@@ -158,7 +158,8 @@ TEST_CASE("the lab encoding table: enum order, names that parse back, one mechan
                                                PositionEncoding::rope, PositionEncoding::alibi, PositionEncoding::t5});
   CHECK(parse_encoding_group("fixes", group));
   CHECK(group == std::vector<PositionEncoding>{PositionEncoding::rand_sinusoidal, PositionEncoding::rand_learned,
-                                               PositionEncoding::rand_rope, PositionEncoding::coupled});
+                                               PositionEncoding::rand_rope, PositionEncoding::coupled,
+                                               PositionEncoding::coupled_rope});
   CHECK_FALSE(parse_encoding_group("rope", group));
   // A fix is a classic mechanism with sampled ids; a classic encoding reads 0..L-1.
   for (const LabEncodingInfo& info : kLabEncodings) CHECK(info.classic == (info.positions == PositionSampler::contiguous));

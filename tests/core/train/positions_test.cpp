@@ -83,3 +83,20 @@ TEST_CASE("test ids: the same for every run of a seed, coupled from 0, randomize
   CHECK(test_positions(PositionSampler::coupled, Task::reverse, 4, 2, 64, 3)[1] == coupled_positions(Task::reverse, 4, 0));
   CHECK(test_positions(PositionSampler::contiguous, Task::sort, 4, 1, 64, 3)[0] == contiguous_positions(11));
 }
+
+TEST_CASE("training coverage: the ids and id distances training showed, against what a test sequence needs",
+          "[train][positions]") {
+  // Contiguous, train_max 20: 43 tokens, ids 0..42; a test sequence of n = 25 (53 tokens) needs id 52.
+  CHECK(training_coverage(PositionSampler::contiguous, 20, 128).max_id == 42);
+  CHECK(largest_distance(contiguous_positions(sequence_length(25))) == 52);
+  // Randomized: every id and distance of the range.
+  CHECK(training_coverage(PositionSampler::randomized, 20, 128).max_distance == 127);
+  // Coupled: the largest distance a training sequence holds is n + 1, the EOS (copy) or SEP (reverse) back to BOS.
+  std::mt19937_64 rng(2);
+  int widest = 0;
+  for (int k = 0; k < 500; ++k)
+    for (Task task : {Task::copy, Task::reverse})
+      widest = std::max(widest, largest_distance(training_positions(PositionSampler::coupled, task, 1 + k % 20, 128, rng)));
+  CHECK(widest == training_coverage(PositionSampler::coupled, 20, 128).max_distance);
+  CHECK(largest_distance(coupled_positions(Task::copy, 40, 0)) == 41);  // n = 40 at test: past 21
+}

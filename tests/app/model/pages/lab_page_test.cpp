@@ -143,6 +143,10 @@ TEST_CASE("the Lab's attention maps: one tile per layer and head, causal, not de
   CHECK(o.attention.at(0, 1) == 0.0f);  // key after the query: masked
   CHECK(o.attention.at(0, 0) == 1.0f);  // the first query sees only itself
   CHECK(std::isnan(o.attention.at(0, 23)));  // the gutter between the tiles
+  // RoPE reads ids 0..22; training (n <= 5: 13 tokens) showed ids and distances up to 12.
+  CHECK(o.attention_position_ids == train::contiguous_positions(23));
+  CHECK(o.attention_coverage.max_id == 12);
+  CHECK(o.attention_coverage.max_distance == 12);
   o.attention_pe = 2;  // learned: 23 tokens > 13 rows
   s.pages.mark(Page::lab);
   update_app_state(s);
@@ -341,11 +345,11 @@ TEST_CASE("the fixes: the classic six at first, coupling greyed out on sort, the
   CHECK(lab_settings(o).size() == 6u);
   o.compare.fill(true);
   CHECK(lab_settings(o).size() == std::size_t(kLabEncodings));
-  CHECK(lab_settings(o).back().pe == PositionEncoding::coupled);
+  CHECK(lab_settings(o).back().pe == PositionEncoding::coupled_rope);
   o.settings.task = train::Task::sort;
   CHECK_FALSE(encoding_fits_task(o, int(PositionEncoding::coupled)));
   CHECK(encoding_fits_task(o, int(PositionEncoding::rand_rope)));
-  CHECK(lab_settings(o).size() == std::size_t(kLabEncodings) - 1);  // nothing trains coupling on sort
+  CHECK(lab_settings(o).size() == std::size_t(kLabEncodings) - 2);  // nothing trains coupling on sort
   o.settings.position_range = 40;
   o.settings.test_max = 60;
   CHECK_THROWS_WITH(lab_settings(o), Catch::StartsWith("position-range: "));
