@@ -1,4 +1,4 @@
-// Emitting the PyTorch twin of an experiment: lab.py, settings.json and each run's initial weights.
+// Emitting the PyTorch twin of an experiment: lab.py, lab_data.py, settings.json and each run's initial weights.
 #include "core/train/twin.hpp"
 
 #include <filesystem>
@@ -57,6 +57,7 @@ std::vector<std::string> emit_pytorch_experiment(const std::vector<TrainSettings
     written.push_back(path);
   };
   write_text("lab.py", std::string(twin_lab_py()));
+  write_text("lab_data.py", std::string(twin_lab_data_py()));
   write_text("settings.json", twin_settings_json(runs, init_files).dump(1) + "\n");
   for (std::size_t i = 0; i < runs.size(); ++i) {
     const TrainSettings& s = runs[i];

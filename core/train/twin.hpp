@@ -1,8 +1,11 @@
-// The PyTorch twin of a lab experiment: lab.py (compiled in), its settings and peviz's initial weights in one folder.
+// The PyTorch twin of a lab experiment: lab.py and lab_data.py (compiled in), its settings and peviz's initial
+// weights in one folder.
 //
 // `peviz train ... --emit-pytorch DIR` writes, and trains nothing:
 //   DIR/lab.py                            core/train/twin/lab.py, byte for byte: the same model, task stream,
 //                                         loss, AdamW and schedule, evaluation and run files, in PyTorch alone
+//   DIR/lab_data.py                       core/train/twin/lab_data.py, byte for byte: the task streams and position
+//                                         ids lab.py imports
 //   DIR/settings.json                     {"format": kTwinFormat, "settings": {every TrainSettings field but pe and
 //                                         seed}, "runs": [{"pe", "seed", "init"}...]}
 //   DIR/init-<pe>-seed<S>.safetensors     peviz's initial weights of each run (model.hpp names, F32)
@@ -21,8 +24,9 @@ namespace peviz::train {
 
 inline constexpr const char* kTwinFormat = "peviz-pytorch-twin-1";
 
-// core/train/twin/lab.py as compiled into this binary.
+// core/train/twin/lab.py and lab_data.py as compiled into this binary.
 std::string_view twin_lab_py();
+std::string_view twin_lab_data_py();
 // settings.json for the runs (experiment_settings order); `init_files` names each run's initial weights.
 nlohmann::ordered_json twin_settings_json(const std::vector<TrainSettings>& runs, const std::vector<std::string>& init_files);
 // The initial weights' file name of a run: "init-<pe>-seed<S>.safetensors".

@@ -133,7 +133,7 @@ TEST_CASE("peviz train --emit-pytorch writes the twin's folder, trains nothing, 
   REQUIRE(r.code == 0);
   CHECK(r.err == "peviz: warning: beyond what peviz trains itself (emitted for the PyTorch twin): layers 9 > 8, "
                  "steps 200000 > 100000\n");
-  CHECK(r.out == "wrote " + dir + " (6 files); train with: python3 " + dir + "/lab.py, or on N ranks: python3 " + dir +
+  CHECK(r.out == "wrote " + dir + " (7 files); train with: python3 " + dir + "/lab.py, or on N ranks: python3 " + dir +
                  "/lab.py --ranks N\n");  // tests/twin/distributed_test.py runs both commands as printed
   for (const char* name : {"lab.py", "settings.json", "init-rope-seed0.safetensors", "init-alibi-seed1.safetensors"})
     CHECK(std::filesystem::exists(dir + "/" + name));
@@ -146,7 +146,7 @@ TEST_CASE("peviz train --emit-pytorch writes the twin's folder, trains nothing, 
   const RunResult quiet = run_peviz(kSmall + "--pe nope --emit-pytorch \"" + spaced + "\"");
   CHECK(quiet.code == 0);
   CHECK(quiet.err.empty());
-  CHECK(quiet.out == "wrote " + spaced + " (3 files); train with: python3 '" + dir + " it'\\''s/lab.py', or on N ranks: "
+  CHECK(quiet.out == "wrote " + spaced + " (4 files); train with: python3 '" + dir + " it'\\''s/lab.py', or on N ranks: "
                      "python3 '" + dir + " it'\\''s/lab.py' --ranks N\n");
   std::filesystem::remove_all(spaced);
 }

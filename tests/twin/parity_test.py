@@ -162,7 +162,7 @@ def main():
     a.add_argument("--assets", required=True)
     a = a.parse_args()
     torch.set_num_threads(1)
-    repo_lab = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "core", "train", "twin", "lab.py")
+    repo_twin = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "core", "train", "twin")
     worst = {}
     print("relative differences, twin vs peviz: ||twin - peviz|| / ||peviz|| per tensor, worst tensor named "
           "(update: of the change over five steps)")
@@ -170,8 +170,9 @@ def main():
         for k, (flags, weight_tolerance) in enumerate(SETTINGS):
             folder = os.path.join(tmp, f"settings{k}")
             run([a.peviz, "train", "--pe", "all,fixes", *flags, "--emit-pytorch", folder])
-            with open(os.path.join(folder, "lab.py"), "rb") as f, open(repo_lab, "rb") as g:
-                check(f.read() == g.read(), "the emitted lab.py is not core/train/twin/lab.py byte for byte")
+            for name in ("lab.py", "lab_data.py"):
+                with open(os.path.join(folder, name), "rb") as f, open(os.path.join(repo_twin, name), "rb") as g:
+                    check(f.read() == g.read(), f"the emitted {name} is not core/train/twin/{name} byte for byte")
             run([a.dump, "parity", folder])
             lab = load_lab(os.path.join(folder, "lab.py"))
             rng = lab.MT19937_64(5489)  # C++11 [rand.predef]: the 10000th output of a default mt19937_64

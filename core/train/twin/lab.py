@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """The PyTorch twin of a peviz lab experiment: the same model, data, loss, optimizer, schedule and evaluation.
 
-Written by `peviz train ... --emit-pytorch DIR` beside DIR/settings.json and DIR/init-<pe>-seed<S>.safetensors
-(peviz's initial weights). PyTorch and the standard library only.
+Written by `peviz train ... --emit-pytorch DIR` beside DIR/lab_data.py (the task streams and position ids it
+imports), DIR/settings.json and DIR/init-<pe>-seed<S>.safetensors (peviz's initial weights). PyTorch and the
+standard library only.
 
     python3 DIR/lab.py [--device cpu|cuda] [--out DIR/run.safetensors] [--threads N] [--stop-after N]
     python3 DIR/lab.py --ranks N [...]                            # N ranks on this machine under torchrun (DDP:
@@ -16,8 +17,9 @@ It writes what `peviz train --out` writes (core/train/experiment.hpp, run_io.hpp
 its settings, loss curve and exact match in __metadata__; with several runs also <stem>-<pe>[-seed<S>]-loss.csv,
 -accuracy.csv and <stem>.json. `peviz --open <stem>.json` shows them on the Lab page.
 
-Each part below mirrors one part of peviz's engine (core/train/): the task streams (tasks.cpp, std::mt19937_64
-re-implemented, so one seed gives peviz's batches bit for bit), the position encodings, the pre-LN blocks
+Each part mirrors one part of peviz's engine (core/train/): the task streams and position ids (lab_data.py:
+tasks.cpp and positions.cpp, std::mt19937_64 re-implemented, so one seed gives peviz's batches bit for bit), the
+position encodings, the pre-LN blocks
 (model.cpp), the loss on answer tokens (layers.cpp crossentropy), AdamW and the warm-up + cosine schedule
 (adamw.cpp) and the greedy exact-match evaluation (evaluate.cpp). Sequences are padded to the longest of a
 batch instead of packed: with causal attention and padding at the end, every real token sees exactly the
@@ -36,137 +38,19 @@ import torch
 import torch.distributed as dist
 import torch.nn.functional as F
 
-SYMBOLS, BOS, SEP, EOS, VOCAB = 10, 10, 11, 12, 13
-MASK64 = (1 << 64) - 1
-DATA_STREAM = 0xA0761D6478BD642F  # core/train/run.cpp kDataStream: training batches, a stream apart from init
-POSITION_STREAM = 0xE7037ED1A0B428DB  # run.cpp kPositionStream: sampled training ids
-TEST_POSITION_STREAM = 0x8CB92BA72F3D8DD7  # positions.cpp kTestPositionStream: sampled test ids
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # lab_data.py beside this file, however it is loaded
+from lab_data import (BOS, DATA_STREAM, EOS, MASK64, MT19937_64, POSITION_STREAM, SAMPLER, SEP, SYMBOLS,  # noqa: E402,F401
+                      TEST_POSITION_STREAM, VOCAB, batch_positions, coupled_positions, pad, random_symbols,
+                      randomized_positions, task_sequence, test_lengths, test_positions, test_sequences, training_batch)
+
 ENCODINGS = ["nope", "sinusoidal", "learned", "rope", "alibi", "t5", "rand-sinusoidal", "rand-learned", "rand-rope",
              "coupled", "coupled-rope"]
-# The fixes (core/train/model.hpp kLabEncodings): a classic mechanism given sampled ids (core/train/positions.hpp).
+# The fixes (core/train/model.hpp kLabEncodings): a classic mechanism given sampled ids (lab_data.SAMPLER).
 MECHANISM = {"rand-sinusoidal": "sinusoidal", "rand-learned": "learned", "rand-rope": "rope", "coupled": "learned",
              "coupled-rope": "rope"}
-SAMPLER = {"rand-sinusoidal": "randomized", "rand-learned": "randomized", "rand-rope": "randomized",
-           "coupled": "coupled", "coupled-rope": "coupled"}
 # Parameter tensors in peviz's buffer order (core/train/model.hpp Param).
 PARAMS = ["wte", "wpe", "t5_bias", "ln1w", "ln1b", "qkvw", "qkvb", "attprojw", "attprojb", "ln2w", "ln2b",
           "fcw", "fcb", "fcprojw", "fcprojb", "lnfw", "lnfb", "headw", "headb"]
-
-
-# ---- the task streams (core/train/tasks.cpp) ------------------------------------------------------------------
-
-class MT19937_64:
-    """std::mt19937_64 (C++11 [rand.predef]: w 64, n 312, m 156, r 31, a 0xB5026F5AA96619E9, u 29,
-    d 0x5555555555555555, s 17, b 0x71D67FFFEDA60000, t 37, c 0xFFF7EEE000000000, l 43, f 6364136223846793005)."""
-
-    def __init__(self, seed):
-        mt = [seed & MASK64]
-        for i in range(1, 312):
-            mt.append((6364136223846793005 * (mt[-1] ^ (mt[-1] >> 62)) + i) & MASK64)
-        self.mt, self.i = mt, 312
-
-    def _twist(self):
-        mt = self.mt
-        for i in range(312):
-            x = (mt[i] & 0xFFFFFFFF80000000) | (mt[(i + 1) % 312] & 0x7FFFFFFF)
-            mt[i] = mt[(i + 156) % 312] ^ (x >> 1) ^ (0xB5026F5AA96619E9 if x & 1 else 0)
-        self.i = 0
-
-    def __call__(self):
-        if self.i >= 312:
-            self._twist()
-        y = self.mt[self.i]
-        self.i += 1
-        y ^= (y >> 29) & 0x5555555555555555
-        y ^= (y << 17) & 0x71D67FFFEDA60000
-        y ^= (y << 37) & 0xFFF7EEE000000000
-        return (y ^ (y >> 43)) & MASK64
-
-
-def task_sequence(task, symbols):
-    """BOS x1..xn SEP y1..yn EOS."""
-    answer = symbols[::-1] if task == "reverse" else sorted(symbols) if task == "sort" else list(symbols)
-    return [BOS] + list(symbols) + [SEP] + answer + [EOS]
-
-
-def random_symbols(rng, n):
-    return [rng() % SYMBOLS for _ in range(n)]
-
-
-def training_batch(task, batch, train_max, rng):
-    """`batch` sequences with n uniform in [1, train_max], as (sequence, n) pairs in peviz's order."""
-    out = []
-    for _ in range(batch):
-        n = 1 + rng() % train_max
-        out.append((task_sequence(task, random_symbols(rng, n)), n))
-    return out
-
-
-def randomized_positions(length, range_, rng):
-    """Sorted distinct ids of [0, range_) (positions.cpp: selection sampling, one draw rng() % (range_ - i) per id)."""
-    ids = []
-    for i in range(range_):
-        if len(ids) == length:
-            break
-        if rng() % (range_ - i) < length - len(ids):
-            ids.append(i)
-    return ids
-
-
-def coupled_positions(task, n, s):
-    """positions.cpp coupled_positions: BOS s, x_i s + i, then SEP and y_k sharing their input's id, EOS."""
-    if task == "reverse":
-        return [s] + [s + i for i in range(1, n + 1)] + [s + n + 1] + [s + n + 1 - k for k in range(1, n + 1)] + [s]
-    return [s] + [s + i for i in range(1, n + 1)] + [s] + [s + k for k in range(1, n + 1)] + [s + n + 1]
-
-
-def batch_positions(cfg, pairs, rng):
-    """Each training sequence's ids (positions.cpp sample_batch_positions): 0..L-1, or drawn from rng."""
-    sampler, out = SAMPLER.get(cfg["pe"]), []
-    for seq, n in pairs:
-        if sampler == "randomized":
-            out.append(randomized_positions(len(seq), cfg["position_range"], rng))
-        elif sampler == "coupled":
-            out.append(coupled_positions(cfg["task"], n, rng() % (cfg["position_range"] - n - 1)))
-        else:
-            out.append(list(range(len(seq))))
-    return out
-
-
-def test_positions(cfg, n, count):
-    """positions.cpp test_positions: randomized ids from a stream seeded by (seed, n); coupled from start 0."""
-    sampler, L = SAMPLER.get(cfg["pe"]), 2 * n + 3
-    if sampler == "coupled":
-        return [coupled_positions(cfg["task"], n, 0)] * count
-    if sampler != "randomized":
-        return [list(range(L))] * count
-    rng = MT19937_64(cfg["seed"] ^ TEST_POSITION_STREAM ^ ((0xD1B54A32D192ED03 * (n + 1)) & MASK64))
-    return [randomized_positions(L, cfg["position_range"], rng) for _ in range(count)]
-
-
-def test_lengths(test_max):
-    return list(range(5, test_max + 1, 5)) + ([test_max] if test_max % 5 else [])
-
-
-def test_sequences(task, n, count, seed):
-    """The fixed test set of one length: a stream seeded by (seed, n) only."""
-    rng = MT19937_64(seed ^ ((0xD1B54A32D192ED03 * (n + 1)) & MASK64))
-    return [task_sequence(task, random_symbols(rng, n)) for _ in range(count)]
-
-
-def pad(pairs, ids, device):
-    """Sequences padded at the end: tokens [B, T]; their position ids [B, T] (0 where padded); targets [B, T], the
-    next token at SEP, y1..yn, else -1 (core/train/packed_batch.cpp: token i, first_target = n + 1 <= i < L - 1,
-    targets seq[i + 1])."""
-    T = max(len(s) for s, _ in pairs)
-    tokens = torch.zeros(len(pairs), T, dtype=torch.long)
-    positions = torch.zeros(len(pairs), T, dtype=torch.long)
-    targets = torch.full((len(pairs), T), -1, dtype=torch.long)
-    for b, ((s, n), p) in enumerate(zip(pairs, ids)):
-        tokens[b, :len(s)] = torch.tensor(s)
-        positions[b, :len(s)] = torch.tensor(p)
-        targets[b, n + 1:len(s) - 1] = torch.tensor(s[n + 2:])
-    return tokens.to(device), positions.to(device), targets.to(device)
 
 
 # ---- the position encodings (core/absolute_encodings, core/rope, core/alibi, core/t5_buckets) ---------------

@@ -48,10 +48,11 @@ TrainSettings paper_scale() {
 
 }  // namespace
 
-TEST_CASE("the compiled-in lab.py is core/train/twin/lab.py") {
-  const fs::path source = fs::path(__FILE__).parent_path() / ".." / ".." / ".." / "core" / "train" / "twin" / "lab.py";
-  REQUIRE(fs::exists(source));
-  CHECK(twin_lab_py() == read_text(source));
+TEST_CASE("the compiled-in lab.py and lab_data.py are core/train/twin's") {
+  const fs::path twin = fs::path(__FILE__).parent_path() / ".." / ".." / ".." / "core" / "train" / "twin";
+  REQUIRE(fs::exists(twin / "lab.py"));
+  CHECK(twin_lab_py() == read_text(twin / "lab.py"));
+  CHECK(twin_lab_data_py() == read_text(twin / "lab_data.py"));
 }
 
 TEST_CASE("emit_pytorch_experiment writes lab.py, every setting and each run's initial weights") {
@@ -62,8 +63,9 @@ TEST_CASE("emit_pytorch_experiment writes lab.py, every setting and each run's i
       experiment_settings(base, {PositionEncoding::learned, PositionEncoding::t5}, {4, 7});
   const fs::path out = dir.path / "twin";  // created: its parent exists
   const std::vector<std::string> written = emit_pytorch_experiment(runs, out.string());
-  CHECK(written.size() == 6);
+  CHECK(written.size() == 7);  // lab.py, lab_data.py, settings.json, four initial weights
   CHECK(read_text(out / "lab.py") == twin_lab_py());
+  CHECK(read_text(out / "lab_data.py") == twin_lab_data_py());
   const nlohmann::json j = nlohmann::json::parse(read_text(out / "settings.json"));
   CHECK(j["format"] == kTwinFormat);
   const nlohmann::json& t = j["settings"];

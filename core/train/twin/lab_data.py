@@ -1,0 +1,132 @@
+"""The data half of the PyTorch twin (lab.py imports it): peviz's task streams and position ids, bit for bit.
+
+std::mt19937_64 re-implemented, so one seed gives peviz's batches (core/train/tasks.cpp) and the fixes' position ids
+(core/train/positions.cpp) draw for draw; and the padding that stands in for peviz's packing. Written beside lab.py
+by `peviz train ... --emit-pytorch DIR`; PyTorch and the standard library only.
+"""
+import torch
+
+SYMBOLS, BOS, SEP, EOS, VOCAB = 10, 10, 11, 12, 13
+MASK64 = (1 << 64) - 1
+DATA_STREAM = 0xA0761D6478BD642F  # core/train/run.cpp kDataStream: training batches, a stream apart from init
+POSITION_STREAM = 0xE7037ED1A0B428DB  # run.cpp kPositionStream: sampled training ids
+TEST_POSITION_STREAM = 0x8CB92BA72F3D8DD7  # positions.cpp kTestPositionStream: sampled test ids
+# The fixes' samplers (core/train/model.hpp kLabEncodings): randomized or coupled ids; the others read 0..L-1.
+SAMPLER = {"rand-sinusoidal": "randomized", "rand-learned": "randomized", "rand-rope": "randomized",
+           "coupled": "coupled", "coupled-rope": "coupled"}
+
+
+# ---- the task streams (core/train/tasks.cpp) ------------------------------------------------------------------
+
+class MT19937_64:
+    """std::mt19937_64 (C++11 [rand.predef]: w 64, n 312, m 156, r 31, a 0xB5026F5AA96619E9, u 29,
+    d 0x5555555555555555, s 17, b 0x71D67FFFEDA60000, t 37, c 0xFFF7EEE000000000, l 43, f 6364136223846793005)."""
+
+    def __init__(self, seed):
+        mt = [seed & MASK64]
+        for i in range(1, 312):
+            mt.append((6364136223846793005 * (mt[-1] ^ (mt[-1] >> 62)) + i) & MASK64)
+        self.mt, self.i = mt, 312
+
+    def _twist(self):
+        mt = self.mt
+        for i in range(312):
+            x = (mt[i] & 0xFFFFFFFF80000000) | (mt[(i + 1) % 312] & 0x7FFFFFFF)
+            mt[i] = mt[(i + 156) % 312] ^ (x >> 1) ^ (0xB5026F5AA96619E9 if x & 1 else 0)
+        self.i = 0
+
+    def __call__(self):
+        if self.i >= 312:
+            self._twist()
+        y = self.mt[self.i]
+        self.i += 1
+        y ^= (y >> 29) & 0x5555555555555555
+        y ^= (y << 17) & 0x71D67FFFEDA60000
+        y ^= (y << 37) & 0xFFF7EEE000000000
+        return (y ^ (y >> 43)) & MASK64
+
+
+def task_sequence(task, symbols):
+    """BOS x1..xn SEP y1..yn EOS."""
+    answer = symbols[::-1] if task == "reverse" else sorted(symbols) if task == "sort" else list(symbols)
+    return [BOS] + list(symbols) + [SEP] + answer + [EOS]
+
+
+def random_symbols(rng, n):
+    return [rng() % SYMBOLS for _ in range(n)]
+
+
+def training_batch(task, batch, train_max, rng):
+    """`batch` sequences with n uniform in [1, train_max], as (sequence, n) pairs in peviz's order."""
+    out = []
+    for _ in range(batch):
+        n = 1 + rng() % train_max
+        out.append((task_sequence(task, random_symbols(rng, n)), n))
+    return out
+
+
+def randomized_positions(length, range_, rng):
+    """Sorted distinct ids of [0, range_) (positions.cpp: selection sampling, one draw rng() % (range_ - i) per id)."""
+    ids = []
+    for i in range(range_):
+        if len(ids) == length:
+            break
+        if rng() % (range_ - i) < length - len(ids):
+            ids.append(i)
+    return ids
+
+
+def coupled_positions(task, n, s):
+    """positions.cpp coupled_positions: BOS s, x_i s + i, then SEP and y_k sharing their input's id, EOS."""
+    if task == "reverse":
+        return [s] + [s + i for i in range(1, n + 1)] + [s + n + 1] + [s + n + 1 - k for k in range(1, n + 1)] + [s]
+    return [s] + [s + i for i in range(1, n + 1)] + [s] + [s + k for k in range(1, n + 1)] + [s + n + 1]
+
+
+def batch_positions(cfg, pairs, rng):
+    """Each training sequence's ids (positions.cpp sample_batch_positions): 0..L-1, or drawn from rng."""
+    sampler, out = SAMPLER.get(cfg["pe"]), []
+    for seq, n in pairs:
+        if sampler == "randomized":
+            out.append(randomized_positions(len(seq), cfg["position_range"], rng))
+        elif sampler == "coupled":
+            out.append(coupled_positions(cfg["task"], n, rng() % (cfg["position_range"] - n - 1)))
+        else:
+            out.append(list(range(len(seq))))
+    return out
+
+
+def test_positions(cfg, n, count):
+    """positions.cpp test_positions: randomized ids from a stream seeded by (seed, n); coupled from start 0."""
+    sampler, L = SAMPLER.get(cfg["pe"]), 2 * n + 3
+    if sampler == "coupled":
+        return [coupled_positions(cfg["task"], n, 0)] * count
+    if sampler != "randomized":
+        return [list(range(L))] * count
+    rng = MT19937_64(cfg["seed"] ^ TEST_POSITION_STREAM ^ ((0xD1B54A32D192ED03 * (n + 1)) & MASK64))
+    return [randomized_positions(L, cfg["position_range"], rng) for _ in range(count)]
+
+
+def test_lengths(test_max):
+    return list(range(5, test_max + 1, 5)) + ([test_max] if test_max % 5 else [])
+
+
+def test_sequences(task, n, count, seed):
+    """The fixed test set of one length: a stream seeded by (seed, n) only."""
+    rng = MT19937_64(seed ^ ((0xD1B54A32D192ED03 * (n + 1)) & MASK64))
+    return [task_sequence(task, random_symbols(rng, n)) for _ in range(count)]
+
+
+def pad(pairs, ids, device):
+    """Sequences padded at the end: tokens [B, T]; their position ids [B, T] (0 where padded); targets [B, T], the
+    next token at SEP, y1..yn, else -1 (core/train/packed_batch.cpp: token i, first_target = n + 1 <= i < L - 1,
+    targets seq[i + 1])."""
+    T = max(len(s) for s, _ in pairs)
+    tokens = torch.zeros(len(pairs), T, dtype=torch.long)
+    positions = torch.zeros(len(pairs), T, dtype=torch.long)
+    targets = torch.full((len(pairs), T), -1, dtype=torch.long)
+    for b, ((s, n), p) in enumerate(zip(pairs, ids)):
+        tokens[b, :len(s)] = torch.tensor(s)
+        positions[b, :len(s)] = torch.tensor(p)
+        targets[b, n + 1:len(s) - 1] = torch.tensor(s[n + 2:])
+    return tokens.to(device), positions.to(device), targets.to(device)
