@@ -297,6 +297,7 @@ void refresh_attention(LabOptions& o) {
   o.attention_tokens_ids = run->test_sequence(n, sample);
   o.attention_position_ids = run->test_position_ids(n, sample);
   o.attention_coverage = train::training_coverage(train::sampler_of(t.pe), t.train_max, t.position_range);
+  o.attention_widest = train::largest_distance(o.attention_position_ids);
   o.attention_answer = run->greedy_answer(n, sample);
   o.attention_wrong = first_wrong_query(o.attention_tokens_ids, o.attention_answer, n);
   const std::size_t query = std::size_t(o.attention_wrong >= 0 ? o.attention_wrong : int(L) - 1);

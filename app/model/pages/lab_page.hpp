@@ -86,6 +86,7 @@ struct LabOptions {
   std::vector<int> attention_tokens_ids;  // the test sequence shown
   std::vector<int> attention_position_ids;  // its position ids (0..L-1 unless the run's encoding samples them)
   train::PositionCoverage attention_coverage;  // the ids and id distances the run's training showed
+  int attention_widest = 0;            // the widest id distance a query of the shown sequence meets
   std::vector<int> attention_answer;   // the model's greedy answer to it (y1..yn EOS)
   Matrix attention_query_rows;         // [layer x heads + head, key 0..query] the attention of the wrong (else the last) query
   plot::HeatmapImage attention_query_image;  // its picture

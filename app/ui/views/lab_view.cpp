@@ -66,8 +66,8 @@ void position_range_slider(AppState& s, LabOptions& o) {
   if (!any_fix) return;
   page_slider(s, kPage, "position range", o.settings.position_range, limits::position_range);
   hint("rand-*: a sequence's ids are drawn from [0, range) and sorted (Ruoss et al. 2023); coupled: an answer symbol "
-       "shares its input symbol's id, shifted by a random start in [0, range) (Cho et al. 2024). At least 2 x test "
-       "max + 3.");
+       "shares its input symbol's id, all shifted by a random start that keeps them below range (Cho et al. 2024). "
+       "At least 2 x test max + 3.");
 }
 
 // An opened run beyond peviz's own limits (the PyTorch twin's): its settings as they are, and a way back.
@@ -301,10 +301,10 @@ void position_ids_line(const LabOptions& o) {
     if (id > o.attention_coverage.max_id) ImGui::TextColored(unseen, "%s", text.c_str());
     else ImGui::TextUnformatted(text.c_str());
   }
-  const int widest = train::largest_distance(o.attention_position_ids);
-  const bool beyond = widest > o.attention_coverage.max_distance;
+  const bool beyond = o.attention_widest > o.attention_coverage.max_distance;
   ImGui::TextColored(beyond ? unseen : ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled),
-                     "widest id distance here %d; training showed up to %d%s; ids up to %d (orange: never seen)", widest,
+                     "widest id distance here %d; training showed up to %d%s; ids up to %d (orange: never seen)",
+                     o.attention_widest,
                      o.attention_coverage.max_distance, beyond ? " (past it)" : "", o.attention_coverage.max_id);
 }
 

@@ -147,6 +147,7 @@ TEST_CASE("the Lab's attention maps: one tile per layer and head, causal, not de
   CHECK(o.attention_position_ids == train::contiguous_positions(23));
   CHECK(o.attention_coverage.max_id == 12);
   CHECK(o.attention_coverage.max_distance == 12);
+  CHECK(o.attention_widest == 22);
   o.attention_pe = 2;  // learned: 23 tokens > 13 rows
   s.pages.mark(Page::lab);
   update_app_state(s);
