@@ -268,16 +268,20 @@ std::string token_role(int i, int n) {
   return text;
 }
 
+// Flowing text: the next item on this line when `text` still fits before the pane's right edge, else on the next.
+void same_line_if_fits(const std::string& text) {
+  const float gap = ImGui::GetFontSize() * 0.3f;
+  const float right_edge = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+  if (ImGui::GetItemRectMax().x + gap + ImGui::CalcTextSize(text.c_str()).x <= right_edge) ImGui::SameLine(0.0f, gap);
+}
+
 // The test sequence as text, the answer positions coloured right (green) or, from the first wrong one, red.
 void sequence_line(const LabOptions& o, int n) {
   ImGui::TextDisabled("sequence:");
   for (int i = 0; i < int(o.attention_tokens_ids.size()); ++i) {
     const int id = o.attention_tokens_ids[std::size_t(i)];
     const std::string text = id == train::kBos ? "BOS" : id == train::kSep ? "SEP" : id == train::kEos ? "EOS" : std::to_string(id);
-    const float gap = ImGui::GetFontSize() * 0.3f;  // the next token on this line when it fits, else on the next
-    const float right_edge = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
-    if (ImGui::GetItemRectMax().x + gap + ImGui::CalcTextSize(("[" + text + "]").c_str()).x <= right_edge)
-      ImGui::SameLine(0.0f, gap);
+    same_line_if_fits("[" + text + "]");
     const bool answer = i >= n + 2;
     const bool wrong = o.attention_wrong >= 0 && i == o.attention_wrong + 1;
     const ImVec4 color = wrong ? ImVec4(1.0f, 0.35f, 0.35f, 1.0f) : answer ? ImVec4(0.5f, 0.85f, 0.5f, 1.0f)
@@ -295,9 +299,7 @@ void position_ids_line(const LabOptions& o) {
   ImGui::TextDisabled("position ids:");
   for (int id : o.attention_position_ids) {
     const std::string text = std::to_string(id);
-    const float gap = ImGui::GetFontSize() * 0.3f;
-    const float right_edge = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
-    if (ImGui::GetItemRectMax().x + gap + ImGui::CalcTextSize(text.c_str()).x <= right_edge) ImGui::SameLine(0.0f, gap);
+    same_line_if_fits(text);
     if (id > o.attention_coverage.max_id) ImGui::TextColored(unseen, "%s", text.c_str());
     else ImGui::TextUnformatted(text.c_str());
   }
