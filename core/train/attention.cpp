@@ -55,14 +55,16 @@ void rotate_qk(T* qkv, const PackedBatch& b, const RopeTable<T>& table, int C, i
   }
 }
 
-// Scores to probabilities in place for one [L, L] block: add the bias, mask j > i, softmax each row.
+// Scores to probabilities in place for one [L, L] block: add the bias (fire: this block's FIRE bias), mask j > i,
+// softmax each row.
 template <class T>
-void bias_mask_softmax(T* P, int L, int h, const AttentionBias<T>& bias) {
+void bias_mask_softmax(T* P, int L, int h, const AttentionBias<T>& bias, const T* fire) {
   for (int i = 0; i < L; ++i) {
     T* row = P + std::size_t(i) * std::size_t(L);
     for (int j = 0; j <= i; ++j) {
       if (bias.alibi_slopes) row[j] -= T(bias.alibi_slopes[h] * double(i - j));  // Press et al. 2022
       if (bias.t5_table) row[j] += bias.t5_table[h * bias.t5_buckets + bias.t5_bucket[i - j]];
+      if (fire) row[j] += fire[std::size_t(i) * std::size_t(L) + std::size_t(j)];
     }
     const T zmax = *std::max_element(row, row + i + 1);
     T sum = 0;
@@ -117,13 +119,13 @@ void attention_forward(T* out, T* att, const T* qkv, const PackedBatch& b, const
     const T* q = qkv + start * std::size_t(3 * C) + std::size_t(h * hd);
     T* P = att + att_offset;
     gemm(Op::none, Op::transpose, L, L, hd, scale, q, 3 * C, q + C, 3 * C, T(0), P, L);
-    bias_mask_softmax(P, L, h, bias);
+    bias_mask_softmax(P, L, h, bias, bias.fire ? bias.fire + att_offset : nullptr);
     gemm(Op::none, Op::none, L, hd, L, T(1), P, L, q + 2 * C, 3 * C, T(0), out + start * std::size_t(C) + h * hd, C);
   });
 }
 
 template <class T>
-void attention_backward(T* dqkv, T* dt5_table, const T* dout, const T* qkv, const T* att, const PackedBatch& b,
+void attention_backward(T* dqkv, const AttentionBiasGrads<T>& dbias, const T* dout, const T* qkv, const T* att, const PackedBatch& b,
                       const AttentionBias<T>& bias, int C, int heads, T* scratch) {
   const int hd = C / heads;
   const T scale = T(1) / std::sqrt(T(hd));
@@ -145,8 +147,10 @@ void attention_backward(T* dqkv, T* dt5_table, const T* dout, const T* qkv, cons
       for (int j = 0; j <= i; ++j) dot += p[j] * d[j];
       for (int j = 0; j <= i; ++j) d[j] = p[j] * (d[j] - dot);
       std::fill(d + i + 1, d + L, T(0));
-      if (dt5_table)
-        for (int j = 0; j <= i; ++j) dt5_table[h * bias.t5_buckets + bias.t5_bucket[i - j]] += d[j];
+      if (dbias.t5_table)
+        for (int j = 0; j <= i; ++j) dbias.t5_table[h * bias.t5_buckets + bias.t5_bucket[i - j]] += d[j];
+      if (dbias.fire)
+        for (int j = 0; j <= i; ++j) dbias.fire[att_offset + std::size_t(i) * std::size_t(L) + std::size_t(j)] += d[j];
     }
     gemm(Op::none, Op::none, L, hd, L, scale, dS, L, q + C, 3 * C, T(0), dq, 3 * C);          // dQ = s dS K
     gemm(Op::transpose, Op::none, L, hd, L, scale, dS, L, q, 3 * C, T(0), dq + C, 3 * C);     // dK = s dS^T Q
@@ -158,7 +162,8 @@ void attention_backward(T* dqkv, T* dt5_table, const T* dout, const T* qkv, cons
   template void rope_forward<T>(T*, const PackedBatch&, const RopeTable<T>&, int, int);                       \
   template void rope_backward<T>(T*, const PackedBatch&, const RopeTable<T>&, int, int);                      \
   template void attention_forward<T>(T*, T*, const T*, const PackedBatch&, const AttentionBias<T>&, int, int); \
-  template void attention_backward<T>(T*, T*, const T*, const T*, const T*, const PackedBatch&,               \
+  template void attention_backward<T>(T*, const AttentionBiasGrads<T>&, const T*, const T*, const T*,        \
+                                      const PackedBatch&,                                                     \
                                       const AttentionBias<T>&, int, int, T*);
 PEVIZ_INSTANTIATE_ATTENTION(float)
 PEVIZ_INSTANTIATE_ATTENTION(double)

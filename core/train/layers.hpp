@@ -70,13 +70,21 @@ void rope_forward(T* qkv, const PackedBatch& b, const RopeTable<T>& table, int C
 template <class T>
 void rope_backward(T* dqkv, const PackedBatch& b, const RopeTable<T>& table, int C, int heads);
 
-// Additive attention bias before softmax: none, ALiBi -m_h (i - j), or a T5 scalar per head and bucket.
+// Additive attention bias before softmax: none, ALiBi -m_h (i - j), a T5 scalar per head and bucket, or FIRE's
+// bias of every query and key (fire.hpp).
 template <class T>
 struct AttentionBias {
   const double* alibi_slopes = nullptr;  // [heads], core's alibi_slopes
   const T* t5_table = nullptr;           // [heads, buckets] learned scalars
   const int* t5_bucket = nullptr;        // [distance i - j] -> bucket, core's causal buckets
   int t5_buckets = 0;
+  const T* fire = nullptr;               // laid out as the probabilities (attention_offsets), j <= i
+};
+// Where attention_backward accumulates the gradient of a trained bias (null: the encoding has none).
+template <class T>
+struct AttentionBiasGrads {
+  T* t5_table = nullptr;  // [heads, buckets]
+  T* fire = nullptr;      // the layout of AttentionBias::fire
 };
 
 // Offsets of each sequence's [heads, L, L] probability block in an attention buffer.
@@ -89,10 +97,10 @@ template <class T>
 void attention_forward(T* out, T* att, const T* qkv, const PackedBatch& b, const AttentionBias<T>& bias, int C,
                        int heads);
 // Writes dqkv (each row belongs to one sequence, each column to one head: one source per value) and
-// accumulates into dt5_table when T5 bias is used; scratch holds at least 2 L*L values for the longest sequence
+// accumulates into the trained bias's gradient (dbias); scratch holds at least 2 L*L values for the longest sequence
 // (one block per core when the heads are split).
 template <class T>
-void attention_backward(T* dqkv, T* dt5_table, const T* dout, const T* qkv, const T* att, const PackedBatch& b,
+void attention_backward(T* dqkv, const AttentionBiasGrads<T>& dbias, const T* dout, const T* qkv, const T* att, const PackedBatch& b,
                         const AttentionBias<T>& bias, int C, int heads, T* scratch);
 
 // Softmax of [N, V] logits into probs; returns the mean cross-entropy over the tokens with a target

@@ -8,6 +8,7 @@
 #include "core/absolute_encodings.hpp"
 #include "core/alibi.hpp"
 #include "core/t5_buckets.hpp"
+#include "core/train/fire.hpp"
 
 namespace peviz::train {
 
@@ -15,7 +16,8 @@ namespace {
 
 constexpr std::string_view kParamNames[kParamCount] = {
     "wte", "wpe", "t5_bias", "ln1w", "ln1b", "qkvw", "qkvb", "attprojw", "attprojb", "ln2w",
-    "ln2b", "fcw", "fcb",    "fcprojw", "fcprojb", "lnfw", "lnfb", "headw", "headb"};
+    "ln2b", "fcw", "fcb",    "fcprojw", "fcprojb", "lnfw", "lnfb", "headw", "headb", "fire_w1", "fire_b1",
+    "fire_w2", "fire_c", "fire_threshold"};
 
 // The table is indexed by the enum.
 static_assert([] {
@@ -85,6 +87,28 @@ void init_weights(Model<T>& m, std::uint64_t seed) {
   for (Param p : {Param::ln1w, Param::ln2w, Param::lnfw}) std::fill_n(m.param(p), m.layout.size(p), T(1));
 }
 
+// FIRE's MLP at torch.nn.Linear's scale, 1 / sqrt(fan_in): w1 and b1 (fan-in 1) N(0, 1), so that some units
+// switch on inside u's [0, 1] (with b1 = 0 a unit with w1 < 0 would be off for every u, and stay off); w2 N(0, 1/32);
+// c = 1; L = the longest training sequence, so that only a longer input is interpolated.
+template <class T>
+void init_fire(Model<T>& m, std::uint64_t seed) {
+  if (mechanism_of(m.config.pe) != PositionMechanism::interpolated_bias) return;
+  fill_normal(m, Param::fire_w1, seed, 1, 1.0);
+  fill_normal(m, Param::fire_b1, seed, 1, 1.0);
+  fill_normal(m, Param::fire_w2, seed, std::size_t(kFireHidden), 1.0 / std::sqrt(double(kFireHidden)));
+  *m.param(Param::fire_c) = T(1);
+  *m.param(Param::fire_threshold) = T(m.config.learned_len);
+  m.fire_bias.assign(m.att_capacity, T(0));
+  m.fire_dbias.assign(m.att_capacity, T(0));
+}
+
+template <class T>
+FireWeights<T> fire_weights(const Model<T>& m) {
+  return {.w1 = m.param(Param::fire_w1), .b1 = m.param(Param::fire_b1), .w2 = m.param(Param::fire_w2),
+          .c = m.param(Param::fire_c), .threshold = m.param(Param::fire_threshold),
+          .heads = m.config.heads};
+}
+
 template <class T>
 void init_position_tables(Model<T>& m) {
   const ModelConfig& c = m.config;
@@ -109,6 +133,7 @@ AttentionBias<T> attention_bias(const Model<T>& m) {
     bias.t5_bucket = m.t5_bucket.data();
     bias.t5_buckets = m.config.t5_buckets;
   }
+  if (mechanism_of(m.config.pe) == PositionMechanism::interpolated_bias) bias.fire = m.fire_bias.data();
   return bias;
 }
 
@@ -187,10 +212,14 @@ std::string_view param_name(Param p) { return kParamNames[int(p)]; }
 
 std::vector<std::size_t> param_shape(const ModelConfig& c, Param p) {
   const std::size_t L = std::size_t(c.layers), d = std::size_t(c.d_model), V = std::size_t(c.vocab);
+  const bool fire = mechanism_of(c.pe) == PositionMechanism::interpolated_bias;
   switch (p) {
     case Param::wte: case Param::headw: return {V, d};
     case Param::wpe: return {mechanism_of(c.pe) == PositionMechanism::trainable_table ? std::size_t(c.position_rows()) : 0, d};
     case Param::t5_bias: return {std::size_t(mechanism_of(c.pe) == PositionMechanism::trainable_bias ? c.heads : 0), std::size_t(c.t5_buckets)};
+    case Param::fire_w1: case Param::fire_b1: return {fire ? std::size_t(kFireHidden) : 0};
+    case Param::fire_w2: return {fire ? std::size_t(c.heads) : 0, std::size_t(kFireHidden)};
+    case Param::fire_c: case Param::fire_threshold: return {fire ? std::size_t(1) : 0};
     case Param::qkvw: return {L, 3 * d, d};
     case Param::qkvb: return {L, 3 * d};
     case Param::attprojw: return {L, d, d};
@@ -230,6 +259,7 @@ Model<T> make_model(const ModelConfig& c, int token_capacity, std::size_t att_ca
   m.grad_acts.assign(m.grad_act_offset.back(), T(0));
   m.scratch.assign(2 * std::size_t(c.max_positions) * std::size_t(c.max_positions), T(0));  // attention_backward
   init_weights(m, seed);
+  init_fire(m, seed);
   init_position_tables(m);
   return m;
 }
@@ -243,6 +273,7 @@ double model_forward(Model<T>& m, const PackedBatch& b) {
   const T* wpe = mechanism_of(c.pe) == PositionMechanism::trainable_table ? m.param(Param::wpe)
                  : mechanism_of(c.pe) == PositionMechanism::added_table ? m.pe_table.data() : nullptr;
   embedding_forward(m.act(Act::encoded), b, m.param(Param::wte), wpe, d);
+  if (mechanism_of(c.pe) == PositionMechanism::interpolated_bias) fire_forward(m.fire_bias.data(), b, fire_weights(m));
   const AttentionBias<T> bias = attention_bias(m);
   const T* x = m.act(Act::encoded);
   for (int l = 0; l < c.layers; ++l) {
@@ -292,7 +323,13 @@ void model_backward(Model<T>& m, const PackedBatch& b) {
   layernorm_backward(G(Act::residual3, last), m.grad(Param::lnfw), m.grad(Param::lnfb), m.grad_act(Act::lnf),
                      A(Act::residual3, last), m.param(Param::lnfw), m.act(Act::lnf_mean), m.act(Act::lnf_rstd), n, d);
   const AttentionBias<T> bias = attention_bias(m);
-  T* dt5 = mechanism_of(c.pe) == PositionMechanism::trainable_bias ? m.grad(Param::t5_bias) : nullptr;
+  AttentionBiasGrads<T> dbias;
+  if (mechanism_of(c.pe) == PositionMechanism::trainable_bias) dbias.t5_table = m.grad(Param::t5_bias);
+  const bool fire = mechanism_of(c.pe) == PositionMechanism::interpolated_bias;
+  if (fire) {  // every layer adds its share; the entries in use are zeroed first
+    std::fill_n(m.fire_dbias.begin(), attention_offsets(b, c.heads).back(), T(0));
+    dbias.fire = m.fire_dbias.data();
+  }
   for (int l = last; l >= 0; --l) {
     const std::size_t L = std::size_t(l);
     const T* x = l == 0 ? m.act(Act::encoded) : A(Act::residual3, l - 1);
@@ -308,7 +345,7 @@ void model_backward(Model<T>& m, const PackedBatch& b) {
     residual_backward(dx, G(Act::attproj, l), G(Act::residual2, l), n * d);
     matmul_backward(G(Act::atty, l), m.grad(Param::attprojw) + L * pd * pd, m.grad(Param::attprojb) + L * pd,
                     G(Act::attproj, l), A(Act::atty, l), m.param(Param::attprojw) + L * pd * pd, n, d, d);
-    attention_backward(G(Act::qkv, l), dt5, G(Act::atty, l), A(Act::qkv, l), A(Act::att, l), b, bias, d, c.heads,
+    attention_backward(G(Act::qkv, l), dbias, G(Act::atty, l), A(Act::qkv, l), A(Act::att, l), b, bias, d, c.heads,
                        m.scratch.data());
     if (mechanism_of(c.pe) == PositionMechanism::qk_rotation) rope_backward(G(Act::qkv, l), b, m.rope, d, c.heads);
     matmul_backward(G(Act::ln1, l), m.grad(Param::qkvw) + L * 3 * pd * pd, m.grad(Param::qkvb) + L * 3 * pd,
@@ -318,6 +355,10 @@ void model_backward(Model<T>& m, const PackedBatch& b) {
   }
   embedding_backward(m.grad(Param::wte), mechanism_of(c.pe) == PositionMechanism::trainable_table ? m.grad(Param::wpe) : nullptr,
                      m.grad_act(Act::encoded), b, d);
+  if (fire)
+    fire_backward({.w1 = m.grad(Param::fire_w1), .b1 = m.grad(Param::fire_b1), .w2 = m.grad(Param::fire_w2),
+                   .c = m.grad(Param::fire_c), .threshold = m.grad(Param::fire_threshold)},
+                  m.fire_dbias.data(), b, fire_weights(m));
 }
 
 template Model<float> make_model<float>(const ModelConfig&, int, std::size_t, std::uint64_t);

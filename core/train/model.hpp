@@ -22,7 +22,7 @@
 namespace peviz::train {
 
 enum class PositionEncoding {
-  nope, sinusoidal, learned, rope, alibi, t5, rand_sinusoidal, rand_learned, rand_rope, coupled, coupled_rope
+  nope, sinusoidal, learned, rope, alibi, t5, rand_sinusoidal, rand_learned, rand_rope, coupled, coupled_rope, fire
 };
 
 // How an encoding brings position into the model (the families of Kazemnejad et al. 2023, §3).
@@ -33,6 +33,7 @@ enum class PositionMechanism {
   qk_rotation,     // queries and keys rotated by their positions (RoPE)
   fixed_bias,      // a fixed bias slope per head times the distance, added to the attention scores (slopes)
   trainable_bias,  // a trainable bias per head and distance bucket, added to the attention scores (T5)
+  interpolated_bias,  // a trained function of the distance over the query's position, added to the scores (FIRE)
 };
 
 // One row per lab encoding: its spellings and what the model builds for it. Names, the CLI's --pe help, the
@@ -78,6 +79,8 @@ inline constexpr LabEncodingInfo kLabEncodings[] = {
     // The same ids rotating queries and keys: the offset an answer looks for (+1, -1) is then a relative one.
     {.id = PositionEncoding::coupled_rope, .name = "coupled-rope", .mechanism = PositionMechanism::qk_rotation,
      .positions = PositionSampler::coupled, .classic = false},
+    // Li et al. 2023 (fire.hpp): the contiguous ids, interpolated by the query's own position.
+    {.id = PositionEncoding::fire, .name = "fire", .mechanism = PositionMechanism::interpolated_bias, .classic = false},
 };
 inline constexpr std::size_t kLabEncodingCount = std::size(kLabEncodings);
 inline constexpr std::array<PositionEncoding, kLabEncodingCount> kAllPositionEncodings = [] {
@@ -120,15 +123,16 @@ struct ModelConfig {
   int position_rows() const;
 };
 
-// Parameter tensors in buffer order; per-layer tensors are stacked [layers, ...] as in llm.c.
+// Parameter tensors in buffer order; per-layer tensors are stacked [layers, ...] as in llm.c. FIRE's come last, so
+// that every other tensor keeps its seed (tensor_seed in model.cpp hashes the position in this list).
 enum class Param {
   wte, wpe, t5_bias, ln1w, ln1b, qkvw, qkvb, attprojw, attprojb, ln2w, ln2b, fcw, fcb, fcprojw, fcprojb, lnfw,
-  lnfb, headw, headb, count
+  lnfb, headw, headb, fire_w1, fire_b1, fire_w2, fire_c, fire_threshold, count
 };
 inline constexpr int kParamCount = int(Param::count);
-// Names used in saved runs ("wte", "wpe", "t5_bias", "ln1w", ...).
+// Names used in saved runs ("wte", "wpe", "t5_bias", "fire_w1", ..., "ln1w", ...).
 std::string_view param_name(Param p);
-// Shape of each tensor ({} with zero elements when the encoding does not use it: wpe, t5_bias).
+// Shape of each tensor (zero elements when the encoding does not use it: wpe, t5_bias, fire_*).
 std::vector<std::size_t> param_shape(const ModelConfig& c, Param p);
 
 struct ParamLayout {
@@ -160,6 +164,7 @@ struct Model {
   RopeTable<T> rope;                    // rope: cos/sin [max_positions, head_dim/2]
   std::vector<double> alibi_slopes;     // alibi: core's slopes [heads]
   std::vector<int> t5_bucket;           // t5: bucket of distance i - j, [max_positions]
+  std::vector<T> fire_bias, fire_dbias;  // fire: the bias and its gradient over the layers, [att_capacity] each
   double last_loss = 0;
 
   T* param(Param p) { return params.data() + layout.offset[int(p)]; }
@@ -174,7 +179,9 @@ struct Model {
 // (core's learned_random_table generator), biases 0, LayerNorm weights 1; the learned position table
 // is core's learned_random_table(learned_len, d_model) itself; T5 scalars N(0, 0.02^2). The token
 // embedding is N(0, 0.02^2) too, except beside the sinusoidal table: N(0, 1/2), the table's own RMS
-// (Vaswani et al. 2017 §3.4; see token_embedding_std in model.cpp).
+// (Vaswani et al. 2017 §3.4; see token_embedding_std in model.cpp). FIRE's MLP at torch.nn.Linear's scale
+// (N(0, 1/fan_in) weights: w1 and b1 N(0, 1), w2 N(0, 1/32)), c = 1 and L = learned_len, the longest
+// training sequence (init_fire in model.cpp).
 template <class T>
 Model<T> make_model(const ModelConfig& c, int token_capacity, std::size_t att_capacity, std::uint64_t seed);
 

@@ -8,6 +8,7 @@
 #include "core/errors.hpp"
 #include "core/limits.hpp"
 #include "core/params.hpp"
+#include "core/train/fire.hpp"
 
 namespace peviz::train {
 
@@ -55,7 +56,9 @@ double weight_count(const TrainSettings& s) {
   const double rows = sampler_of(s.pe) == PositionSampler::contiguous ? 2.0 * s.train_max + 3 : s.position_range;
   const double d = s.d_model, V = kVocab, learned = mechanism_of(s.pe) == PositionMechanism::trainable_table ? rows : 0;
   const double t5 = mechanism_of(s.pe) == PositionMechanism::trainable_bias ? 32.0 * s.heads : 0;
-  return 2 * V * d + V + 2 * d + learned * d + t5 + double(s.layers) * (12 * d * d + 13 * d);
+  const double fire = mechanism_of(s.pe) == PositionMechanism::interpolated_bias
+                          ? 2.0 * kFireHidden + double(kFireHidden) * s.heads + 2 : 0;
+  return 2 * V * d + V + 2 * d + learned * d + t5 + fire + double(s.layers) * (12 * d * d + 13 * d);
 }
 
 // Bytes of one training step's buffers (validate's estimate: activations, attention, parameters with gradients and
@@ -65,7 +68,8 @@ double training_bytes(const TrainSettings& s) {
   const double tokens = std::max(double(s.batch) * train_l, test_l);
   const double att = double(s.heads) * std::max(double(s.batch) * train_l * train_l, test_l * test_l);
   const double per_token = double(s.layers) * 2 * 16 * s.d_model + 4.0 * s.d_model;
-  return 4 * (tokens * per_token + double(s.layers) * att + 4 * weight_count(s));
+  const double fire_buffers = mechanism_of(s.pe) == PositionMechanism::interpolated_bias ? 2 * att : 0;
+  return 4 * (tokens * per_token + double(s.layers) * att + fire_buffers + 4 * weight_count(s));
 }
 
 // An evaluating model never runs backward (step() rebuilds a training model first): no gradient buffers.
@@ -113,7 +117,8 @@ void validate(const TrainSettings& s) {
   // Activations grow with batch x tokens x d x layers: keep one run under the per-result budget.
   const ModelConfig c = model_config(s);
   const std::size_t per_token = std::size_t(s.layers) * std::size_t(2 * 16 * s.d_model) + 4 * std::size_t(s.d_model);
-  const std::size_t bytes = 4 * (std::size_t(token_capacity(s)) * per_token + std::size_t(s.layers) * att_capacity(s) +
+  const std::size_t att_buffers = std::size_t(s.layers) + (mechanism_of(s.pe) == PositionMechanism::interpolated_bias ? 2 : 0);
+  const std::size_t bytes = 4 * (std::size_t(token_capacity(s)) * per_token + att_buffers * att_capacity(s) +
                                  4 * parameter_count(c));
   if (bytes > kDefaultMemoryBudget)
     throw ParamError("batch", "the run would need " + std::to_string(bytes >> 20) + " MiB (over " +

@@ -49,7 +49,7 @@ TEST_CASE("peviz train --out saves a run whose learned table the encoding export
 
 TEST_CASE("peviz train refuses bad flags with one line and exit 2") {
   check_refused("train --pe fourier", "peviz: --pe: must be nope, sinusoidal, learned, rope, alibi, t5, rand-sinusoidal, "
-                                "rand-learned, rand-rope, coupled, coupled-rope, a comma list of them, all (the first six) or fixes (the "
+                                "rand-learned, rand-rope, coupled, coupled-rope, fire, a comma list of them, all (the first six) or fixes (the "
                                 "rest); got 'fourier'");
   check_refused("train --pe coupled --task sort", "peviz: --pe: coupled cannot train on sort: position coupling needs each "
                                 "answer symbol to copy one input symbol (copy, reverse); sort's do not");

@@ -36,7 +36,7 @@ int encoding_index(train::PositionEncoding pe) {
 ImU32 encoding_color(int k) { return plot::series_color(k < 7 ? k : k + 1); }
 
 // The encodings to train, two checkboxes a line, each in its chart colour: the classic six, then the fixes
-// (sampled position ids) under their own heading. One without a meaning on the task is greyed out, saying why.
+// (sampled position ids, FIRE) under their own heading. One without a meaning on the task is greyed out, saying why.
 void encoding_checkboxes(AppState& s, LabOptions& o) {
   int column = 0;
   for (int k = 0; k < kLabEncodings; ++k) {
@@ -44,7 +44,8 @@ void encoding_checkboxes(AppState& s, LabOptions& o) {
       ImGui::TextDisabled("Fixes for longer inputs:");
       if (ImGui::IsItemHovered())
         ImGui::SetTooltip("The same mechanisms given other position ids: randomized (Ruoss et al. 2023) or coupled to "
-                          "the input symbol each answer copies (Cho et al. 2024). docs/lab.md, \"What fixes it\".");
+                          "the input symbol each answer copies (Cho et al. 2024); and FIRE, a learned bias over the "
+                          "distance divided by the query's position (Li et al. 2023). docs/lab.md, \"What fixes it\".");
       column = 0;
     }
     if (column++ % 2 == 1) ImGui::SameLine(ImGui::GetFontSize() * 9.0f);
@@ -59,11 +60,13 @@ void encoding_checkboxes(AppState& s, LabOptions& o) {
   }
 }
 
-// The position range, while a fix is ticked.
+// The position range, while an encoding with sampled ids is ticked.
 void position_range_slider(AppState& s, LabOptions& o) {
-  bool any_fix = false;
-  for (int k = 0; k < kLabEncodings; ++k) any_fix = any_fix || (o.compare[std::size_t(k)] && !train::kLabEncodings[std::size_t(k)].classic);
-  if (!any_fix) return;
+  bool any_sampled = false;
+  for (int k = 0; k < kLabEncodings; ++k)
+    any_sampled = any_sampled ||
+                  (o.compare[std::size_t(k)] && train::kLabEncodings[std::size_t(k)].positions != train::PositionSampler::contiguous);
+  if (!any_sampled) return;
   page_slider(s, kPage, "position range", o.settings.position_range, limits::position_range);
   hint("rand-*: a sequence's ids are drawn from [0, range) and sorted (Ruoss et al. 2023); coupled: an answer symbol "
        "shares its input symbol's id, all shifted by a random start that keeps them below range (Cho et al. 2024). "

@@ -44,13 +44,15 @@ from lab_data import (BOS, DATA_STREAM, EOS, MASK64, MT19937_64, POSITION_STREAM
                       randomized_positions, task_sequence, test_lengths, test_positions, test_sequences, training_batch)
 
 ENCODINGS = ["nope", "sinusoidal", "learned", "rope", "alibi", "t5", "rand-sinusoidal", "rand-learned", "rand-rope",
-             "coupled", "coupled-rope"]
+             "coupled", "coupled-rope", "fire"]
 # The fixes (core/train/model.hpp kLabEncodings): a classic mechanism given sampled ids (lab_data.SAMPLER).
 MECHANISM = {"rand-sinusoidal": "sinusoidal", "rand-learned": "learned", "rand-rope": "rope", "coupled": "learned",
              "coupled-rope": "rope"}
 # Parameter tensors in peviz's buffer order (core/train/model.hpp Param).
 PARAMS = ["wte", "wpe", "t5_bias", "ln1w", "ln1b", "qkvw", "qkvb", "attprojw", "attprojb", "ln2w", "ln2b",
-          "fcw", "fcb", "fcprojw", "fcprojb", "lnfw", "lnfb", "headw", "headb"]
+          "fcw", "fcb", "fcprojw", "fcprojb", "lnfw", "lnfb", "headw", "headb", "fire_w1", "fire_b1", "fire_w2",
+          "fire_c", "fire_threshold"]
+FIRE_HIDDEN, FIRE_MIN_C, FIRE_MIN_THRESHOLD = 32, 1e-3, 1.0  # core/train/fire.hpp
 
 
 # ---- the position encodings (core/absolute_encodings, core/rope, core/alibi, core/t5_buckets) ---------------
@@ -96,14 +98,17 @@ def t5_bucket(distance, buckets, max_distance):
 # ---- the model (core/train/model.cpp, layers.cpp, attention.cpp) ----------------------------------------------
 
 def param_shapes(cfg):
-    """Shape of every tensor (model.cpp param_shape); wpe and t5_bias only for their encodings."""
+    """Shape of every tensor (model.cpp param_shape); wpe, t5_bias and fire_* only for their encodings."""
     L, d, V, pe = cfg["layers"], cfg["d_model"], VOCAB, MECHANISM.get(cfg["pe"], cfg["pe"])
     shapes = {"wte": [V, d], "wpe": [cfg["position_rows"], d] if pe == "learned" else None,
               "t5_bias": [cfg["heads"], cfg["t5_buckets"]] if pe == "t5" else None,
               "ln1w": [L, d], "ln1b": [L, d], "qkvw": [L, 3 * d, d], "qkvb": [L, 3 * d], "attprojw": [L, d, d],
               "attprojb": [L, d], "ln2w": [L, d], "ln2b": [L, d], "fcw": [L, 4 * d, d], "fcb": [L, 4 * d],
               "fcprojw": [L, d, 4 * d], "fcprojb": [L, d], "lnfw": [d], "lnfb": [d], "headw": [V, d], "headb": [V]}
-    return [(name, shapes[name]) for name in PARAMS if shapes[name] is not None]
+    if pe == "fire":
+        shapes.update({"fire_w1": [FIRE_HIDDEN], "fire_b1": [FIRE_HIDDEN], "fire_w2": [cfg["heads"], FIRE_HIDDEN],
+                       "fire_c": [1], "fire_threshold": [1]})
+    return [(name, shapes[name]) for name in PARAMS if shapes.get(name) is not None]
 
 
 class LabModel(torch.nn.Module):
@@ -148,7 +153,19 @@ class LabModel(torch.nn.Module):
         a, b = x[..., :half], x[..., half:]
         return torch.cat((a * cos - b * sin, b * cos + a * sin), dim=-1)
 
-    def attention(self, x, positions, l):
+    def fire_bias(self, positions):
+        """FIRE (Li et al. 2023; core/train/fire.hpp): b_h(i, j) = w2_h . relu(w1 u + b1) with
+        u = log(c d + 1) / log(c max(L, p_i) + 1), d = p_i - p_j (0 for a later key); [B, H, T, T]."""
+        c = self.fire_c.clamp(min=FIRE_MIN_C)
+        threshold = self.fire_threshold.clamp(min=FIRE_MIN_THRESHOLD)
+        p = positions.to(c.dtype)
+        distance = (p[:, :, None] - p[:, None, :]).clamp(min=0)
+        scale = torch.maximum(threshold, p)[:, :, None]
+        u = torch.log(c * distance + 1) / torch.log(c * scale + 1)
+        hidden = torch.relu(u[..., None] * self.fire_w1 + self.fire_b1)
+        return (hidden @ self.fire_w2.t()).permute(0, 3, 1, 2)
+
+    def attention(self, x, positions, l, fire=None):
         B, T, C = x.shape
         H = self.cfg["heads"]
         qkv = F.linear(x, self.qkvw[l], self.qkvb[l])
@@ -160,6 +177,8 @@ class LabModel(torch.nn.Module):
             scores = scores + self.alibi[:, :T, :T]
         if self.cfg["pe"] == "t5":
             scores = scores + self.t5_bias[:, self.t5_index[:T, :T]]
+        if fire is not None:
+            scores = scores + fire
         causal = torch.ones(T, T, dtype=torch.bool, device=x.device).tril()
         probs = scores.masked_fill(~causal, float("-inf")).softmax(-1)
         y = (probs @ v).transpose(1, 2).reshape(B, T, C)
@@ -175,8 +194,9 @@ class LabModel(torch.nn.Module):
         if positions is None:
             positions = torch.arange(tokens.shape[1], device=tokens.device).expand(tokens.shape)
         x = self.embed(tokens, positions)
+        fire = self.fire_bias(positions) if self.kind == "fire" else None  # one FIRE for every layer, as peviz's
         for l in range(self.cfg["layers"]):
-            a, _ = self.attention(F.layer_norm(x, (d,), self.ln1w[l], self.ln1b[l], 1e-5), positions, l)
+            a, _ = self.attention(F.layer_norm(x, (d,), self.ln1w[l], self.ln1b[l], 1e-5), positions, l, fire)
             x = x + a
             x = x + self.mlp(F.layer_norm(x, (d,), self.ln2w[l], self.ln2b[l], 1e-5), l)
         return F.linear(F.layer_norm(x, (d,), self.lnfw, self.lnfb, 1e-5), self.headw, self.headb)

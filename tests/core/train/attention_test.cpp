@@ -61,7 +61,7 @@ TEST_CASE("attention_offsets: one [heads, L, L] block per sequence, end to end",
   CHECK(attention_offsets(b, 2) == std::vector<int>{0, 2 * 9, 2 * 9 + 2 * 25});
 }
 
-TEST_CASE("attention backward matches finite differences (no bias, ALiBi, T5)", "[train][attention]") {
+TEST_CASE("attention backward matches finite differences (no bias, ALiBi, T5, FIRE's bias)", "[train][attention]") {
   const PackedBatch b = two_sequences();
   const int C = 8, heads = 2;
   std::vector<double> qkv = random_values(b.n_tokens() * 3 * C, 20), out(b.n_tokens() * C);
@@ -70,20 +70,25 @@ TEST_CASE("attention backward matches finite differences (no bias, ALiBi, T5)", 
   std::vector<double> t5 = random_values(heads * 4, 22);
   const std::vector<int> bucket = {0, 1, 2, 3, 3};
   std::vector<double> att(attention_offsets(b, heads).back()), scratch(50);
-  for (int kind = 0; kind < 3; ++kind) {
+  std::vector<double> fire = random_values(att.size(), 23);  // any bias per query and key
+  for (int kind = 0; kind < 4; ++kind) {
     AttentionBias<double> bias;
     if (kind == 1) bias.alibi_slopes = slopes.data();
     if (kind == 2) bias = {nullptr, t5.data(), bucket.data(), 4};
+    if (kind == 3) bias.fire = fire.data();
     auto loss = [&] {
       attention_forward(out.data(), att.data(), qkv.data(), b, bias, C, heads);
       return weighted_sum(out, R);
     };
     loss();
-    std::vector<double> dqkv(qkv.size(), 7.0), dt5(t5.size(), 0.0);  // dqkv is written, not added to
-    attention_backward(dqkv.data(), kind == 2 ? dt5.data() : nullptr, R.data(), qkv.data(), att.data(), b, bias, C,
-                       heads, scratch.data());
+    std::vector<double> dqkv(qkv.size(), 7.0), dt5(t5.size(), 0.0), dfire(fire.size(), 0.0);  // dqkv is written
+    AttentionBiasGrads<double> dbias;
+    if (kind == 2) dbias.t5_table = dt5.data();
+    if (kind == 3) dbias.fire = dfire.data();
+    attention_backward(dqkv.data(), dbias, R.data(), qkv.data(), att.data(), b, bias, C, heads, scratch.data());
     check_gradient(qkv, dqkv, loss);
     if (kind == 2) check_gradient(t5, dt5, loss);
+    if (kind == 3) check_gradient(fire, dfire, loss);
   }
   // Block-causal: the first token of sequence 2 attends only to itself, so its output is its own v.
   attention_forward(out.data(), att.data(), qkv.data(), b, AttentionBias<double>{}, C, heads);

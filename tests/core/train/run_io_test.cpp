@@ -91,3 +91,22 @@ TEST_CASE("bytes that are not a peviz run are refused naming the flag", "[train]
   CHECK(param_error_of([] { run_from_bytes("not a safetensors file"); }).rfind("from-safetensors: ", 0) == 0);
   CHECK(param_error_of([] { run_from_bytes("", "open"); }).rfind("open: ", 0) == 0);
 }
+
+TEST_CASE("a FIRE run reopens with its accuracies and attention, its MLP, c and L in the file", "[train][run_io]") {
+  TrainRun run(tiny_run(PositionEncoding::fire, 3));
+  run.train(std::atomic<bool>{false});
+  const std::string path = unique_temp_path("fire-run.safetensors");
+  save_run(run, path);
+  const auto loaded = load_run(path);
+  CHECK(same_bits(loaded->parameters(), run.parameters()));
+  CHECK(run_summary_json(*loaded)["exact_match"] == run_summary_json(run)["exact_match"]);
+  const auto maps = run.attention_maps(8, 1), reopened = loaded->attention_maps(8, 1);
+  REQUIRE(maps.has_value());
+  REQUIRE(reopened.has_value());
+  CHECK(maps->front().front().data == reopened->front().front().data);
+  CHECK(maps->back().back().data == reopened->back().back().data);
+  const peviz::Matrix w2 = peviz::read_safetensors_matrix(path, "fire_w2");  // [heads, 32]
+  CHECK(w2.rows == std::size_t(run.settings().heads));
+  CHECK(w2.cols == 32u);
+  std::remove(path.c_str());
+}

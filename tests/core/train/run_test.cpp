@@ -79,7 +79,7 @@ TEST_CASE("sampled ids: the range must hold the longest sequence, and coupling r
   CHECK(param_error_of([&] { validate_shape(s); }).rfind("pe: coupled cannot train on sort", 0) == 0);
 }
 
-TEST_CASE("a run with sampled ids trains, is reproducible, and tests on the ids of its test set", "[train][run]") {
+TEST_CASE("a fix's run trains, is reproducible, and tests on the ids of its test set", "[train][run]") {
   for (PositionEncoding pe : fix_encodings()) {
     INFO(to_string(pe));
     TrainSettings s = tiny_run(pe, 3, 10);
