@@ -80,6 +80,10 @@ PositionCoverage training_coverage(PositionSampler s, int train_max, int range) 
   }
 }
 
+int covered_length(PositionSampler s, int train_max, int range) {
+  return s == PositionSampler::randomized ? (range - 3) / 2 : train_max;
+}
+
 int largest_distance(const std::vector<int>& ids) {
   if (ids.empty()) return 0;
   const auto [lo, hi] = std::minmax_element(ids.begin(), ids.end());

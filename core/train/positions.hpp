@@ -56,6 +56,10 @@ struct PositionCoverage {
   int max_distance = 0;
 };
 PositionCoverage training_coverage(PositionSampler s, int train_max, int range);
+// The longest test length n whose ids and id distances all lie inside that coverage: train_max for contiguous
+// ids, and for coupled ids too (their distances grow with n); for randomized ids every n that fits the range,
+// (range - 3) / 2.
+int covered_length(PositionSampler s, int train_max, int range);
 // The largest |id difference| between a token and an earlier one in `ids` (what a query of that sequence meets).
 int largest_distance(const std::vector<int>& ids);
 

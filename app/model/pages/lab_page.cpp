@@ -248,6 +248,17 @@ const train::TrainRun* run_of(const LabOptions& o, PositionEncoding pe, std::siz
   return nullptr;
 }
 
+// The longest n whose ids and id distances training covered for some charted rand-* run (core's covered_length).
+void refresh_coverage(LabOptions& o) {
+  o.covered_by_fixes = 0;
+  for (std::size_t i = 0; o.runs && i < o.runs->size(); ++i) {
+    const train::TrainSettings& t = o.runs->settings(i);
+    const auto shown = std::find_if(o.series.begin(), o.series.end(), [&](const LabSeries& sr) { return sr.pe == t.pe; });
+    if (train::sampler_of(t.pe) == train::PositionSampler::randomized && shown != o.series.end() && shown->evaluated > 0)
+      o.covered_by_fixes = std::max(o.covered_by_fixes, train::covered_length(train::sampler_of(t.pe), t.train_max, t.position_range));
+  }
+}
+
 // The query that predicts answer token k (y1 .. yn, then EOS) of a sequence of n symbols is token n + 1 + k.
 int first_wrong_query(const std::vector<int>& sequence, const std::vector<int>& answer, int n) {
   for (int k = 0; k < int(answer.size()); ++k)
@@ -355,6 +366,7 @@ void update(AppState& s) {
   if (o.runs && o.runs->ended()) o.runs->wait();
   refresh_views(o);
   refresh_series(o);
+  refresh_coverage(o);
   if (std::string key = attention_key(o); key != o.attention_key) {
     o.attention_key = std::move(key);
     refresh_attention(o);

@@ -77,6 +77,7 @@ struct LabOptions {
   std::vector<LabSeries> series;       // one per encoding among the runs, kAllPositionEncodings order
   std::vector<int> lengths;            // test lengths n of the runs (5, 10, ..., test_max)
   int runs_train_max = 0;              // train_max of the runs (the chart's vertical line)
+  int covered_by_fixes = 0;            // longest n whose ids a shown rand-* run saw in training (0: none shown)
   int generation = 0;                  // counts Train presses and opened experiments (a new set of runs)
   std::string attention_key;           // what `attention` was computed for (lab_page.cpp)
   bool attention_defined = false;      // false: not computed or not defined (see attention_note)

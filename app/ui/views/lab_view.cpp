@@ -232,13 +232,28 @@ void loss_plot(const LabOptions& o, ImVec2 size) {
   plot::end_plot();
 }
 
+// The lengths whose position ids and id distances training showed, shaded along the x axis (the axis label says
+// so): up to train_max for every encoding, and past it, lighter, as far as a charted rand-* run's ids reach.
+void seen_in_training_shading(const LabOptions& o, int train_max, double last) {
+  const float lo[2] = {-0.05f, -0.05f}, hi[2] = {1.1f, 1.1f};
+  const float seen[2] = {0.0f, float(train_max)};
+  plot::plot_band(seen, lo, hi, 2, ImGui::GetColorU32(ImGuiCol_Text, 0.07f));
+  if (o.covered_by_fixes <= train_max) return;
+  const float rand_seen[2] = {float(train_max), float(std::min(double(o.covered_by_fixes), last))};
+  plot::plot_band(rand_seen, lo, hi, 2, ImGui::GetColorU32(ImGuiCol_Text, 0.035f));
+}
+
 // Exact match against n: each encoding's mean over its seeds with the min-max band, a vertical line at
-// train_max; the legend says from which n an encoding is not defined (the learned table has no rows for it).
+// train_max over the shading of what training showed; the legend says from which n an encoding is not defined
+// (the learned table has no rows for it).
 void accuracy_plot(AppState& s, const LabOptions& o, ImVec2 size) {
   if (!plot::begin_plot("##lab_accuracy", size)) return;
   const int train_max = o.runs_train_max > 0 ? o.runs_train_max : o.settings.train_max;
   const double last = o.lengths.empty() ? double(o.settings.test_max) : double(o.lengths.back());
-  plot::setup_axes("symbols per sequence n", "exact match", {0.0, 1.15 * last + 2.0}, {-0.05, 1.1}, plot::axis_integer);
+  const char* x_label = o.covered_by_fixes > train_max ? "symbols n; shaded: seen in training, lighter: rand-* ids"
+                                                       : "symbols per sequence n; shaded: seen in training";
+  plot::setup_axes(x_label, "exact match", {0.0, 1.15 * last + 2.0}, {-0.05, 1.1}, plot::axis_integer);
+  seen_in_training_shading(o, train_max, last);
   plot::plot_vline(train_max, ImGui::GetColorU32(ImGuiCol_Text, 0.5f), 1.0f);
   plot::plot_text(train_max, 1.06, "train max", ImGui::GetColorU32(ImGuiCol_Text, 0.7f));
   const std::vector<float> xs(o.lengths.begin(), o.lengths.end());  // the x of each length, for the band and the line

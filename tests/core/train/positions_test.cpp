@@ -99,4 +99,18 @@ TEST_CASE("training coverage: the ids and id distances training showed, against 
       widest = std::max(widest, largest_distance(training_positions(PositionSampler::coupled, task, 1 + k % 20, 128, rng)));
   CHECK(widest == training_coverage(PositionSampler::coupled, 20, 128).max_distance);
   CHECK(largest_distance(coupled_positions(Task::copy, 40, 0)) == 41);  // n = 40 at test: past 21
+  // The longest covered test length: its ids and distances within the coverage, and n + 1 no longer.
+  for (PositionSampler s : {PositionSampler::contiguous, PositionSampler::randomized, PositionSampler::coupled}) {
+    const PositionCoverage c = training_coverage(s, 20, 128);
+    const int n = covered_length(s, 20, 128);
+    auto inside = [&](int length) {  // contiguous / coupled ids at test (start 0); randomized: every id < range
+      const std::vector<int> ids = s == PositionSampler::coupled ? coupled_positions(Task::copy, length, 0)
+                                                                 : contiguous_positions(sequence_length(length));
+      return s == PositionSampler::randomized ? sequence_length(length) <= 128
+                                              : ids.back() <= c.max_id && largest_distance(ids) <= c.max_distance;
+    };
+    CHECK(inside(n));
+    CHECK_FALSE(inside(n + 1));
+  }
+  CHECK(covered_length(PositionSampler::randomized, 20, 128) == 62);
 }
