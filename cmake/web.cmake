@@ -94,8 +94,9 @@ function(peviz_web_page)
   foreach(dir shaders assets/fonts assets/presets assets/lessons assets/models)
     list(APPEND data "SHELL:--preload-file ${CMAKE_SOURCE_DIR}/${dir}@/peviz/${dir}")
   endforeach()
-  # The lab experiment's index, and the one trained table the lesson and Learned tables open at first sight.
-  foreach(file default-copy.json default-copy-learned-seed0.safetensors)
+  # The shipped lab experiments' indexes, and the one trained table the lesson and Learned tables open at first sight.
+  file(GLOB lab_indexes RELATIVE ${CMAKE_SOURCE_DIR}/assets/lab CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/assets/lab/*.json)
+  foreach(file ${lab_indexes} default-copy-learned-seed0.safetensors)
     list(APPEND data "SHELL:--preload-file ${CMAKE_SOURCE_DIR}/assets/lab/${file}@/peviz/assets/lab/${file}")
   endforeach()
   target_link_options(peviz_web PRIVATE ${data} -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=64MB

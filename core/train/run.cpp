@@ -76,6 +76,7 @@ double training_bytes(const TrainSettings& s) {
 void drop_gradients(Model<float>& m) {
   m.grads = {};
   m.grad_acts = {};
+  m.fire_dbias = {};
 }
 
 // Sampled ids must have room for the longest sequence, and the sampler a meaning on the task.

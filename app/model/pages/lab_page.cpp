@@ -336,14 +336,18 @@ std::string attention_key(const LabOptions& o) {
          std::to_string(v.snapshot.step / std::max(1, v.snapshot.steps / 50));
 }
 
-// Opens assets/lab/<name>.json (a shipped experiment); the page notes why when it cannot.
+// Opens assets/lab/<name>.json (a shipped experiment); the page notes why when it cannot. The length the state asked
+// for (a preset's "attention_length") stays when it is a tested length past the runs' training length.
 void open_shipped(AppState& s, const std::string& name) {
   LabOptions& o = s.pages.lab;
   const std::string relative = "assets/lab/" + name + ".json";
   const std::filesystem::path path = find_data_file(relative);
   if (path.empty()) throw ParamError("experiment", "no shipped experiment '" + name + "': " + describe_search(relative));
+  const int asked_length = o.attention_length;
   open_lab_experiment(s, path.string());
   o.opened_shipped = name;
+  if (asked_length > o.runs_train_max && std::find(o.lengths.begin(), o.lengths.end(), asked_length) != o.lengths.end())
+    o.attention_length = asked_length;
 }
 
 void update(AppState& s) {
