@@ -1,0 +1,108 @@
+// The shipped lab experiments: each opens from its preset (and the default one before anything ran), and its
+// float16 weights, evaluated again, give the exact match training printed.
+#include <algorithm>
+#include <filesystem>
+#include <functional>
+
+#include <catch2/catch.hpp>
+
+#include "app/model/app_update.hpp"
+#include "app/model/data_files.hpp"
+#include "app/model/page_model.hpp"
+#include "app/model/presets.hpp"
+#include "app/model/state_json.hpp"
+#include "core/train/experiment.hpp"
+#include "core/train/run_queue.hpp"
+
+using namespace peviz;
+using namespace peviz::app;
+using train::PositionEncoding;
+
+namespace {
+
+// Applies the shipped preset `name` and runs one update step.
+void open_preset(AppState& s, const char* name) {
+  const std::vector<PresetEntry> presets = list_presets(find_data_dir("assets/presets"), {});
+  const PresetEntry* preset = find_preset(presets, name);
+  REQUIRE(preset);
+  REQUIRE(apply_preset(*preset, s));
+  update_app_state(s);
+}
+
+// Re-measured from the stored float16 weights, run i's exact match at the lengths `checked` picks is what training
+// printed, to within a few of 200 test sequences (float16 rounding can flip an argmax near a tie).
+void check_measured_again(const LabOptions& o, std::size_t i, const std::function<bool(int)>& checked) {
+  const train::TrainRun* run = o.runs->run(i);
+  REQUIRE(run);
+  const train::TrainSnapshot printed = run->snapshot();
+  std::unique_ptr<train::TrainRun> again = std::move(train::open_experiment(o.opened_from)[i]);
+  again->evaluate();
+  const train::TrainSnapshot measured = again->snapshot();
+  REQUIRE(measured.accuracy.size() == printed.accuracy.size());
+  for (std::size_t k = 0; k < printed.accuracy.size(); ++k)
+    if (checked(printed.accuracy[k].n)) {
+      INFO(train::to_string(run->settings().pe) << " n=" << printed.accuracy[k].n);
+      CHECK(*measured.accuracy[k].exact_match == Approx(*printed.accuracy[k].exact_match).margin(0.02));
+    }
+}
+
+}  // namespace
+
+TEST_CASE("the shipped experiment opens from the preset and before anything ran; its float16 weights give its numbers") {
+  AppState s;
+  open_preset(s, "lab-pretrained");
+  const LabOptions& o = s.pages.lab;
+  CHECK(o.opened_shipped == kDefaultExperiment);
+  CHECK_FALSE(lab_training(o));
+  REQUIRE(o.views.size() == 18);  // six encodings x seeds 0, 1, 2
+  CHECK(o.settings.layers == train::TrainSettings{}.layers);  // the defaults
+  CHECK(o.settings.d_model == train::TrainSettings{}.d_model);
+  REQUIRE(o.series.size() == 6);
+  for (const LabSeries& sr : o.series) CHECK(sr.evaluated == 3);
+  CHECK(state_to_json(s)["lab"]["experiment"] == kDefaultExperiment);
+
+  // NoPE and RoPE of seed 0, at the longest training length and the first beyond it.
+  for (std::size_t i : {std::size_t(0), std::size_t(3)}) {
+    const int train_max = o.runs->settings(i).train_max;
+    check_measured_again(o, i, [&](int n) { return n == train_max || n == train_max + 5; });
+  }
+
+  AppState fresh;  // nothing trained or opened: the Lab page shows the same experiment
+  fresh.pages.page = Page::lab;
+  fresh.pages.mark(Page::lab);
+  update_app_state(fresh);
+  CHECK(fresh.pages.lab.opened_shipped == kDefaultExperiment);
+  CHECK(fresh.pages.lab.views.size() == 18);
+}
+
+TEST_CASE("the fixes' shipped experiment opens from its preset: RoPE, coupled-rope and FIRE; float16 gives the numbers") {
+  AppState s;
+  open_preset(s, "lab-fixes-pretrained");
+  const LabOptions& o = s.pages.lab;
+  CHECK(o.opened_shipped == "fixes-copy");
+  CHECK_FALSE(lab_training(o));
+  REQUIRE(o.views.size() == 9);  // three encodings x seeds 0, 1, 2
+  REQUIRE(o.series.size() == 3);
+  CHECK(o.series[0].pe == PositionEncoding::rope);
+  CHECK(o.series[1].pe == PositionEncoding::coupled_rope);
+  CHECK(o.series[2].pe == PositionEncoding::fire);
+  for (const LabSeries& sr : o.series) CHECK(sr.evaluated == 3);
+  // Past the training length the fixes answer where RoPE does not (the seed means at n = 25, from the files).
+  const std::size_t at25 = std::size_t(std::find(o.lengths.begin(), o.lengths.end(), 25) - o.lengths.begin());
+  REQUIRE(at25 < o.lengths.size());
+  CHECK(o.series[0].mean[at25] < 0.1f);
+  CHECK(o.series[1].mean[at25] > 0.9f);
+  CHECK(o.series[2].mean[at25] > 0.8f);
+  // The attention panel opens on coupled-rope at n = 35 with its coupled ids: x_k and y_k share an id.
+  CHECK(o.attention_defined);
+  REQUIRE(o.attention_position_ids.size() == 2u * 35 + 3);
+  CHECK(o.attention_position_ids[1] == o.attention_position_ids[35 + 2]);
+  // Every shipped experiment together stays within 12 MiB (the browser fetches them all for the Lab page).
+  std::uintmax_t shipped_bytes = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(find_data_dir("assets/lab")))
+    if (entry.path().extension() != ".md") shipped_bytes += entry.file_size();
+  CHECK(shipped_bytes <= std::uintmax_t(12) << 20);
+  // Re-measured from the float16 weights, seed 0 of each fix gives what training printed (within a few of 200).
+  for (std::size_t i : {std::size_t(1), std::size_t(2)})  // seed 0: rope, coupled-rope, fire, then seed 1
+    check_measured_again(o, i, [](int) { return true; });
+}
