@@ -125,8 +125,8 @@ void attention_forward(T* out, T* att, const T* qkv, const PackedBatch& b, const
 }
 
 template <class T>
-void attention_backward(T* dqkv, const AttentionBiasGrads<T>& dbias, const T* dout, const T* qkv, const T* att, const PackedBatch& b,
-                      const AttentionBias<T>& bias, int C, int heads, T* scratch) {
+void attention_backward(T* dqkv, const AttentionBiasGrads<T>& dbias, const T* dout, const T* qkv, const T* att,
+                        const PackedBatch& b, const AttentionBias<T>& bias, int C, int heads, T* scratch) {
   const int hd = C / heads;
   const T scale = T(1) / std::sqrt(T(hd));
   const int longest = b.n_seqs() > 0 ? *std::max_element(b.seq_len.begin(), b.seq_len.end()) : 0;

@@ -100,8 +100,8 @@ void attention_forward(T* out, T* att, const T* qkv, const PackedBatch& b, const
 // accumulates into the trained bias's gradient (dbias); scratch holds at least 2 L*L values for the longest sequence
 // (one block per core when the heads are split).
 template <class T>
-void attention_backward(T* dqkv, const AttentionBiasGrads<T>& dbias, const T* dout, const T* qkv, const T* att, const PackedBatch& b,
-                        const AttentionBias<T>& bias, int C, int heads, T* scratch);
+void attention_backward(T* dqkv, const AttentionBiasGrads<T>& dbias, const T* dout, const T* qkv, const T* att,
+                        const PackedBatch& b, const AttentionBias<T>& bias, int C, int heads, T* scratch);
 
 // Softmax of [N, V] logits into probs; returns the mean cross-entropy over the tokens with a target
 // (0 when there are none), accumulated in double.
