@@ -101,6 +101,7 @@ void check_inputs(const LabOptions& o) {
   check_int(Limit{.name = "attention-pe", .min = 0, .max = double(kLabEncodings - 1),
                   .fallback = double(train::PositionEncoding::rope)},
             o.attention_pe);
+  check_int(Limit{.name = "attention-beside", .min = -1, .max = double(kLabEncodings - 1), .fallback = -1}, o.beside_pe);
 }
 
 }  // namespace
@@ -266,20 +267,48 @@ int first_wrong_query(const std::vector<int>& sequence, const std::vector<int>& 
   return -1;
 }
 
+// The query a run's row shows on its own: the first wrong answer token's query, else the last.
+int own_query(const LabAttention& a) { return a.wrong >= 0 ? a.wrong : a.tokens - 1; }
+
+// The attention of query `query` over keys 0..query, one row per layer and head, from the tiled maps.
+void set_query_row(LabAttention& a, int query) {
+  const std::size_t L = std::size_t(a.tokens), q = std::size_t(query), tiles = std::size_t(a.layers * a.heads);
+  a.query = query;
+  a.query_rows = Matrix(tiles, q + 1);  // the causal part: keys 0..query
+  for (std::size_t t = 0; t < tiles; ++t) {
+    const std::size_t r0 = (t / std::size_t(a.heads)) * (L + 1), c0 = (t % std::size_t(a.heads)) * (L + 1);
+    std::copy_n(a.maps.row(r0 + q) + c0, q + 1, a.query_rows.row(t));
+  }
+  set_heatmap(a.query_image, a.query_rows, plot::Colormap::viridis, 0.0, 1.0);
+}
+
+// Two runs side by side show the same query: the earliest first wrong one of either (where one of them fails), else
+// the last; one run alone shows its own.
+void align_query_rows(LabOptions& o) {
+  const bool paired = o.beside_pe >= 0 && o.attention.defined && o.beside.defined &&
+                      o.attention.tokens == o.beside.tokens;
+  const auto align = [&](LabAttention& a) {
+    const int query = paired ? std::min(own_query(o.attention), own_query(o.beside)) : own_query(a);
+    if (a.defined && a.query != query) set_query_row(a, query);
+  };
+  align(o.attention);
+  if (o.beside_pe >= 0) align(o.beside);
+}
+
 // The attention maps of the chosen test sequence under the chosen encoding's run (its first seed), tiled
 // [layer rows] x [head columns] (masked keys above the diagonal have probability 0), with the tokens and
 // the query of the first wrong answer token.
-void refresh_attention(LabOptions& o) {
-  const PositionEncoding pe = train::kAllPositionEncodings[std::size_t(o.attention_pe)];
+void refresh_attention(const LabOptions& o, int pe_index, LabAttention& a) {
+  const PositionEncoding pe = train::kAllPositionEncodings[std::size_t(pe_index)];
   std::size_t index = o.views.size();
   const train::TrainRun* run = run_of(o, pe, &index);
-  o.attention_defined = false;
-  o.attention_wrong = -1;
-  o.attention_tokens_ids.clear();
-  o.attention_position_ids.clear();
-  o.attention_answer.clear();
+  a.defined = false;
+  a.wrong = -1;
+  a.tokens_ids.clear();
+  a.position_ids.clear();
+  a.answer.clear();
   if (!run) {
-    o.attention_note = index < o.views.size() ? std::string(train::to_string(pe)) + " is queued: its maps show once it starts"
+    a.note = index < o.views.size() ? std::string(train::to_string(pe)) + " is queued: its maps show once it starts"
                                               : "no run of " + std::string(train::to_string(pe)) + " yet: tick it and press Train";
     return;
   }
@@ -288,7 +317,7 @@ void refresh_attention(LabOptions& o) {
   const int sample = std::min(o.attention_sample, t.test_samples - 1);
   const auto maps = run->attention_maps(n, sample);
   if (!maps) {
-    o.attention_note = "not defined: a sequence of n = " + std::to_string(n) + " has " +
+    a.note = "not defined: a sequence of n = " + std::to_string(n) + " has " +
                        std::to_string(train::sequence_length(n)) + " tokens, the learned table only " +
                        std::to_string(train::sequence_length(t.train_max)) + " rows";
     return;
@@ -302,38 +331,48 @@ void refresh_attention(LabOptions& o) {
         std::copy_n(head.row(i), L, stacked.row(tile * L + i));
       ++tile;
     }
-  o.attention_layers = int(maps->size());
-  o.attention_heads = int((*maps)[0].size());
-  o.attention_tokens = int(L);
-  o.attention_tokens_ids = run->test_sequence(n, sample);
-  o.attention_position_ids = run->test_position_ids(n, sample);
-  o.attention_coverage = train::training_coverage(train::sampler_of(t.pe), t.train_max, t.position_range);
-  o.attention_widest = train::largest_distance(o.attention_position_ids);
-  o.attention_answer = run->greedy_answer(n, sample);
-  o.attention_wrong = first_wrong_query(o.attention_tokens_ids, o.attention_answer, n);
-  const std::size_t query = std::size_t(o.attention_wrong >= 0 ? o.attention_wrong : int(L) - 1);
-  o.attention_query_rows = Matrix(tile, query + 1);  // the causal part: keys 0..query
-  for (std::size_t t = 0; t < tile; ++t) std::copy_n(stacked.row(t * L + query), query + 1, o.attention_query_rows.row(t));
-  set_heatmap(o.attention_query_image, o.attention_query_rows, plot::Colormap::viridis, 0.0, 1.0);
-  o.attention = tile_heads(stacked, int(tile), int(L), o.attention_heads);
-  set_heatmap(o.attention_image, o.attention, plot::Colormap::viridis, 0.0, 1.0);
-  o.attention_image.tile_side = int(L), o.attention_image.tiles_across = o.attention_heads;
-  o.attention_image.tile_count = int(tile), o.attention_image.tiles_are_layers = true;
-  o.attention_image.nan_meaning = plot::NanMeaning::masked;  // only the gutters between tiles are NaN: grey
-  o.attention_defined = true;
-  o.attention_note.clear();
+  a.layers = int(maps->size());
+  a.heads = int((*maps)[0].size());
+  a.tokens = int(L);
+  a.tokens_ids = run->test_sequence(n, sample);
+  a.position_ids = run->test_position_ids(n, sample);
+  a.coverage = train::training_coverage(train::sampler_of(t.pe), t.train_max, t.position_range);
+  a.widest = train::largest_distance(a.position_ids);
+  a.answer = run->greedy_answer(n, sample);
+  a.wrong = first_wrong_query(a.tokens_ids, a.answer, n);
+  a.maps = tile_heads(stacked, int(tile), int(L), a.heads);
+  set_heatmap(a.maps_image, a.maps, plot::Colormap::viridis, 0.0, 1.0);
+  a.maps_image.tile_side = int(L), a.maps_image.tiles_across = a.heads;
+  a.maps_image.tile_count = int(tile), a.maps_image.tiles_are_layers = true;
+  a.maps_image.nan_meaning = plot::NanMeaning::masked;  // only the gutters between tiles are NaN: grey
+  a.defined = true;
+  a.note.clear();
+  set_query_row(a, own_query(a));
 }
 
 // What the attention maps were computed for: the runs, the chosen encoding and length, and while its run
 // trains, its step in fiftieths of the run (the maps follow training without a forward pass every frame).
-std::string attention_key(const LabOptions& o) {
-  std::string key = std::to_string(o.generation) + " " + std::to_string(o.attention_pe) + " " +
+std::string attention_key(const LabOptions& o, int pe_index) {
+  std::string key = std::to_string(o.generation) + " " + std::to_string(pe_index) + " " +
                     std::to_string(o.attention_length) + " " + std::to_string(o.attention_sample);
   std::size_t i = 0;
-  if (!run_of(o, train::kAllPositionEncodings[std::size_t(o.attention_pe)], &i) || i >= o.views.size()) return key;
+  if (!run_of(o, train::kAllPositionEncodings[std::size_t(pe_index)], &i) || i >= o.views.size()) return key;
   const LabRunView& v = o.views[i];
   return key + " " + std::to_string(int(v.state)) + " " +
          std::to_string(v.snapshot.step / std::max(1, v.snapshot.steps / 50));
+}
+
+// Recomputes a panel's attention when what it shows has changed (-1: no run chosen, the panel empty; its images
+// keep their versions, which the GL layer's textures follow).
+void refresh_attention_if_changed(const LabOptions& o, int pe_index, LabAttention& a) {
+  if (pe_index < 0) {
+    a.key.clear(), a.defined = false, a.note.clear();
+    return;
+  }
+  if (std::string key = attention_key(o, pe_index); key != a.key) {
+    a.key = std::move(key);
+    refresh_attention(o, pe_index, a);
+  }
 }
 
 // Opens assets/lab/<name>.json (a shipped experiment); the page notes why when it cannot. The length the state asked
@@ -371,10 +410,9 @@ void update(AppState& s) {
   refresh_views(o);
   refresh_series(o);
   refresh_coverage(o);
-  if (std::string key = attention_key(o); key != o.attention_key) {
-    o.attention_key = std::move(key);
-    refresh_attention(o);
-  }
+  refresh_attention_if_changed(o, o.attention_pe, o.attention);
+  refresh_attention_if_changed(o, o.beside_pe, o.beside);
+  align_query_rows(o);
 }
 
 // Per frame: while runs go on (or have just ended), the page refreshes from their snapshots.
@@ -416,6 +454,15 @@ std::string caption(const AppState& s) {
          std::to_string(t.train_max) + ", test to " + std::to_string(t.test_max) + dot + seeds;
 }
 
+// An encoding's index in kAllPositionEncodings from its name; ParamError(key) naming the known ones otherwise.
+int encoding_index(const std::string& name, const char* key) {
+  PositionEncoding pe;
+  if (!train::parse_position_encoding(name, pe))
+    throw ParamError(key, "must be one of " + train::lab_encoding_names() + ", got " + name);
+  return int(std::find(train::kAllPositionEncodings.begin(), train::kAllPositionEncodings.end(), pe) -
+             train::kAllPositionEncodings.begin());
+}
+
 void read_json(const nlohmann::json& j, PageStates& a) {
   LabOptions& o = a.lab;
   std::string task(train::to_string(o.settings.task)), attention_pe(train::to_string(train::kAllPositionEncodings[std::size_t(o.attention_pe)]));
@@ -444,12 +491,13 @@ void read_json(const nlohmann::json& j, PageStates& a) {
   read(j, "rope_base", o.settings.rope_base);
   read(j, "position_range", o.settings.position_range);
   read(j, "attention_pe", attention_pe);
-  PositionEncoding pe;
-  if (!train::parse_position_encoding(attention_pe, pe))
-    throw ParamError("attention_pe", "must be one of " + train::lab_encoding_names() + ", got " + attention_pe);
-  o.attention_pe = int(std::find(train::kAllPositionEncodings.begin(), train::kAllPositionEncodings.end(), pe) -
-                       train::kAllPositionEncodings.begin());
+  o.attention_pe = encoding_index(attention_pe, "attention_pe");
   read(j, "seeds", o.seeds);
+  if (j.contains("attention_beside")) {
+    std::string beside;
+    read(j, "attention_beside", beside);
+    o.beside_pe = beside.empty() ? -1 : encoding_index(beside, "attention_beside");
+  }
   read(j, "attention_length", o.attention_length);
   read(j, "attention_sample", o.attention_sample);
   read(j, "experiment", o.experiment);
@@ -467,12 +515,16 @@ nlohmann::json write_json(const PageStates& a) {
           {"train_max", t.train_max}, {"test_max", t.test_max}, {"seed", t.seed}, {"seeds", o.seeds},
           {"rope_base", t.rope_base}, {"position_range", t.position_range}, {"attention_sample", o.attention_sample}, {"experiment", o.experiment.empty() ? o.opened_shipped : o.experiment},
           {"attention_pe", std::string(train::to_string(train::kAllPositionEncodings[std::size_t(o.attention_pe)]))},
+          {"attention_beside", o.beside_pe < 0 ? std::string()
+                                                : std::string(train::to_string(train::kAllPositionEncodings[std::size_t(o.beside_pe)]))},
           {"attention_length", o.attention_length}};
 }
 
 void heatmaps(PageStates& a, std::vector<plot::HeatmapImage*>& out) {
-  out.push_back(&a.lab.attention_image);
-  out.push_back(&a.lab.attention_query_image);
+  out.push_back(&a.lab.attention.maps_image);
+  out.push_back(&a.lab.attention.query_image);
+  out.push_back(&a.lab.beside.maps_image);
+  out.push_back(&a.lab.beside.query_image);
 }
 
 }  // namespace

@@ -46,6 +46,27 @@ struct LabSeries {
   std::vector<float> mean, lo, hi;       // exact match per test length over the evaluated runs (NaN: none)
 };
 
+// One run's attention on the shown test sequence: what the maps were computed for, the sequence, its position ids,
+// the model's answer and the attention probabilities (all layers' and heads' tiles, and the answer query's row).
+struct LabAttention {
+  std::string key;                     // what these fields were computed for (lab_page.cpp)
+  bool defined = false;                // false: not computed or not defined (see note)
+  std::string note;                    // why there are no maps ("" when shown)
+  int layers = 0, heads = 0, tokens = 0;
+  int wrong = -1;                      // query index of the first wrong answer token (-1: all right)
+  std::vector<int> tokens_ids;         // the test sequence shown
+  std::vector<int> position_ids;       // its position ids (0..L-1 unless the run's encoding samples them)
+  train::PositionCoverage coverage;    // the ids and id distances the run's training showed
+  int widest = 0;                      // the widest id distance a query of the shown sequence meets
+  std::vector<int> answer;             // the model's greedy answer to it (y1..yn EOS)
+  int query = -1;                      // the query of query_rows: the first wrong answer token's (else the last), or
+                                       // beside another run, the earliest of the two (lab_page.cpp)
+  Matrix query_rows;                   // [layer x heads + head, key 0..query] that query's attention
+  plot::HeatmapImage query_image;      // its picture
+  Matrix maps;                         // layers x heads tiles of L x L probabilities (NaN gutters)
+  plot::HeatmapImage maps_image;
+};
+
 struct LabOptions {
   // --- inputs (the state JSON's "lab" object; ranges and defaults from core/limits.hpp, "training") ---
   train::TrainSettings settings;         // every run's settings but pe and seed
@@ -58,6 +79,7 @@ struct LabOptions {
   int attention_pe = int(train::PositionEncoding::rope);  // index into kAllPositionEncodings: the attention maps' run
   int attention_length = 25;     // n symbols of the test sequence (may exceed train_max)
   int attention_sample = 0;      // which test sequence of that length
+  int beside_pe = -1;            // index into kAllPositionEncodings: a second run shown beside it (-1: none)
   // --- requests from the view, acted on by the update step ---
   bool train_requested = false, stop_requested = false, use_table_requested = false;
   bool save_requested = false;   // File > Export lab runs (handled with the other file requests)
@@ -79,20 +101,8 @@ struct LabOptions {
   int runs_train_max = 0;              // train_max of the runs (the chart's vertical line)
   int covered_by_fixes = 0;            // longest n whose ids a shown rand-* run saw in training (0: none shown)
   int generation = 0;                  // counts Train presses and opened experiments (a new set of runs)
-  std::string attention_key;           // what `attention` was computed for (lab_page.cpp)
-  bool attention_defined = false;      // false: not computed or not defined (see attention_note)
-  std::string attention_note;          // why there are no maps ("" when shown)
-  int attention_layers = 0, attention_heads = 0, attention_tokens = 0;
-  int attention_wrong = -1;            // query index of the first wrong answer token (-1: all right)
-  std::vector<int> attention_tokens_ids;  // the test sequence shown
-  std::vector<int> attention_position_ids;  // its position ids (0..L-1 unless the run's encoding samples them)
-  train::PositionCoverage attention_coverage;  // the ids and id distances the run's training showed
-  int attention_widest = 0;            // the widest id distance a query of the shown sequence meets
-  std::vector<int> attention_answer;   // the model's greedy answer to it (y1..yn EOS)
-  Matrix attention_query_rows;         // [layer x heads + head, key 0..query] the attention of the wrong (else the last) query
-  plot::HeatmapImage attention_query_image;  // its picture
-  Matrix attention;                    // layers x heads tiles of L x L probabilities (NaN gutters)
-  plot::HeatmapImage attention_image;
+  LabAttention attention;              // the maps of the run `attention_pe` names
+  LabAttention beside;                 // the same sequence in the run `beside_pe` names (none: -1)
   std::string error;                   // last refusal (settings, saving), shown in the page
 };
 

@@ -286,22 +286,23 @@ std::string token_role(int i, int n) {
   return text;
 }
 
-// Flowing text: the next item on this line when `text` still fits before the pane's right edge, else on the next.
-void same_line_if_fits(const std::string& text) {
+// Flowing text: the next item on this line when `text` still fits before `right_edge` (screen x), else on the next.
+void same_line_if_fits(const std::string& text, float right_edge) {
   const float gap = ImGui::GetFontSize() * 0.3f;
-  const float right_edge = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
   if (ImGui::GetItemRectMax().x + gap + ImGui::CalcTextSize(text.c_str()).x <= right_edge) ImGui::SameLine(0.0f, gap);
 }
+float pane_right_edge() { return ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x; }
 
-// The test sequence as text, the answer positions coloured right (green) or, from the first wrong one, red.
-void sequence_line(const LabOptions& o, int n) {
+// The test sequence as text; with `mark_answer`, the answer positions coloured right (green) or, from the first
+// wrong one, red (two runs side by side share the line unmarked: each column says where its run goes wrong).
+void sequence_line(const LabAttention& a, int n, bool mark_answer) {
   ImGui::TextDisabled("sequence:");
-  for (int i = 0; i < int(o.attention_tokens_ids.size()); ++i) {
-    const int id = o.attention_tokens_ids[std::size_t(i)];
+  for (int i = 0; i < int(a.tokens_ids.size()); ++i) {
+    const int id = a.tokens_ids[std::size_t(i)];
     const std::string text = id == train::kBos ? "BOS" : id == train::kSep ? "SEP" : id == train::kEos ? "EOS" : std::to_string(id);
-    same_line_if_fits("[" + text + "]");
-    const bool answer = i >= n + 2;
-    const bool wrong = o.attention_wrong >= 0 && i == o.attention_wrong + 1;
+    same_line_if_fits("[" + text + "]", pane_right_edge());
+    const bool answer = mark_answer && i >= n + 2;
+    const bool wrong = mark_answer && a.wrong >= 0 && i == a.wrong + 1;
     const ImVec4 color = wrong ? ImVec4(1.0f, 0.35f, 0.35f, 1.0f) : answer ? ImVec4(0.5f, 0.85f, 0.5f, 1.0f)
                                                                           : ImGui::GetStyleColorVec4(ImGuiCol_Text);
     ImGui::TextColored(color, wrong ? "[%s]" : "%s", text.c_str());
@@ -311,24 +312,44 @@ void sequence_line(const LabOptions& o, int n) {
 
 // The shown sequence's position ids under its tokens' line: an id training never showed in orange, and the widest
 // id distance a query meets here beside the widest training showed (Ruoss et al. 2023: the unseen ones break it).
-void position_ids_line(const LabOptions& o) {
-  if (o.attention_position_ids.empty()) return;
+void position_ids_line(const LabAttention& a, float right_edge) {
+  if (a.position_ids.empty()) return;
   const ImVec4 unseen(1.0f, 0.6f, 0.2f, 1.0f);
   ImGui::TextDisabled("position ids:");
-  for (int id : o.attention_position_ids) {
+  for (int id : a.position_ids) {
     const std::string text = std::to_string(id);
-    same_line_if_fits(text);
-    if (id > o.attention_coverage.max_id) ImGui::TextColored(unseen, "%s", text.c_str());
+    same_line_if_fits(text, right_edge);
+    if (id > a.coverage.max_id) ImGui::TextColored(unseen, "%s", text.c_str());
     else ImGui::TextUnformatted(text.c_str());
   }
-  const bool beyond = o.attention_widest > o.attention_coverage.max_distance;
+  const bool beyond = a.widest > a.coverage.max_distance;
+  ImGui::PushTextWrapPos(right_edge - ImGui::GetWindowPos().x);
   ImGui::TextColored(beyond ? unseen : ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled),
                      "widest id distance here %d; training showed up to %d%s; ids up to %d (orange: never seen)",
-                     o.attention_widest,
-                     o.attention_coverage.max_distance, beyond ? " (past it)" : "", o.attention_coverage.max_id);
+                     a.widest, a.coverage.max_distance, beyond ? " (past it)" : "", a.coverage.max_id);
+  ImGui::PopTextWrapPos();
 }
 
-// The run, the length and the test sequence whose attention is shown.
+// Where the run's answer first goes wrong (red), or that it is exact (green); `where`, if given, says where that
+// query's row is drawn.
+void verdict_line(const LabAttention& a, int n, const char* where) {
+  const std::string then = where ? std::string("; that query's attention is ") + where : std::string();
+  if (a.wrong >= 0) {
+    const int k = a.wrong - n - 1;  // answer token k: y(k+1), or EOS
+    const auto name = [](int id) { return id == train::kEos ? std::string("EOS") : id >= train::kSymbols ? std::string("?")
+                                                                                                   : std::to_string(id); };
+    ImGui::TextColored(ImVec4(1.0f, 0.35f, 0.35f, 1.0f), "first wrong answer token: %s, the model says %s where %s is "
+                       "right (query %d, %s)%s",
+                       token_role(a.wrong + 1, n).c_str(), name(a.answer[std::size_t(k)]).c_str(),
+                       name(a.tokens_ids[std::size_t(a.wrong + 1)]).c_str(), a.wrong, token_role(a.wrong, n).c_str(),
+                       then.c_str());
+  }
+  else
+    ImGui::TextColored(ImVec4(0.5f, 0.85f, 0.5f, 1.0f), "answered exactly%s",
+                       where ? ("; the last query's attention is " + std::string(where)).c_str() : "");
+}
+
+// The run, the run beside it, the length and the test sequence whose attention is shown.
 void attention_controls(AppState& s, LabOptions& o) {
   const train::TrainSettings& t = o.settings;
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8.0f);
@@ -340,6 +361,17 @@ void attention_controls(AppState& s, LabOptions& o) {
       }
     ImGui::EndCombo();
   }
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8.0f);
+  if (ImGui::BeginCombo("beside##lab_attention", o.beside_pe < 0 ? "none" : encoding_name(o.beside_pe))) {
+    for (int k = -1; k < kLabEncodings; ++k)
+      if (ImGui::Selectable(k < 0 ? "none" : encoding_name(k), k == o.beside_pe)) {
+        o.beside_pe = k;
+        s.pages.mark(kPage);
+      }
+    ImGui::EndCombo();
+  }
+  hint("A second run beside the first, on the same test sequence: where each one's answer query looks.");
   next_slider_on_line("length n##lab_attention");
   page_slider(s, kPage, "length n##lab_attention", o.attention_length, 1, std::max(t.train_max, t.test_max));
   hint("Lengths past train max show what the model attends to on sequences longer than any it was trained on.");
@@ -348,30 +380,67 @@ void attention_controls(AppState& s, LabOptions& o) {
   hint("Which of the test sequences of this length (the same ones the exact match is measured on).");
 }
 
+// The answer query's attention over the keys, one row per layer and head, under its heading.
+void query_row_panel(LabAttention& a, int n, const char* id, float width, float height) {
+  const int query = a.query;
+  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width);  // the heading wraps at its heatmap's width
+  ImGui::Text("attention of query %d (%s), rows: layer 1 head 1, layer 1 head 2, ..., layer %d head %d", query,
+              token_role(query, n).c_str(), a.layers, a.heads);
+  ImGui::PopTextWrapPos();
+  heatmap_panel(a.query_image, id, "key j", "layer x head", "attention probability",
+                ImVec2(width, readable_height(height - ImGui::GetTextLineHeightWithSpacing())));
+}
+
+// One run of two side by side: its name, verdict, position ids and answer query's attention, in a column `width` wide.
+void beside_column(LabAttention& a, int pe, int n, const char* id, float width, float height) {
+  ImGui::BeginGroup();
+  const float right = ImGui::GetCursorScreenPos().x + width, top = ImGui::GetCursorScreenPos().y;
+  ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(encoding_color(pe)), "%s", encoding_name(pe));
+  if (!a.defined) {
+    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width);
+    ImGui::TextColored(ImVec4(0.95f, 0.6f, 0.3f, 1.0f), "%s", a.note.c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::Dummy(ImVec2(width, 1.0f));
+    ImGui::EndGroup();
+    return;
+  }
+  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width);
+  verdict_line(a, n, nullptr);
+  ImGui::PopTextWrapPos();
+  position_ids_line(a, right);
+  const float used = ImGui::GetCursorScreenPos().y - top;
+  query_row_panel(a, n, id, width, std::max(height - used, 1.0f));
+  ImGui::EndGroup();
+}
+
+// Two runs on the same test sequence, side by side (the run list's and the "beside" one's).
+void side_by_side_panel(LabOptions& o) {
+  const LabAttention& first = o.attention.defined ? o.attention : o.beside;
+  const int n = (first.tokens - 3) / 2;
+  if (first.defined) sequence_line(first, n, false);
+  const float spacing = ImGui::GetStyle().ItemSpacing.x, em = ImGui::GetFontSize();
+  const float width = 0.5f * (ImGui::GetContentRegionAvail().x - spacing - em);
+  const float h = ImGui::GetContentRegionAvail().y;
+  beside_column(o.attention, o.attention_pe, n, "##lab_query_row", width, h);
+  ImGui::SameLine(0.0f, spacing + em);
+  beside_column(o.beside, o.beside_pe, n, "##lab_beside_query_row", width, h);
+}
+
 void attention_panel(AppState& s, LabOptions& o, float height) {
   if (shows_controls(s)) attention_controls(s, o);  // figures and presented slides leave them out
-  if (!o.attention_defined) {
-    ImGui::TextColored(ImVec4(0.95f, 0.6f, 0.3f, 1.0f), "%s", o.attention_note.c_str());
+  if (o.beside_pe >= 0) return side_by_side_panel(o);
+  LabAttention& a = o.attention;
+  if (!a.defined) {
+    ImGui::TextColored(ImVec4(0.95f, 0.6f, 0.3f, 1.0f), "%s", a.note.c_str());
     ImGui::Dummy(ImVec2(1.0f, std::max(height - 2.0f * ImGui::GetFrameHeightWithSpacing(), 1.0f)));
     return;
   }
-  const int n = (o.attention_tokens - 3) / 2;
-  sequence_line(o, n);
-  position_ids_line(o);
+  const int n = (a.tokens - 3) / 2;
+  sequence_line(a, n, true);
+  position_ids_line(a, pane_right_edge());
   ImGui::PushTextWrapPos(0.0f);  // the verdict wraps at the pane's right edge
-  if (o.attention_wrong >= 0) {
-    const int k = o.attention_wrong - n - 1;  // answer token k: y(k+1), or EOS
-    const auto name = [](int id) { return id == train::kEos ? std::string("EOS") : id >= train::kSymbols ? std::string("?")
-                                                                                                   : std::to_string(id); };
-    ImGui::TextColored(ImVec4(1.0f, 0.35f, 0.35f, 1.0f), "first wrong answer token: %s, the model says %s where %s is "
-                       "right (query %d, %s); that query's attention is on the right",
-                       token_role(o.attention_wrong + 1, n).c_str(), name(o.attention_answer[std::size_t(k)]).c_str(),
-                       name(o.attention_tokens_ids[std::size_t(o.attention_wrong + 1)]).c_str(), o.attention_wrong,
-                       token_role(o.attention_wrong, n).c_str());
-  }
-  else
-    ImGui::TextDisabled("answered exactly; on the right, the last query's attention. Tiles: rows = layers 1..%d, "
-                        "columns = heads 1..%d; row = query, column = key", o.attention_layers, o.attention_heads);
+  verdict_line(a, n, "on the right");
+  ImGui::TextDisabled("Tiles: rows = layers 1..%d, columns = heads 1..%d; row = query, column = key", a.layers, a.heads);
   ImGui::PopTextWrapPos();
   // Square cells: as wide as the tiles need at this height (plus the axis and the colourbar), at most 60% of the
   // width and at least readable; the query's row beside them, or under them when the width is short.
@@ -379,19 +448,13 @@ void attention_panel(AppState& s, LabOptions& o, float height) {
   const float avail = ImGui::GetContentRegionAvail().x, spacing = ImGui::GetStyle().ItemSpacing.x;
   const float panel_min = readable_heatmap_panel_width();
   const bool beside = fits_side_by_side(2, 2 * colorbar_extra_width());
-  const float w = h * float(o.attention.cols) / float(std::max<std::size_t>(o.attention.rows, 1)) + 9.0f * em;
+  const float w = h * float(a.maps.cols) / float(std::max<std::size_t>(a.maps.rows, 1)) + 9.0f * em;
   const float tiles_w = beside ? std::clamp(w, panel_min, std::max(0.6f * avail, panel_min)) : avail;
-  heatmap_panel(o.attention_image, "##lab_attention_maps", "key j", "query i", "attention probability", ImVec2(tiles_w, h));
+  heatmap_panel(a.maps_image, "##lab_attention_maps", "key j", "query i", "attention probability", ImVec2(tiles_w, h));
   if (beside) ImGui::SameLine();
   ImGui::BeginGroup();
-  const int query = o.attention_wrong >= 0 ? o.attention_wrong : o.attention_tokens - 1;
   const float row_w = beside ? std::max(avail - tiles_w - spacing, panel_min) : avail;
-  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + row_w);  // the heading wraps at its heatmap's width
-  ImGui::Text("attention of query %d (%s), rows: layer 1 head 1, layer 1 head 2, ..., layer %d head %d", query,
-              token_role(query, n).c_str(), o.attention_layers, o.attention_heads);
-  ImGui::PopTextWrapPos();
-  heatmap_panel(o.attention_query_image, "##lab_query_row", "key j", "layer x head", "attention probability",
-                ImVec2(row_w, readable_height(h - ImGui::GetTextLineHeightWithSpacing())));
+  query_row_panel(a, n, "##lab_query_row", row_w, h);
   ImGui::EndGroup();
 }
 

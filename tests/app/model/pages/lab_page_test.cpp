@@ -131,33 +131,33 @@ TEST_CASE("the Lab's attention maps: one tile per layer and head, causal, not de
   o.attention_pe = 3;  // rope
   o.attention_length = 10;  // past train_max 5
   train_through_page(s);
-  REQUIRE(o.attention_defined);
-  CHECK(o.attention_tokens == 23);
-  CHECK(o.attention_layers == 1);
-  CHECK(o.attention_heads == 2);
-  CHECK(o.attention.rows == 23);
-  CHECK(o.attention.cols == 2 * 23 + 1);  // two tiles and a gutter
+  REQUIRE(o.attention.defined);
+  CHECK(o.attention.tokens == 23);
+  CHECK(o.attention.layers == 1);
+  CHECK(o.attention.heads == 2);
+  CHECK(o.attention.maps.rows == 23);
+  CHECK(o.attention.maps.cols == 2 * 23 + 1);  // two tiles and a gutter
   double row_sum = 0.0;
-  for (int j = 0; j < 23; ++j) row_sum += o.attention.at(22, std::size_t(24 + j));  // head 2, last query
+  for (int j = 0; j < 23; ++j) row_sum += o.attention.maps.at(22, std::size_t(24 + j));  // head 2, last query
   CHECK(row_sum == Approx(1.0).epsilon(1e-5));
-  CHECK(o.attention.at(0, 1) == 0.0f);  // key after the query: masked
-  CHECK(o.attention.at(0, 0) == 1.0f);  // the first query sees only itself
-  CHECK(std::isnan(o.attention.at(0, 23)));  // the gutter between the tiles
+  CHECK(o.attention.maps.at(0, 1) == 0.0f);  // key after the query: masked
+  CHECK(o.attention.maps.at(0, 0) == 1.0f);  // the first query sees only itself
+  CHECK(std::isnan(o.attention.maps.at(0, 23)));  // the gutter between the tiles
   // RoPE reads ids 0..22; training (n <= 5: 13 tokens) showed ids and distances up to 12.
-  CHECK(o.attention_position_ids == train::contiguous_positions(23));
-  CHECK(o.attention_coverage.max_id == 12);
-  CHECK(o.attention_coverage.max_distance == 12);
-  CHECK(o.attention_widest == 22);
+  CHECK(o.attention.position_ids == train::contiguous_positions(23));
+  CHECK(o.attention.coverage.max_id == 12);
+  CHECK(o.attention.coverage.max_distance == 12);
+  CHECK(o.attention.widest == 22);
   o.attention_pe = 2;  // learned: 23 tokens > 13 rows
   s.pages.mark(Page::lab);
   update_app_state(s);
-  CHECK_FALSE(o.attention_defined);
-  CHECK(o.attention_note.find("not defined") == 0);
+  CHECK_FALSE(o.attention.defined);
+  CHECK(o.attention.note.find("not defined") == 0);
   o.attention_length = 5;
   s.pages.mark(Page::lab);
   update_app_state(s);
-  CHECK(o.attention_defined);
-  CHECK(o.attention_tokens == 13);
+  CHECK(o.attention.defined);
+  CHECK(o.attention.tokens == 13);
 }
 
 TEST_CASE("Stop ends the runs early and evaluates them; closing the window while training joins at once") {
@@ -430,10 +430,10 @@ TEST_CASE("a saved experiment opens on the Lab page: settings, every run, accura
   update_app_state(s);
   t.pages.mark(Page::lab);
   update_app_state(t);
-  REQUIRE(b.attention_defined);
-  REQUIRE(b.attention.data.size() == a.attention.data.size());  // NaN gutters: compared bit for bit
-  CHECK(std::memcmp(b.attention.data.data(), a.attention.data.data(), 4 * a.attention.data.size()) == 0);
-  CHECK(b.attention_query_rows.data == a.attention_query_rows.data);
+  REQUIRE(b.attention.defined);
+  REQUIRE(b.attention.maps.data.size() == a.attention.maps.data.size());  // NaN gutters: compared bit for bit
+  CHECK(std::memcmp(b.attention.maps.data.data(), a.attention.maps.data.data(), 4 * a.attention.maps.data.size()) == 0);
+  CHECK(b.attention.query_rows.data == a.attention.query_rows.data);
 
   // A file that is not a run goes to the learned-table loader; a broken run gets one line.
   std::ofstream(dir / "broken.json") << R"({"format": "peviz-lab-experiment-1", "runs": [{"file": "gone.safetensors"}]})";
@@ -504,20 +504,20 @@ TEST_CASE("the attention view marks the first wrong answer token and keeps its q
   o.attention_length = 6;
   o.attention_sample = 2;
   train_through_page(s);
-  REQUIRE(o.attention_defined);
-  REQUIRE(o.attention_tokens_ids.size() == 15);
-  CHECK(o.attention_tokens_ids[0] == train::kBos);
-  CHECK(o.attention_tokens_ids[7] == train::kSep);
+  REQUIRE(o.attention.defined);
+  REQUIRE(o.attention.tokens_ids.size() == 15);
+  CHECK(o.attention.tokens_ids[0] == train::kBos);
+  CHECK(o.attention.tokens_ids[7] == train::kSep);
   const train::TrainRun* rope = o.runs->run(1);
   const std::vector<int> answer = rope->greedy_answer(6, 2);
   int expected = -1;
   for (int k = 0; k <= 6 && expected < 0; ++k)
-    if (answer[std::size_t(k)] != o.attention_tokens_ids[std::size_t(8 + k)]) expected = 7 + k;
+    if (answer[std::size_t(k)] != o.attention.tokens_ids[std::size_t(8 + k)]) expected = 7 + k;
   REQUIRE(expected >= 0);
-  CHECK(o.attention_wrong == expected);
-  REQUIRE(o.attention_query_rows.rows == 2);  // one layer x two heads
-  CHECK(o.attention_query_rows.at(1, 0) == o.attention.at(std::size_t(expected), 15 + 1));  // head 2, key 0
+  CHECK(o.attention.wrong == expected);
+  REQUIRE(o.attention.query_rows.rows == 2);  // one layer x two heads
+  CHECK(o.attention.query_rows.at(1, 0) == o.attention.maps.at(std::size_t(expected), 15 + 1));  // head 2, key 0
   double sum = 0.0;
-  for (int j = 0; j <= expected; ++j) sum += o.attention_query_rows.at(0, std::size_t(j));
+  for (int j = 0; j <= expected; ++j) sum += o.attention.query_rows.at(0, std::size_t(j));
   CHECK(sum == Approx(1.0).epsilon(1e-5));
 }
