@@ -12,6 +12,7 @@
 #include "app/model/figure.hpp"
 #include "app/model/json_fields.hpp"
 #include "app/model/page_model.hpp"
+#include "app/model/pages/lab_attention.hpp"
 #include "core/atomic_file.hpp"
 #include "core/errors.hpp"
 #include "core/parallel.hpp"
@@ -237,18 +238,6 @@ void refresh_series(LabOptions& o) {
   }
 }
 
-// The first run of encoding `pe` in the current runs, i.e. its first seed (nullptr when it is not among
-// them or has not started).
-const train::TrainRun* run_of(const LabOptions& o, PositionEncoding pe, std::size_t* index = nullptr) {
-  if (!o.runs) return nullptr;
-  for (std::size_t i = 0; i < o.runs->size(); ++i)
-    if (o.runs->settings(i).pe == pe) {
-      if (index) *index = i;
-      return o.runs->run(i);
-    }
-  return nullptr;
-}
-
 // The longest n whose ids and id distances training covered for some charted rand-* run (core's covered_length).
 void refresh_coverage(LabOptions& o) {
   o.covered_by_fixes = 0;
@@ -257,121 +246,6 @@ void refresh_coverage(LabOptions& o) {
     const auto shown = std::find_if(o.series.begin(), o.series.end(), [&](const LabSeries& sr) { return sr.pe == t.pe; });
     if (train::sampler_of(t.pe) == train::PositionSampler::randomized && shown != o.series.end() && shown->evaluated > 0)
       o.covered_by_fixes = std::max(o.covered_by_fixes, train::covered_length(train::sampler_of(t.pe), t.train_max, t.position_range));
-  }
-}
-
-// The query that predicts answer token k (y1 .. yn, then EOS) of a sequence of n symbols is token n + 1 + k.
-int first_wrong_query(const std::vector<int>& sequence, const std::vector<int>& answer, int n) {
-  for (int k = 0; k < int(answer.size()); ++k)
-    if (answer[std::size_t(k)] != sequence[std::size_t(n + 2 + k)]) return n + 1 + k;
-  return -1;
-}
-
-// The query a run's row shows on its own: the first wrong answer token's query, else the last.
-int own_query(const LabAttention& a) { return a.wrong >= 0 ? a.wrong : a.tokens - 1; }
-
-// The attention of query `query` over keys 0..query, one row per layer and head, from the tiled maps.
-void set_query_row(LabAttention& a, int query) {
-  const std::size_t L = std::size_t(a.tokens), q = std::size_t(query), tiles = std::size_t(a.layers * a.heads);
-  a.query = query;
-  a.query_rows = Matrix(tiles, q + 1);  // the causal part: keys 0..query
-  for (std::size_t t = 0; t < tiles; ++t) {
-    const std::size_t r0 = (t / std::size_t(a.heads)) * (L + 1), c0 = (t % std::size_t(a.heads)) * (L + 1);
-    std::copy_n(a.maps.row(r0 + q) + c0, q + 1, a.query_rows.row(t));
-  }
-  set_heatmap(a.query_image, a.query_rows, plot::Colormap::viridis, 0.0, 1.0);
-}
-
-// Two runs side by side show the same query: the earliest first wrong one of either (where one of them fails), else
-// the last; one run alone shows its own.
-void align_query_rows(LabOptions& o) {
-  const bool paired = o.beside_pe >= 0 && o.attention.defined && o.beside.defined &&
-                      o.attention.tokens == o.beside.tokens;
-  const auto align = [&](LabAttention& a) {
-    const int query = paired ? std::min(own_query(o.attention), own_query(o.beside)) : own_query(a);
-    if (a.defined && a.query != query) set_query_row(a, query);
-  };
-  align(o.attention);
-  if (o.beside_pe >= 0) align(o.beside);
-}
-
-// The attention maps of the chosen test sequence under the chosen encoding's run (its first seed), tiled
-// [layer rows] x [head columns] (masked keys above the diagonal have probability 0), with the tokens and
-// the query of the first wrong answer token.
-void refresh_attention(const LabOptions& o, int pe_index, LabAttention& a) {
-  const PositionEncoding pe = train::kAllPositionEncodings[std::size_t(pe_index)];
-  std::size_t index = o.views.size();
-  const train::TrainRun* run = run_of(o, pe, &index);
-  a.defined = false;
-  a.wrong = -1;
-  a.tokens_ids.clear();
-  a.position_ids.clear();
-  a.answer.clear();
-  if (!run) {
-    a.note = index < o.views.size() ? std::string(train::to_string(pe)) + " is queued: its maps show once it starts"
-                                              : "no run of " + std::string(train::to_string(pe)) + " yet: tick it and press Train";
-    return;
-  }
-  const TrainSettings& t = run->settings();
-  const int n = std::min(o.attention_length, std::max(t.train_max, t.test_max));
-  const int sample = std::min(o.attention_sample, t.test_samples - 1);
-  const auto maps = run->attention_maps(n, sample);
-  if (!maps) {
-    a.note = "not defined: a sequence of n = " + std::to_string(n) + " has " +
-                       std::to_string(train::sequence_length(n)) + " tokens, the learned table only " +
-                       std::to_string(train::sequence_length(t.train_max)) + " rows";
-    return;
-  }
-  const std::size_t L = std::size_t(train::sequence_length(n));
-  Matrix stacked(maps->size() * (*maps)[0].size() * L, L);
-  std::size_t tile = 0;
-  for (const auto& layer : *maps)
-    for (const Matrix& head : layer) {
-      for (std::size_t i = 0; i < L; ++i)
-        std::copy_n(head.row(i), L, stacked.row(tile * L + i));
-      ++tile;
-    }
-  a.layers = int(maps->size());
-  a.heads = int((*maps)[0].size());
-  a.tokens = int(L);
-  a.tokens_ids = run->test_sequence(n, sample);
-  a.position_ids = run->test_position_ids(n, sample);
-  a.coverage = train::training_coverage(train::sampler_of(t.pe), t.train_max, t.position_range);
-  a.widest = train::largest_distance(a.position_ids);
-  a.answer = run->greedy_answer(n, sample);
-  a.wrong = first_wrong_query(a.tokens_ids, a.answer, n);
-  a.maps = tile_heads(stacked, int(tile), int(L), a.heads);
-  set_heatmap(a.maps_image, a.maps, plot::Colormap::viridis, 0.0, 1.0);
-  a.maps_image.tile_side = int(L), a.maps_image.tiles_across = a.heads;
-  a.maps_image.tile_count = int(tile), a.maps_image.tiles_are_layers = true;
-  a.maps_image.nan_meaning = plot::NanMeaning::masked;  // only the gutters between tiles are NaN: grey
-  a.defined = true;
-  a.note.clear();
-  set_query_row(a, own_query(a));
-}
-
-// What the attention maps were computed for: the runs, the chosen encoding and length, and while its run
-// trains, its step in fiftieths of the run (the maps follow training without a forward pass every frame).
-std::string attention_key(const LabOptions& o, int pe_index) {
-  std::string key = std::to_string(o.generation) + " " + std::to_string(pe_index) + " " +
-                    std::to_string(o.attention_length) + " " + std::to_string(o.attention_sample);
-  std::size_t i = 0;
-  if (!run_of(o, train::kAllPositionEncodings[std::size_t(pe_index)], &i) || i >= o.views.size()) return key;
-  const LabRunView& v = o.views[i];
-  return key + " " + std::to_string(int(v.state)) + " " +
-         std::to_string(v.snapshot.step / std::max(1, v.snapshot.steps / 50));
-}
-
-// Recomputes a panel's attention when what it shows has changed (-1: no run chosen, the panel empty; its images
-// keep their versions, which the GL layer's textures follow).
-void refresh_attention_if_changed(const LabOptions& o, int pe_index, LabAttention& a) {
-  if (pe_index < 0) {
-    a.key.clear(), a.defined = false, a.note.clear();
-    return;
-  }
-  if (std::string key = attention_key(o, pe_index); key != a.key) {
-    a.key = std::move(key);
-    refresh_attention(o, pe_index, a);
   }
 }
 
@@ -410,9 +284,7 @@ void update(AppState& s) {
   refresh_views(o);
   refresh_series(o);
   refresh_coverage(o);
-  refresh_attention_if_changed(o, o.attention_pe, o.attention);
-  refresh_attention_if_changed(o, o.beside_pe, o.beside);
-  align_query_rows(o);
+  refresh_lab_attention(o);
 }
 
 // Per frame: while runs go on (or have just ended), the page refreshes from their snapshots.
@@ -498,6 +370,13 @@ void read_json(const nlohmann::json& j, PageStates& a) {
     read(j, "attention_beside", beside);
     o.beside_pe = beside.empty() ? -1 : encoding_index(beside, "attention_beside");
   }
+  if (j.contains("show")) {
+    std::string show;
+    read(j, "show", show);
+    const auto at = std::find_if(kLabShowNames.begin(), kLabShowNames.end(), [&](const char* n) { return show == n; });
+    if (at == kLabShowNames.end()) throw ParamError("show", "must be all, charts or attention, got " + show);
+    o.show = LabShow(at - kLabShowNames.begin());
+  }
   read(j, "attention_length", o.attention_length);
   read(j, "attention_sample", o.attention_sample);
   read(j, "experiment", o.experiment);
@@ -517,7 +396,7 @@ nlohmann::json write_json(const PageStates& a) {
           {"attention_pe", std::string(train::to_string(train::kAllPositionEncodings[std::size_t(o.attention_pe)]))},
           {"attention_beside", o.beside_pe < 0 ? std::string()
                                                 : std::string(train::to_string(train::kAllPositionEncodings[std::size_t(o.beside_pe)]))},
-          {"attention_length", o.attention_length}};
+          {"attention_length", o.attention_length}, {"show", kLabShowNames[std::size_t(o.show)]}};
 }
 
 void heatmaps(PageStates& a, std::vector<plot::HeatmapImage*>& out) {
@@ -525,6 +404,7 @@ void heatmaps(PageStates& a, std::vector<plot::HeatmapImage*>& out) {
   out.push_back(&a.lab.attention.query_image);
   out.push_back(&a.lab.beside.maps_image);
   out.push_back(&a.lab.beside.query_image);
+  out.push_back(&a.lab.pair_image);
 }
 
 }  // namespace
@@ -533,8 +413,18 @@ extern const PageModel lab_page{.name = "lab", .title = "Lab", .json_key = "lab"
                                 .advance = advance, .busy = busy, .busy_frame_s = 0.1, .export_data = export_data, .caption = caption,
                                 .read_json = read_json, .write_json = write_json, .heatmaps = heatmaps};
 
+const train::TrainRun* first_run_of(const LabOptions& o, PositionEncoding pe, std::size_t* index) {
+  if (!o.runs) return nullptr;
+  for (std::size_t i = 0; i < o.runs->size(); ++i)
+    if (o.runs->settings(i).pe == pe) {
+      if (index) *index = i;
+      return o.runs->run(i);
+    }
+  return nullptr;
+}
+
 void use_trained_table(AppState& s) {
-  const train::TrainRun* run = run_of(s.pages.lab, PositionEncoding::learned);
+  const train::TrainRun* run = first_run_of(s.pages.lab, PositionEncoding::learned);
   if (!run) throw ParamError("pe", "no learned run yet: tick learned and press Train");
   const train::TrainSnapshot snap = run->snapshot();
   const std::string what = "trained in the Lab (" + std::string(train::to_string(run->settings().task)) + ", step " +

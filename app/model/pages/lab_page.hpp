@@ -25,6 +25,10 @@ inline constexpr int kLabEncodings = int(train::kAllPositionEncodings.size());
 // The experiment the Lab page shows before anything is trained or opened: the default settings on copy, three
 // seeds, as `peviz train` trained it (assets/lab/README.md says how it was made).
 inline constexpr const char* kDefaultExperiment = "default-copy";
+// What the page draws: the loss and accuracy charts and the attention panel, or one of them filling the page (a
+// lesson step or a slide about one of them). The state JSON's "show" names them.
+enum class LabShow { all, charts, attention };
+inline constexpr std::array<const char*, 3> kLabShowNames = {"all", "charts", "attention"};
 
 // What the page shows of one run, copied from its snapshot by the update step.
 struct LabRunView {
@@ -57,6 +61,11 @@ struct LabAttention {
   std::vector<int> tokens_ids;         // the test sequence shown
   std::vector<int> position_ids;       // its position ids (0..L-1 unless the run's encoding samples them)
   train::PositionCoverage coverage;    // the ids and id distances the run's training showed
+  struct IdRun {
+    int first = 0, last = 0;
+    bool seen = true;                  // every id of the run within coverage.max_id
+  };
+  std::vector<IdRun> id_runs;          // position_ids as runs of consecutive ids, split where training's ids end
   int widest = 0;                      // the widest id distance a query of the shown sequence meets
   std::vector<int> answer;             // the model's greedy answer to it (y1..yn EOS)
   int query = -1;                      // the query of query_rows: the first wrong answer token's (else the last), or
@@ -80,6 +89,7 @@ struct LabOptions {
   int attention_length = 25;     // n symbols of the test sequence (may exceed train_max)
   int attention_sample = 0;      // which test sequence of that length
   int beside_pe = -1;            // index into kAllPositionEncodings: a second run shown beside it (-1: none)
+  LabShow show = LabShow::all;
   // --- requests from the view, acted on by the update step ---
   bool train_requested = false, stop_requested = false, use_table_requested = false;
   bool save_requested = false;   // File > Export lab runs (handled with the other file requests)
@@ -103,6 +113,9 @@ struct LabOptions {
   int generation = 0;                  // counts Train presses and opened experiments (a new set of runs)
   LabAttention attention;              // the maps of the run `attention_pe` names
   LabAttention beside;                 // the same sequence in the run `beside_pe` names (none: -1)
+  std::string pair_key;                // what pair_rows was computed for
+  Matrix pair_rows;                    // both runs' rows of their shared query: attention's, a NaN row, beside's
+  plot::HeatmapImage pair_image;       // (empty unless both are shown on one query)
   std::string error;                   // last refusal (settings, saving), shown in the page
 };
 
@@ -116,6 +129,9 @@ bool encoding_fits_task(const LabOptions& o, int k);
 // at most 4 x train_max, the position range to at least the longest sequence, and batch halved until a run fits
 // core's memory budget.
 void keep_lab_inputs_valid(LabOptions& o);
+// The first run of encoding `pe` among the page's runs, i.e. its first seed, and its index (nullptr when it is not
+// among them or has not started).
+const train::TrainRun* first_run_of(const LabOptions& o, train::PositionEncoding pe, std::size_t* index = nullptr);
 // True while a run of the page is queued, training or evaluating.
 bool lab_training(const LabOptions& o);
 // Loads the trained position table of the page's learned run into the sidebar's encoding (as a loaded file

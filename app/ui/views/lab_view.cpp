@@ -250,8 +250,8 @@ void accuracy_plot(AppState& s, const LabOptions& o, ImVec2 size) {
   if (!plot::begin_plot("##lab_accuracy", size)) return;
   const int train_max = o.runs_train_max > 0 ? o.runs_train_max : o.settings.train_max;
   const double last = o.lengths.empty() ? double(o.settings.test_max) : double(o.lengths.back());
-  const char* x_label = o.covered_by_fixes > train_max ? "symbols n; shaded: seen in training, lighter: rand-* ids"
-                                                       : "symbols per sequence n; shaded: seen in training";
+  const char* x_label = o.covered_by_fixes > train_max ? "symbols n (shaded: trained, lighter: rand ids)"
+                                                       : "symbols n (shaded: trained)";
   plot::setup_axes(x_label, "exact match", {0.0, 1.15 * last + 2.0}, {-0.05, 1.1}, plot::axis_integer);
   seen_in_training_shading(o, train_max, last);
   plot::plot_vline(train_max, ImGui::GetColorU32(ImGuiCol_Text, 0.5f), 1.0f);
@@ -265,7 +265,7 @@ void accuracy_plot(AppState& s, const LabOptions& o, ImVec2 size) {
     names.push_back(encoding_name(k));
     for (std::size_t i = 0; i < o.lengths.size() && i < sr.mean.size(); ++i)
       if (std::isnan(sr.mean[i]) && o.lengths[i] > train_max) {
-        names.back() += ": not defined from n = " + std::to_string(o.lengths[i]);
+        names.back() += ": undefined from n = " + std::to_string(o.lengths[i]);
         break;
       }
     if (sr.evaluated > 1) plot::plot_band(xs.data(), sr.lo.data(), sr.hi.data(), int(xs.size()), encoding_color(k) & 0x40FFFFFFu);
@@ -316,17 +316,17 @@ void position_ids_line(const LabAttention& a, float right_edge) {
   if (a.position_ids.empty()) return;
   const ImVec4 unseen(1.0f, 0.6f, 0.2f, 1.0f);
   ImGui::TextDisabled("position ids:");
-  for (int id : a.position_ids) {
-    const std::string text = std::to_string(id);
+  for (const LabAttention::IdRun& r : a.id_runs) {  // consecutive ids as "first-last"
+    const std::string text = r.first == r.last ? std::to_string(r.first) : std::to_string(r.first) + "-" + std::to_string(r.last);
     same_line_if_fits(text, right_edge);
-    if (id > a.coverage.max_id) ImGui::TextColored(unseen, "%s", text.c_str());
+    if (!r.seen) ImGui::TextColored(unseen, "%s", text.c_str());
     else ImGui::TextUnformatted(text.c_str());
   }
   const bool beyond = a.widest > a.coverage.max_distance;
   ImGui::PushTextWrapPos(right_edge - ImGui::GetWindowPos().x);
   ImGui::TextColored(beyond ? unseen : ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled),
-                     "widest id distance here %d; training showed up to %d%s; ids up to %d (orange: never seen)",
-                     a.widest, a.coverage.max_distance, beyond ? " (past it)" : "", a.coverage.max_id);
+                     "widest id distance %d%s training's %d; ids > %d unseen (orange)", a.widest,
+                     beyond ? ", past" : ", within", a.coverage.max_distance, a.coverage.max_id);
   ImGui::PopTextWrapPos();
 }
 
@@ -338,11 +338,15 @@ void verdict_line(const LabAttention& a, int n, const char* where) {
     const int k = a.wrong - n - 1;  // answer token k: y(k+1), or EOS
     const auto name = [](int id) { return id == train::kEos ? std::string("EOS") : id >= train::kSymbols ? std::string("?")
                                                                                                    : std::to_string(id); };
-    ImGui::TextColored(ImVec4(1.0f, 0.35f, 0.35f, 1.0f), "first wrong answer token: %s, the model says %s where %s is "
-                       "right (query %d, %s)%s",
-                       token_role(a.wrong + 1, n).c_str(), name(a.answer[std::size_t(k)]).c_str(),
-                       name(a.tokens_ids[std::size_t(a.wrong + 1)]).c_str(), a.wrong, token_role(a.wrong, n).c_str(),
-                       then.c_str());
+    const std::string wrong_token = token_role(a.wrong + 1, n), said = name(a.answer[std::size_t(k)]),
+                      right = name(a.tokens_ids[std::size_t(a.wrong + 1)]);
+    if (where)
+      ImGui::TextColored(ImVec4(1.0f, 0.35f, 0.35f, 1.0f), "first wrong answer token: %s, the model says %s where %s is "
+                         "right (query %d, %s)%s", wrong_token.c_str(), said.c_str(), right.c_str(), a.wrong,
+                         token_role(a.wrong, n).c_str(), then.c_str());
+    else  // a column beside another: the short form
+      ImGui::TextColored(ImVec4(1.0f, 0.35f, 0.35f, 1.0f), "first wrong: %s = %s, not %s", wrong_token.c_str(),
+                         said.c_str(), right.c_str());
   }
   else
     ImGui::TextColored(ImVec4(0.5f, 0.85f, 0.5f, 1.0f), "answered exactly%s",
@@ -384,46 +388,47 @@ void attention_controls(AppState& s, LabOptions& o) {
 void query_row_panel(LabAttention& a, int n, const char* id, float width, float height) {
   const int query = a.query;
   ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width);  // the heading wraps at its heatmap's width
-  ImGui::Text("attention of query %d (%s), rows: layer 1 head 1, layer 1 head 2, ..., layer %d head %d", query,
-              token_role(query, n).c_str(), a.layers, a.heads);
+  ImGui::Text("attention of query %d (%s); one row per layer and head (%d x %d)", query, token_role(query, n).c_str(),
+              a.layers, a.heads);
   ImGui::PopTextWrapPos();
   heatmap_panel(a.query_image, id, "key j", "layer x head", "attention probability",
                 ImVec2(width, readable_height(height - ImGui::GetTextLineHeightWithSpacing())));
 }
 
-// One run of two side by side: its name, verdict, position ids and answer query's attention, in a column `width` wide.
-void beside_column(LabAttention& a, int pe, int n, const char* id, float width, float height) {
+// One run of two side by side: its name, verdict and position ids, in a column `width` wide.
+void beside_column(const LabAttention& a, int pe, int n, float width) {
   ImGui::BeginGroup();
-  const float right = ImGui::GetCursorScreenPos().x + width, top = ImGui::GetCursorScreenPos().y;
+  const float right = ImGui::GetCursorScreenPos().x + width;
   ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(encoding_color(pe)), "%s", encoding_name(pe));
-  if (!a.defined) {
-    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width);
-    ImGui::TextColored(ImVec4(0.95f, 0.6f, 0.3f, 1.0f), "%s", a.note.c_str());
-    ImGui::PopTextWrapPos();
-    ImGui::Dummy(ImVec2(width, 1.0f));
-    ImGui::EndGroup();
-    return;
-  }
   ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width);
-  verdict_line(a, n, nullptr);
+  if (a.defined) verdict_line(a, n, nullptr);
+  else ImGui::TextColored(ImVec4(0.95f, 0.6f, 0.3f, 1.0f), "%s", a.note.c_str());
   ImGui::PopTextWrapPos();
-  position_ids_line(a, right);
-  const float used = ImGui::GetCursorScreenPos().y - top;
-  query_row_panel(a, n, id, width, std::max(height - used, 1.0f));
+  if (a.defined) position_ids_line(a, right);
+  ImGui::Dummy(ImVec2(width, 1.0f));
   ImGui::EndGroup();
 }
 
-// Two runs on the same test sequence, side by side (the run list's and the "beside" one's).
+// Two runs on the same test sequence (the run list's and the "beside" one's): their words side by side, then the
+// query both are shown at, one row per layer and head of each, in one picture on one colour scale.
 void side_by_side_panel(LabOptions& o) {
   const LabAttention& first = o.attention.defined ? o.attention : o.beside;
   const int n = (first.tokens - 3) / 2;
   if (first.defined) sequence_line(first, n, false);
   const float spacing = ImGui::GetStyle().ItemSpacing.x, em = ImGui::GetFontSize();
   const float width = 0.5f * (ImGui::GetContentRegionAvail().x - spacing - em);
-  const float h = ImGui::GetContentRegionAvail().y;
-  beside_column(o.attention, o.attention_pe, n, "##lab_query_row", width, h);
+  beside_column(o.attention, o.attention_pe, n, width);
   ImGui::SameLine(0.0f, spacing + em);
-  beside_column(o.beside, o.beside_pe, n, "##lab_beside_query_row", width, h);
+  beside_column(o.beside, o.beside_pe, n, width);
+  if (o.pair_rows.rows == 0) return;
+  const LabAttention& a = o.attention;
+  const float avail = ImGui::GetContentRegionAvail().x;
+  ImGui::PushTextWrapPos(0.0f);
+  ImGui::Text("attention of query %d (%s): %s's %d x %d layer x head rows above the grey line, %s's below", a.query,
+              token_role(a.query, n).c_str(), encoding_name(o.attention_pe), a.layers, a.heads, encoding_name(o.beside_pe));
+  ImGui::PopTextWrapPos();
+  heatmap_panel(o.pair_image, "##lab_pair_rows", "key j", "layer x head, both runs", "attention probability",
+                ImVec2(avail, readable_height(ImGui::GetContentRegionAvail().y)));
 }
 
 void attention_panel(AppState& s, LabOptions& o, float height) {
@@ -431,7 +436,9 @@ void attention_panel(AppState& s, LabOptions& o, float height) {
   if (o.beside_pe >= 0) return side_by_side_panel(o);
   LabAttention& a = o.attention;
   if (!a.defined) {
+    ImGui::PushTextWrapPos(0.0f);
     ImGui::TextColored(ImVec4(0.95f, 0.6f, 0.3f, 1.0f), "%s", a.note.c_str());
+    ImGui::PopTextWrapPos();
     ImGui::Dummy(ImVec2(1.0f, std::max(height - 2.0f * ImGui::GetFrameHeightWithSpacing(), 1.0f)));
     return;
   }
@@ -443,17 +450,20 @@ void attention_panel(AppState& s, LabOptions& o, float height) {
   ImGui::TextDisabled("Tiles: rows = layers 1..%d, columns = heads 1..%d; row = query, column = key", a.layers, a.heads);
   ImGui::PopTextWrapPos();
   // Square cells: as wide as the tiles need at this height (plus the axis and the colourbar), at most 60% of the
-  // width and at least readable; the query's row beside them, or under them when the width is short.
+  // width and at least readable; the query's row beside them, or under them when the width is short and the charts
+  // share the page.
   const float h = readable_height(ImGui::GetContentRegionAvail().y), em = ImGui::GetFontSize();
   const float avail = ImGui::GetContentRegionAvail().x, spacing = ImGui::GetStyle().ItemSpacing.x;
   const float panel_min = readable_heatmap_panel_width();
-  const bool beside = fits_side_by_side(2, 2 * colorbar_extra_width());
+  const bool beside = o.show == LabShow::attention || fits_side_by_side(2, 2 * colorbar_extra_width());
   const float w = h * float(a.maps.cols) / float(std::max<std::size_t>(a.maps.rows, 1)) + 9.0f * em;
-  const float tiles_w = beside ? std::clamp(w, panel_min, std::max(0.6f * avail, panel_min)) : avail;
+  const float tiles_w = o.show == LabShow::attention ? 0.5f * (avail - spacing)  // the panel fills the page: halves
+                        : beside ? std::clamp(w, panel_min, std::max(0.6f * avail, panel_min)) : avail;
   heatmap_panel(a.maps_image, "##lab_attention_maps", "key j", "query i", "attention probability", ImVec2(tiles_w, h));
   if (beside) ImGui::SameLine();
   ImGui::BeginGroup();
-  const float row_w = beside ? std::max(avail - tiles_w - spacing, panel_min) : avail;
+  const float row_w = o.show == LabShow::attention ? avail - tiles_w - spacing
+                      : beside ? std::max(avail - tiles_w - spacing, panel_min) : avail;
   query_row_panel(a, n, "##lab_query_row", row_w, h);
   ImGui::EndGroup();
 }
@@ -465,23 +475,37 @@ void draw_lab_controls(AppState& s) {
   const bool training = lab_training(o);
   settings_controls(s, o, training);
   run_buttons(s, o, training);
+  int show = int(o.show);
+  const char* shows[] = {"charts and attention", "charts", "attention"};
+  if (ImGui::Combo("show##lab", &show, shows, 3)) {
+    o.show = LabShow(show);
+    s.pages.mark(kPage);
+  }
+  hint("What the page draws: the loss and accuracy charts, the attention panel, or both.");
 }
 
 void draw_lab_view(AppState& s) {
   LabOptions& o = s.pages.lab;
-  view_title("Lab: train tiny transformers with each positional encoding, then test them on longer sequences");
-  progress_lines(o, !drawing_figure(s));  // a figure keeps the words, not the bars
+  if (!presenting_lesson(s))  // a lesson's slide has the settings in its header and the step's words beside it
+    view_title("Lab: train tiny transformers with each positional encoding, then test them on longer sequences");
+  // A figure keeps the words, not the bars; a lesson's slide of finished runs leaves both to the title line.
+  if (!presenting_lesson(s) || lab_training(o)) progress_lines(o, !drawing_figure(s));
+  if (o.show == LabShow::attention) return attention_panel(s, o, ImGui::GetContentRegionAvail().y);
   // Loss and accuracy side by side (one under the other when the width is short), the attention maps below.
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const bool beside = fits_side_by_side(2);
   const float width = beside ? 0.5f * (avail.x - ImGui::GetStyle().ItemSpacing.x) : avail.x;
   // A legend's rows above a chart come on top of the readable minimum (the page scrolls when it must).
   const float legend_rows = std::max(plot::legend_room_above("##lab_loss"), plot::legend_room_above("##lab_accuracy"));
-  const float top = std::max(avail.y * (beside ? 0.45f : 0.3f), kMinPlotHeightEm * ImGui::GetFontSize() + legend_rows);
+  // The charts fill the page, or leave the attention panel its part (most of the page; a note needs one line).
+  const bool only_note = !o.attention.defined && o.beside_pe < 0;
+  const float share = o.show == LabShow::charts ? (beside ? 1.0f : 0.5f) : only_note ? 0.8f : beside ? 0.45f : 0.3f;
+  const float top = std::max(avail.y * share - (o.show == LabShow::charts ? ImGui::GetStyle().ItemSpacing.y : 0.0f),
+                             kMinPlotHeightEm * ImGui::GetFontSize() + legend_rows);
   loss_plot(o, ImVec2(width, top));
   if (beside) ImGui::SameLine();
   accuracy_plot(s, o, ImVec2(width, top));
-  attention_panel(s, o, ImGui::GetContentRegionAvail().y);
+  if (o.show == LabShow::all) attention_panel(s, o, ImGui::GetContentRegionAvail().y);
 }
 
 }  // namespace peviz::app

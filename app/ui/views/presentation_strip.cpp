@@ -26,11 +26,20 @@ void draw_presentation_header(AppState& s) {
       buttons ? toggle_w + style.ItemSpacing.x + ImGui::CalcTextSize(leave).x + 2 * style.FramePadding.x : 0.0f;
   const float line_x = ImGui::GetCursorPosX(), avail_w = ImGui::GetContentRegionAvail().x;
   // The parameters in large type, shrunk (down to 60%) to fit the line beside the buttons.
+  // Past that it ends in "..." before the buttons, the whole line in the hover.
   push_heading_font();
   const std::string header = parameter_header(s);
   const float width = ImGui::CalcTextSize(header.c_str()).x, room = avail_w - buttons_w - 2 * style.ItemSpacing.x;
   if (width > room && width > 0) ImGui::SetWindowFontScale(std::max(0.6f, room / width));
-  ImGui::TextUnformatted(header.c_str());
+  std::string kept = header, shown = header;
+  while (!kept.empty() && ImGui::CalcTextSize(shown.c_str()).x > room) {
+    std::size_t cut = kept.size() - 1;  // the first byte of the last UTF-8 character
+    while (cut > 0 && (static_cast<unsigned char>(kept[cut]) & 0xC0) == 0x80) --cut;
+    kept.erase(cut);
+    shown = kept + "...";
+  }
+  ImGui::TextUnformatted(shown.c_str());
+  if (shown != header && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", header.c_str());
   const float header_h = ImGui::GetItemRectSize().y;
   ImGui::SetWindowFontScale(1.0f);
   pop_heading_font();

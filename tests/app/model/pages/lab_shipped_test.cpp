@@ -1,10 +1,8 @@
-// The shipped lab experiments: each opens from its preset (and the default one before anything ran), its float16
-// weights, evaluated again, give the exact match training printed, and the fixes' preset shows RoPE and coupled-rope
-// side by side on one sequence.
+// The shipped lab experiments: each opens from its preset (and the default one before anything ran), and its
+// float16 weights, evaluated again, give the exact match training printed.
 #include <algorithm>
 #include <filesystem>
 #include <functional>
-#include <utility>
 
 #include <catch2/catch.hpp>
 
@@ -13,7 +11,6 @@
 #include "app/model/page_model.hpp"
 #include "app/model/presets.hpp"
 #include "app/model/state_json.hpp"
-#include "core/errors.hpp"
 #include "core/train/experiment.hpp"
 #include "core/train/run_queue.hpp"
 
@@ -47,14 +44,6 @@ void check_measured_again(const LabOptions& o, std::size_t i, const std::functio
       INFO(train::to_string(run->settings().pe) << " n=" << printed.accuracy[k].n);
       CHECK(*measured.accuracy[k].exact_match == Approx(*printed.accuracy[k].exact_match).margin(0.02));
     }
-}
-
-// The heaviest attention any head of the query puts on an input symbol x_1..x_n (keys 1..n), and its key.
-std::pair<float, int> heaviest_input_key(const Matrix& rows, int n) {
-  std::pair<float, int> best{-1.0f, -1};
-  for (std::size_t r = 0; r < rows.rows; ++r)
-    for (std::size_t k = 1; k <= std::size_t(n) && k < rows.cols; ++k) best = std::max(best, {rows.at(r, k), int(k)});
-  return best;
 }
 
 }  // namespace
@@ -115,45 +104,4 @@ TEST_CASE("the fixes' shipped experiment opens from its preset: RoPE, coupled-ro
   // Re-measured from the float16 weights, seed 0 of each fix gives what training printed (within a few of 200).
   for (std::size_t i : {std::size_t(1), std::size_t(2)})  // seed 0: rope, coupled-rope, fire, then seed 1
     check_measured_again(o, i, [](int) { return true; });
-}
-
-TEST_CASE("side by side on one sequence past training: RoPE's answer query looks one key early, coupled-rope's at the key it copies") {
-  AppState s;
-  open_preset(s, "lab-fixes-pretrained");
-  const LabOptions& o = s.pages.lab;
-  const LabAttention &rope = o.attention, &coupled = o.beside;
-  REQUIRE(rope.defined);
-  REQUIRE(coupled.defined);
-  const int n = 35;
-  CHECK(rope.tokens_ids == coupled.tokens_ids);  // the same test sequence
-  REQUIRE(rope.tokens_ids.size() == 2u * n + 3);
-  for (int k = 0; k < int(rope.position_ids.size()); ++k) CHECK(rope.position_ids[std::size_t(k)] == k);  // contiguous
-  for (int k = 1; k <= n; ++k) CHECK(coupled.position_ids[std::size_t(k)] == coupled.position_ids[std::size_t(n + 1 + k)]);
-  // RoPE goes wrong on this sequence, coupled-rope copies it exactly; both rows show RoPE's first wrong query.
-  REQUIRE(rope.wrong > n + 1);
-  CHECK(coupled.wrong == -1);
-  CHECK(rope.query == rope.wrong);
-  CHECK(coupled.query == rope.wrong);
-  for (const LabAttention* a : {&rope, &coupled}) {
-    REQUIRE(a->query_rows.rows == std::size_t(a->layers * a->heads));
-    REQUIRE(a->query_rows.cols == std::size_t(a->query + 1));  // causal: keys 0..query
-    for (std::size_t r = 0; r < a->query_rows.rows; ++r) {
-      double sum = 0.0;
-      for (std::size_t k = 0; k < a->query_rows.cols; ++k) sum += a->query_rows.at(r, k);
-      CHECK(sum == Approx(1.0).margin(1e-4));  // a softmax over the keys it may see
-    }
-  }
-  // The query of y_k predicts y_(k+1), a copy of x_(k+1) at key k + 1. Among the input symbols, coupled-rope's
-  // heaviest attention is on that key; RoPE's is one key early, on x_k, the symbol it then wrongly answers.
-  const int k = rope.wrong - n - 1, source = k + 1;
-  CHECK(heaviest_input_key(coupled.query_rows, n).second == source);
-  CHECK(heaviest_input_key(coupled.query_rows, n).first > 0.5f);
-  CHECK(heaviest_input_key(rope.query_rows, n).second == source - 1);
-  CHECK(rope.answer[std::size_t(k)] == rope.tokens_ids[std::size_t(source - 1)]);
-  // The pair is in the state JSON; an unknown name is refused.
-  CHECK(state_to_json(s)["lab"]["attention_beside"] == "coupled-rope");
-  AppState other;
-  CHECK_THROWS_AS(apply_state_json({{"lab", {{"attention_beside", "nonsense"}}}}, other), ParamError);
-  apply_state_json({{"lab", {{"attention_beside", ""}}}}, other);
-  CHECK(other.pages.lab.beside_pe == -1);
 }

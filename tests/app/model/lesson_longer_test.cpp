@@ -1,0 +1,199 @@
+// The second shipped lesson, "Longer than training": each step opens its page and experiment, and says what its
+// pictures show (every claim of its text, checked against the shipped experiments and core).
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <string>
+#include <utility>
+
+#include "app/model/app_update.hpp"
+#include "app/model/lessons.hpp"
+#include "core/train/fire.hpp"
+#include "core/train/positions.hpp"
+
+using namespace peviz;
+using namespace peviz::app;
+using train::PositionEncoding;
+
+namespace {
+
+const std::string kLesson = std::string(PEVIZ_SOURCE_DIR) + "/assets/lessons/longer-than-training.json";
+
+// The state at lesson step `number` (1-based), as the window shows it.
+AppState at_step(int number) {
+  AppState s;
+  start_lesson(s, load_lesson_file(kLesson));
+  go_to_step(s, number - 1);
+  REQUIRE_FALSE(s.teach.notice_is_error);
+  update_app_state(s);
+  return s;
+}
+
+// The seed mean of encoding `pe` at test length n, from the chart's series.
+float mean_at(const LabOptions& o, PositionEncoding pe, int n) {
+  const auto length = std::find(o.lengths.begin(), o.lengths.end(), n);
+  REQUIRE(length != o.lengths.end());
+  for (const LabSeries& sr : o.series)
+    if (sr.pe == pe) {
+      const float m = sr.mean[std::size_t(length - o.lengths.begin())];
+      return std::isnan(m) ? 0.0f : m;  // a learned table without rows there: counted as 0, as the chart says
+    }
+  FAIL("no series of " << train::to_string(pe));
+  return -1.0f;
+}
+
+// The heaviest attention any head of the row puts on an input symbol x_1..x_n (keys 1..n), and its key.
+std::pair<float, int> heaviest_input_key(const Matrix& rows, int n) {
+  std::pair<float, int> best{-1.0f, -1};
+  for (std::size_t r = 0; r < rows.rows; ++r)
+    for (std::size_t k = 1; k <= std::size_t(n) && k < rows.cols; ++k) best = std::max(best, {rows.at(r, k), int(k)});
+  return best;
+}
+
+}  // namespace
+
+TEST_CASE("the second lesson: seven steps on the Lab page, each on a shipped experiment, nothing trains") {
+  const Lesson l = load_lesson_file(kLesson);
+  REQUIRE(l.steps.size() == 7);
+  for (int k = 1; k <= 7; ++k) {
+    INFO("step " << k);
+    AppState s = at_step(k);
+    CHECK(s.pages.page == Page::lab);
+    CHECK_FALSE(s.pages.lab.opened_shipped.empty());
+    CHECK_FALSE(lab_training(s.pages.lab));
+  }
+}
+
+TEST_CASE("step 1: all six fit n <= 20; at 25 RoPE, sinusoidal and learned copy none, NoPE, ALiBi and T5 some; at 35 none") {
+  AppState s = at_step(1);
+  const LabOptions& o = s.pages.lab;
+  CHECK(o.show == LabShow::charts);
+  REQUIRE(o.series.size() == 6);
+  CHECK(o.runs_train_max == 20);
+  CHECK(o.settings.layers == 4);
+  CHECK(o.settings.d_model == 64);
+  for (const LabSeries& sr : o.series) {
+    INFO(train::to_string(sr.pe));
+    CHECK(sr.evaluated == 3);
+    CHECK(mean_at(o, sr.pe, 20) >= 0.99f);  // "almost every string"
+    CHECK(mean_at(o, sr.pe, 35) <= 0.01f);  // "not more than one string in a hundred"
+  }
+  for (PositionEncoding pe : {PositionEncoding::rope, PositionEncoding::sinusoidal, PositionEncoding::learned})
+    CHECK(mean_at(o, pe, 25) == 0.0f);
+  for (PositionEncoding pe : {PositionEncoding::nope, PositionEncoding::alibi, PositionEncoding::t5})
+    CHECK(mean_at(o, pe, 25) > 0.3f);
+}
+
+TEST_CASE("step 2: RoPE and sinusoidal at n = 25 read 53 tokens, ids 0..52, past training's 0..42; both go wrong") {
+  AppState s = at_step(2);
+  const LabOptions& o = s.pages.lab;
+  CHECK(o.show == LabShow::attention);
+  REQUIRE(o.beside_pe >= 0);
+  CHECK(train::kAllPositionEncodings[std::size_t(o.beside_pe)] == PositionEncoding::sinusoidal);
+  REQUIRE(o.beside.defined);
+  CHECK(o.beside.wrong >= 0);
+  CHECK(o.beside.position_ids == o.attention.position_ids);
+  const LabAttention& a = o.attention;
+  REQUIRE(a.defined);
+  CHECK(a.tokens == 53);
+  CHECK(a.position_ids.front() == 0);
+  CHECK(a.position_ids.back() == 52);
+  CHECK(a.coverage.max_id == 42);  // the longest training string: 2 x 20 + 3 tokens
+  CHECK(a.coverage.max_distance == 42);
+  CHECK(a.widest == 52);
+  REQUIRE(a.id_runs.size() == 2);  // drawn as "0-42" and, orange, "43-52"
+  CHECK((a.id_runs[0].first == 0 && a.id_runs[0].last == 42 && a.id_runs[0].seen));
+  CHECK((a.id_runs[1].first == 43 && a.id_runs[1].last == 52 && !a.id_runs[1].seen));
+  CHECK(a.wrong > 25 + 1);  // a wrong answer token
+  CHECK(a.query == std::min(a.wrong, o.beside.wrong));  // the query of the earlier mistake, for both
+  CHECK(o.beside.query == a.query);
+  // The picture: RoPE's 16 rows, a grey (NaN) gutter, sinusoidal's 16, over keys 0..query.
+  REQUIRE(o.pair_rows.rows == 2u * 16 + 1);
+  CHECK(o.pair_rows.cols == std::size_t(a.query + 1));
+  for (std::size_t k = 0; k < o.pair_rows.cols; ++k) {
+    CHECK(std::isnan(o.pair_rows.at(16, k)));
+    CHECK(o.pair_rows.at(0, k) == a.query_rows.at(0, k));
+    CHECK(o.pair_rows.at(17, k) == o.beside.query_rows.at(0, k));
+  }
+}
+
+TEST_CASE("step 3: the learned table has 43 rows, a string of 25 symbols needs 53: not defined, counted 0") {
+  AppState s = at_step(3);
+  const LabOptions& o = s.pages.lab;
+  CHECK_FALSE(o.attention.defined);
+  CHECK(o.attention.note.find("53 tokens") != std::string::npos);
+  CHECK(o.attention.note.find("43 rows") != std::string::npos);
+  const train::TrainRun* learned = o.runs->run(2);  // seed 0: nope, sinusoidal, learned, ...
+  REQUIRE(learned->settings().pe == PositionEncoding::learned);
+  CHECK(learned->learned_table().rows == 43);
+  CHECK(mean_at(o, PositionEncoding::learned, 25) == 0.0f);
+}
+
+TEST_CASE("step 4: coupled-rope copies the string of 35 exactly, x_k and y_k share ids up to 127, and looks at the digit to copy") {
+  AppState s = at_step(4);
+  const LabOptions& o = s.pages.lab;
+  const LabAttention &rope = o.attention, &coupled = o.beside;
+  REQUIRE(rope.defined);
+  REQUIRE(coupled.defined);
+  const int n = 35;
+  CHECK(rope.tokens_ids == coupled.tokens_ids);
+  CHECK(coupled.coverage.max_id == 127);  // random offsets: every id of [0, 128) seen in training
+  for (int k = 1; k <= n; ++k) CHECK(coupled.position_ids[std::size_t(k)] == coupled.position_ids[std::size_t(n + 1 + k)]);
+  REQUIRE(rope.wrong >= 0);
+  CHECK(coupled.wrong == -1);
+  CHECK(coupled.query == rope.wrong);  // both rows: the query where RoPE first goes wrong
+  // That query predicts y_(k+1), a copy of x_(k+1) at key k + 1: coupled-rope's strongest attention among the
+  // inputs is there, RoPE's on x_k, the digit it then writes.
+  const int k = rope.wrong - n - 1, source = k + 1;
+  CHECK(heaviest_input_key(coupled.query_rows, n).second == source);
+  CHECK(heaviest_input_key(rope.query_rows, n).second == source - 1);
+  CHECK(rope.answer[std::size_t(k)] == rope.tokens_ids[std::size_t(source - 1)]);
+}
+
+TEST_CASE("step 5: coupled-rope copies more than 9 in 10 up to n = 35, less than half at 40; FIRE 9 in 10 at 25, fading") {
+  AppState s = at_step(5);
+  const LabOptions& o = s.pages.lab;
+  CHECK(o.show == LabShow::charts);
+  REQUIRE(o.series.size() == 3);
+  for (int n : {25, 30, 35}) CHECK(mean_at(o, PositionEncoding::coupled_rope, n) > 0.9f);
+  CHECK(mean_at(o, PositionEncoding::coupled_rope, 40) < 0.5f);
+  CHECK(mean_at(o, PositionEncoding::fire, 25) > 0.9f);
+  CHECK(mean_at(o, PositionEncoding::fire, 30) < mean_at(o, PositionEncoding::fire, 25));
+  CHECK(mean_at(o, PositionEncoding::fire, 40) < mean_at(o, PositionEncoding::fire, 30));
+  for (int n : {25, 30, 35, 40}) CHECK(mean_at(o, PositionEncoding::rope, n) == 0.0f);
+}
+
+TEST_CASE("step 6: FIRE's interpolated distance stays in [0, 1] for every query; FIRE copies the string of 30, RoPE does not") {
+  AppState s = at_step(6);
+  const LabOptions& o = s.pages.lab;
+  REQUIRE(o.attention.defined);
+  REQUIRE(o.beside.defined);
+  CHECK(o.attention.wrong == -1);  // left, FIRE: exact
+  CHECK(o.beside.wrong >= 0);      // right, RoPE
+  for (double c : {0.1, 1.0, 10.0})
+    for (int query : {5, 42, 62, 200})
+      for (int key = 0; key <= query; ++key) {
+        const double u = train::fire_interpolated_distance(c, 42.0, query, key);
+        CHECK(u >= 0.0);
+        CHECK(u <= 1.0);
+      }
+}
+
+TEST_CASE("step 7: randomized ids are drawn from [0, 128) without repeats and sorted: every id and distance up to 127 seen") {
+  AppState s = at_step(7);
+  CHECK(s.pages.lab.settings.position_range == 128);
+  const train::PositionCoverage random = train::training_coverage(train::PositionSampler::randomized, 20, 128);
+  CHECK(random.max_id == 127);
+  CHECK(random.max_distance == 127);
+  std::mt19937_64 rng(7);
+  for (int length : {3, 43, 128}) {
+    const std::vector<int> ids = train::randomized_positions(length, 128, rng);
+    REQUIRE(int(ids.size()) == length);
+    CHECK(std::is_sorted(ids.begin(), ids.end()));
+    CHECK(std::adjacent_find(ids.begin(), ids.end()) == ids.end());  // sorted and no two alike: no repeats
+    CHECK(ids.front() >= 0);
+    CHECK(ids.back() < 128);
+  }
+}
