@@ -63,14 +63,15 @@ struct CurrentPlot {
 CurrentPlot g_plot;
 HeatmapTextureSource g_texture_source;  // the GL layer's pictures (none: headless)
 
-// Tableau 10, then two more so a 12-series chart (the distance chart) repeats no colour.
+// Tableau 10, then three more so a 12-series chart (the distance chart) and the Lab's 12 encodings repeat no colour
+// (the 11th a green-teal that keeps 3:1 contrast on both themes' backgrounds).
 constexpr int kPaletteSize = 13;
 constexpr ImU32 kPalette[kPaletteSize] = {IM_COL32(31, 119, 180, 255), IM_COL32(255, 127, 14, 255),
                                 IM_COL32(44, 160, 44, 255),  IM_COL32(214, 39, 40, 255),
                                 IM_COL32(148, 103, 189, 255), IM_COL32(140, 86, 75, 255),
                                 IM_COL32(227, 119, 194, 255), IM_COL32(127, 127, 127, 255),
                                 IM_COL32(188, 189, 34, 255), IM_COL32(23, 190, 207, 255),
-                                IM_COL32(0, 90, 50, 255),    IM_COL32(255, 200, 40, 255),
+                                IM_COL32(0, 150, 110, 255),  IM_COL32(255, 200, 40, 255),
                                 IM_COL32(110, 110, 255, 255)};
 
 ImU32 style_color(ImGuiCol c, float alpha = 1.0f) { return ImGui::GetColorU32(c, alpha); }
