@@ -42,8 +42,7 @@ constexpr int kMaxCurvePoints = 1000, kMaxChartPoints = 6000;
 int loss_points_per_curve(const train::RunQueue& runs) {
   std::array<int, kLabEncodings> per_encoding{};
   for (std::size_t i = 0; i < runs.size(); ++i) {
-    const auto at = std::find(train::kAllPositionEncodings.begin(), train::kAllPositionEncodings.end(), runs.settings(i).pe);
-    ++per_encoding[std::size_t(at - train::kAllPositionEncodings.begin())];
+    ++per_encoding[std::size_t(lab_encoding_index(runs.settings(i).pe))];
   }
   int curves = 0;
   for (int n : per_encoding) curves += n + (n > 1 ? 1 : 0);
@@ -307,8 +306,7 @@ NdArray export_data(const AppState& s) {
   std::vector<std::vector<float>> cols(1 + kLabEncodings, std::vector<float>(lengths.size(), kNaN));
   for (std::size_t k = 0; k < lengths.size(); ++k) cols[0][k] = float(lengths[k]);
   for (const LabSeries& sr : o.series) {
-    const auto at = std::find(train::kAllPositionEncodings.begin(), train::kAllPositionEncodings.end(), sr.pe);
-    const std::size_t c = 1 + std::size_t(at - train::kAllPositionEncodings.begin());
+    const std::size_t c = 1 + std::size_t(lab_encoding_index(sr.pe));
     for (std::size_t k = 0; k < sr.mean.size() && k < lengths.size(); ++k) cols[c][k] = sr.mean[k];
   }
   return data_columns(cols);
@@ -331,8 +329,7 @@ int encoding_index(const std::string& name, const char* key) {
   PositionEncoding pe;
   if (!train::parse_position_encoding(name, pe))
     throw ParamError(key, "must be one of " + train::lab_encoding_names() + ", got " + name);
-  return int(std::find(train::kAllPositionEncodings.begin(), train::kAllPositionEncodings.end(), pe) -
-             train::kAllPositionEncodings.begin());
+  return lab_encoding_index(pe);
 }
 
 void read_json(const nlohmann::json& j, PageStates& a) {
@@ -348,8 +345,7 @@ void read_json(const nlohmann::json& j, PageStates& a) {
       PositionEncoding pe;
       if (!name.is_string() || !train::parse_position_encoding(name.get<std::string>(), pe))
         throw ParamError("encodings", "must name one of " + train::lab_encoding_names() + ", got " + name.dump());
-      const auto at = std::find(train::kAllPositionEncodings.begin(), train::kAllPositionEncodings.end(), pe);
-      o.compare[std::size_t(at - train::kAllPositionEncodings.begin())] = true;
+      o.compare[std::size_t(lab_encoding_index(pe))] = true;
     }
   }
   read(j, "layers", o.settings.layers);
@@ -457,8 +453,7 @@ void open_lab_experiment(AppState& s, const std::string& path) {
   o.settings = t;
   o.compare.fill(false);
   for (const auto& r : runs) {
-    const auto at = std::find(train::kAllPositionEncodings.begin(), train::kAllPositionEncodings.end(), r->settings().pe);
-    o.compare[std::size_t(at - train::kAllPositionEncodings.begin())] = true;
+    o.compare[std::size_t(lab_encoding_index(r->settings().pe))] = true;
   }
   o.runs = std::make_shared<train::RunQueue>(std::move(runs));
   // Train afterwards uses as many seeds as were opened, from the lowest (the caption names the opened ones).

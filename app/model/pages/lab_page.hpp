@@ -7,6 +7,7 @@
 // stop at once without evaluating, then join). File > Open of a saved experiment puts a finished queue in
 // its place (nothing trains).
 #pragma once
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <memory>
@@ -22,6 +23,11 @@
 namespace peviz::app {
 
 inline constexpr int kLabEncodings = int(train::kAllPositionEncodings.size());
+// An encoding's index in kAllPositionEncodings: its checkbox, colour and column on the page.
+inline int lab_encoding_index(train::PositionEncoding pe) {
+  const auto& all = train::kAllPositionEncodings;
+  return int(std::find(all.begin(), all.end(), pe) - all.begin());
+}
 // The experiment the Lab page shows before anything is trained or opened: the default settings on copy, three
 // seeds, as `peviz train` trained it (assets/lab/README.md says how it was made).
 inline constexpr const char* kDefaultExperiment = "default-copy";

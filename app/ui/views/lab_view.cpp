@@ -28,10 +28,6 @@ const char* hidden_name(int k) {
   }();
   return hidden[std::size_t(k)].c_str();
 }
-int encoding_index(train::PositionEncoding pe) {
-  const auto& all = train::kAllPositionEncodings;
-  return int(std::find(all.begin(), all.end(), pe) - all.begin());
-}
 // The palette in order, past its grey (index 7: it reads as a disabled checkbox beside the others).
 ImU32 encoding_color(int k) { return plot::series_color(k < 7 ? k : k + 1); }
 
@@ -180,7 +176,7 @@ void progress_lines(const LabOptions& o, bool bars) {
   }
   if (!o.opened_from.empty()) ImGui::TextDisabled("Opened from %s (trained earlier; nothing retrains)", o.opened_from.c_str());
   for (const LabSeries& sr : o.series) {
-    const int k = encoding_index(sr.pe);
+    const int k = lab_encoding_index(sr.pe);
     ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(encoding_color(k)), "%s", encoding_name(k));
     ImGui::SameLine(ImGui::GetCursorPosX() + 6.0f * ImGui::GetFontSize());
     float done = 0.0f;
@@ -215,7 +211,7 @@ void loss_plot(const LabOptions& o, ImVec2 size) {
   if (!any) lo = -3.0, hi = 0.5;
   plot::setup_axes("step", "training loss (log10)", {0.0, steps}, {lo - 0.1, hi + 0.1}, plot::axis_integer);
   for (const LabSeries& sr : o.series) {
-    const int k = encoding_index(sr.pe);
+    const int k = lab_encoding_index(sr.pe);
     for (const LabRunView& v : o.views) {
       if (v.pe != sr.pe) continue;
       const double w = v.loss_bucket;
@@ -261,7 +257,7 @@ void accuracy_plot(AppState& s, const LabOptions& o, ImVec2 size) {
   names.reserve(o.series.size());
   for (const LabSeries& sr : o.series) {
     if (sr.evaluated == 0) continue;
-    const int k = encoding_index(sr.pe);
+    const int k = lab_encoding_index(sr.pe);
     names.push_back(encoding_name(k));
     for (std::size_t i = 0; i < o.lengths.size() && i < sr.mean.size(); ++i)
       if (std::isnan(sr.mean[i]) && o.lengths[i] > train_max) {

@@ -15,11 +15,6 @@ using train::PositionEncoding;
 
 namespace {
 
-int index_of(PositionEncoding pe) {
-  const auto& all = train::kAllPositionEncodings;
-  return int(std::find(all.begin(), all.end(), pe) - all.begin());
-}
-
 // The shipped fixes experiment (RoPE, coupled-rope, FIRE on copy) opened on the Lab page, showing `first` with
 // `beside` (-1: none) on test sequence 0 of n = 35.
 AppState fixes_at_35(int first, int beside) {
@@ -46,7 +41,7 @@ void check_rows_are_softmaxes(const LabAttention& a) {
 }  // namespace
 
 TEST_CASE("one run: its own first wrong query, its ids as runs split where training's ids end, no picture of two") {
-  const AppState s = fixes_at_35(index_of(PositionEncoding::rope), -1);
+  const AppState s = fixes_at_35(lab_encoding_index(PositionEncoding::rope), -1);
   const LabOptions& o = s.pages.lab;
   const LabAttention& a = o.attention;
   REQUIRE(a.defined);
@@ -62,7 +57,7 @@ TEST_CASE("one run: its own first wrong query, its ids as runs split where train
 }
 
 TEST_CASE("two runs: the same sequence, the earlier wrong query for both, their rows stacked around a NaN gutter") {
-  const AppState s = fixes_at_35(index_of(PositionEncoding::rope), index_of(PositionEncoding::coupled_rope));
+  const AppState s = fixes_at_35(lab_encoding_index(PositionEncoding::rope), lab_encoding_index(PositionEncoding::coupled_rope));
   const LabOptions& o = s.pages.lab;
   const LabAttention &rope = o.attention, &coupled = o.beside;
   REQUIRE(rope.defined);
@@ -99,11 +94,11 @@ TEST_CASE("two runs: the same sequence, the earlier wrong query for both, their 
 }
 
 TEST_CASE("the run beside is in the state JSON by name; an unknown name is refused, \"\" is none") {
-  const AppState s = fixes_at_35(index_of(PositionEncoding::rope), index_of(PositionEncoding::fire));
+  const AppState s = fixes_at_35(lab_encoding_index(PositionEncoding::rope), lab_encoding_index(PositionEncoding::fire));
   CHECK(state_to_json(s)["lab"]["attention_beside"] == "fire");
   AppState other;
   apply_state_json({{"lab", {{"attention_beside", "coupled-rope"}}}}, other);
-  CHECK(other.pages.lab.beside_pe == index_of(PositionEncoding::coupled_rope));
+  CHECK(other.pages.lab.beside_pe == lab_encoding_index(PositionEncoding::coupled_rope));
   CHECK_THROWS_AS(apply_state_json({{"lab", {{"attention_beside", "nonsense"}}}}, other), ParamError);
   apply_state_json({{"lab", {{"attention_beside", ""}}}}, other);
   CHECK(other.pages.lab.beside_pe == -1);
