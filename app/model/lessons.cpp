@@ -8,6 +8,7 @@
 
 #include "app/model/app_update.hpp"
 #include "app/model/data_files.hpp"
+#include "app/model/page_model.hpp"
 #include "app/model/presets.hpp"
 #include "app/model/session.hpp"
 #include "app/model/state_json.hpp"
@@ -35,6 +36,25 @@ std::string string_key(const json& o, const char* key, const std::string& source
   std::string v = o.at(key).get<std::string>();
   if (non_empty && v.empty()) refuse(source, where + "\"" + key + "\" must not be empty");
   return v;
+}
+
+// A step's "show": names of the parts of the page the step shows (PageModel::parts), at least one.
+std::vector<std::string> show_list(const json& st, Page page, const std::string& source, const std::string& where) {
+  if (!st.contains("show")) return {};
+  const json& show = st.at("show");
+  std::string known;
+  for (const char* part : page_model(page).parts) known += (known.empty() ? "" : ", ") + std::string(part);
+  if (!known.empty() && uses_sidebar_encoding(page)) known += std::string(", ") + kStripPart;
+  if (known.empty()) refuse(source, where + "\"show\": page " + page_name(page) + " has no parts to pick from");
+  if (!show.is_array() || show.empty())
+    refuse(source, where + "\"show\" must be a non-empty array of the page's parts (" + known + "), got " + show.dump());
+  std::vector<std::string> parts;
+  for (const json& part : show) {
+    if (!part.is_string() || !is_page_part(page, part.get<std::string>()))
+      refuse(source, where + "\"show\": " + part.dump() + " is not a part of page " + page_name(page) + " (" + known + ")");
+    parts.push_back(part.get<std::string>());
+  }
+  return parts;
 }
 
 }  // namespace
@@ -70,6 +90,7 @@ Lesson parse_lesson(const json& j, const std::string& source) {
       refuse(source, where + "state: " + e.what());
     }
     step.state = st.at("state");
+    step.show = show_list(st, scratch->pages.page, source, where);
     lesson.steps.push_back(std::move(step));
   }
   return lesson;
@@ -128,6 +149,7 @@ void go_to_step(AppState& s, int k) {
   t.step = std::clamp(k, 0, int(t.lesson.steps.size()) - 1);
   const LessonStep& step = t.lesson.steps[std::size_t(t.step)];
   t.present_controls = step.controls;
+  t.present_parts = step.show;
   try {
     apply_state_json(t.lesson_start, s);
     apply_state_json(step.state, s);

@@ -48,6 +48,10 @@ struct PageModel {
   bool (*follows_rope_model)(const PageStates&) = nullptr;
   // The page's heatmaps, for the GL layer to attach once.
   void (*heatmaps)(PageStates&, std::vector<plot::HeatmapImage*>&) = nullptr;
+  // The parts of the page a presented lesson step can name in its "show" list (its plots, its groups of
+  // controls), in the order the view draws them; the view leaves out the parts a step does not name. Empty: the
+  // page is shown whole.
+  std::span<const char* const> parts = {};
 };
 
 // Every page in tab order (index = Page value).
@@ -61,6 +65,11 @@ inline const char* page_name(Page p) { return page_model(p).name; }
 // Whether the sidebar's encoding controls (d_model, L, base, ...) change what the page shows: Basics and the
 // pages that follow them; the others have their own controls, and the sidebar hides the encoding's.
 inline bool uses_sidebar_encoding(Page p) { return p == Page::basics || page_model(p).follows_params; }
+// The part of every page that follows the sidebar's encoding (uses_sidebar_encoding): presenting's strip of its
+// sliders. A step's "show" list without it leaves the strip out and gives the page its width.
+inline constexpr const char* kStripPart = "strip";
+// Whether `part` is one of the page's parts (PageModel::parts, and kStripPart where the page shows the strip).
+bool is_page_part(Page p, std::string_view part);
 
 // For the page files: set an image to show matrix `m` with `map` over [vmin, vmax] (a new version).
 void set_heatmap(plot::HeatmapImage& img, const Matrix& m, plot::Colormap map, double vmin, double vmax);

@@ -31,6 +31,13 @@ std::string page_names() {
   return out;
 }
 
+bool is_page_part(Page p, std::string_view part) {
+  if (part == kStripPart) return uses_sidebar_encoding(p);
+  for (const char* name : page_model(p).parts)
+    if (part == name) return true;
+  return false;
+}
+
 void set_heatmap(plot::HeatmapImage& img, const Matrix& m, plot::Colormap map, double vmin, double vmax) {
   img.values = &m;
   ++img.version;

@@ -27,6 +27,7 @@ struct LessonStep {
   std::string demo;         // optional panel drawn beside the text: "" or "word-order"
   std::string learned_table;  // optional: a data file (assets/...) whose "wpe" tensor the step loads as the table
   bool controls = false;    // optional: the text asks to move a page's own control, so presenting shows them
+  std::vector<std::string> show;  // optional: the page's parts presenting shows (PageModel::parts); empty = all
   nlohmann::json state;     // partial state JSON applied on top of the lesson's starting state
 };
 
@@ -63,6 +64,7 @@ struct TeachState {
   // Presentation mode: the window reacts (full screen) in gui_main.cpp.
   bool presenting = false;
   bool present_controls = false;         // presenting: the page's own controls shown too (the strip's toggle)
+  std::vector<std::string> present_parts;  // presenting a lesson: the step's "show" list (empty = the whole page)
   int saved_theme = 0;                   // the user's theme and zoom, restored on leave
   float saved_zoom = 1.0f;
 

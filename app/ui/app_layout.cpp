@@ -4,6 +4,7 @@
 #include "app/ui/app_layout.hpp"
 
 #include <algorithm>
+#include <string>
 
 #include <imgui.h>
 #include <imgui_internal.h>  // RenderTextEllipsis
@@ -151,6 +152,20 @@ struct LessonBox {
   float width = 0, height = 0;  // 0 x 0: no lesson
   bool beside = false;
 };
+// The height the lesson panel's step line, buttons, heading and text take in a panel `width` wide.
+float lesson_panel_height(const AppState& s, const LessonStep& step, float width) {
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float wrap = width - 2 * style.WindowPadding.x - style.ScrollbarSize;  // the wrap width loses a scrollbar's width
+  const std::string step_line = s.teach.lesson.title + "  ·  step " + std::to_string(s.teach.step + 1) + " / " +
+                                std::to_string(s.teach.lesson.steps.size());
+  push_heading_font();
+  const float heading = ImGui::CalcTextSize(step.title.c_str(), nullptr, false, wrap).y;
+  pop_heading_font();
+  return ImGui::CalcTextSize(step_line.c_str(), nullptr, false, wrap).y + ImGui::GetFrameHeightWithSpacing() + heading +
+         ImGui::CalcTextSize(step.text.c_str(), nullptr, false, wrap).y + 3 * style.ItemSpacing.y +
+         2 * style.WindowPadding.y + ImGui::GetTextLineHeightWithSpacing();
+}
+
 LessonBox lesson_box(const AppState& s, ImVec2 avail, float full_h) {
   const TeachState& t = s.teach;
   if (!t.lesson_active || t.lesson.steps.empty()) return {};
@@ -166,7 +181,14 @@ LessonBox lesson_box(const AppState& s, ImVec2 avail, float full_h) {
   const float needed = std::max(fixed + text_h, demo ? 17.0f * ImGui::GetTextLineHeightWithSpacing() : 0.0f);
   const float below = std::min(needed, full_h * 0.55f);
   if (full_h - below >= kBasicsCellHeightEm * fs || avail.x < 48.0f * fs) return {avail.x, below, false};
-  return {std::max(0.34f * avail.x, 18.0f * fs), full_h, true};
+  // A presented demo is the slide's figure: the panel takes the body, the demo beside the text.
+  if (demo) return {presenting_lesson(s) ? avail.x : std::max(kLessonDemoPanelShare * avail.x, kLessonDemoPanelMinEm * fs),
+                    full_h, true};
+  // Beside: the narrowest width from the panel's share up to its widest in which the whole step shows unscrolled.
+  float width = std::max(kLessonPanelShare * avail.x, kLessonPanelMinEm * fs);
+  const float widest = std::max(kLessonPanelMaxShare * avail.x, width);
+  while (width < widest && lesson_panel_height(s, step, width) > full_h) width = std::min(width + fs, widest);
+  return {width, full_h, true};
 }
 
 // The toast: a small framed message in the bottom-right corner until it expires.
@@ -197,6 +219,29 @@ void begin_root(bool menu_bar) {
   ImGui::PopStyleVar();
 }
 
+// The sidebar (or presenting's strip) and the shown page, filling `size` at `origin` in a body `body_w` wide; `bar`
+// is the splitters' width.
+void draw_sidebar_and_page(AppState& s, ImVec2 origin, ImVec2 size, float body_w, float bar) {
+  const float scale = ImGui::GetFontSize() / 16.0f;
+  float sidebar = 0.0f;
+  if (s.teach.presenting) {  // a thin strip for the encoding sliders on the pages they change; none on the others
+    if (uses_sidebar_encoding(s.pages.page) && shows_part(s, kStripPart)) {
+      sidebar = std::min(ImGui::GetFontSize() * 9.0f, body_w * 0.3f);
+      pane("##present_strip", origin, ImVec2(sidebar, size.y), draw_presentation_strip, s, 0);
+    }
+  } else {
+    const float lo = float(limits::sidebar_width.min), hi = float(limits::sidebar_width.max);
+    sidebar = std::min(std::clamp(s.layout.sidebar_width, lo, hi) * scale, std::max(lo * scale, body_w * 0.6f));
+    pane("##controls", origin, ImVec2(sidebar, size.y), draw_controls_panel, s, 0);
+    if (const float dx = splitter("##split_sidebar", ImVec2(origin.x + sidebar, origin.y), ImVec2(bar, size.y), true))
+      s.layout.sidebar_width = std::clamp((sidebar + dx) / scale, lo, hi);
+  }
+  s.regions.controls = {origin.x, origin.y, origin.x + sidebar, origin.y + size.y};
+  const ImVec2 body(origin.x + sidebar + bar, origin.y), body_size(std::max(size.x - sidebar - bar, 100.0f), size.y);
+  if (s.pages.page == Page::basics) draw_basics_grid(s, body, body_size);
+  else pane("##page", body, body_size, draw_shown_page, s, 0);  // scrolls when its plots need more height
+}
+
 // The window's body: presentation header, page tabs, sidebar (or strip), views, lesson panel, status
 // line (or caption). Inside the root window.
 void draw_body(AppState& s, const std::string& caption) {
@@ -218,32 +263,17 @@ void draw_body(AppState& s, const std::string& caption) {
   const LessonBox lesson = lesson_box(s, avail, full_h);
   const float body_h = lesson.beside ? full_h : std::max(full_h - lesson.height, 100.0f);
   const float body_w_total = lesson.beside ? avail.x - lesson.width : avail.x;
+  const bool page_shown = body_w_total > 0.0f;  // a presented demo step's panel takes the whole body
   const ImVec2 status_pos(origin.x, origin.y + full_h + ImGui::GetStyle().ItemSpacing.y);
   if (lesson.beside)
-    pane("##lesson", ImVec2(origin.x + body_w_total + bar, origin.y), ImVec2(lesson.width - bar, full_h), draw_lesson_panel,
-         s, 0);
+    pane("##lesson", ImVec2(origin.x + body_w_total + (page_shown ? bar : 0.0f), origin.y),
+         ImVec2(lesson.width - (page_shown ? bar : 0.0f), full_h), draw_lesson_panel, s, 0);
   else if (lesson.height > 0.0f)
     pane("##lesson", ImVec2(origin.x, origin.y + body_h + bar), ImVec2(avail.x, lesson.height - bar), draw_lesson_panel, s,
          0);
 
-  float sidebar = 0.0f;
-  if (presenting) {  // a thin strip for the encoding sliders on the pages they change; none on the others
-    if (uses_sidebar_encoding(s.pages.page)) {
-      sidebar = std::min(ImGui::GetFontSize() * 9.0f, avail.x * 0.3f);
-      pane("##present_strip", origin, ImVec2(sidebar, body_h), draw_presentation_strip, s, 0);
-    }
-  } else {
-    const float lo = float(limits::sidebar_width.min), hi = float(limits::sidebar_width.max);
-    sidebar = std::min(std::clamp(s.layout.sidebar_width, lo, hi) * scale, std::max(lo * scale, avail.x * 0.6f));
-    pane("##controls", origin, ImVec2(sidebar, body_h), draw_controls_panel, s, 0);
-    if (const float dx = splitter("##split_sidebar", ImVec2(origin.x + sidebar, origin.y), ImVec2(bar, body_h), true))
-      s.layout.sidebar_width = std::clamp((sidebar + dx) / scale, lo, hi);
-  }
-  s.regions.controls = {origin.x, origin.y, origin.x + sidebar, origin.y + body_h};
-
-  const ImVec2 body(origin.x + sidebar + bar, origin.y), body_size(std::max(body_w_total - sidebar - bar, 100.0f), body_h);
-  if (s.pages.page == Page::basics) draw_basics_grid(s, body, body_size);
-  else pane("##page", body, body_size, draw_shown_page, s, 0);  // scrolls when its plots need more height
+  if (page_shown) draw_sidebar_and_page(s, origin, ImVec2(body_w_total, body_h), avail.x, bar);
+  else s.regions.controls = {origin.x, origin.y, origin.x, origin.y + body_h};  // no sidebar
   ImGui::SetCursorScreenPos(status_pos);
   status_line(s, caption);
 }

@@ -16,6 +16,12 @@ void draw_app(AppState& s);
 // The smallest cell of the Basics grid, in font heights: room for a view's toolbar and two plots of the
 // readable minimum (views.hpp) each. Below it the page shows one view at a time.
 inline constexpr float kBasicsCellWidthEm = 30.0f, kBasicsCellHeightEm = 24.0f;
+// The lesson panel beside the views (a wide window, a projector): this share of the width, at least this many font
+// heights wide (about 30 characters a line at the presentation text size), wider up to the largest share where the
+// step's text needs it to show unscrolled; the views keep the rest. A step with a demo (the word-order sums) takes
+// the demo's share in the window and the whole body while presenting, the demo beside its text.
+inline constexpr float kLessonPanelShare = 0.28f, kLessonPanelMinEm = 15.0f, kLessonPanelMaxShare = 0.42f;
+inline constexpr float kLessonDemoPanelShare = 0.34f, kLessonDemoPanelMinEm = 18.0f;
 
 // The Basics page's 2 x 2 grid of views with its splitters, filling the rectangle at `origin` of `size`; one view
 // at a time under tabs when a cell would be smaller than that.

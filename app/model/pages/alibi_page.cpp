@@ -98,6 +98,6 @@ Matrix tile_heads(const Matrix& stacked, int heads, int seq_len, int cols) {
 
 extern const PageModel alibi_page{.name = "alibi", .title = "ALiBi", .json_key = "alibi", .update = update,
                                   .export_data = export_data, .caption = caption, .read_json = read_json,
-                                  .write_json = write_json, .heatmaps = heatmaps};
+                                  .write_json = write_json, .heatmaps = heatmaps, .parts = kAlibiParts};
 
 }  // namespace peviz::app

@@ -273,6 +273,6 @@ extern const PageModel context_extension_page{.name = "context-extension", .titl
                                               .json_key = "context_extension", .update = update,
                                               .export_data = export_data, .caption = caption,
                                               .read_json = read_json, .write_json = write_json,
-                                              .take_rope_model = take_model, .follows_rope_model = follows_model};
+                                              .take_rope_model = take_model, .follows_rope_model = follows_model, .parts = kContextExtensionParts};
 
 }  // namespace peviz::app

@@ -12,6 +12,13 @@
 
 namespace peviz::app {
 
+// The parts a presented lesson step can name in its "show" list (PageModel::parts), in drawing order: wavelengths:
+// the wavelength per pair of every scaling; ramp: YaRN's ramp (and Llama 4's query scale).
+inline constexpr const char *kContextExtensionWavelengths = "wavelengths", *kContextExtensionRamp = "ramp";
+inline constexpr std::array<const char*, 2> kContextExtensionParts = {
+    kContextExtensionWavelengths,
+    kContextExtensionRamp};
+
 // A model on the comparison: its config and the layer type compared.
 struct ComparedModel {
   std::shared_ptr<const ModelConfig> model;

@@ -71,6 +71,6 @@ nlohmann::json write_json(const PageStates& a) {
 
 extern const PageModel criteria_page{.name = "criteria", .title = "Criteria", .json_key = "criteria",
                                      .follows_params = true, .update = update, .export_data = export_data,
-                                     .read_json = read_json, .write_json = write_json};
+                                     .read_json = read_json, .write_json = write_json, .parts = kCriteriaParts};
 
 }  // namespace peviz::app

@@ -1,5 +1,6 @@
 // The criteria page's options and cached results (its update, export, caption and state JSON: criteria_page.cpp).
 #pragma once
+#include <array>
 #include <string>
 #include <vector>
 
@@ -8,6 +9,13 @@
 #include "core/matrix.hpp"
 
 namespace peviz::app {
+
+// The parts a presented lesson step can name in its "show" list (PageModel::parts), in drawing order: notes: what
+// was measured and the pass thresholds; table: the scorecard; fraction: t/(L-1) at two lengths; integer: the integer t.
+inline constexpr const char *kCriteriaNotes = "notes", *kCriteriaTable = "table", *kCriteriaFraction = "fraction",
+                            *kCriteriaInteger = "integer";
+inline constexpr std::array<const char*, 4> kCriteriaParts = {kCriteriaNotes, kCriteriaTable, kCriteriaFraction,
+                                                              kCriteriaInteger};
 
 struct CriteriaOptions {
   int length_a = 64, length_b = 256;   // the two lengths of the "same offset" plot

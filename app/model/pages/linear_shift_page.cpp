@@ -58,6 +58,6 @@ void heatmaps(PageStates& a, std::vector<plot::HeatmapImage*>& out) { out.push_b
 
 extern const PageModel linear_shift_page{.name = "linear-shift", .title = "Linear shift", .json_key = "linear_shift",
                                          .follows_params = true, .update = update, .export_data = export_data,
-                                         .read_json = read_json, .write_json = write_json, .heatmaps = heatmaps};
+                                         .read_json = read_json, .write_json = write_json, .heatmaps = heatmaps, .parts = kLinearShiftParts};
 
 }  // namespace peviz::app

@@ -9,6 +9,16 @@
 
 namespace peviz::app {
 
+// The parts a presented lesson step can name in its "show" list (PageModel::parts), in drawing order: vectors: PE(p
+// + k) and R(k) PE(p); difference: their difference; rotation: R(k).
+inline constexpr const char *kLinearShiftVectors = "vectors",
+                            *kLinearShiftDifference = "difference",
+                            *kLinearShiftRotation = "rotation";
+inline constexpr std::array<const char*, 3> kLinearShiftParts = {
+    kLinearShiftVectors,
+    kLinearShiftDifference,
+    kLinearShiftRotation};
+
 struct LinearShiftOptions {
   int p = 10;                     // base position
   int k = 5;                      // offset

@@ -91,6 +91,6 @@ extern const PageModel rope_clocks_page{.name = "rope-clocks", .title = "RoPE cl
                                         .update = update, .advance = advance, .busy = busy,
                                         .export_data = export_data, .caption = caption,
                                         .read_json = read_json, .write_json = write_json,
-                                        .take_rope_model = take_model, .follows_rope_model = follows_model};
+                                        .take_rope_model = take_model, .follows_rope_model = follows_model, .parts = kRopeClocksParts};
 
 }  // namespace peviz::app

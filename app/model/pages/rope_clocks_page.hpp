@@ -9,6 +9,19 @@
 
 namespace peviz::app {
 
+// The parts a presented lesson step can name in its "show" list (PageModel::parts), in drawing order: settings:
+// pairs, base, pairing, the model line; position: the position slider and its animation; dials: one dial per pair;
+// angles: the angle per pair.
+inline constexpr const char *kRopeClocksSettings = "settings",
+                            *kRopeClocksPosition = "position",
+                            *kRopeClocksDials = "dials",
+                            *kRopeClocksAngles = "angles";
+inline constexpr std::array<const char*, 4> kRopeClocksParts = {
+    kRopeClocksSettings,
+    kRopeClocksPosition,
+    kRopeClocksDials,
+    kRopeClocksAngles};
+
 struct RopeClocksOptions {
   RopeParams rope{64, 0, 10000.0, RopePairing::halves};  // head_dim 64: 32 dials
   bool from_model = false;       // `rope` is the loaded model's (PageStates::rope_model); a knob moved clears it

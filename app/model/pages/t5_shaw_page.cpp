@@ -88,6 +88,6 @@ void heatmaps(PageStates& a, std::vector<plot::HeatmapImage*>& out) {
 
 extern const PageModel t5_shaw_page{.name = "t5-shaw", .title = "T5 & Shaw", .json_key = "t5_shaw", .update = update,
                                     .export_data = export_data, .caption = caption, .read_json = read_json,
-                                    .write_json = write_json, .heatmaps = heatmaps};
+                                    .write_json = write_json, .heatmaps = heatmaps, .parts = kT5ShawParts};
 
 }  // namespace peviz::app

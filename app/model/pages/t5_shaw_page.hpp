@@ -9,6 +9,13 @@
 
 namespace peviz::app {
 
+// The parts a presented lesson step can name in its "show" list (PageModel::parts), in drawing order: notes: the
+// exact range and the clipping in words; buckets: T5's bucket map; shaw: Shaw's clipped distances; curve: bucket
+// against distance.
+inline constexpr const char *kT5ShawNotes = "notes", *kT5ShawBuckets = "buckets", *kT5ShawShaw = "shaw",
+                            *kT5ShawCurve = "curve";
+inline constexpr std::array<const char*, 4> kT5ShawParts = {kT5ShawNotes, kT5ShawBuckets, kT5ShawShaw, kT5ShawCurve};
+
 struct T5ShawOptions {
   int seq_len = 64;
   int num_buckets = 32;

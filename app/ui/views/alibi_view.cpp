@@ -13,6 +13,20 @@ namespace peviz::app {
 
 namespace {
 
+// The slope of every head, the shown head marked; a click picks the head.
+void draw_slopes(AppState& s, ImVec2 size) {
+  AlibiOptions& o = s.pages.alibi;
+  if (!plot::begin_plot("##alibi_slopes", size)) return;
+  plot::setup_axes("head h", "slope m_h", {-0.5, o.heads - 0.5}, {0.0, o.slopes.front() * 1.1}, plot::axis_integer);
+  plot::plot_line("slope", o.slopes_f.data(), int(o.slopes_f.size()), 0.0, 1.0, 1, plot::series_color(0), 2.0f);
+  plot::plot_vline(o.head, highlight_color(), 1.0f);
+  if (plot::plot_clicked()) {
+    o.head = std::clamp(int(std::lround(plot::mouse_data_position().x)), 0, o.heads - 1);
+    s.pages.mark(Page::alibi);
+  }
+  plot::end_plot();
+}
+
 }  // namespace
 
 void draw_alibi_view(AppState& s) {
@@ -42,35 +56,36 @@ void draw_alibi_view(AppState& s) {
                       "other H interleave the next power of two's slopes.",
                       o.slopes.front(), int(o.slopes.size()) - 1, o.slopes.back());
   ImGui::PopTextWrapPos();
-  // The slopes and one head on the left, all heads on the right; one under the other when the width is short.
+  // The slopes and one head on the left, all heads on the right; one under the other when the width is short. A
+  // presented step that names only some of the three gives them the room of the others.
+  const bool slopes = shows_part(s, kAlibiSlopes), head = shows_part(s, kAlibiHead), heads = shows_part(s, kAlibiHeads);
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float spacing = ImGui::GetStyle().ItemSpacing.x;
   const float heatmap_w = readable_heatmap_panel_width();
-  const bool beside = fits_side_by_side(2, 2 * colorbar_extra_width());
+  const bool left_column = slopes || head;
+  const bool beside = left_column && heads && fits_side_by_side(2, 2 * colorbar_extra_width());
   const float left = beside ? std::clamp(avail.x * 0.42f, heatmap_w, avail.x - heatmap_w - spacing) : avail.x;
-  ImGui::BeginGroup();
-  if (plot::begin_plot("##alibi_slopes", ImVec2(left, readable_height(avail.y * 0.35f)))) {
-    plot::setup_axes("head h", "slope m_h", {-0.5, o.heads - 0.5}, {0.0, o.slopes.front() * 1.1}, plot::axis_integer);
-    plot::plot_line("slope", o.slopes_f.data(), int(o.slopes_f.size()), 0.0, 1.0, 1, plot::series_color(0), 2.0f);
-    plot::plot_vline(o.head, highlight_color(), 1.0f);
-    if (plot::plot_clicked()) {
-      o.head = std::clamp(int(std::lround(plot::mouse_data_position().x)), 0, o.heads - 1);
-      s.pages.mark(page);
+  if (left_column) {
+    ImGui::BeginGroup();
+    const float slopes_h = head ? avail.y * 0.35f : (beside || !heads ? avail.y : avail.y * 0.45f);
+    if (slopes) draw_slopes(s, ImVec2(left, readable_height(slopes_h)));
+    if (head) {
+      char title[64];
+      std::snprintf(title, sizeof title, "head %d, m = %.4g", o.head, o.slopes[std::size_t(o.head)]);
+      ImGui::TextUnformatted(title);
+      heatmap_panel(o.head_image, "##alibi_head", "key j", "query i", "bias",
+                    ImVec2(left, ImGui::GetContentRegionAvail().y));
     }
-    plot::end_plot();
+    ImGui::EndGroup();
   }
-  char title[64];
-  std::snprintf(title, sizeof title, "head %d, m = %.4g", o.head, o.slopes[std::size_t(o.head)]);
-  ImGui::TextUnformatted(title);
-  heatmap_panel(o.head_image, "##alibi_head", "key j", "query i", "bias", ImVec2(left, ImGui::GetContentRegionAvail().y));
-  ImGui::EndGroup();
+  if (!heads) return record_page_region(s);
   if (beside) ImGui::SameLine();
   ImGui::BeginGroup();
   ImGui::Text("all %d heads (row-major, %d per row; %s)", o.heads, o.grid_cols,
               o.per_head_scale ? "each head on its own scale" : "one colour scale");
+  const float grid_h = beside || !head ? ImGui::GetContentRegionAvail().y : 0.75f * avail.y;
   heatmap_panel(o.grid_image, "##alibi_grid", "key j", "query i",
-                o.per_head_scale ? "bias / head's largest |bias|" : "bias",
-                ImVec2(0, beside ? ImGui::GetContentRegionAvail().y : 0.75f * avail.y));
+                o.per_head_scale ? "bias / head's largest |bias|" : "bias", ImVec2(0, grid_h));
   record_page_region(s);
   ImGui::EndGroup();
 }

@@ -137,11 +137,14 @@ void draw_context_extension_view(AppState& s) {
                       r.rows[3].scaled.attention_factor, orig, r.rows[0].pairs_beyond_original);
   ImGui::PopTextWrapPos();
 
+  // The wavelengths over the ramp; a presented step that names one of them gives it the whole height.
+  const bool wavelengths = shows_part(s, kContextExtensionWavelengths), ramp = shows_part(s, kContextExtensionRamp);
   const float avail = ImGui::GetContentRegionAvail().y;
   const float ramp_legend = std::max(plot::legend_room_above("##yarn_ramp"), plot::legend_room_above("##query_scale"));
-  const float ramp_h = readable_height(avail * 0.3f, ramp_legend);
+  const float ramp_h = readable_height(wavelengths ? avail * 0.3f : avail, ramp_legend);
   const int n = int(o.log10_wavelength[0].size());
-  if (plot::begin_plot("##wavelengths", ImVec2(-1, readable_height(avail - ramp_h - ImGui::GetStyle().ItemSpacing.y)))) {
+  const float wavelengths_h = readable_height(ramp ? avail - ramp_h - ImGui::GetStyle().ItemSpacing.y : avail);
+  if (wavelengths && plot::begin_plot("##wavelengths", ImVec2(-1, wavelengths_h))) {
     double hi = std::log10(target) + 0.5;
     for (const auto& w : o.log10_wavelength)
       for (float v : w) hi = std::max(hi, double(v) + 0.2);
@@ -164,7 +167,8 @@ void draw_context_extension_view(AppState& s) {
     plot::plot_text(0.0, std::log10(target), "target context", reference);
     plot::end_plot();
   }
-  record_page_region(s);
+  if (wavelengths) record_page_region(s);
+  if (!ramp) return;
   // Beside the ramp, Llama 4's query scale on its NoPE layers when the model has one.
   const bool scaled = !o.query_scale.empty();
   const float ramp_w = scaled ? (ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ItemSpacing.x) * 0.5f : -1.0f;
@@ -174,6 +178,7 @@ void draw_context_extension_view(AppState& s) {
                     0.0, 1.0, 1, plot::series_color(3), 2.0f);
     plot::end_plot();
   }
+  if (!wavelengths) record_page_region(s);
   if (!scaled) return;
   ImGui::SameLine();
   query_scale_plot(o, target, ramp_h);

@@ -120,46 +120,17 @@ void scorecard(const CriteriaOptions& o) {
   ImGui::EndTable();
 }
 
-}  // namespace
-
-void draw_criteria_view(AppState& s) {
-  const BasicsOptions& basics = s.pages.basics;
-  CriteriaOptions& o = s.pages.criteria;
-  constexpr Page page = Page::criteria;
-  view_title("Criteria of a good position encoding, measured");
-  if (!basics.has_results) {
-    ImGui::TextDisabled("no results yet: see the status line");
-    return;
-  }
-  ImGui::PushTextWrapPos(0.0f);  // wrap at the pane's edge
-  ImGui::TextDisabled("Every encoding at the sidebar's d_model %d, base %g, measured over L = %d positions%s. Pass: "
-                      "min distance > 1e-6; spread and change < 1e-3; growth <= 1.",
-                      basics.computed.d_model, basics.computed.base, o.measured_len,
-                      o.measured_len < basics.computed.seq_len ? " (capped: the measures cost L^2 d)" : "");
-  ImGui::PopTextWrapPos();
-  scorecard(o);
-  ImGui::Spacing();
-  if (shows_controls(s)) {  // the settings; figures and presented slides leave them out
-    page_slider(s, page, "length A", o.length_a, limits::criteria_length);
-    next_slider_on_line("length B");
-    page_slider(s, page, "length B", o.length_b, limits::criteria_length);
-  }
-  if (o.normalized_a.empty()) return;
-  // Side by side when both keep a readable width, else one under the other (the page scrolls).
-  const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const bool beside = fits_side_by_side(2);
-  const float line = ImGui::GetTextLineHeightWithSpacing();
-  const float width = beside ? 0.5f * (avail.x - ImGui::GetStyle().ItemSpacing.x) : avail.x;
-  const float legend_above =
-      std::max(plot::legend_room_above("##naive_normalized"), plot::legend_room_above("##naive_integer"));
-  const float height = readable_height(beside ? avail.y - line : 0.5f * avail.y - line, legend_above);
+// t/(L-1) at the two lengths under its heading: the same offset spans different values.
+void fraction_plot(AppState& s, ImVec2 size) {
+  const CriteriaOptions& o = s.pages.criteria;
+  const float width = size.x;
   ImGui::BeginGroup();
-  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width);  // each heading wraps at its plot's width
+  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width);  // the heading wraps at its plot's width
   ImGui::Text("t/(L-1): one step is %.4g at L = %d but %.4g at L = %d", 1.0 / (o.length_a - 1), o.length_a,
               1.0 / (o.length_b - 1), o.length_b);
   ImGui::PopTextWrapPos();
   const int m = std::max(o.length_a, o.length_b);
-  if (plot::begin_plot("##naive_normalized", ImVec2(width, height))) {
+  if (plot::begin_plot("##naive_normalized", size)) {
     plot::setup_axes("position t", "t/(L-1)", {0.0, double(m)}, {-0.05, 1.1});
     char la[32], lb[32];
     std::snprintf(la, sizeof la, "L = %d", o.length_a);
@@ -179,13 +150,16 @@ void draw_criteria_view(AppState& s) {
   }
   record_page_region(s);
   ImGui::EndGroup();
-  if (beside) ImGui::SameLine();
+}
+
+// The integer t against the sinusoids' bound, out to 4 x the longer length m.
+void integer_plot(const CriteriaOptions& o, int m, ImVec2 size) {
   ImGui::BeginGroup();
-  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width);
+  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + size.x);
   ImGui::Text("integer t: unbounded (shown to 4 x %d); sinusoids stay in [-1, 1]", m);
   ImGui::PopTextWrapPos();
   const int n = int(o.integer_values.size());
-  if (plot::begin_plot("##naive_integer", ImVec2(width, height))) {
+  if (plot::begin_plot("##naive_integer", size)) {
     plot::setup_axes("position t", "value", {0.0, double(n)}, {-0.05 * n, 1.05 * n});
     plot::plot_line("integer t", o.integer_values.data(), n, 0.0, 1.0, 1, plot::series_color(2), 2.0f);
     plot::plot_hline(1.0, plot::series_color(0), 1.5f);
@@ -194,6 +168,52 @@ void draw_criteria_view(AppState& s) {
     plot::end_plot();
   }
   ImGui::EndGroup();
+}
+
+}  // namespace
+
+void draw_criteria_view(AppState& s) {
+  const BasicsOptions& basics = s.pages.basics;
+  CriteriaOptions& o = s.pages.criteria;
+  constexpr Page page = Page::criteria;
+  view_title("Criteria of a good position encoding, measured");
+  if (!basics.has_results) {
+    ImGui::TextDisabled("no results yet: see the status line");
+    return;
+  }
+  if (shows_part(s, kCriteriaNotes)) {
+    ImGui::PushTextWrapPos(0.0f);  // wrap at the pane's edge
+    ImGui::TextDisabled("Every encoding at the sidebar's d_model %d, base %g, measured over L = %d positions%s. Pass: "
+                        "min distance > 1e-6; spread and change < 1e-3; growth <= 1.",
+                        basics.computed.d_model, basics.computed.base, o.measured_len,
+                        o.measured_len < basics.computed.seq_len ? " (capped: the measures cost L^2 d)" : "");
+    ImGui::PopTextWrapPos();
+  }
+  if (shows_part(s, kCriteriaTable)) {
+    scorecard(o);
+    ImGui::Spacing();
+  }
+  if (shows_controls(s)) {  // the settings; figures and presented slides leave them out
+    page_slider(s, page, "length A", o.length_a, limits::criteria_length);
+    next_slider_on_line("length B");
+    page_slider(s, page, "length B", o.length_b, limits::criteria_length);
+  }
+  const bool fraction = shows_part(s, kCriteriaFraction), integer = shows_part(s, kCriteriaInteger);
+  if (o.normalized_a.empty() || !(fraction || integer)) return;
+  // Side by side when both keep a readable width, else one under the other (the page scrolls); a presented step
+  // that names one of them gives it the whole width.
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const bool beside = !(fraction && integer) || fits_side_by_side(2);
+  const float line = ImGui::GetTextLineHeightWithSpacing();
+  const float width = beside && fraction && integer ? 0.5f * (avail.x - ImGui::GetStyle().ItemSpacing.x) : avail.x;
+  const float legend_above =
+      std::max(plot::legend_room_above("##naive_normalized"), plot::legend_room_above("##naive_integer"));
+  const float height = readable_height(beside ? avail.y - line : 0.5f * avail.y - line, legend_above);
+  const int m = std::max(o.length_a, o.length_b);
+  if (fraction) fraction_plot(s, ImVec2(width, height));
+  if (!integer) return;
+  if (beside && fraction) ImGui::SameLine();
+  integer_plot(o, m, ImVec2(width, height));
 }
 
 }  // namespace peviz::app

@@ -1,6 +1,7 @@
 // The lesson panel: "step k / n", the step's title and text, Prev / Next / End, the step's demo beside
 // the text (under it in a narrow panel), and the Left / Right arrow keys (when no text field has the keyboard).
 #include <algorithm>
+#include <string>
 
 #include <imgui.h>
 
@@ -13,16 +14,17 @@ namespace peviz::app {
 
 namespace {
 
-// Prev / Next / End on the step line, right-aligned (on a line of their own in a narrow panel).
-void draw_step_buttons(AppState& s) {
+// Prev / Next / End on the step line (`step_line_w` wide), right-aligned; on a line of their own in a narrow panel.
+void draw_step_buttons(AppState& s, float step_line_w) {
   TeachState& t = s.teach;
   const int n = int(t.lesson.steps.size());
-  ImGui::SameLine();
   const ImGuiStyle& style = ImGui::GetStyle();
   const float buttons_w = ImGui::CalcTextSize("← Prev").x + ImGui::CalcTextSize("Next →").x +
                           ImGui::CalcTextSize("End").x + 6.0f * style.FramePadding.x + 2.0f * style.ItemSpacing.x;
-  if (ImGui::GetCursorPosX() + buttons_w > ImGui::GetWindowContentRegionMax().x) ImGui::NewLine();  // a narrow panel
-  else ImGui::SetCursorPosX(ImGui::GetWindowContentRegionMax().x - buttons_w);
+  if (step_line_w + style.ItemSpacing.x + buttons_w <= ImGui::GetContentRegionAvail().x) {
+    ImGui::SameLine();
+    ImGui::SetCursorPosX(ImGui::GetWindowContentRegionMax().x - buttons_w);
+  }
   ImGui::BeginDisabled(t.step == 0);
   if (ImGui::Button("← Prev")) go_to_step(s, t.step - 1);
   ImGui::EndDisabled();
@@ -52,10 +54,11 @@ void draw_lesson_panel(AppState& s) {
   const float text_w = demo_beside ? avail_w * 0.42f : avail_w;
 
   if (demo_beside) ImGui::BeginChild("##lesson_text", ImVec2(text_w, 0), false);
+  const std::string step_line = t.lesson.title + "  ·  step " + std::to_string(t.step + 1) + " / " + std::to_string(n);
   ImGui::PushTextWrapPos(0.0f);  // a long lesson title wraps in a narrow column
-  ImGui::TextDisabled("%s  ·  step %d / %d", t.lesson.title.c_str(), t.step + 1, n);
+  ImGui::TextDisabled("%s", step_line.c_str());
   ImGui::PopTextWrapPos();
-  if (window_buttons_shown(s)) draw_step_buttons(s);
+  if (window_buttons_shown(s)) draw_step_buttons(s, ImGui::CalcTextSize(step_line.c_str()).x);
   push_heading_font();
   ImGui::PushTextWrapPos(0.0f);  // a narrow column wraps the title too
   ImGui::TextUnformatted(step.title.c_str());

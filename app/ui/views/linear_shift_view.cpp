@@ -33,39 +33,49 @@ void draw_linear_shift_view(AppState& s) {
                      "(sin pw, cos pw). It does not depend on p. Measured max |PE(p+k) - R(k) PE(p)|: %.3g at this p, "
                      "%.3g over every p in 0..%d (float32 table).",
                      o.max_error_here, o.max_error_all_p, L - 1 - o.k);
-  // The vectors and their difference on the left, R(k) on the right; one under the other when the width is short.
+  // The vectors and their difference on the left, R(k) on the right; one under the other when the width is short. A
+  // presented step that names only some of the three gives them the room of the others.
+  const bool vectors = shows_part(s, kLinearShiftVectors), difference = shows_part(s, kLinearShiftDifference),
+             rotation = shows_part(s, kLinearShiftRotation);
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float spacing = ImGui::GetStyle().ItemSpacing.x;
   const float heatmap_w = readable_heatmap_panel_width();
-  const bool beside = fits_side_by_side(2, colorbar_extra_width());
+  const bool left_column = vectors || difference;
+  const bool beside = left_column && rotation && fits_side_by_side(2, colorbar_extra_width());
   const float left = beside ? std::clamp(avail.x * 0.58f, kMinPlotWidthEm * ImGui::GetFontSize(), avail.x - heatmap_w - spacing)
                             : avail.x;
-  const float vectors_h = readable_height(avail.y * 0.62f, plot::legend_room_above("##shift_vectors"));
+  const float vectors_share = difference ? 0.62f : (beside || !rotation ? 1.0f : 0.5f);
+  const float vectors_h = readable_height(avail.y * vectors_share, plot::legend_room_above("##shift_vectors"));
   const int d = int(o.shifted.size());
-  ImGui::BeginGroup();
-  if (plot::begin_plot("##shift_vectors", ImVec2(left, vectors_h))) {
-    // Default view: the first 32 channels (the fast pairs, where the rotation is visible); zoom out for all.
-    plot::setup_axes("channel", "value", {-0.5, std::min(d, 32) - 0.5}, {-1.1, 1.1}, plot::axis_integer);
-    plot::plot_line("PE(p + k)", o.shifted.data(), d, 0.0, 1.0, 1, plot::series_color(0), 3.5f);
-    plot::plot_line("R(k) PE(p)", o.rotated.data(), d, 0.0, 1.0, 1, plot::series_color(1), 1.5f);
-    plot::end_plot();
+  if (left_column) {
+    ImGui::BeginGroup();
+    if (vectors && plot::begin_plot("##shift_vectors", ImVec2(left, vectors_h))) {
+      // Default view: the first 32 channels (the fast pairs, where the rotation is visible); zoom out for all.
+      plot::setup_axes("channel", "value", {-0.5, std::min(d, 32) - 0.5}, {-1.1, 1.1}, plot::axis_integer);
+      plot::plot_line("PE(p + k)", o.shifted.data(), d, 0.0, 1.0, 1, plot::series_color(0), 3.5f);
+      plot::plot_line("R(k) PE(p)", o.rotated.data(), d, 0.0, 1.0, 1, plot::series_color(1), 1.5f);
+      plot::end_plot();
+    }
+    if (vectors) record_page_region(s);
+    const float difference_h = vectors ? avail.y - vectors_h - ImGui::GetStyle().ItemSpacing.y
+                                       : avail.y * (beside || !rotation ? 1.0f : 0.5f);
+    const float difference_legend = plot::legend_room_above("##shift_difference");
+    if (difference && plot::begin_plot("##shift_difference", ImVec2(left, readable_height(difference_h, difference_legend)))) {
+      const double m = std::max(o.max_error_here * 1.2, 1e-7);
+      plot::setup_axes("channel", "PE(p+k) - R(k) PE(p)", {-0.5, d - 0.5}, {-m, m}, plot::axis_integer);
+      plot::plot_line("difference", o.difference.data(), d, 0.0, 1.0, 1, plot::series_color(3), 1.5f);
+      plot::end_plot();
+    }
+    ImGui::EndGroup();
   }
-  record_page_region(s);
-  if (plot::begin_plot("##shift_difference",
-                       ImVec2(left, readable_height(avail.y - vectors_h - ImGui::GetStyle().ItemSpacing.y,
-                                                    plot::legend_room_above("##shift_difference"))))) {
-    const double m = std::max(o.max_error_here * 1.2, 1e-7);
-    plot::setup_axes("channel", "PE(p+k) - R(k) PE(p)", {-0.5, d - 0.5}, {-m, m}, plot::axis_integer);
-    plot::plot_line("difference", o.difference.data(), d, 0.0, 1.0, 1, plot::series_color(3), 1.5f);
-    plot::end_plot();
-  }
-  ImGui::EndGroup();
+  if (!rotation) return;
   if (beside) ImGui::SameLine();
   ImGui::BeginGroup();
   ImGui::TextUnformatted("R(k): block-diagonal 2x2 rotations");
-  heatmap_panel(o.rk_image, "##rk", "input channel", "output channel", "R(k)",
-                ImVec2(0, beside ? ImGui::GetContentRegionAvail().y : avail.y));
+  const float rotation_h = beside || !difference ? ImGui::GetContentRegionAvail().y : avail.y;
+  heatmap_panel(o.rk_image, "##rk", "input channel", "output channel", "R(k)", ImVec2(0, rotation_h));
   ImGui::EndGroup();
+  if (!vectors) record_page_region(s);
 }
 
 }  // namespace peviz::app

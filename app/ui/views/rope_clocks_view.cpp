@@ -8,6 +8,7 @@
 #include <imgui.h>
 
 #include "app/plot/draw/canvas.hpp"
+#include "app/plot/draw/drawn_plots.hpp"
 #include "app/plot/draw/plot.hpp"
 #include "app/ui/views/views.hpp"
 #include "app/ui/views/rope_model_line.hpp"
@@ -16,7 +17,8 @@ namespace peviz::app {
 
 namespace {
 
-void controls(AppState& s) {
+// The settings: pairs, base, pairing.
+void settings_controls(AppState& s) {
   RopeClocksOptions& o = s.pages.rope_clocks;
   constexpr Page page = Page::rope_clocks;
   pairs_slider(s, page, "pairs", o.rope.head_dim, limits::clock_head_dim);
@@ -34,6 +36,12 @@ void controls(AppState& s) {
   }
   hint("halves (GPT-NeoX, HF LLaMA rotate_half): channel j turns with j + d/2. interleaved (RoFormer, "
        "GPT-J): channel 2j turns with 2j+1. The angles are the same; only the channels differ.");
+}
+
+// The position: its slider, the animation and its speed, back to 0.
+void position_controls(AppState& s) {
+  RopeClocksOptions& o = s.pages.rope_clocks;
+  constexpr Page page = Page::rope_clocks;
   page_slider(s, page, "position t", o.position, limits::rope_position);
   const char* animate = o.animate ? "stop" : "animate position";
   next_on_line(small_button_width(animate));
@@ -61,6 +69,9 @@ void dials(const RopeClocksOptions& o, ImVec2 size) {
   int rows = (n + cols - 1) / cols;
   const float cell = std::min(size.x / float(cols), size.y / float(rows));
   ImGui::InvisibleButton("##dials", ImVec2(std::max(size.x, 1.0f), std::max(cell * float(rows), 1.0f)));
+  // The dials are the page's figure: the layout tests and --regions measure them as a plot.
+  const plot::ScreenBox box{ImGui::GetItemRectMin(), ImGui::GetItemRectMax()};
+  plot::note_drawn_plot({.id = "##dials", .frame = box, .area = box, .legend = {}});
   const ImU32 rim = ImGui::GetColorU32(ImGuiCol_Text, 0.35f), text = ImGui::GetColorU32(ImGuiCol_Text, 0.8f);
   const double log_fast = 0.0, log_slow = std::log(std::max(1.0 / o.inv_freq.back(), 1.0 + 1e-9));
   const bool light = light_background();
@@ -105,10 +116,11 @@ void dials(const RopeClocksOptions& o, ImVec2 size) {
 
 void draw_rope_clocks_view(AppState& s) {
   view_title("RoPE clocks: every rotary pair at position t");
-  if (shows_controls(s)) {  // the settings; figures and presented slides leave them out
+  if (shows_controls(s) && shows_part(s, kRopeClocksSettings)) {  // figures and presented slides leave them out
     draw_rope_model_line(s, Page::rope_clocks);
-    controls(s);
+    settings_controls(s);
   }
+  if (shows_controls(s) && shows_part(s, kRopeClocksPosition)) position_controls(s);
   const RopeClocksOptions& o = s.pages.rope_clocks;
   if (o.angles.empty()) {
     ImGui::TextDisabled("no results yet: see the status line");
@@ -119,17 +131,22 @@ void draw_rope_clocks_view(AppState& s) {
                       "position (wavelength %.4g). Hover a dial for its numbers.",
                       o.position, int(o.angles.size()) - 1, o.inv_freq.back(), 2 * std::numbers::pi / o.inv_freq.back());
   ImGui::PopTextWrapPos();
+  // The dials over the angle plot; a presented step that names one of them gives it the whole height.
+  const bool dial_grid = shows_part(s, kRopeClocksDials), angles = shows_part(s, kRopeClocksAngles);
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const float plot_h = readable_height(avail.y * 0.28f);
-  dials(o, ImVec2(avail.x, readable_height(avail.y - plot_h - ImGui::GetStyle().ItemSpacing.y)));
-  record_page_region(s);
+  const float plot_h = readable_height(dial_grid ? avail.y * 0.28f : avail.y);
+  if (dial_grid) {
+    dials(o, ImVec2(avail.x, readable_height(angles ? avail.y - plot_h - ImGui::GetStyle().ItemSpacing.y : avail.y)));
+    record_page_region(s);
+  }
   const std::vector<float>& angle = o.angles_f;
-  if (plot::begin_plot("##clock_angles", ImVec2(-1, plot_h))) {
+  if (angles && plot::begin_plot("##clock_angles", ImVec2(-1, plot_h))) {
     plot::setup_axes("pair j", "angle at t (rad)", {-0.5, double(angle.size()) - 0.5}, {0.0, 2 * std::numbers::pi},
                      plot::axis_integer);
     plot::plot_line("angle mod 2 pi", angle.data(), int(angle.size()), 0.0, 1.0, 1, plot::series_color(1), 2.0f);
     plot::end_plot();
   }
+  if (!dial_grid) record_page_region(s);
 }
 
 }  // namespace peviz::app

@@ -32,26 +32,38 @@ void draw_t5_shaw_view(AppState& s) {
     return;
   }
   const int exact = t5_exact_range(o.num_buckets, !o.causal);
-  ImGui::PushTextWrapPos(0.0f);  // wraps at the pane's right edge
-  ImGui::TextDisabled("T5: |r| < %d gets its own bucket (exact), then buckets grow logarithmically up to |r| = %d; "
-                      "Shaw: r clipped to [-%d, %d].", exact, o.max_distance, o.max_relative,
-                      o.max_relative);
-  ImGui::PopTextWrapPos();
-  // The two maps side by side over the bucket curve; one under the other when the width is short.
+  if (shows_part(s, kT5ShawNotes)) {
+    ImGui::PushTextWrapPos(0.0f);  // wraps at the pane's right edge
+    ImGui::TextDisabled("T5: |r| < %d gets its own bucket (exact), then buckets grow logarithmically up to |r| = %d; "
+                        "Shaw: r clipped to [-%d, %d].", exact, o.max_distance, o.max_relative, o.max_relative);
+    ImGui::PopTextWrapPos();
+  }
+  // The two maps side by side over the bucket curve; one under the other when the width is short. A presented step
+  // that names only some of the three gives them the room of the others.
+  const bool buckets = shows_part(s, kT5ShawBuckets), shaw = shows_part(s, kT5ShawShaw), curve = shows_part(s, kT5ShawCurve);
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float spacing = ImGui::GetStyle().ItemSpacing.x;
-  const bool beside = fits_side_by_side(2, 2 * colorbar_extra_width());
-  const float top = readable_height(avail.y * 0.62f), half = beside ? 0.5f * (avail.x - spacing) : avail.x;
-  ImGui::BeginGroup();
-  ImGui::TextUnformatted("T5 bucket of (query i, key j)");
-  heatmap_panel(o.buckets_image, "##t5_buckets", "key j", "query i", "bucket", ImVec2(half, top));
-  ImGui::EndGroup();
-  record_page_region(s);
-  if (beside) ImGui::SameLine();
-  ImGui::BeginGroup();
-  ImGui::TextUnformatted("Shaw clipped distance clip(j - i, -k, k)");
-  heatmap_panel(o.shaw_image, "##shaw", "key j", "query i", "clipped j - i", ImVec2(half, top));
-  ImGui::EndGroup();
+  const int maps = int(buckets) + int(shaw);
+  const bool beside = maps == 2 && fits_side_by_side(2, 2 * colorbar_extra_width());
+  const float title_h = ImGui::GetTextLineHeightWithSpacing();
+  const float maps_h = curve ? avail.y * (maps == 1 ? 0.5f : 0.62f) - title_h
+                             : (beside || maps == 1 ? avail.y : 0.5f * avail.y) - title_h;
+  const float top = readable_height(maps_h), half = beside ? 0.5f * (avail.x - spacing) : avail.x;
+  if (buckets) {
+    ImGui::BeginGroup();
+    ImGui::TextUnformatted("T5 bucket of (query i, key j)");
+    heatmap_panel(o.buckets_image, "##t5_buckets", "key j", "query i", "bucket", ImVec2(half, top));
+    ImGui::EndGroup();
+    record_page_region(s);
+  }
+  if (shaw) {
+    if (beside) ImGui::SameLine();
+    ImGui::BeginGroup();
+    ImGui::TextUnformatted("Shaw clipped distance clip(j - i, -k, k)");
+    heatmap_panel(o.shaw_image, "##shaw", "key j", "query i", "clipped j - i", ImVec2(half, top));
+    ImGui::EndGroup();
+  }
+  if (!curve) return;
   const int L = o.seq_len;
   if (plot::begin_plot("##bucket_of_distance", ImVec2(-1, readable_height(ImGui::GetContentRegionAvail().y)))) {
     plot::setup_axes("relative position r = j - i", "T5 bucket", {-double(L - 1), double(L - 1)},
@@ -62,6 +74,7 @@ void draw_t5_shaw_view(AppState& s) {
     plot::plot_text(exact, exact, "end of the exact range", ImGui::GetColorU32(ImGuiCol_Text, 0.7f));
     plot::end_plot();
   }
+  if (maps == 0) record_page_region(s);
 }
 
 }  // namespace peviz::app

@@ -7,6 +7,7 @@
 #include <imgui.h>
 
 #include "app/model/app_state.hpp"
+#include "app/model/presentation.hpp"  // shows_part
 #include "app/plot/draw/plot.hpp"
 #include "app/plot/heatmap_image.hpp"
 #include "core/limits.hpp"
@@ -26,6 +27,7 @@ inline bool shows_controls(const AppState& s) {
 }
 // A lesson presented as slides: its steps pick the page and the Basics view (no tabs), the view fits the slide.
 inline bool presenting_lesson(const AppState& s) { return s.teach.presenting && s.teach.lesson_active; }
+
 // The window's own buttons (presenting's Controls and Leave, the lesson's Prev, Next and End): not in figures.
 inline bool window_buttons_shown(const AppState& s) { return !s.figure_drawing.offscreen; }
 inline bool show_highlight(const AppState& s) { return !s.figure_drawing.active || s.figure_drawing.highlight; }

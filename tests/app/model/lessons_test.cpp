@@ -13,6 +13,7 @@
 
 #include "app/model/app_update.hpp"
 #include "app/model/lessons.hpp"
+#include "app/model/presentation.hpp"
 #include "app/model/word_order_demo.hpp"
 #include "core/criteria.hpp"
 #include "core/errors.hpp"
@@ -137,6 +138,42 @@ TEST_CASE("broken lessons are refused with the file, step and key named") {
   CHECK(refusal(two).find("step 2: \"controls\" must be true or false, got \"yes\"") != std::string::npos);
   two["steps"][1]["controls"] = true;
   CHECK(refusal(two) == "accepted");
+}
+
+TEST_CASE("a step's \"show\" names parts of its page; anything else is refused with the parts listed") {
+  json j = one_step({{"page", "alibi"}});
+  j["steps"][0]["show"] = {"slopes", "heads"};
+  CHECK(refusal(j) == "accepted");
+  j["steps"][0]["show"] = {"slopes", "tiles"};
+  CHECK(refusal(j).find("step 1: \"show\": \"tiles\" is not a part of page alibi (slopes, head, heads)") !=
+        std::string::npos);
+  j["steps"][0]["show"] = json::array();
+  CHECK(refusal(j).find("\"show\" must be a non-empty array of the page's parts") != std::string::npos);
+  j["steps"][0]["show"] = "slopes";
+  CHECK(refusal(j).find("\"show\" must be a non-empty array") != std::string::npos);
+  j["steps"][0]["show"] = {"strip"};  // ALiBi has its own controls, no strip of the sidebar's encoding
+  CHECK(refusal(j).find("\"strip\" is not a part of page alibi") != std::string::npos);
+  json criteria = one_step({{"page", "criteria"}});
+  criteria["steps"][0]["show"] = {"strip", "table"};
+  CHECK(refusal(criteria) == "accepted");
+  json lab = one_step({{"page", "lab"}});
+  lab["steps"][0]["show"] = {"charts"};
+  CHECK(refusal(lab).find("page lab has no parts to pick from") != std::string::npos);
+}
+
+TEST_CASE("presenting a step with a \"show\" list draws only those parts; the window and other steps draw all") {
+  AppState s;
+  json j = one_step({{"page", "alibi"}});
+  j["steps"][0]["show"] = {"heads"};
+  start_lesson(s, parse_lesson(j, "t.json"));
+  CHECK(s.teach.present_parts == std::vector<std::string>{"heads"});
+  CHECK(shows_part(s, kAlibiSlopes));  // not presenting: the whole page
+  set_presenting(s, true);
+  CHECK(shows_part(s, kAlibiHeads));
+  CHECK_FALSE(shows_part(s, kAlibiSlopes));
+  CHECK_FALSE(shows_part(s, kAlibiHead));
+  stop_lesson(s);
+  CHECK(shows_part(s, kAlibiSlopes));
 }
 
 TEST_CASE("a step that asks to move a page's control shows the controls while presenting; the others hide them") {

@@ -84,8 +84,19 @@ SlideFit slide_fit(const AppState& s, ImVec2 display) {
   return fit;
 }
 
-// Steps every lesson step through: each keeps its plots readable and inside their panes. Returns the steps whose
-// first plot is cut or under 80% of whose plots show (counted while presenting; the window may scroll).
+// Whether the window whose name ends in `id` (with ImGui's "_<hash>" suffix) scrolls vertically; false when absent.
+bool window_scrolls(const std::string& id) {
+  for (const ImGuiWindow* w : GImGui->Windows) {
+    const std::string name = w->Name;
+    const std::size_t at = name.rfind(id + "_");
+    if (w->Active && at != std::string::npos && name.find('/', at) == std::string::npos) return w->ScrollMax.y > 0.0f;
+  }
+  return false;
+}
+
+// Steps every lesson step through: each keeps its plots readable and inside their panes, and while presenting its
+// text unscrolled. Returns the steps whose first plot is cut or under 80% of whose plots show (counted while
+// presenting; the window may scroll). A presented demo step is the demo beside the text, no page: the demo unscrolled.
 std::vector<int> lesson_short_steps(HeadlessImGui& ui, AppState& s, const std::string& lesson, const std::string& size,
                                     ImVec2 display) {
   start_lesson(s, load_lesson_file(std::string(PEVIZ_SOURCE_DIR) + "/assets/lessons/" + lesson + ".json"));
@@ -94,8 +105,15 @@ std::vector<int> lesson_short_steps(HeadlessImGui& ui, AppState& s, const std::s
     go_to_step(s, step);
     for (int i = 0; i < 3; ++i) ui.frame(s);
     const std::string where = size + ", " + lesson + " step " + std::to_string(step + 1);
-    check_readable(where);
     check_inside_panes(where);
+    INFO(where);
+    if (s.teach.presenting) CHECK_FALSE(window_scrolls("##lesson"));  // a lecturer cannot scroll the slide's text
+    if (s.teach.presenting && !s.teach.lesson.steps[std::size_t(step)].demo.empty()) {
+      CHECK(plot::drawn_plots().empty());
+      CHECK_FALSE(window_scrolls("##lesson_demo"));
+      continue;
+    }
+    check_readable(where);
     const SlideFit fit = slide_fit(s, display);
     if (!fit.first_whole || fit.visible_share < 0.8) short_steps.push_back(step + 1);
   }
@@ -123,13 +141,10 @@ void check_sizes(ImVec2 display, bool presenting) {
     check_inside_panes(size + ", page " + std::string(page_name(Page(page))));
   }
   s.pages.page = Page::basics;
-  // The steps that still need their page scrolled, as measured: Criteria (2) keeps its plots under its table; at
-  // 1280 x 720 the pages of four or five stacked plots (7 linear shift, 9 T5 & Shaw, 12 ALiBi, 13 context
-  // extension's ramp) show their first plot whole but under 80% of the rest, and step 10 shows its dials and the
-  // position slider its text asks to drag, with the angle plot under them. A step fixed or broken changes this.
+  // Every step of both lessons fits the slide: the steps of stacked plots name the parts they talk about ("show"),
+  // the lesson panel is as narrow as its text allows, and the word-order demo takes the body.
   const std::vector<int> first = lesson_short_steps(ui, s, "positional-encodings", size, display);
-  if (presenting) CHECK(first == (display.y < 1000 ? std::vector<int>{2, 7, 9, 10, 12, 13} : std::vector<int>{2}));
-  // The Lab's lesson: every step fits the slide.
+  if (presenting) CHECK(first == std::vector<int>{});
   stop_lesson(s);
   const std::vector<int> second = lesson_short_steps(ui, s, "longer-than-training", size, display);
   if (presenting) CHECK(second == std::vector<int>{});

@@ -1,14 +1,20 @@
 // Every page drawn headless (several option sets, mouse over the key plot) and in
-// the real window under Xvfb (one screenshot per page, its key region checked for non-blank content).
+// the real window under Xvfb (one screenshot per page, its key region checked for non-blank content); the parts a
+// presented lesson step can show (PageModel::parts): each part left out changes what its page draws.
 #include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <set>
+#include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 #include <stb_image.h>
 
+#include "app/model/lessons.hpp"
 #include "app/model/page_model.hpp"
+#include "app/model/presentation.hpp"
+#include "app/plot/draw/drawn_plots.hpp"
 #include "app/model/app_update.hpp"
 #include "app/model/state_check.hpp"
 #include "app/ui/views/views.hpp"
@@ -157,3 +163,61 @@ TEST_CASE("each page renders in the real window (Xvfb) with non-blank content") 
   fs::remove(table);
 }
 
+// --- the parts a presented lesson step can show ---------------------------------------------------------------
+
+namespace {
+
+// What one presented frame drew: its plots' ids, its vertex count, and whether the strip was there.
+struct Drawn {
+  std::set<std::string> plots;
+  int vertices = 0;
+  bool strip = false;
+};
+
+// Presents a one-step lesson on `page` whose "show" is `parts` (empty: no list), the page's controls shown so that
+// parts that are controls draw too; a few frames, then what the last one drew.
+Drawn present(Page page, const std::vector<std::string>& parts) {
+  HeadlessImGui ui(ImVec2(1920, 1080));
+  AppState s;
+  set_presenting(s, true);
+  ui.use_zoom(s.ui_zoom, Theme::light);
+  nlohmann::json step = {{"title", "t"}, {"text", "x"}, {"controls", true}, {"state", {{"page", page_name(page)}}}};
+  if (!parts.empty()) step["show"] = parts;
+  start_lesson(s, parse_lesson({{"title", "T"}, {"steps", {step}}}, "parts.json"));
+  for (int i = 0; i < 3; ++i) ui.frame(s);
+  Drawn d;
+  for (const plot::DrawnPlot& p : plot::drawn_plots()) d.plots.insert(p.id);
+  d.vertices = ImGui::GetDrawData()->TotalVtxCount;
+  for (const ImGuiWindow* w : GImGui->Windows)
+    if (w->Active && std::string(w->Name).find("##present_strip") != std::string::npos) d.strip = true;
+  return d;
+}
+
+}  // namespace
+
+TEST_CASE("every part of a page, left out of a step's \"show\", is left out of what the page draws") {
+  for (const PageModel* model : page_models()) {
+    if (model->parts.empty()) continue;
+    const Page page = *parse_page(model->name);
+    INFO("page " << model->name);
+    const Drawn whole = present(page, {});
+    for (const char* part : model->parts) {
+      INFO("without " << part);
+      std::vector<std::string> others;
+      for (const char* other : model->parts)
+        if (std::string(other) != part) others.push_back(other);
+      const Drawn without = present(page, others);
+      // A plot part takes its plot away; a part of text or controls takes its vertices (its plots grow instead).
+      const bool fewer_plots = without.plots.size() < whole.plots.size();
+      CHECK((fewer_plots || without.vertices < whole.vertices));
+      for (const std::string& id : without.plots) CHECK(whole.plots.count(id) == 1);
+    }
+  }
+}
+
+TEST_CASE("the strip of the sidebar's encoding shows on a presented step that lists it or lists nothing") {
+  CHECK(present(Page::criteria, {}).strip);
+  CHECK(present(Page::criteria, {"strip", "table"}).strip);
+  CHECK_FALSE(present(Page::criteria, {"table"}).strip);
+  CHECK_FALSE(present(Page::alibi, {}).strip);  // ALiBi has its own controls
+}
