@@ -5,9 +5,12 @@
 #ifdef PEVIZ_GEMM_EIGEN
 #include <Eigen/Core>
 #else
-#include <cblas.h>  // OpenBLAS (pkg-config openblas): also declares openblas_set_num_threads
+#include <cblas.h>  // OpenBLAS's declarations; the library itself is loaded at first use (below)
+#include <dlfcn.h>
 
-#include <mutex>
+#include <cstdlib>
+#include <stdexcept>
+#include <string>
 #endif
 
 namespace peviz::train {
@@ -53,23 +56,58 @@ void gemm(Op op_a, Op op_b, int m, int n, int k, double alpha, const double* a, 
 #else
 
 namespace {
-void use_one_blas_thread() {
-  static std::once_flag once;
-  std::call_once(once, [] { openblas_set_num_threads(1); });
+
+// OpenBLAS picks its kernels once, as it loads, from the CPU's model number; a model newer than its table falls back
+// to its Prescott (SSE3) kernels: Debian 12's 0.3.21 on an Emerald Rapids Xeon (family 6, model 207) runs the engine's
+// products 6-8x slower and a training step 2.3-2.9x slower (docs/benchmarks.md). So the engine loads OpenBLAS itself,
+// after naming its kernels from the instruction set the CPU reports (OPENBLAS_CORETYPE: SkylakeX with AVX-512,
+// Haswell with AVX2 and FMA; a value already in the environment is kept), and runs it on one thread: OpenBLAS's own
+// threads change the rounding.
+struct OpenBlas {
+  decltype(&cblas_sgemm) sgemm = nullptr;
+  decltype(&cblas_dgemm) dgemm = nullptr;
+};
+
+const char* kernels_for_this_cpu() {
+  __builtin_cpu_init();
+  if (__builtin_cpu_supports("avx512f")) return "SkylakeX";
+  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return "Haswell";
+  return nullptr;  // OpenBLAS's own choice
 }
+
+template <class Fn>
+Fn symbol(void* lib, const char* name) {
+  void* f = dlsym(lib, name);
+  if (!f) throw std::runtime_error(std::string("OpenBLAS has no ") + name + ": " + dlerror());
+  return reinterpret_cast<Fn>(f);
+}
+
+OpenBlas load_openblas() {
+  if (const char* kernels = kernels_for_this_cpu(); kernels && !std::getenv("OPENBLAS_CORETYPE"))
+    setenv("OPENBLAS_CORETYPE", kernels, 0);
+  void* lib = dlopen("libopenblas.so.0", RTLD_NOW | RTLD_LOCAL);  // Debian's libopenblas0
+  if (!lib) throw std::runtime_error(std::string("cannot load OpenBLAS (libopenblas.so.0): ") + dlerror());
+  symbol<void (*)(int)>(lib, "openblas_set_num_threads")(1);
+  return {symbol<decltype(&cblas_sgemm)>(lib, "cblas_sgemm"), symbol<decltype(&cblas_dgemm)>(lib, "cblas_dgemm")};
+}
+
+const OpenBlas& openblas() {
+  static const OpenBlas blas = load_openblas();  // thread-safe, once
+  return blas;
+}
+
 CBLAS_TRANSPOSE blas_op(Op op) { return op == Op::none ? CblasNoTrans : CblasTrans; }
+
 }  // namespace
 
 void gemm(Op op_a, Op op_b, int m, int n, int k, float alpha, const float* a, int lda, const float* b, int ldb,
           float beta, float* c, int ldc) {
-  use_one_blas_thread();
-  cblas_sgemm(CblasRowMajor, blas_op(op_a), blas_op(op_b), m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+  openblas().sgemm(CblasRowMajor, blas_op(op_a), blas_op(op_b), m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
 void gemm(Op op_a, Op op_b, int m, int n, int k, double alpha, const double* a, int lda, const double* b, int ldb,
           double beta, double* c, int ldc) {
-  use_one_blas_thread();
-  cblas_dgemm(CblasRowMajor, blas_op(op_a), blas_op(op_b), m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+  openblas().dgemm(CblasRowMajor, blas_op(op_a), blas_op(op_b), m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
 #endif

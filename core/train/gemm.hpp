@@ -1,8 +1,9 @@
 // Row-major matrix products for the training engine, delegated to OpenBLAS (float and double).
 //
 // C = alpha * op(A) * op(B) + beta * C with op(X) = X or X^T, every matrix row-major with its own
-// leading dimension (so heads can be read in place out of a [tokens, 3d] qkv buffer). OpenBLAS runs
-// on one thread (openblas_set_num_threads(1) on first use): OpenBLAS's own threads change the rounding.
+// leading dimension (so heads can be read in place out of a [tokens, 3d] qkv buffer). OpenBLAS is loaded at
+// first use with its kernels named from the CPU's instruction set (gemm.cpp) and runs on one thread: OpenBLAS's own
+// threads change the rounding.
 // Parallelism is one run per thread, and an idle worker's core computes half of a large product by rows
 // (spare_cores.hpp), which keeps a run's results bit-identical whatever the thread count
 // (docs/lab-runs/speed.md: the Eigen/OpenBLAS measurement behind this choice).

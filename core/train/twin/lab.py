@@ -153,11 +153,12 @@ class LabModel(torch.nn.Module):
         a, b = x[..., :half], x[..., half:]
         return torch.cat((a * cos - b * sin, b * cos + a * sin), dim=-1)
 
-    def fire_bias(self, positions):
+    def fire_bias(self, positions, c=None, threshold=None):
         """FIRE (Li et al. 2023; core/train/fire.hpp): b_h(i, j) = w2_h . relu(w1 u + b1) with
-        u = log(c d + 1) / log(c max(L, p_i) + 1), d = p_i - p_j (0 for a later key); [B, H, T, T]."""
-        c = self.fire_c.clamp(min=FIRE_MIN_C)
-        threshold = self.fire_threshold.clamp(min=FIRE_MIN_THRESHOLD)
+        u = log(c d + 1) / log(c max(L, p_i) + 1), d = p_i - p_j (0 for a later key); [B, H, T, T].
+        c and threshold default to the parameters; copies expanded to [B, T, T] and [B, T] give each pair its own."""
+        c = (self.fire_c if c is None else c).clamp(min=FIRE_MIN_C)
+        threshold = (self.fire_threshold if threshold is None else threshold).clamp(min=FIRE_MIN_THRESHOLD)
         p = positions.to(c.dtype)
         distance = (p[:, :, None] - p[:, None, :]).clamp(min=0)
         scale = torch.maximum(threshold, p)[:, :, None]
