@@ -23,12 +23,13 @@ bool uses(RopeScaling k, std::initializer_list<RopeScaling> kinds) {
   return std::find(kinds.begin(), kinds.end(), k) != kinds.end();
 }
 
-// A flag given for a scaling that ignores it is refused, so a typo in --scaling cannot pass silently.
-void check_used(bool given, std::string_view flag, RopeScaling kind, std::initializer_list<RopeScaling> kinds,
-                std::string_view which) {
-  if (given && !uses(kind, kinds))
-    throw ParamError(std::string(flag), "only applies to --scaling " + std::string(which) + ", not " +
-                                            std::string(to_string(kind)));
+// A flag given for a scaling that ignores it is refused, naming the scalings it applies to, so a typo in --scaling
+// cannot pass silently.
+void check_used(bool given, std::string_view flag, RopeScaling kind, std::initializer_list<RopeScaling> kinds) {
+  if (!given || uses(kind, kinds)) return;
+  std::string which;
+  for (RopeScaling k : kinds) which += (which.empty() ? "" : "|") + std::string(to_string(k));
+  throw ParamError(std::string(flag), "only applies to --scaling " + which + ", not " + std::string(to_string(kind)));
 }
 
 void check_min(const std::optional<double>& v, std::string_view flag, double lo, bool inclusive) {
@@ -80,23 +81,20 @@ namespace {
 void check_fields_used(const RopeScalingParams& s) {
   using K = RopeScaling;
   const K k = s.kind;
-  check_used(s.factor.has_value(), "factor", k, {K::linear, K::dynamic, K::yarn, K::llama3, K::longrope},
-             "linear|dynamic|yarn|llama3|longrope");
-  check_used(s.original_max_len.has_value(), "original-max-len", k, {K::dynamic, K::yarn, K::llama3, K::longrope},
-             "dynamic|yarn|llama3|longrope");
-  check_used(s.max_len.has_value(), "max-len", k, {K::dynamic, K::yarn, K::llama3, K::longrope},
-             "dynamic|yarn|llama3|longrope");
-  check_used(s.seq_len.has_value(), "seq-len", k, {K::dynamic, K::longrope}, "dynamic|longrope");
-  check_used(s.beta_fast.has_value(), "beta-fast", k, {K::yarn}, "yarn");
-  check_used(s.beta_slow.has_value(), "beta-slow", k, {K::yarn}, "yarn");
-  check_used(s.mscale.has_value(), "mscale", k, {K::yarn}, "yarn");
-  check_used(s.mscale_all_dim.has_value(), "mscale-all-dim", k, {K::yarn}, "yarn");
-  check_used(s.truncate.has_value(), "no-truncate", k, {K::yarn}, "yarn");
-  check_used(s.attention_factor.has_value(), "attention-factor", k, {K::yarn, K::longrope}, "yarn|longrope");
-  check_used(s.low_freq_factor.has_value(), "low-freq-factor", k, {K::llama3}, "llama3");
-  check_used(s.high_freq_factor.has_value(), "high-freq-factor", k, {K::llama3}, "llama3");
-  check_used(!s.short_factor.empty(), "short-factor", k, {K::longrope}, "longrope");
-  check_used(!s.long_factor.empty(), "long-factor", k, {K::longrope}, "longrope");
+  check_used(s.factor.has_value(), "factor", k, {K::linear, K::dynamic, K::yarn, K::llama3, K::longrope});
+  check_used(s.original_max_len.has_value(), "original-max-len", k, {K::dynamic, K::yarn, K::llama3, K::longrope});
+  check_used(s.max_len.has_value(), "max-len", k, {K::dynamic, K::yarn, K::llama3, K::longrope});
+  check_used(s.seq_len.has_value(), "seq-len", k, {K::dynamic, K::longrope});
+  check_used(s.beta_fast.has_value(), "beta-fast", k, {K::yarn});
+  check_used(s.beta_slow.has_value(), "beta-slow", k, {K::yarn});
+  check_used(s.mscale.has_value(), "mscale", k, {K::yarn});
+  check_used(s.mscale_all_dim.has_value(), "mscale-all-dim", k, {K::yarn});
+  check_used(s.truncate.has_value(), "no-truncate", k, {K::yarn});
+  check_used(s.attention_factor.has_value(), "attention-factor", k, {K::yarn, K::longrope});
+  check_used(s.low_freq_factor.has_value(), "low-freq-factor", k, {K::llama3});
+  check_used(s.high_freq_factor.has_value(), "high-freq-factor", k, {K::llama3});
+  check_used(!s.short_factor.empty(), "short-factor", k, {K::longrope});
+  check_used(!s.long_factor.empty(), "long-factor", k, {K::longrope});
 }
 
 // Each given value within its range.

@@ -32,7 +32,8 @@ except ImportError:
     print("SKIPPED: torch not installed (Debian: apt-get install python3-torch)")
     sys.exit(77)
 
-TOLERANCE = 1e-5      # float32, twin vs peviz: loss, every gradient, five-step losses, weights on the lab's schedule
+TOLERANCE = 1e-5      # float32, twin vs peviz: loss, gradients (FIRE's scalars: gradient_tolerances), five-step
+#                       losses, weights on the lab's schedule
 TOLERANCE64 = 1e-10   # float64 twin vs peviz's double engine: loss and every gradient
 LARGE_STEP_WEIGHTS = 1e-3  # weights after five steps of lr 0.01 from warm-up 2: AdamW's float32 floor (see main)
 # (flags, weight tolerance after five steps): the lab's default run, five steps into its 3000-step schedule; and a
