@@ -6,6 +6,7 @@
 #include "cli/commands.hpp"
 #include "cli/export_common.hpp"
 #include "cli/rope_flags.hpp"
+#include "core/errors.hpp"
 #include "core/limits.hpp"
 #include "core/rope_bounds.hpp"
 
@@ -16,6 +17,7 @@ void register_rope_bounds(CLI::App& export_cmd) {
     RopeBoundsParams params;
     OutputOptions out;
     std::string config, layer_type;
+    double islands = limits::bounds_islands.fallback;
   };
   auto c = std::make_shared<Command>();
   CLI::App* sub = export_cmd.add_subcommand(
@@ -35,6 +37,10 @@ void register_rope_bounds(CLI::App& export_cmd) {
   sub->add_option("--train-len", c->params.train_len, "Training length T_train for Liu et al.'s d_extra, " +
                                                       range_text(limits::bounds_train_len) + "; 0: the context length")
       ->capture_default_str();
+  sub->add_option("--islands", c->islands, "List the bases that hold (B(m) >= 0 for every m < context-len) as ranges, "
+                  "from min_base up to this factor times it, " + range_text(limits::bounds_islands) +
+                  "; 0: not listed (JSON: holding_bases; a full walk per holding base, minutes at 131072 tokens)")
+      ->capture_default_str();
   add_output_flags(*sub, c->out);
   sub->callback([c, sub] {
     RopeBoundsParams p = c->params;
@@ -47,6 +53,10 @@ void register_rope_bounds(CLI::App& export_cmd) {
       if (!sub->count("--train-len") && cr->original_len) p.train_len = cr->original_len;
       from_config = {{"model", cr->model}, {"layer_type", cr->layer.layer_type}};
     }
+    check_real(limits::bounds_islands, c->islands);
+    if (c->islands != 0 && c->islands <= 1) throw ParamError("islands", "must be 0 or a factor > 1");
+    if (c->islands != 0 && c->out.format != "json")
+      throw ParamError("islands", "lists ranges, which only --format json carries");
     const RopeBounds b = rope_bounds(p);
     const float nan = std::numeric_limits<float>::quiet_NaN();
     const float first = b.first_negative_m ? float(*b.first_negative_m) : nan;
@@ -55,12 +65,21 @@ void register_rope_bounds(CLI::App& export_cmd) {
     nlohmann::json params = {{"head_dim", p.head_dim}, {"base", p.base}, {"context_len", p.context_len},
                              {"train_len", p.train_len != 0 ? p.train_len : p.context_len}};
     params.update(from_config);
-    emit(row, params, c->out,
-         {{"columns", {"d_extra", "t_extra", "first_negative_m", "min_base"}},
-          {"d_extra", b.d_extra},
-          {"t_extra", b.t_extra},
-          {"first_negative_m", b.first_negative_m ? nlohmann::json(*b.first_negative_m) : nlohmann::json(nullptr)},
-          {"min_base", b.min_base ? nlohmann::json(*b.min_base) : nlohmann::json(nullptr)}});
+    nlohmann::json extra = {
+        {"columns", {"d_extra", "t_extra", "first_negative_m", "min_base"}},
+        {"d_extra", b.d_extra},
+        {"t_extra", b.t_extra},
+        {"first_negative_m", b.first_negative_m ? nlohmann::json(*b.first_negative_m) : nlohmann::json(nullptr)},
+        {"min_base", b.min_base ? nlohmann::json(*b.min_base) : nlohmann::json(nullptr)}};
+    if (c->islands != 0) {
+      params["islands"] = c->islands;
+      nlohmann::json ranges = nlohmann::json::array();
+      if (b.min_base)
+        for (const BaseRange& r : rope_holding_bases(p.head_dim, p.context_len, c->islands * *b.min_base))
+          ranges.push_back({r.lo, r.hi});
+      extra["holding_bases"] = ranges;
+    }
+    emit(row, params, c->out, extra);
   });
 }
 

@@ -180,6 +180,9 @@ inline constexpr Limit bounds_context_len{.name = "context-len", .min = 1, .max 
     .scale = Scale::logarithmic};
 // Liu et al.'s training length T_train; 0: the context length (core/rope_bounds.hpp).
 inline constexpr Limit bounds_train_len{.name = "train-len", .min = 0, .max = 1 << 20, .fallback = 0};
+// How far above Men et al.'s smallest base the bases that hold are listed (a factor; 0: not listed). Each holding
+// base costs a walk over m < L: 64x takes seconds at L 4096 and minutes at 131072 (docs/lab.md).
+inline constexpr Limit bounds_islands{.name = "islands", .min = 0, .max = 64, .fallback = 0};
 
 // ---- multimodal RoPE (core/mrope): a text + image + text sequence, the image after spatial merging ----
 inline constexpr Limit mrope_text_before{.name = "text-before", .min = 0, .max = 4096, .fallback = 4,

@@ -84,7 +84,7 @@ RopeModelSummary summarize_rope_model(const ModelConfig& model, std::string_view
   const long long bound_len = std::min<long long>(out.span, (long long)limits::bounds_context_len.max);
   out.critical_dim = liu_critical_dim(out.rotary_dim, out.base, out.original_len);
   out.min_base = rope_min_base(out.rotary_dim, bound_len);
-  out.base_meets_bound = out.min_base && out.base >= *out.min_base;
+  out.base_holds = !first_negative_rope_bound(out.rotary_dim, out.base, bound_len - 1);
   return out;
 }
 

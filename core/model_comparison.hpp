@@ -43,7 +43,8 @@ struct RopeModelSummary {
   int nope_layers = 0;                    // layers that attend without positional encoding
   int positionless_layers = 0;            // layers that are not attention (linear attention)
   std::optional<double> min_base;         // Men et al.'s smallest base for `span` (nullopt: none found)
-  bool base_meets_bound = false;          // base >= min_base
+  bool base_holds = false;                // B(m) >= 0 at the model's base for every m < span: one walk, since a
+                                          // base above min_base can fail again (rope_holding_bases)
 };
 
 // A model's RoPE as it runs at its extended context: its head, its contexts and its scaled frequencies.

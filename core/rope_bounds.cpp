@@ -146,14 +146,36 @@ struct Witnesses {
   }
 };
 
-// Bisection between a failing lo and a holding hi (log of the base): the lower edge of the island.
-double refine(Walker& walk, int head_dim, double lo, double hi, long long L) {
-  while (hi - lo > kRefineWidth) {
-    const double mid = 0.5 * (lo + hi);
-    (walk.any_negative(thetas(head_dim, std::exp(mid)), L) ? lo : hi) = mid;
+// Bisection between a failing and a holding log(base), in either order: the base on the holding side of the edge.
+double refine(Walker& walk, int head_dim, double fail, double hold, long long L) {
+  while (std::fabs(hold - fail) > kRefineWidth) {
+    const double mid = 0.5 * (fail + hold);
+    (walk.any_negative(thetas(head_dim, std::exp(mid)), L) ? fail : hold) = mid;
   }
-  return std::exp(hi);
+  return std::exp(hold);
 }
+
+// One base of the scan decided: a distance where B(m) < 0, or none (the base holds). The witnesses are tried
+// first, then short walks around them, then the whole range.
+struct BaseScan {
+  int head_dim;
+  long long L;
+  Witnesses witnesses;
+  Walker walk;
+
+  std::optional<Negative> fails(const ScanPoint& p, double x) {
+    std::optional<Negative> neg = witnesses.retry(p.theta);
+    if (!neg && (neg = witnesses.near(walk, p.theta, L))) witnesses.add(neg->m);
+    if (!neg && (neg = walk.any_negative(thetas(head_dim, std::exp(x)), L))) witnesses.add(neg->m);
+    return neg;
+  }
+
+  // The next log(base) to try after a failing one: every base up to x + v / (m S) fails as well.
+  static double skip(const ScanPoint& p, const Negative& neg, double x) {
+    const double safe = p.slope > 0 ? 0.99 * -neg.value / (double(neg.m) * p.slope) : kHighestBase;
+    return x + std::max(kScanStep, safe);
+  }
+};
 
 // Smallest base with B(m) >= 0 for every m < L. B(m) is not monotone in the base: the bases that hold form
 // islands below the region where every base holds (d 128, L 4096: 26,952..26,973 hold, 26,974..28,641
@@ -166,20 +188,39 @@ double refine(Walker& walk, int head_dim, double lo, double hi, long long L) {
 }  // namespace
 
 std::optional<double> rope_min_base(int head_dim, long long L) {
-  Witnesses witnesses;
-  Walker walk;
+  BaseScan scan{head_dim, L, {}, {}};
   double last_fail = std::log(kLowestBase);
   for (double x = last_fail; x < std::log(kHighestBase);) {
     const ScanPoint p = scan_point(head_dim, x);
-    std::optional<Negative> neg = witnesses.retry(p.theta);
-    if (!neg && (neg = witnesses.near(walk, p.theta, L))) witnesses.add(neg->m);
-    if (!neg && (neg = walk.any_negative(thetas(head_dim, std::exp(x)), L))) witnesses.add(neg->m);
-    if (!neg) return x == std::log(kLowestBase) ? std::exp(x) : refine(walk, head_dim, last_fail, x, L);
+    const std::optional<Negative> neg = scan.fails(p, x);
+    if (!neg) return x == std::log(kLowestBase) ? std::exp(x) : refine(scan.walk, head_dim, last_fail, x, L);
     last_fail = x;
-    const double safe = p.slope > 0 ? 0.99 * -neg->value / (double(neg->m) * p.slope) : kHighestBase;
-    x += std::max(kScanStep, safe);
+    x = BaseScan::skip(p, *neg, x);
   }
   return std::nullopt;
+}
+
+// The same scan continued above the smallest base: holding bases are stepped kScanStep apart, failing ones
+// skipped as above, and each change between the two bisected to its edge.
+std::vector<BaseRange> rope_holding_bases(int head_dim, long long L, double up_to) {
+  std::vector<BaseRange> ranges;
+  const std::optional<double> smallest = rope_min_base(head_dim, L);
+  if (!smallest || !(up_to > *smallest)) return ranges;
+  BaseScan scan{head_dim, L, {}, {}};
+  const double end = std::log(up_to);
+  double last = std::log(*smallest);
+  ranges.push_back({*smallest, up_to});
+  bool holding = true;  // the last range is open: the base at `last` holds
+  for (double x = last + kScanStep; x < end;) {
+    const ScanPoint p = scan_point(head_dim, x);
+    const std::optional<Negative> neg = scan.fails(p, x);
+    if (holding && neg) ranges.back().hi = refine(scan.walk, head_dim, x, last, L);
+    if (!holding && !neg) ranges.push_back({refine(scan.walk, head_dim, last, x, L), up_to});
+    holding = !neg;
+    last = x;
+    x = neg ? BaseScan::skip(p, *neg, x) : x + kScanStep;
+  }
+  return ranges;
 }
 
 void validate(const RopeBoundsParams& p) {

@@ -12,6 +12,7 @@
 //    found by a scan over log(base) and a bisection inside the last step (core/rope_bounds.cpp, min_base).
 #pragma once
 #include <optional>
+#include <vector>
 
 namespace peviz {
 
@@ -43,6 +44,15 @@ RopeBounds rope_bounds(const RopeBoundsParams& p);
 int liu_critical_dim(int head_dim, double base, double context_len);
 // Men et al.'s smallest base for context L (RopeBounds::min_base) without the rest (no validation).
 std::optional<double> rope_min_base(int head_dim, long long L);
+
+// The bases from Men et al.'s smallest one up to `up_to` that keep B(m) >= 0 for every m < L, as ranges [lo, hi]
+// (islands: the bases between two ranges fail again). Scanned as rope_min_base, bases 0.05% apart, edges refined
+// to 1e-6; a range still holding at up_to ends there. Empty when no smallest base exists or it is above up_to.
+// A full walk over m < L per holding base: about 2 s at L 4096 up to 4x the smallest base (docs/lab.md).
+struct BaseRange {
+  double lo = 0, hi = 0;
+};
+std::vector<BaseRange> rope_holding_bases(int head_dim, long long L, double up_to);
 
 // B(m) = sum_{i < d/2} cos(m * base^(-2i/d)), in double (Men et al. 2024, Eq. 8).
 double rope_similarity_bound(int head_dim, double base, long long m);

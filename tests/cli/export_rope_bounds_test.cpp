@@ -13,6 +13,7 @@
 #include "config_json.hpp"
 #include "core/model_comparison.hpp"
 #include "core/model_config.hpp"
+#include "core/rope_bounds.hpp"
 
 TEST_CASE("rope-bounds: d_extra and t_extra are Liu et al.'s Eq. 13 for the flags given") {
   for (const auto& [d, base, len] : {std::tuple{128, 10000.0, 4096}, std::tuple{64, 500000.0, 8192}, std::tuple{16, 100.0, 100}}) {
@@ -74,4 +75,29 @@ TEST_CASE("rope-bounds --config: d_extra at the context the model was trained on
   // A model trained at the length it serves: both contexts are max_position_embeddings.
   const nlohmann::json neox = run_json("export rope-bounds " + config("gpt-neox-20b.json"));
   CHECK(neox["params"]["train_len"] == neox["params"]["context_len"]);
+}
+
+TEST_CASE("rope-bounds --islands: the bases that hold as ranges from min_base up to the factor, JSON only") {
+  const nlohmann::json j = run_json("export rope-bounds --head-dim 128 --context-len 1024 --islands 3");
+  const double smallest = j["min_base"].get<double>();
+  const nlohmann::json& ranges = j["holding_bases"];
+  REQUIRE(ranges.size() >= 1);
+  CHECK(ranges.front()[0].get<double>() == smallest);
+  CHECK(ranges.back()[1].get<double>() == Approx(3 * smallest).epsilon(1e-12));
+  double previous_end = 0;
+  for (const auto& r : ranges) {  // ascending, disjoint, every edge a base that holds (checked by the sum)
+    CHECK(r[0].get<double>() > previous_end);
+    CHECK(r[0].get<double>() < r[1].get<double>());
+    for (const double base : {r[0].get<double>(), r[1].get<double>()})
+      for (long long m = 0; m < 1024; ++m) REQUIRE(peviz::rope_similarity_bound(128, base, m) >= 0);
+    previous_end = r[1].get<double>();
+  }
+  CHECK(j["params"]["islands"] == 3.0);
+  for (const char* flags : {"--islands 0.5", "--islands 65", "--islands 2 --format csv"}) {
+    CAPTURE(flags);
+    const RunResult bad = run_peviz(std::string("export rope-bounds --context-len 1024 ") + flags);
+    CHECK(bad.code == 2);
+    CHECK(bad.err.find("--islands") != std::string::npos);
+  }
+  CHECK_FALSE(run_json("export rope-bounds --context-len 1024").contains("holding_bases"));
 }

@@ -43,7 +43,9 @@ TEST_CASE("summary of Llama 3.1: pairs turning, Liu's critical dimension, Men's 
   CHECK(s.scaled_wavelength[63] == Approx(8 * s.wavelength[63]).epsilon(1e-12));
   CHECK(s.scaled_wavelength[0] == Approx(s.wavelength[0]).epsilon(1e-12));
   REQUIRE(s.min_base);
-  CHECK(s.base_meets_bound == (s.base >= *s.min_base));
+  // 500000 is below the smallest base, so some distance below the span has B(m) < 0.
+  CHECK(s.base < *s.min_base);
+  CHECK_FALSE(s.base_holds);
 }
 
 TEST_CASE("summary of Llama 2: Men et al.'s base for 4k is about 2.7e4, so base 10000 is below it") {
@@ -53,7 +55,7 @@ TEST_CASE("summary of Llama 2: Men et al.'s base for 4k is about 2.7e4, so base 
   CHECK(s.extended_len == 4096);
   REQUIRE(s.min_base);
   CHECK(*s.min_base == Approx(26952.4).epsilon(1e-5));  // tests/core/rope_bounds_test.cpp: the paper's 2.7e4
-  CHECK_FALSE(s.base_meets_bound);
+  CHECK_FALSE(s.base_holds);
   CHECK(s.scaled_wavelength == s.wavelength);
   CHECK(s.pairs_turning_extended == pairs_turning(128, 10000.0, 4096));
 }
@@ -104,14 +106,14 @@ TEST_CASE("Men et al.'s base over the span the RoPE layers see: Llama 4's chunks
   CHECK(scout.nope_layers == 12);
   REQUIRE(scout.min_base);
   CHECK(*scout.min_base == Approx(rope_min_base(128, 8192).value()).epsilon(1e-12));
-  CHECK(scout.base_meets_bound);
+  CHECK(scout.base_holds);
   const RopeModelSummary llama31 = summarize_rope_model(fixture("llama-3.1-8b-instruct.json"));
   CHECK(scout.scaled_wavelength == llama31.scaled_wavelength);  // the same RoPE, scaling included
   CHECK(llama31.span == llama31.extended_len);
   // Gemma 3: the sliding layers' own base, over their window of 1024; the full layers see the whole context.
   const RopeModelSummary sliding = summarize_rope_model(fixture("gemma-3-12b-it.json"), "sliding_attention");
   CHECK(sliding.span == 1024);
-  CHECK(sliding.base_meets_bound);
+  CHECK(sliding.base_holds);
   CHECK(summarize_rope_model(fixture("gemma-3-12b-it.json"), "full_attention").span == 131072);
   // gpt-oss: one RoPE for sliding and full layers; the full ones see everything.
   const RopeModelSummary oss = summarize_rope_model(fixture("gpt-oss-20b.json"));
@@ -120,4 +122,20 @@ TEST_CASE("Men et al.'s base over the span the RoPE layers see: Llama 4's chunks
   const RopeModelSummary next = summarize_rope_model(fixture("qwen3-next-80b-a3b-instruct.json"));
   CHECK(next.positionless_layers == 36);
   CHECK(next.layers == 48);
+}
+
+TEST_CASE("ok is the model's own base checked, not a comparison with the smallest base: 40000 fails at 4096") {
+  // Between the islands of tests/core/rope_bounds_test.cpp: 40000 is above Men's smallest base 26952 yet B(m) < 0
+  // below 4096; 60000 is above the last failing base (about 58,766).
+  for (const auto& [base, holds] : {std::pair{40000.0, false}, std::pair{60000.0, true}, std::pair{10000.0, false}}) {
+    CAPTURE(base);
+    const std::string json = R"({"model_type": "llama", "hidden_size": 4096, "num_attention_heads": 32,
+        "num_hidden_layers": 2, "max_position_embeddings": 4096, "rope_theta": )" + std::to_string(base) + "}";
+    const RopeModelSummary s = summarize_rope_model(read_model_config(json, "synthetic"));
+    REQUIRE(s.min_base);
+    CHECK(s.base_holds == holds);
+    bool any_negative = false;
+    for (long long m = 0; m < 4096 && !any_negative; ++m) any_negative = rope_similarity_bound(128, base, m) < 0;
+    CHECK(any_negative == !holds);
+  }
 }

@@ -67,6 +67,39 @@ TEST_CASE("The bases that keep B(m) >= 0 are not an interval: the smallest sits 
   for (int k = 10; k <= 26; ++k) CHECK_FALSE(holds(k * 1000.0, 4096));
 }
 
+TEST_CASE("The bases that hold, as ranges: the island at 4096 tokens and the region above it", "[rope_bounds]") {
+  // Each edge is checked by the sum over every m < L of exact cosines (rope_similarity_bound), not the walk.
+  const auto holds_by_sum = [](double base) {
+    for (long long m = 0; m < 4096; ++m)
+      if (rope_similarity_bound(128, base, m) < 0) return false;
+    return true;
+  };
+  const double smallest = *rope_bounds({128, 10000, 4096}).min_base, up_to = 4 * smallest;
+  const std::vector<BaseRange> ranges = rope_holding_bases(128, 4096, up_to);
+  REQUIRE(ranges.size() >= 3);
+  CHECK(ranges.front().lo == smallest);
+  CHECK(ranges.front().hi > 26965);  // the island: 26,952..26,973
+  CHECK(ranges.front().hi < 27000);
+  CHECK(ranges[1].lo > 28000);  // failing again up to about 28,640
+  CHECK(ranges[1].lo < 28700);
+  CHECK(ranges.back().hi == up_to);  // everything holds from 2.2x the smallest base on
+  CHECK(ranges.back().lo > 2 * smallest);
+  CHECK(ranges.back().lo < 2.3 * smallest);
+  for (std::size_t k = 0; k < ranges.size(); ++k) {
+    CAPTURE(k, ranges[k].lo, ranges[k].hi);
+    CHECK(ranges[k].lo < ranges[k].hi);
+    CHECK(holds_by_sum(ranges[k].lo));
+    CHECK(holds_by_sum(ranges[k].hi));
+    if (k > 0) CHECK_FALSE(holds_by_sum(ranges[k].lo * (1 - 1e-5)));
+    if (k + 1 < ranges.size()) {
+      CHECK_FALSE(holds_by_sum(ranges[k].hi * (1 + 1e-5)));
+      CHECK(ranges[k].hi < ranges[k + 1].lo);
+    }
+  }
+  CHECK(rope_holding_bases(128, 4096, smallest).empty());  // nothing above the smallest base asked for
+  CHECK(rope_holding_bases(2, 3, 1e6).empty());          // no base holds at all
+}
+
 TEST_CASE("Short contexts hold for every base; head-dim 2 never holds beyond two tokens", "[rope_bounds]") {
   // B(1) = sum cos(theta_i) > 0 whenever every theta_i <= 1: one or two tokens hold at any base.
   CHECK(*rope_bounds({128, 10000, 2}).min_base == Approx(1.0000001));
