@@ -170,4 +170,8 @@ void stop_lesson(AppState& s) {
   s.teach.notice_is_error = false;
 }
 
+std::string lesson_step_line(const Lesson& lesson, int step) {
+  return lesson.title + "  ·  step " + std::to_string(step + 1) + " / " + std::to_string(lesson.steps.size());
+}
+
 }  // namespace peviz::app

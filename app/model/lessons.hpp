@@ -41,4 +41,7 @@ void start_lesson(AppState& s, Lesson lesson, int step = 0);
 void go_to_step(AppState& s, int k);
 void stop_lesson(AppState& s);
 
+// "Title  ·  step 3 / 14": the line above a step's text (0-based step in, 1-based out).
+std::string lesson_step_line(const Lesson& lesson, int step);
+
 }  // namespace peviz::app

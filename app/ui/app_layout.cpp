@@ -9,6 +9,7 @@
 #include <imgui.h>
 #include <imgui_internal.h>  // RenderTextEllipsis
 
+#include "app/model/lessons.hpp"
 #include "app/model/presentation.hpp"
 #include "app/plot/draw/canvas.hpp"
 #include "app/plot/draw/drawn_plots.hpp"
@@ -156,8 +157,7 @@ struct LessonBox {
 float lesson_panel_height(const AppState& s, const LessonStep& step, float width) {
   const ImGuiStyle& style = ImGui::GetStyle();
   const float wrap = width - 2 * style.WindowPadding.x - style.ScrollbarSize;  // the wrap width loses a scrollbar's width
-  const std::string step_line = s.teach.lesson.title + "  ·  step " + std::to_string(s.teach.step + 1) + " / " +
-                                std::to_string(s.teach.lesson.steps.size());
+  const std::string step_line = lesson_step_line(s.teach.lesson, s.teach.step);
   push_heading_font();
   const float heading = ImGui::CalcTextSize(step.title.c_str(), nullptr, false, wrap).y;
   pop_heading_font();

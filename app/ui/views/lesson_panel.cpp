@@ -54,7 +54,7 @@ void draw_lesson_panel(AppState& s) {
   const float text_w = demo_beside ? avail_w * 0.42f : avail_w;
 
   if (demo_beside) ImGui::BeginChild("##lesson_text", ImVec2(text_w, 0), false);
-  const std::string step_line = t.lesson.title + "  ·  step " + std::to_string(t.step + 1) + " / " + std::to_string(n);
+  const std::string step_line = lesson_step_line(t.lesson, t.step);
   ImGui::PushTextWrapPos(0.0f);  // a long lesson title wraps in a narrow column
   ImGui::TextDisabled("%s", step_line.c_str());
   ImGui::PopTextWrapPos();

@@ -64,6 +64,7 @@ TEST_CASE("the default lesson follows the argument, page by page") {
   const Lesson l = load_lesson_file(kShipped / "positional-encodings.json");
   REQUIRE(l.steps.size() == 13);
   CHECK(l.steps[0].demo == "word-order");
+  CHECK(lesson_step_line(l, 2) == l.title + "  ·  step 3 / 13");  // the panel's line, 1-based
   AppState s;
   start_lesson(s, l);
   CHECK(s.teach.word_order.words_a.size() == 5);  // the demo was built for step 1
