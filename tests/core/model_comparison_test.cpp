@@ -124,6 +124,15 @@ TEST_CASE("Men et al.'s base over the span the RoPE layers see: Llama 4's chunks
   CHECK(next.layers == 48);
 }
 
+TEST_CASE("Qwen2.5-7B's base is above the smallest base for its 32768 tokens, and still fails there") {
+  const RopeModelSummary s = summarize_rope_model(fixture("qwen2.5-7b-instruct.json"));
+  REQUIRE(s.min_base);
+  CHECK(s.span == 32768);
+  CHECK(s.base > *s.min_base);
+  CHECK_FALSE(s.base_holds);
+  CHECK(rope_similarity_bound(128, s.base, 27115) < 0);  // docs/views.md: B(m) turns negative at m = 27,115
+}
+
 TEST_CASE("ok is the model's own base checked, not a comparison with the smallest base: 40000 fails at 4096") {
   // Between the islands of tests/core/rope_bounds_test.cpp: 40000 is above Men's smallest base 26952 yet B(m) < 0
   // below 4096; 60000 is above the last failing base (about 58,766).
