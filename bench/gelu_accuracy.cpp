@@ -1,6 +1,6 @@
 // Accuracy of the training engine's float GELU against double's std::erf, by band of x; prints a table.
 //
-// Not part of the build (docs/lab.md quotes its output); links against the built core library:
+// Not part of the build (docs/lab-runs/speed.md quotes its output); links against the built core library:
 //   g++ -O3 -std=c++20 -I. bench/gelu_accuracy.cpp build/libpeviz_core.a $(pkg-config --libs openblas) \
 //       -o /tmp/gelu_accuracy && /tmp/gelu_accuracy
 // Column "erff formula": the float formula the engine used before, x * 0.5 * (1 + erff(x / sqrt 2)),

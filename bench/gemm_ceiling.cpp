@@ -1,7 +1,7 @@
 // The most a lab training step could reach through OpenBLAS: every matrix product of one step at the default
 // model, timed alone, as GFLOP/s over all of them, beside a 2048^3 SGEMM (the peak); one thread.
 //
-// Not part of the build (docs/lab.md quotes its output):
+// Not part of the build (docs/lab-runs/speed.md quotes its output):
 //   g++ -O2 -std=c++20 $(pkg-config --cflags openblas) bench/gemm_ceiling.cpp $(pkg-config --libs openblas) \
 //       -o /tmp/gemm_ceiling && OPENBLAS_NUM_THREADS=1 /tmp/gemm_ceiling [layers heads d_model batch train_max]
 // The products are those of core/train/layers.cpp (matmul forward, input and weight gradients) and attention.cpp

@@ -1,5 +1,5 @@
 // The machine's single-thread SGEMM peak through OpenBLAS (C = A B, 2048^3, float): the yardstick for the lab's
-// training GFLOP/s (docs/lab.md). Prints the median of 7 runs.
+// training GFLOP/s (docs/benchmarks.md). Prints the median of 7 runs.
 //
 // Not part of the build:
 //   g++ -O3 -std=c++20 $(pkg-config --cflags openblas) bench/sgemm_peak.cpp $(pkg-config --libs openblas) \

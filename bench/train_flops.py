@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Floating-point operations of one training step of the lab's model (matrix products and attention), expected
-over the task's random packed batch; with a steps/s figure, the achieved GFLOP/s (docs/lab.md).
+over the task's random packed batch; with a steps/s figure, the achieved GFLOP/s (docs/benchmarks.md).
 
 usage: bench/train_flops.py [--layers 4 --d-model 64 --batch 32 --train-max 20] [--steps-per-s R]
 A step is a forward and a backward pass: 2 FLOPs per multiply-add forward, twice that backward (the input's and
