@@ -75,7 +75,7 @@ void register_rope_bounds(CLI::App& export_cmd) {
       params["islands"] = c->islands;
       nlohmann::json ranges = nlohmann::json::array();
       if (b.min_base)
-        for (const BaseRange& r : rope_holding_bases(p.head_dim, p.context_len, c->islands * *b.min_base))
+        for (const BaseRange& r : rope_holding_bases(p.head_dim, p.context_len, *b.min_base, c->islands * *b.min_base))
           ranges.push_back({r.lo, r.hi});
       extra["holding_bases"] = ranges;
     }

@@ -183,6 +183,10 @@ inline constexpr Limit bounds_train_len{.name = "train-len", .min = 0, .max = 1 
 // How far above Men et al.'s smallest base the bases that hold are listed (a factor; 0: not listed). Each holding
 // base costs a walk over m < L: 64x takes seconds at L 4096 and minutes at 131072 (docs/lab.md).
 inline constexpr Limit bounds_islands{.name = "islands", .min = 0, .max = 64, .fallback = 0};
+// The window's models-compared table lists the bases that hold up to this factor above each model's smallest base
+// (core/model_comparison: holding_base_scan), 5 s of frames at 131,072 tokens. Every base above 2.2x holds at 4,096
+// tokens; at 32,768 the islands go on to about 5x (`peviz export rope-bounds --islands` lists further).
+inline constexpr double bounds_islands_listed = 2.0;
 
 // ---- multimodal RoPE (core/mrope): a text + image + text sequence, the image after spatial merging ----
 inline constexpr Limit mrope_text_before{.name = "text-before", .min = 0, .max = 4096, .fallback = 4,

@@ -58,6 +58,13 @@ ModelRope model_rope(const ModelConfig& model, std::string_view layer_type) {
   return out;
 }
 
+namespace {
+// The context Men et al.'s bound is computed over: the span, up to the bounds' largest context.
+long long bounds_len(const RopeModelSummary& m) {
+  return std::min<long long>(m.span, (long long)limits::bounds_context_len.max);
+}
+}  // namespace
+
 RopeModelSummary summarize_rope_model(const ModelConfig& model, std::string_view layer_type) {
   const ModelRope r = model_rope(model, layer_type);
   const LayerTypeRope& lt = layer_type_rope(model, layer_type);
@@ -81,11 +88,16 @@ RopeModelSummary summarize_rope_model(const ModelConfig& model, std::string_view
     out.nope_layers += l.positions == LayerPositions::nope;
     out.positionless_layers += l.positions == LayerPositions::none;
   }
-  const long long bound_len = std::min<long long>(out.span, (long long)limits::bounds_context_len.max);
+  const long long bound_len = bounds_len(out);
   out.critical_dim = liu_critical_dim(out.rotary_dim, out.base, out.original_len);
   out.min_base = rope_min_base(out.rotary_dim, bound_len);
-  out.base_holds = !first_negative_rope_bound(out.rotary_dim, out.base, bound_len - 1);
+  out.fails_at = first_negative_rope_bound(out.rotary_dim, out.base, bound_len - 1);
   return out;
+}
+
+HoldingBaseScan holding_base_scan(const RopeModelSummary& m) {
+  const double smallest = m.min_base.value_or(0.0);
+  return HoldingBaseScan(m.rotary_dim, bounds_len(m), smallest, limits::bounds_islands_listed * smallest);
 }
 
 }  // namespace peviz

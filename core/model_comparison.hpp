@@ -16,6 +16,7 @@
 
 #include "core/model_config.hpp"
 #include "core/rope.hpp"
+#include "core/rope_bounds.hpp"
 #include "core/rope_scaling.hpp"
 
 namespace peviz {
@@ -43,9 +44,14 @@ struct RopeModelSummary {
   int nope_layers = 0;                    // layers that attend without positional encoding
   int positionless_layers = 0;            // layers that are not attention (linear attention)
   std::optional<double> min_base;         // Men et al.'s smallest base for `span` (nullopt: none found)
-  bool base_holds = false;                // B(m) >= 0 at the model's base for every m < span: one walk, since a
-                                          // base above min_base can fail again (rope_holding_bases)
+  // The first m < span with B(m) < 0 at the model's own base; nullopt: B(m) >= 0 for every m < span (the base
+  // holds). One walk, since a base above min_base can fail again (rope_holding_bases).
+  std::optional<long long> fails_at;
 };
+
+// The scan for the bases that hold over the model's span, from min_base up to limits::bounds_islands_listed x it
+// (done at once when there is no min_base); stepped by the caller (the window spreads it over frames).
+HoldingBaseScan holding_base_scan(const RopeModelSummary& m);
 
 // A model's RoPE as it runs at its extended context: its head, its contexts and its scaled frequencies.
 struct ModelRope {

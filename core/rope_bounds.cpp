@@ -146,13 +146,22 @@ struct Witnesses {
   }
 };
 
-// Bisection between a failing and a holding log(base), in either order: the base on the holding side of the edge.
-double refine(Walker& walk, int head_dim, double fail, double hold, long long L) {
-  while (std::fabs(hold - fail) > kRefineWidth) {
+// Bisection between a failing and a holding log(base), in either order, one walk a step: the base on the
+// holding side of the edge once the two are closer than kRefineWidth.
+struct Edge {
+  double fail = 0, hold = 0;
+
+  bool done() const { return std::fabs(hold - fail) <= kRefineWidth; }
+  void step(Walker& walk, int head_dim, long long L) {
     const double mid = 0.5 * (fail + hold);
     (walk.any_negative(thetas(head_dim, std::exp(mid)), L) ? fail : hold) = mid;
   }
-  return std::exp(hold);
+};
+
+double refine(Walker& walk, int head_dim, double fail, double hold, long long L) {
+  Edge edge{fail, hold};
+  while (!edge.done()) edge.step(walk, head_dim, L);
+  return std::exp(edge.hold);
 }
 
 // One base of the scan decided: a distance where B(m) < 0, or none (the base holds). The witnesses are tried
@@ -202,25 +211,74 @@ std::optional<double> rope_min_base(int head_dim, long long L) {
 
 // The same scan continued above the smallest base: holding bases are stepped kScanStep apart, failing ones
 // skipped as above, and each change between the two bisected to its edge.
-std::vector<BaseRange> rope_holding_bases(int head_dim, long long L, double up_to) {
+struct HoldingBaseScan::State {
+  BaseScan scan;
+  double start = 0, end = 0;  // log(base) of the smallest base and of up_to
+  double last = 0, x = 0;     // the last base decided, the next one
+  bool holding = true;        // the base at `last` holds: the last range is open
+  double up_to = 0;
   std::vector<BaseRange> ranges;
-  const std::optional<double> smallest = rope_min_base(head_dim, L);
-  if (!smallest || !(up_to > *smallest)) return ranges;
-  BaseScan scan{head_dim, L, {}, {}};
-  const double end = std::log(up_to);
-  double last = std::log(*smallest);
-  ranges.push_back({*smallest, up_to});
-  bool holding = true;  // the last range is open: the base at `last` holds
-  for (double x = last + kScanStep; x < end;) {
-    const ScanPoint p = scan_point(head_dim, x);
-    const std::optional<Negative> neg = scan.fails(p, x);
-    if (holding && neg) ranges.back().hi = refine(scan.walk, head_dim, x, last, L);
-    if (!holding && !neg) ranges.push_back({refine(scan.walk, head_dim, last, x, L), up_to});
-    holding = !neg;
-    last = x;
-    x = neg ? BaseScan::skip(p, *neg, x) : x + kScanStep;
+  // An edge between the last two bases decided, bisected before the scan goes on: it closes the last range when
+  // `holding` turned false, else it opens a new one.
+  std::optional<Edge> edge;
+};
+
+HoldingBaseScan::HoldingBaseScan(int head_dim, long long L, double smallest, double up_to)
+    : state_(std::make_unique<State>()) {
+  State& s = *state_;
+  s.scan = BaseScan{head_dim, L, {}, {}};
+  s.up_to = up_to;
+  if (!(smallest > 0) || !(up_to > smallest)) return;  // done at once: start == end
+  s.start = s.last = std::log(smallest);
+  s.end = std::log(up_to);
+  s.x = s.last + kScanStep;
+  s.ranges.push_back({smallest, up_to});
+}
+
+HoldingBaseScan::HoldingBaseScan(const HoldingBaseScan& other) : state_(std::make_unique<State>(*other.state_)) {}
+HoldingBaseScan& HoldingBaseScan::operator=(const HoldingBaseScan& other) {
+  state_ = std::make_unique<State>(*other.state_);
+  return *this;
+}
+HoldingBaseScan::HoldingBaseScan(HoldingBaseScan&&) noexcept = default;
+HoldingBaseScan& HoldingBaseScan::operator=(HoldingBaseScan&&) noexcept = default;
+HoldingBaseScan::~HoldingBaseScan() = default;
+
+bool HoldingBaseScan::done() const { return state_->ranges.empty() || (state_->x >= state_->end && !state_->edge); }
+double HoldingBaseScan::up_to() const { return state_->up_to; }
+const std::vector<BaseRange>& HoldingBaseScan::ranges() const { return state_->ranges; }
+
+double HoldingBaseScan::progress() const {
+  const State& s = *state_;
+  return done() ? 1.0 : std::clamp((s.last - s.start) / (s.end - s.start), 0.0, 1.0);
+}
+
+void HoldingBaseScan::step() {
+  if (done()) return;
+  State& s = *state_;
+  const int head_dim = s.scan.head_dim;
+  const long long L = s.scan.L;
+  if (s.edge) {
+    s.edge->step(s.scan.walk, head_dim, L);
+    if (!s.edge->done()) return;
+    const double edge = std::exp(s.edge->hold);
+    if (s.holding) s.ranges.push_back({edge, s.up_to});
+    else s.ranges.back().hi = edge;
+    s.edge.reset();
+    return;
   }
-  return ranges;
+  const ScanPoint p = scan_point(head_dim, s.x);
+  const std::optional<Negative> neg = s.scan.fails(p, s.x);
+  if (s.holding == bool(neg)) s.edge = neg ? Edge{s.x, s.last} : Edge{s.last, s.x};
+  s.holding = !neg;
+  s.last = s.x;
+  s.x = neg ? BaseScan::skip(p, *neg, s.x) : s.x + kScanStep;
+}
+
+std::vector<BaseRange> rope_holding_bases(int head_dim, long long L, double smallest, double up_to) {
+  HoldingBaseScan scan(head_dim, L, smallest, up_to);
+  while (!scan.done()) scan.step();
+  return scan.ranges();
 }
 
 void validate(const RopeBoundsParams& p) {

@@ -11,6 +11,7 @@
 //    the base: the bases that hold form islands below the region where all hold, so the smallest one is
 //    found by a scan over log(base) and a bisection inside the last step (core/rope_bounds.cpp, min_base).
 #pragma once
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -45,14 +46,39 @@ int liu_critical_dim(int head_dim, double base, double context_len);
 // Men et al.'s smallest base for context L (RopeBounds::min_base) without the rest (no validation).
 std::optional<double> rope_min_base(int head_dim, long long L);
 
-// The bases from Men et al.'s smallest one up to `up_to` that keep B(m) >= 0 for every m < L, as ranges [lo, hi]
-// (islands: the bases between two ranges fail again). Scanned as rope_min_base, bases 0.05% apart, edges refined
-// to 1e-6; a range still holding at up_to ends there. Empty when no smallest base exists or it is above up_to.
-// A full walk over m < L per holding base: about 2 s at L 4096 up to 4x the smallest base (docs/lab.md).
+// The bases from Men et al.'s smallest one (`smallest`, rope_min_base's answer for L) up to `up_to` that keep
+// B(m) >= 0 for every m < L, as ranges [lo, hi] (islands: the bases between two ranges fail again). Scanned as
+// rope_min_base, bases 0.05% apart, edges refined to 1e-6; a range still holding at up_to ends there. Empty when
+// up_to is not above the smallest base. A full walk over m < L per holding base: about 2 s at L 4096 up to 4x the
+// smallest base, 5 s at L 131072 up to 2x (docs/lab.md).
 struct BaseRange {
   double lo = 0, hi = 0;
 };
-std::vector<BaseRange> rope_holding_bases(int head_dim, long long L, double up_to);
+std::vector<BaseRange> rope_holding_bases(int head_dim, long long L, double smallest, double up_to);
+
+// The same scan one base at a time, for a caller that spreads it over frames (the window's models-compared
+// table): ranges() grows as step() goes, and equals rope_holding_bases's answer once done().
+class HoldingBaseScan {
+ public:
+  HoldingBaseScan(int head_dim, long long L, double smallest, double up_to);
+  HoldingBaseScan(const HoldingBaseScan& other);
+  HoldingBaseScan& operator=(const HoldingBaseScan& other);
+  HoldingBaseScan(HoldingBaseScan&&) noexcept;
+  HoldingBaseScan& operator=(HoldingBaseScan&&) noexcept;
+  ~HoldingBaseScan();
+
+  bool done() const;
+  // Decides the next base of the scan (one walk over m < L at most, plus a bisection where the answer changes).
+  void step();
+  // The share of log(base) from the smallest base to up_to scanned so far, 0..1.
+  double progress() const;
+  double up_to() const;
+  const std::vector<BaseRange>& ranges() const;
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
 
 // B(m) = sum_{i < d/2} cos(m * base^(-2i/d)), in double (Men et al. 2024, Eq. 8).
 double rope_similarity_bound(int head_dim, double base, long long m);

@@ -5,11 +5,13 @@
 #include <cmath>
 #include <fstream>
 #include <numbers>
+#include <optional>
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
 #include "core/errors.hpp"
+#include "core/limits.hpp"
 #include "core/rope_bounds.hpp"
 #include "model_config_fixtures.hpp"
 
@@ -45,7 +47,7 @@ TEST_CASE("summary of Llama 3.1: pairs turning, Liu's critical dimension, Men's 
   REQUIRE(s.min_base);
   // 500000 is below the smallest base, so some distance below the span has B(m) < 0.
   CHECK(s.base < *s.min_base);
-  CHECK_FALSE(s.base_holds);
+  CHECK(s.fails_at);
 }
 
 TEST_CASE("summary of Llama 2: Men et al.'s base for 4k is about 2.7e4, so base 10000 is below it") {
@@ -55,7 +57,7 @@ TEST_CASE("summary of Llama 2: Men et al.'s base for 4k is about 2.7e4, so base 
   CHECK(s.extended_len == 4096);
   REQUIRE(s.min_base);
   CHECK(*s.min_base == Approx(26952.4).epsilon(1e-5));  // tests/core/rope_bounds_test.cpp: the paper's 2.7e4
-  CHECK_FALSE(s.base_holds);
+  CHECK(s.fails_at);
   CHECK(s.scaled_wavelength == s.wavelength);
   CHECK(s.pairs_turning_extended == pairs_turning(128, 10000.0, 4096));
 }
@@ -106,14 +108,14 @@ TEST_CASE("Men et al.'s base over the span the RoPE layers see: Llama 4's chunks
   CHECK(scout.nope_layers == 12);
   REQUIRE(scout.min_base);
   CHECK(*scout.min_base == Approx(rope_min_base(128, 8192).value()).epsilon(1e-12));
-  CHECK(scout.base_holds);
+  CHECK_FALSE(scout.fails_at);
   const RopeModelSummary llama31 = summarize_rope_model(fixture("llama-3.1-8b-instruct.json"));
   CHECK(scout.scaled_wavelength == llama31.scaled_wavelength);  // the same RoPE, scaling included
   CHECK(llama31.span == llama31.extended_len);
   // Gemma 3: the sliding layers' own base, over their window of 1024; the full layers see the whole context.
   const RopeModelSummary sliding = summarize_rope_model(fixture("gemma-3-12b-it.json"), "sliding_attention");
   CHECK(sliding.span == 1024);
-  CHECK(sliding.base_holds);
+  CHECK_FALSE(sliding.fails_at);
   CHECK(summarize_rope_model(fixture("gemma-3-12b-it.json"), "full_attention").span == 131072);
   // gpt-oss: one RoPE for sliding and full layers; the full ones see everything.
   const RopeModelSummary oss = summarize_rope_model(fixture("gpt-oss-20b.json"));
@@ -129,8 +131,24 @@ TEST_CASE("Qwen2.5-7B's base is above the smallest base for its 32768 tokens, an
   REQUIRE(s.min_base);
   CHECK(s.span == 32768);
   CHECK(s.base > *s.min_base);
-  CHECK_FALSE(s.base_holds);
-  CHECK(rope_similarity_bound(128, s.base, 27115) < 0);  // docs/views.md: B(m) turns negative at m = 27,115
+  CHECK(s.fails_at == 27115);  // docs/views.md: B(m) turns negative at m = 27,115
+  CHECK(rope_similarity_bound(128, s.base, 27115) < 0);
+  CHECK(rope_similarity_bound(128, s.base, 27114) >= 0);
+}
+
+TEST_CASE("The holding-base scan of a summary: over its span, from its smallest base up to the listed factor") {
+  const RopeModelSummary s = summarize_rope_model(fixture("llama-2-7b-hf.json"));
+  HoldingBaseScan scan = holding_base_scan(s);
+  CHECK(scan.up_to() == Approx(limits::bounds_islands_listed * *s.min_base).epsilon(1e-12));
+  while (!scan.done()) scan.step();
+  const std::vector<BaseRange> whole = rope_holding_bases(128, 4096, *s.min_base, scan.up_to());
+  REQUIRE(scan.ranges().size() == whole.size());
+  CHECK(scan.ranges().front().lo == *s.min_base);
+  CHECK(scan.ranges().front().hi == whole.front().hi);  // the island 26,952..26,973 (tests/core/rope_bounds_test.cpp)
+  RopeModelSummary none = s;
+  none.min_base.reset();
+  CHECK(holding_base_scan(none).done());
+  CHECK(holding_base_scan(none).ranges().empty());
 }
 
 TEST_CASE("ok is the model's own base checked, not a comparison with the smallest base: 40000 fails at 4096") {
@@ -142,9 +160,10 @@ TEST_CASE("ok is the model's own base checked, not a comparison with the smalles
         "num_hidden_layers": 2, "max_position_embeddings": 4096, "rope_theta": )" + std::to_string(base) + "}";
     const RopeModelSummary s = summarize_rope_model(read_model_config(json, "synthetic"));
     REQUIRE(s.min_base);
-    CHECK(s.base_holds == holds);
-    bool any_negative = false;
-    for (long long m = 0; m < 4096 && !any_negative; ++m) any_negative = rope_similarity_bound(128, base, m) < 0;
-    CHECK(any_negative == !holds);
+    CHECK(!s.fails_at == holds);
+    std::optional<long long> first_negative;
+    for (long long m = 0; m < 4096 && !first_negative; ++m)
+      if (rope_similarity_bound(128, base, m) < 0) first_negative = m;
+    CHECK(s.fails_at == first_negative);
   }
 }

@@ -2,6 +2,7 @@
 #include "core/rope_bounds.hpp"
 
 #include <cmath>
+#include <optional>
 
 #include <catch2/catch.hpp>
 
@@ -75,7 +76,7 @@ TEST_CASE("The bases that hold, as ranges: the island at 4096 tokens and the reg
     return true;
   };
   const double smallest = *rope_bounds({128, 10000, 4096}).min_base, up_to = 4 * smallest;
-  const std::vector<BaseRange> ranges = rope_holding_bases(128, 4096, up_to);
+  const std::vector<BaseRange> ranges = rope_holding_bases(128, 4096, smallest, up_to);
   REQUIRE(ranges.size() >= 3);
   CHECK(ranges.front().lo == smallest);
   CHECK(ranges.front().hi > 26965);  // the island: 26,952..26,973
@@ -96,8 +97,38 @@ TEST_CASE("The bases that hold, as ranges: the island at 4096 tokens and the reg
       CHECK(ranges[k].hi < ranges[k + 1].lo);
     }
   }
-  CHECK(rope_holding_bases(128, 4096, smallest).empty());  // nothing above the smallest base asked for
-  CHECK(rope_holding_bases(2, 3, 1e6).empty());          // no base holds at all
+  CHECK(rope_holding_bases(128, 4096, smallest, smallest).empty());  // nothing above the smallest base asked for
+}
+
+TEST_CASE("The holding-base scan one base at a time ends with the whole scan's ranges", "[rope_bounds]") {
+  const double smallest = *rope_min_base(128, 8192), up_to = 1.5 * smallest;
+  HoldingBaseScan scan(128, 8192, smallest, up_to);
+  CHECK(scan.progress() == 0.0);
+  CHECK_FALSE(scan.done());
+  int steps = 0;
+  double progress = 0;
+  std::optional<HoldingBaseScan> copy;
+  for (; !scan.done(); ++steps) {
+    scan.step();
+    CHECK(scan.progress() >= progress);  // never backwards
+    progress = scan.progress();
+    if (steps == 5) copy = scan;  // a copy carries on from where the scan was
+  }
+  REQUIRE(copy);
+  while (!copy->done()) copy->step();
+  CHECK(copy->ranges().size() == scan.ranges().size());
+  CHECK(steps > 10);
+  CHECK(scan.progress() == 1.0);
+  CHECK(scan.up_to() == up_to);
+  const std::vector<BaseRange> whole = rope_holding_bases(128, 8192, smallest, up_to);
+  REQUIRE(scan.ranges().size() == whole.size());
+  CHECK(whole.size() >= 2);
+  for (std::size_t k = 0; k < whole.size(); ++k) {
+    CHECK(scan.ranges()[k].lo == whole[k].lo);
+    CHECK(scan.ranges()[k].hi == whole[k].hi);
+  }
+  CHECK(HoldingBaseScan(128, 8192, 0, up_to).done());  // no smallest base: nothing to scan
+  CHECK(HoldingBaseScan(128, 8192, 0, up_to).ranges().empty());
 }
 
 TEST_CASE("Short contexts hold for every base; head-dim 2 never holds beyond two tokens", "[rope_bounds]") {

@@ -1,5 +1,7 @@
 // The context-extension page: wavelength per RoPE pair for none / PI / NTK / YaRN / llama3 (core/context_extension).
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
 #include <cmath>
 #include <filesystem>
 #include <limits>
@@ -10,6 +12,7 @@
 #include "app/model/figure.hpp"
 #include "app/model/json_fields.hpp"
 #include "app/model/page_model.hpp"
+#include "core/limits.hpp"
 #include "core/model_config.hpp"
 #include "core/train/experiment.hpp"
 
@@ -26,12 +29,16 @@ std::string summarize_name(const ModelConfig& m, const std::string& layer_type) 
 // The summaries of the compared models, reusing those already computed (Men et al.'s base takes a scan).
 void update_summaries(ContextExtensionOptions& o) {
   std::vector<RopeModelSummary> out;
+  std::vector<HoldingBaseScan> scans;
   for (const ComparedModel& c : o.compared) {
     const std::string name = summarize_name(*c.model, c.layer_type);
     const auto old = std::find_if(o.summaries.begin(), o.summaries.end(), [&](auto& x) { return x.name == name; });
+    const std::size_t k = std::size_t(old - o.summaries.begin());
     out.push_back(old != o.summaries.end() ? std::move(*old) : summarize_rope_model(*c.model, c.layer_type));
+    scans.push_back(k < o.holding_scans.size() ? std::move(o.holding_scans[k]) : holding_base_scan(out.back()));
   }
   o.summaries = std::move(out);
+  o.holding_scans = std::move(scans);
   const auto log10_of = [](const std::vector<double>& w) {
     std::vector<float> out;
     for (double v : w) out.push_back(float(std::log10(v)));
@@ -49,6 +56,22 @@ void update_summaries(ContextExtensionOptions& o) {
     });
     o.compared_labels.push_back(same != o.summaries.end() ? m.name + " (same curve as " + same->name + ")" : m.name);
   }
+}
+
+// The holding-base scans take their turn each frame for at most this long, so that the window keeps its pace.
+constexpr auto kScanBudget = std::chrono::milliseconds(8);
+
+void advance(AppState& s, double) {
+  ContextExtensionOptions& o = s.pages.context_extension;
+  if (!o.compare) return;
+  const auto deadline = std::chrono::steady_clock::now() + kScanBudget;
+  for (HoldingBaseScan& scan : o.holding_scans)
+    while (!scan.done() && std::chrono::steady_clock::now() < deadline) scan.step();
+}
+
+bool busy(const AppState& s) {
+  const ContextExtensionOptions& o = s.pages.context_extension;
+  return o.compare && std::any_of(o.holding_scans.begin(), o.holding_scans.end(), [](auto& x) { return !x.done(); });
 }
 
 void take_model(PageStates& a) {
@@ -254,6 +277,45 @@ void ensure_comparison(PageStates& a) {
   if (!is_compared(o, *m.model, shown_layer_type(m))) toggle_compared(o, {m.model, shown_layer_type(m), m.path});
 }
 
+namespace {
+// Ranges listed in the hover; the rest are counted (the CLI's --islands lists them all).
+constexpr std::size_t kListedRanges = 8;
+
+std::string printed(const char* format, double a, double b = 0) {
+  char buf[96];
+  std::snprintf(buf, sizeof buf, format, a, b);
+  return buf;
+}
+
+// Where the model's base lies among the ranges of a finished scan.
+std::string base_among(double base, const HoldingBaseScan& scan) {
+  const std::vector<BaseRange>& r = scan.ranges();
+  const std::string at = printed("The model's base %g ", base);
+  if (base < r.front().lo) return at + "is below them: it fails.";
+  if (base > scan.up_to()) return at + "is above the bases scanned.";
+  for (std::size_t k = 0; k < r.size(); ++k)
+    if (base >= r[k].lo && base <= r[k].hi) return at + "lies in range " + std::to_string(k + 1) + ": it holds.";
+  return at + "lies between two ranges: it fails.";
+}
+}  // namespace
+
+std::string holding_bases_text(const RopeModelSummary& m, const HoldingBaseScan& scan) {
+  if (!m.min_base) return "No base up to 1e12 keeps B(m) >= 0 below the span.";
+  const std::vector<BaseRange>& r = scan.ranges();
+  std::string text = "Bases that keep B(m) >= 0 for every m below the span " + std::to_string(m.span) +
+                     printed(", from Men base up to %gx it", limits::bounds_islands_listed);
+  text += scan.done() ? "" : printed(" (scanned %.0f%% so far)", 100 * scan.progress());
+  text += ": " + std::to_string(r.size()) + (r.size() == 1 ? " range" : " ranges") +
+          "; the bases between two ranges fail again.";
+  for (std::size_t k = 0; k < std::min(r.size(), kListedRanges); ++k) text += printed("\n  %.6g .. %.6g", r[k].lo, r[k].hi);
+  if (r.size() > kListedRanges)
+    text += "\n  ... and " + std::to_string(r.size() - kListedRanges) +
+            printed(" more (peviz export rope-bounds --config FILE --islands %g --format json lists them all)",
+                    limits::bounds_islands_listed);
+  if (scan.done() && !r.empty()) text += "\n" + base_among(m.base, scan);
+  return text;
+}
+
 std::string compared_name(const ComparedModel& c) { return summarize_name(*c.model, c.layer_type); }
 
 bool is_compared(const ContextExtensionOptions& o, const ModelConfig& model, const std::string& layer_type) {
@@ -271,6 +333,7 @@ bool toggle_compared(ContextExtensionOptions& o, const ComparedModel& m) {
 
 extern const PageModel context_extension_page{.name = "context-extension", .title = "Context extension",
                                               .json_key = "context_extension", .update = update,
+                                              .advance = advance, .busy = busy,
                                               .export_data = export_data, .caption = caption,
                                               .read_json = read_json, .write_json = write_json,
                                               .take_rope_model = take_model, .follows_rope_model = follows_model, .parts = kContextExtensionParts};

@@ -38,6 +38,9 @@ struct ContextExtensionOptions {
   std::vector<ComparedModel> compared;
   std::vector<ComparedModel> opened;       // configs opened this session: offered for comparison
   std::vector<RopeModelSummary> summaries; // cache: one per compared model, in order
+  // Per summary, in the same order: the bases that hold over its span (holding_base_scan), a few milliseconds of
+  // each frame while the page is shown (its advance step) until done.
+  std::vector<HoldingBaseScan> holding_scans;
   std::vector<std::vector<float>> compared_log10;           // log10 scaled wavelength per pair, per model
   std::vector<std::vector<float>> compared_log10_unscaled;  // log10 unscaled wavelength per pair, per model
   // The legend's name per model: its name, and "(same curve as <other>)" when its scaled wavelengths are exactly
@@ -68,6 +71,9 @@ std::string open_model_config(AppState& s, const std::string& path);
 bool toggle_compared(ContextExtensionOptions& o, const ComparedModel& m);
 // Nothing compared yet: the usual three (kDefaultComparedModels) and the page's model when it is another.
 void ensure_comparison(PageStates& a);
+// The models-compared table's hover on "Men base": the bases that hold as ranges (the scan so far) and where the
+// model's own base lies among them.
+std::string holding_bases_text(const RopeModelSummary& m, const HoldingBaseScan& scan);
 // "name" or "name (layer type)", as RopeModelSummary::name.
 std::string compared_name(const ComparedModel& c);
 bool is_compared(const ContextExtensionOptions& o, const ModelConfig& model, const std::string& layer_type);

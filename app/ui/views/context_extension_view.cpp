@@ -102,6 +102,50 @@ void query_scale_plot(const ContextExtensionOptions& o, double target, float hei
   plot::end_plot();
 }
 
+// The counts of pairs beyond the target context, per scaling, and the attention factor.
+void notes(const ContextExtensionOptions& o, const ContextExtension& r) {
+  ImGui::PushTextWrapPos(0.0f);  // the notes wrap at the pane's right edge
+  ImGui::TextDisabled("pairs whose wavelength exceeds the target context %.0f (never complete a turn there):",
+                      r.target_len);
+  for (int k = 0; k < 5; ++k) {
+    char count[48];
+    std::snprintf(count, sizeof count, "%s %d", kNames[k], r.rows[std::size_t(k)].pairs_beyond_target);
+    next_on_line(ImGui::CalcTextSize(count).x);
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(plot::series_color(k)), "%s", count);
+  }
+  ImGui::TextDisabled("attention factor (multiplies cos and sin): YaRN %.4f; every other scaling 1. Pairs beyond "
+                      "the original %.0f without scaling: %d.",
+                      r.rows[3].scaled.attention_factor, double(o.params.original_len), r.rows[0].pairs_beyond_original);
+  ImGui::PopTextWrapPos();
+}
+
+// The wavelength per pair of every scaling shown, the pairs that never turn inside the target context circled.
+void wavelength_plot(const ContextExtensionOptions& o, double target, float height) {
+  if (!plot::begin_plot("##wavelengths", ImVec2(-1, height))) return;
+  const int n = int(o.log10_wavelength[0].size());
+  double hi = std::log10(target) + 0.5;
+  for (const auto& w : o.log10_wavelength)
+    for (float v : w) hi = std::max(hi, double(v) + 0.2);
+  plot::setup_axes("pair j", "log10 wavelength (positions)", {-0.5, n - 0.5}, {0.5, hi}, plot::axis_integer);
+  for (int k = 0; k < 5; ++k) {
+    if (!o.shown[std::size_t(k)]) continue;
+    const auto& w = o.log10_wavelength[std::size_t(k)];
+    plot::plot_line(kNames[k], w.data(), n, 0.0, 1.0, 1, plot::series_color(k), k == 0 ? 2.5f : 1.5f);
+    for (int j = 0; j < n; ++j)
+      if (w[std::size_t(j)] > std::log10(target))
+        plot::canvas_circle(plot::data_to_screen(j, w[std::size_t(j)]), 3.5f, plot::series_color(k));
+  }
+  const ImU32 line = ImGui::GetColorU32(ImGuiCol_Text, 0.55f);
+  const double orig = double(o.params.original_len);
+  plot::plot_hline(std::log10(orig), line, 1.0f);
+  plot::plot_text(0.0, std::log10(orig), "original context", line);
+  // In the text colour: the highlight's orange is the palette's "linear (PI)" orange on the light theme.
+  const ImU32 reference = ImGui::GetColorU32(ImGuiCol_Text);
+  plot::plot_hline(std::log10(target), reference, 1.5f);
+  plot::plot_text(0.0, std::log10(target), "target context", reference);
+  plot::end_plot();
+}
+
 }  // namespace
 
 void draw_context_extension_view(AppState& s) {
@@ -123,20 +167,8 @@ void draw_context_extension_view(AppState& s) {
     ImGui::TextDisabled("no results yet: see the status line");
     return;
   }
-  const double orig = double(o.params.original_len), target = r.target_len;
-  ImGui::PushTextWrapPos(0.0f);  // the notes wrap at the pane's right edge
-  ImGui::TextDisabled("pairs whose wavelength exceeds the target context %.0f (never complete a turn there):", target);
-  for (int k = 0; k < 5; ++k) {
-    char count[48];
-    std::snprintf(count, sizeof count, "%s %d", kNames[k], r.rows[std::size_t(k)].pairs_beyond_target);
-    next_on_line(ImGui::CalcTextSize(count).x);
-    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(plot::series_color(k)), "%s", count);
-  }
-  ImGui::TextDisabled("attention factor (multiplies cos and sin): YaRN %.4f; every other scaling 1. Pairs beyond "
-                      "the original %.0f without scaling: %d.",
-                      r.rows[3].scaled.attention_factor, orig, r.rows[0].pairs_beyond_original);
-  ImGui::PopTextWrapPos();
-
+  const double target = r.target_len;
+  notes(o, r);
   // The wavelengths over the ramp; a presented step that names one of them gives it the whole height.
   const bool wavelengths = shows_part(s, kContextExtensionWavelengths), ramp = shows_part(s, kContextExtensionRamp);
   const float avail = ImGui::GetContentRegionAvail().y;
@@ -144,30 +176,10 @@ void draw_context_extension_view(AppState& s) {
   const float ramp_h = readable_height(wavelengths ? avail * 0.3f : avail, ramp_legend);
   const int n = int(o.log10_wavelength[0].size());
   const float wavelengths_h = readable_height(ramp ? avail - ramp_h - ImGui::GetStyle().ItemSpacing.y : avail);
-  if (wavelengths && plot::begin_plot("##wavelengths", ImVec2(-1, wavelengths_h))) {
-    double hi = std::log10(target) + 0.5;
-    for (const auto& w : o.log10_wavelength)
-      for (float v : w) hi = std::max(hi, double(v) + 0.2);
-    plot::setup_axes("pair j", "log10 wavelength (positions)", {-0.5, n - 0.5}, {0.5, hi}, plot::axis_integer);
-    for (int k = 0; k < 5; ++k) {
-      if (!o.shown[std::size_t(k)]) continue;
-      const auto& w = o.log10_wavelength[std::size_t(k)];
-      plot::plot_line(kNames[k], w.data(), n, 0.0, 1.0, 1, plot::series_color(k), k == 0 ? 2.5f : 1.5f);
-      // Mark the pairs that never complete a turn inside the target context.
-      for (int j = 0; j < n; ++j)
-        if (w[std::size_t(j)] > std::log10(target))
-          plot::canvas_circle(plot::data_to_screen(j, w[std::size_t(j)]), 3.5f, plot::series_color(k));
-    }
-    const ImU32 line = ImGui::GetColorU32(ImGuiCol_Text, 0.55f);
-    plot::plot_hline(std::log10(orig), line, 1.0f);
-    plot::plot_text(0.0, std::log10(orig), "original context", line);
-    // In the text colour: the highlight's orange is the palette's "linear (PI)" orange on the light theme.
-    const ImU32 reference = ImGui::GetColorU32(ImGuiCol_Text);
-    plot::plot_hline(std::log10(target), reference, 1.5f);
-    plot::plot_text(0.0, std::log10(target), "target context", reference);
-    plot::end_plot();
+  if (wavelengths) {
+    wavelength_plot(o, target, wavelengths_h);
+    record_page_region(s);
   }
-  if (wavelengths) record_page_region(s);
   if (!ramp) return;
   // Beside the ramp, Llama 4's query scale on its NoPE layers when the model has one.
   const bool scaled = !o.query_scale.empty();

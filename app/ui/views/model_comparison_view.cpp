@@ -98,30 +98,71 @@ float table_height(const ContextExtensionOptions& o) {
   return row * float(o.summaries.size() + 1) + ImGui::GetStyle().ScrollbarSize + 2.0f;
 }
 
+// Short headers so that the table fits a 1280-pixel window; each header's hover says what it means.
+const char* const kTitles[] = {"model", "layers", "R", "base", "scaling", "orig.", "ext.", "span",
+                               "turn o.", "turn e.", "d_extra", "Men base", "ok"};
+const char* const kMeanings[] = {
+    "The model (and layer type); its organisation prefix is left out here (hover a name for it, the legend has it).",
+    "layers: the model's layers, and how many attend without positions (NoPE) or are not attention at all "
+    "(linear attention); hover a cell for the whole layer map.",
+    "R: rotating channels per head (head_dim x partial rotary factor).",
+    "rope_theta.", "rope_scaling: its type and factor.", "orig.: the context it was trained on.",
+    "ext.: the extended context (max_position_embeddings: the context it claims).",
+    "span: the longest distance a layer with this RoPE sees: the extended context, or the window or chunk when "
+    "every such layer slides or attends in chunks (Llama 4's RoPE layers: chunks of 8192). Men base is computed "
+    "over it.",
+    "turn o.: pairs whose unscaled wavelength fits inside the original context (they complete a turn there), "
+    "of R/2.",
+    "turn e.: pairs whose scaled wavelength fits inside the extended context, of R/2.",
+    "Liu et al. 2023, Eq. 13, d_extra: channels whose pair completes a turn inside the original context, of R; "
+    "past 2 pi base^(d_extra/R) the first untrained angle appears.",
+    "Men et al. 2024: the smallest base with B(m) >= 0 for every m below the span. It is no threshold: "
+    "islands of larger bases fail again, and every base holds only from about 2x it (span 4096) to 5x (span "
+    "32768). Hover a cell for the ranges that hold, scanned while the page is shown.",
+    "ok: whether the model's own base keeps B(m) >= 0 for every m below the span, checked at that base (being "
+    "above Men base is not enough; hover a no for the first failing m); scaling is not counted: it acts like a "
+    "larger base."};
+
+// One model's row: its name in its curve's colour, then the columns of kTitles.
+void bounds_row(const ContextExtensionOptions& o, std::size_t k) {
+  const RopeModelSummary& m = o.summaries[k];
+  ImGui::TableNextRow();
+  ImGui::TableNextColumn();
+  const std::size_t slash = m.name.find('/');  // "meta-llama/Llama-2-7b-hf" -> "Llama-2-7b-hf"
+  ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(plot::series_color(int(k))), "%s",
+                     m.name.c_str() + (slash == std::string::npos ? 0 : slash + 1));
+  if (slash != std::string::npos) hint(m.name.c_str());
+  ImGui::TableNextColumn();
+  layers_cell(m, o.compared[k]);
+  ImGui::TableNextColumn();
+  ImGui::Text("%d", m.rotary_dim);
+  ImGui::TableNextColumn();
+  ImGui::Text("%g", m.base);
+  ImGui::TableNextColumn();
+  if (m.scaling == RopeScaling::none) ImGui::TextUnformatted("none");
+  else ImGui::Text("%s x%g", std::string(to_string(m.scaling)).c_str(), m.factor);
+  ImGui::TableNextColumn();
+  ImGui::Text("%d", m.original_len);
+  ImGui::TableNextColumn();
+  ImGui::Text("%d", m.extended_len);
+  ImGui::TableNextColumn();
+  ImGui::Text("%d", m.span);
+  ImGui::TableNextColumn();
+  ImGui::Text("%d/%zu", m.pairs_turning_original, m.wavelength.size());
+  ImGui::TableNextColumn();
+  ImGui::Text("%d/%zu", m.pairs_turning_extended, m.wavelength.size());
+  ImGui::TableNextColumn();
+  ImGui::Text("%d/%d", m.critical_dim, m.rotary_dim);
+  ImGui::TableNextColumn();
+  if (m.min_base) ImGui::Text("%.3g", *m.min_base);
+  else ImGui::TextUnformatted("> 1e12");
+  if (ImGui::IsItemHovered() && k < o.holding_scans.size()) hint(holding_bases_text(m, o.holding_scans[k]).c_str());
+  ImGui::TableNextColumn();
+  ImGui::TextUnformatted(yes_no(!m.fails_at));
+  if (m.fails_at) hint(("B(m) < 0 first at m = " + std::to_string(*m.fails_at) + " at the model's base").c_str());
+}
+
 void bounds_table(const ContextExtensionOptions& o) {
-  // Short headers so that the table fits a 1280-pixel window; each header's hover says what it means.
-  static const char* const kTitles[] = {"model", "layers", "R", "base", "scaling", "orig.", "ext.", "span",
-                                        "turn o.", "turn e.", "d_extra", "Men base", "ok"};
-  static const char* const kMeanings[] = {
-      "The model (and layer type); its organisation prefix is left out here (hover a name for it, the legend has it).",
-      "layers: the model's layers, and how many attend without positions (NoPE) or are not attention at all "
-      "(linear attention); hover a cell for the whole layer map.",
-      "R: rotating channels per head (head_dim x partial rotary factor).",
-      "rope_theta.", "rope_scaling: its type and factor.", "orig.: the context it was trained on.",
-      "ext.: the extended context (max_position_embeddings: the context it claims).",
-      "span: the longest distance a layer with this RoPE sees: the extended context, or the window or chunk when "
-      "every such layer slides or attends in chunks (Llama 4's RoPE layers: chunks of 8192). Men base is computed "
-      "over it.",
-      "turn o.: pairs whose unscaled wavelength fits inside the original context (they complete a turn there), "
-      "of R/2.",
-      "turn e.: pairs whose scaled wavelength fits inside the extended context, of R/2.",
-      "Liu et al. 2023, Eq. 13, d_extra: channels whose pair completes a turn inside the original context, of R; "
-      "past 2 pi base^(d_extra/R) the first untrained angle appears.",
-      "Men et al. 2024: the smallest base with B(m) >= 0 for every m below the span. Islands of larger bases fail "
-      "again: every base holds only from about 2x it (span 4096) to 5x (span 32768). The ranges that hold: "
-      "peviz export rope-bounds --config FILE --islands 4 --format json (docs/lab.md).",
-      "ok: whether the model's own base keeps B(m) >= 0 for every m below the span, checked at that base (being "
-      "above Men base is not enough); scaling is not counted: it acts like a larger base."};
   constexpr int kColumns = int(std::size(kTitles));
   const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit |
                                 ImGuiTableFlags_ScrollX;
@@ -133,41 +174,7 @@ void bounds_table(const ContextExtensionOptions& o) {
     ImGui::TableHeader(kTitles[i]);
     hint(kMeanings[i]);
   }
-  for (std::size_t k = 0; k < o.summaries.size(); ++k) {
-    const RopeModelSummary& m = o.summaries[k];
-    ImGui::TableNextRow();
-    ImGui::TableNextColumn();
-    const std::size_t slash = m.name.find('/');  // "meta-llama/Llama-2-7b-hf" -> "Llama-2-7b-hf"
-    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(plot::series_color(int(k))), "%s",
-                       m.name.c_str() + (slash == std::string::npos ? 0 : slash + 1));
-    if (slash != std::string::npos) hint(m.name.c_str());
-    ImGui::TableNextColumn();
-    layers_cell(m, o.compared[k]);
-    ImGui::TableNextColumn();
-    ImGui::Text("%d", m.rotary_dim);
-    ImGui::TableNextColumn();
-    ImGui::Text("%g", m.base);
-    ImGui::TableNextColumn();
-    if (m.scaling == RopeScaling::none) ImGui::TextUnformatted("none");
-    else ImGui::Text("%s x%g", std::string(to_string(m.scaling)).c_str(), m.factor);
-    ImGui::TableNextColumn();
-    ImGui::Text("%d", m.original_len);
-    ImGui::TableNextColumn();
-    ImGui::Text("%d", m.extended_len);
-    ImGui::TableNextColumn();
-    ImGui::Text("%d", m.span);
-    ImGui::TableNextColumn();
-    ImGui::Text("%d/%zu", m.pairs_turning_original, m.wavelength.size());
-    ImGui::TableNextColumn();
-    ImGui::Text("%d/%zu", m.pairs_turning_extended, m.wavelength.size());
-    ImGui::TableNextColumn();
-    ImGui::Text("%d/%d", m.critical_dim, m.rotary_dim);
-    ImGui::TableNextColumn();
-    if (m.min_base) ImGui::Text("%.3g", *m.min_base);
-    else ImGui::TextUnformatted("> 1e12"), hint("No base up to 1e12 keeps B(m) >= 0 below the extended context.");
-    ImGui::TableNextColumn();
-    ImGui::TextUnformatted(yes_no(m.base_holds));
-  }
+  for (std::size_t k = 0; k < o.summaries.size(); ++k) bounds_row(o, k);
   ImGui::EndTable();
 }
 

@@ -137,6 +137,54 @@ TEST_CASE("models compared: the usual three first, at most four, opened configs 
                       reopened), ParamError);
 }
 
+TEST_CASE("models compared: the bases that hold, scanned frame by frame while the page is shown, in the hover") {
+  AppState s;
+  ContextExtensionOptions& o = s.pages.context_extension;
+  o.compare = true;
+  o.compared = {{find_shipped_model("meta-llama/Llama-2-7b-hf"), "", ""}};
+  s.pages.page = Page::context_extension;
+  s.pages.mark(Page::context_extension);
+  update_app_state(s);
+  REQUIRE(o.holding_scans.size() == 1);
+  CHECK(shown_page_busy(s));  // frames come without input until the scan is done
+  CHECK(holding_bases_text(o.summaries[0], o.holding_scans[0]).find("(scanned 0% so far)") != std::string::npos);
+  int frames = 0;
+  for (; shown_page_busy(s) && frames < 100000; ++frames) update_app_state(s);
+  CHECK(frames > 0);
+  REQUIRE(o.holding_scans[0].done());
+  const std::string text = holding_bases_text(o.summaries[0], o.holding_scans[0]);
+  CAPTURE(text);
+  // The island 26,952..26,973 first (tests/core/rope_bounds_test.cpp), eight ranges listed, the rest counted.
+  CHECK(text.find("below the span 4096, from Men base up to 2x it: ") != std::string::npos);
+  CHECK(text.find("\n  26952.4 .. 26973.1\n") != std::string::npos);
+  const std::vector<BaseRange>& ranges = o.holding_scans[0].ranges();
+  REQUIRE(ranges.size() > 8);
+  const std::string more = "\n  ... and " + std::to_string(ranges.size() - 8) + " more (peviz export rope-bounds";
+  CHECK(text.find(more + " --config FILE --islands 2 --format json lists them all)") != std::string::npos);
+  CHECK(text.find("The model's base 10000 is below them: it fails.") != std::string::npos);
+  RopeModelSummary between = o.summaries[0];
+  between.base = 0.5 * (ranges[0].hi + ranges[1].lo);
+  CHECK(holding_bases_text(between, o.holding_scans[0]).find("lies between two ranges: it fails.") != std::string::npos);
+
+  // A model joining keeps the finished scan; the new one starts from nothing.
+  CHECK(toggle_compared(o, {find_shipped_model("gemma-3-12b-it"), "sliding_attention", ""}));
+  s.pages.mark(Page::context_extension);
+  update_app_state(s);
+  REQUIRE(o.holding_scans.size() == 2);
+  CHECK(o.holding_scans[0].done());
+  for (frames = 0; shown_page_busy(s) && frames < 100000; ++frames) update_app_state(s);
+  REQUIRE(o.holding_scans[1].done());
+  RopeModelSummary gemma = o.summaries[1];  // base 10000 over its window of 1024: above 2x the smallest (4.3e3)
+  CHECK(gemma.base > o.holding_scans[1].up_to());
+  CHECK(holding_bases_text(gemma, o.holding_scans[1]).find("is above the bases scanned.") != std::string::npos);
+  gemma.base = o.holding_scans[1].ranges().front().lo;
+  CHECK(holding_bases_text(gemma, o.holding_scans[1]).find("lies in range 1: it holds.") != std::string::npos);
+  gemma.base = 10 * o.holding_scans[1].up_to();
+  CHECK(holding_bases_text(gemma, o.holding_scans[1]).find("is above the bases scanned.") != std::string::npos);
+  o.compare = false;
+  CHECK_FALSE(shown_page_busy(s));
+}
+
 TEST_CASE("the decay page draws the compared models: each one's own head and scaled frequencies") {
   AppState s;
   s.pages.rope_decay.models = true;
