@@ -1,6 +1,6 @@
 // peviz executable of the GUI build: the command line plus `render` and, with no subcommand, the window.
 #include "app/ui/gui_main.hpp"
-#include "app/ui/render_command.hpp"
+#include "programs/render_command.hpp"
 #include "cli/program.hpp"
 
 int main(int argc, char** argv) {

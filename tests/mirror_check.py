@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Tests mirror the sources: every core/, app/ and cli/ .cpp has tests/<same path>_test.cpp, and every
+"""Tests mirror the sources: every core/, app/, cli/ and programs/ .cpp has tests/<same path>_test.cpp, and every
 tests/**/*_test.cpp tests a source of its name (.cpp, or .hpp for a header-only one). The files that need no
 mirrored test are listed once, with their reasons, in the README's "Tests" section, one list line each:
 "- `path`, `glob`: reason" (the backquoted paths before the first colon). Usage: mirror_check.py SOURCE_DIR.
@@ -35,7 +35,7 @@ def main(root):
         return 1
     exempt = lambda path: any(fnmatch.fnmatch(path, p) for p in patterns)
     problems = []
-    for top in ("core", "app", "cli"):
+    for top in ("core", "app", "cli", "programs"):
         for source in files_under(root, top, ".cpp"):
             test = os.path.join("tests", source[: -len(".cpp")] + "_test.cpp")
             if not exempt(source) and not os.path.exists(os.path.join(root, test)):
@@ -44,7 +44,7 @@ def main(root):
         stem = test[len("tests/"): -len("_test.cpp")]
         if not exempt(test) and not any(os.path.exists(os.path.join(root, stem + ext)) for ext in (".cpp", ".hpp")):
             problems.append(f"{test}: no source {stem}.cpp or .hpp (move it to the mirror path of what it tests)")
-    known = [f for top in ("core", "app", "cli", "tests") for f in files_under(root, top, (".cpp", ".hpp"))]
+    known = [f for top in ("core", "app", "cli", "programs", "tests") for f in files_under(root, top, (".cpp", ".hpp"))]
     for p in patterns:
         if not any(fnmatch.fnmatch(f, p) for f in known):
             problems.append(f"README.md: exempt entry `{p}` matches no file")

@@ -1,7 +1,8 @@
 // `peviz render --view NAME | --all [parameter flags] --width W --height H [--scale S] [--format F] --out PATH`,
 // and `peviz render --view NAME --animate PARAM --from A --to B --frames N --fps F --out x.gif|x.mp4`.
+#include "programs/render_command.hpp"
+
 #include "app/model/page_model.hpp"
-#include "app/ui/render_command.hpp"
 
 #include <algorithm>
 #include <cmath>
