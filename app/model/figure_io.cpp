@@ -132,13 +132,29 @@ NdArray view_data(const AppState& s, FigureView v) {
   return matrix_data(basics.encoding, "the encoding");
 }
 
-std::string export_view_data(const AppState& s, FigureView v, const fs::path& folder, bool npy, long long unix_seconds) {
-  const NdArray a = view_data(s, v);
-  std::string name = figure_file_name(s, v, unix_seconds);
-  name.replace(name.size() - 4, 4, npy ? ".npy" : ".csv");
+std::string new_figure_path(const AppState& s, FigureView v, long long unix_seconds, const std::string& ending) {
+  const fs::path folder = figure_folder(s);
   std::error_code ec;
-  fs::create_directories(folder, ec);
-  const std::string path = (folder / name).string();
+  fs::create_directories(folder, ec);  // a folder that cannot be made fails when the file is written
+  fs::path name = figure_file_name(s, v, unix_seconds);
+  name.replace_extension("");
+  return (folder / (name.string() + ending)).string();
+}
+
+FigureOptions figure_options(const FigureSettings& f, FigureView v, int width, int height) {
+  FigureOptions o;
+  o.view = v;
+  o.width = width;
+  o.height = height;
+  o.caption = f.caption;
+  if (f.theme_choice == 1) o.theme = Theme::dark;
+  if (f.theme_choice == 2) o.theme = Theme::light;
+  return o;
+}
+
+std::string export_view_data(const AppState& s, FigureView v, bool npy, long long unix_seconds) {
+  const NdArray a = view_data(s, v);
+  const std::string path = new_figure_path(s, v, unix_seconds, npy ? ".npy" : ".csv");
   write_file_atomically(path, [&](std::ostream& out) { npy ? write_npy(out, a) : write_csv(out, a); }, "out");
   return path;
 }
@@ -161,7 +177,7 @@ void handle_file_requests(AppState& s, double now_seconds, long long unix_second
   if (s.figure.export_requested) {
     s.figure.export_requested = false;
     try {
-      const std::string path = export_view_data(s, s.figure.export_view, figure_folder(s), s.figure.export_npy, unix_seconds);
+      const std::string path = export_view_data(s, s.figure.export_view, s.figure.export_npy, unix_seconds);
       s.written_files.push_back(path);
       show_toast(s, "Data saved to " + path, false, now_seconds);
     } catch (const ParamError& e) {

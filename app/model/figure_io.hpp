@@ -5,6 +5,7 @@
 #include <string>
 
 #include "app/model/app_state.hpp"
+#include "app/model/figure.hpp"
 #include "core/nd_array.hpp"
 
 namespace peviz::app {
@@ -14,6 +15,13 @@ namespace peviz::app {
 std::filesystem::path default_figure_folder();
 // The folder F12 saves into: the configured one, else default_figure_folder().
 std::filesystem::path figure_folder(const AppState& s);
+
+// A new file's path in figure_folder (created when missing): figure_file_name's for `v` at unix_seconds, its
+// ".png" replaced by `ending` (".svg", ".csv", "-position.gif"). F12's figures, the data export and recordings.
+std::string new_figure_path(const AppState& s, FigureView v, long long unix_seconds, const std::string& ending);
+// The File menu's figure settings for `v` at width x height screen units: its caption and theme (scale and
+// transparency are the still figure's own: F12 sets them).
+FigureOptions figure_options(const FigureSettings& f, FigureView v, int width, int height);
 
 // True for the file names of figures peviz writes and opens: .png, .svg, .pdf.
 bool is_figure_file_name(const std::string& path);
@@ -27,9 +35,9 @@ void open_figure(AppState& s, const std::string& path);
 // view"). Throws ParamError when the view has nothing computed.
 NdArray view_data(const AppState& s, FigureView v);
 
-// Writes view_data atomically as CSV or NPY; returns the path written. Throws ParamError("out", ...).
-std::string export_view_data(const AppState& s, FigureView v, const std::filesystem::path& folder, bool npy,
-                             long long unix_seconds);
+// Writes view_data atomically as CSV or NPY at new_figure_path; returns the path written. Throws
+// ParamError("out", ...).
+std::string export_view_data(const AppState& s, FigureView v, bool npy, long long unix_seconds);
 
 // Opens any file peviz reads, by its name and first bytes: a figure (.png, .svg, .pdf: its parameters), a lab
 // experiment or run, a model's config.json, else a learned table (.npy, .safetensors). Returns the line that

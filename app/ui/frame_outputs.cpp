@@ -42,29 +42,21 @@ void write_regions(const std::string& path, const AppState& s, int width, int he
 }
 
 // Saves the figure the File menu's settings describe into the figure folder; the toast says where.
-void save_figure(AppState& s, gfx::HeatmapRenderer& renderer, gfx::PixelSize window) {
+void save_requested_figure(AppState& s, gfx::HeatmapRenderer& renderer, gfx::PixelSize window) {
   const FigureSettings& f = s.figure;
-  FigureOptions o;
   const auto views = single_figure_views();
-  if (f.view_choice >= 1 && f.view_choice <= int(views.size())) o.view = views[std::size_t(f.view_choice - 1)];
-  o.width = window.width;
-  o.height = window.height;
+  FigureView view;
+  if (f.view_choice >= 1 && f.view_choice <= int(views.size())) view = views[std::size_t(f.view_choice - 1)];
+  // A big window is fitted into the 8K limit at this scale rather than refused.
+  FigureOptions o = figure_options(f, view, std::min(window.width, kMaxFigureWidth / f.scale),
+                                   std::min(window.height, kMaxFigureHeight / f.scale));
   o.scale = f.scale;
   o.transparent = f.transparent;
-  o.caption = f.caption;
-  if (f.theme_choice == 1) o.theme = Theme::dark;
-  if (f.theme_choice == 2) o.theme = Theme::light;
   const double now = ImGui::GetTime();
   try {
-    // Fit a big window into the 8K limit at this scale rather than refuse it.
-    o.width = std::min(o.width, kMaxFigureWidth / o.scale);
-    o.height = std::min(o.height, kMaxFigureHeight / o.scale);
     const FigureFormat format = chosen_figure_format(o.view, f.format_choice);
-    const std::filesystem::path folder = figure_folder(s);
-    std::error_code ec;
-    std::filesystem::create_directories(folder, ec);
-    const std::string path = (folder / figure_file_name(s, o.view, (long long)std::time(nullptr)))
-                                 .replace_extension(kFigureFormatNames[int(format)]).string();
+    const std::string path =
+        new_figure_path(s, o.view, (long long)std::time(nullptr), std::string(".") + kFigureFormatNames[int(format)]);
     save_figure(s, renderer, o, s.content_scale * s.ui_zoom, format, path);
     s.written_files.push_back(path);
     show_toast(s, "Figure saved: " + path + " (" + std::to_string(o.width * o.scale) + " x " +

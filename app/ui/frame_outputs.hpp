@@ -12,6 +12,6 @@ namespace peviz::app {
 void write_regions(const std::string& path, const AppState& s, int width, int height, float scale);
 // Saves the figure the File menu's settings describe into the figure folder at the window's size;
 // the toast says where, or why not.
-void save_figure(AppState& s, gfx::HeatmapRenderer& renderer, gfx::PixelSize window);
+void save_requested_figure(AppState& s, gfx::HeatmapRenderer& renderer, gfx::PixelSize window);
 
 }  // namespace peviz::app

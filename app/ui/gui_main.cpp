@@ -216,7 +216,7 @@ void capture(GLFWwindow* window, const GuiOptions& o, AppState& s, gfx::HeatmapR
   if (last && !o.regions.empty()) write_regions(o.regions, s, fb.width, fb.height, ImGui::GetIO().DisplayFramebufferScale.x);
   if (last && !o.save_figure.empty()) s.figure.save_requested = true;
   if (!std::exchange(s.figure.save_requested, false)) return;
-  save_figure(s, renderer, gfx::window_size(window));
+  save_requested_figure(s, renderer, gfx::window_size(window));
   if (last && s.toast.is_error) {
     std::fprintf(stderr, "peviz: --save-figure: %s\n", s.toast.text.c_str());
     loop.exit_code = 1;

@@ -53,24 +53,15 @@ void start(AppState& s, AnimationRecorder& rec, gfx::PixelSize window) {
   const gfx::PixelSize size = frame_size(r, window, format);
   validate(r.spec, format);
   const auto views = single_figure_views();
-  rec.options = FigureOptions{};
-  rec.options.view = r.view_choice >= 0 && r.view_choice < int(views.size()) ? views[std::size_t(r.view_choice)]
-                                                                               : default_animation_view(r.spec.param);
-  rec.options.width = size.width;
-  rec.options.height = size.height;
-  rec.options.caption = s.figure.caption;
-  if (s.figure.theme_choice == 1) rec.options.theme = Theme::dark;
-  if (s.figure.theme_choice == 2) rec.options.theme = Theme::light;
+  const FigureView view = r.view_choice >= 0 && r.view_choice < int(views.size()) ? views[std::size_t(r.view_choice)]
+                                                                                  : default_animation_view(r.spec.param);
+  rec.options = figure_options(s.figure, view, size.width, size.height);
   validate(rec.options);
   if (format == AnimationFormat::gif) rec.gif = std::make_unique<media::GifWriter>(size.width, size.height, r.spec.fps, plot::continuous_colormap_ramps());
   else rec.mp4 = std::make_unique<media::Mp4Writer>(size.width, size.height, r.spec.fps);
-  const std::filesystem::path folder = figure_folder(s);
-  std::error_code ec;
-  std::filesystem::create_directories(folder, ec);
-  std::filesystem::path name = figure_file_name(s, rec.options.view, (long long)std::time(nullptr));
-  name.replace_extension("");
-  rec.path = (folder / (name.string() + "-" + kAnimatedParamNames[int(r.spec.param)] +
-                        (format == AnimationFormat::gif ? ".gif" : ".mp4"))).string();
+  rec.path = new_figure_path(s, view, (long long)std::time(nullptr),
+                             std::string("-") + kAnimatedParamNames[int(r.spec.param)] +
+                                 (format == AnimationFormat::gif ? ".gif" : ".mp4"));
   rec.saved_state = state_to_json(s);
   r.total = r.spec.frames;
   if (r.spec.param == AnimatedParam::lesson) start_lesson_recording(s, rec);

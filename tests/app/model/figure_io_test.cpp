@@ -74,24 +74,45 @@ TEST_CASE("every page has data to export once computed") {
   CHECK(bias.f32[64 * 10 + 7] == Approx(-0.5 * 3));  // head 0, i = 10, j = 7: -m (i - j), m = 1/2
 }
 
+TEST_CASE("new figure paths: figure_file_name's stem with the ending asked, in the figure folder") {
+  AppState s;
+  const fs::path dir = temp_dir("figure-paths") / "new";
+  s.figure.folder = dir.string();
+  const std::string png = figure_file_name(s, {FigureView::encoding}, 0);
+  const std::string gif = new_figure_path(s, {FigureView::encoding}, 0, "-position.gif");
+  CHECK(fs::is_directory(dir));
+  CHECK(fs::path(gif).filename().string() == png.substr(0, png.size() - 4) + "-position.gif");
+  CHECK(new_figure_path(s, {FigureView::encoding}, 0, ".png") == (dir / png).string());
+  s.figure.caption = false;
+  s.figure.theme_choice = 2;
+  const FigureOptions o = figure_options(s.figure, {FigureView::waves}, 640, 360);
+  CHECK(o.view == FigureView{FigureView::waves});
+  CHECK((o.width == 640 && o.height == 360 && !o.caption && o.theme == Theme::light));
+  s.figure.theme_choice = 0;
+  CHECK_FALSE(figure_options(s.figure, {FigureView::waves}, 640, 360).theme);
+}
+
 TEST_CASE("exported CSV and NPY files land in the folder, atomically") {
   AppState s;
   s.params.d_model = 8;
   s.params.seq_len = 5;
   update_app_state(s);
-  const fs::path dir = temp_dir("export");
-  const std::string csv = export_view_data(s, {FigureView::encoding}, dir, false, 0);
+  const fs::path dir = temp_dir("export") / "made";  // created when missing
+  s.figure.folder = dir.string();
+  const std::string csv = export_view_data(s, {FigureView::encoding}, false, 0);
+  CHECK(fs::path(csv).parent_path() == dir);
   CHECK(fs::path(csv).filename().string().rfind("peviz-encoding-d8-b10000-L5-", 0) == 0);
   std::ifstream in(csv);
   std::string line;
   int lines = 0;
   while (std::getline(in, line)) ++lines;
   CHECK(lines == 5);
-  const std::string npy = export_view_data(s, {FigureView::encoding}, dir, true, 0);
+  const std::string npy = export_view_data(s, {FigureView::encoding}, true, 0);
   CHECK(fs::path(npy).extension() == ".npy");
-  CHECK_THROWS_AS(export_view_data(s, {FigureView::encoding}, "/proc/peviz-no-such", true, 0), ParamError);
-
+  CHECK(fs::path(npy).stem() == fs::path(csv).stem());
   s.figure.folder = "/proc/peviz-no-such";
+  CHECK_THROWS_AS(export_view_data(s, {FigureView::encoding}, true, 0), ParamError);
+
   s.figure.export_requested = true;
   handle_file_requests(s, 0.0, 0);
   CHECK(s.toast.is_error);
