@@ -142,21 +142,19 @@ nlohmann::json rope_params_json(const ResolvedRope& r, const ScaledRope& scaled)
   if (scaled.original_max_len) j["original_max_len"] = scaled.original_max_len;
   if (s.max_len) j["max_len"] = *s.max_len;
   if (s.seq_len) j["seq_len"] = *s.seq_len;
-  if (s.kind == RopeScaling::yarn) {
-    j["beta_fast"] = s.beta_fast.value_or(limits::beta_fast.fallback);
-    j["beta_slow"] = s.beta_slow.value_or(limits::beta_slow.fallback);
-    j["truncate"] = s.truncate.value_or(true);
-    if (s.mscale) j["mscale"] = *s.mscale;
-    if (s.mscale_all_dim) j["mscale_all_dim"] = *s.mscale_all_dim;
-  }
-  if (s.kind == RopeScaling::llama3) {
-    j["low_freq_factor"] = s.low_freq_factor.value_or(1.0);
-    j["high_freq_factor"] = s.high_freq_factor.value_or(4.0);
-  }
-  if (s.kind == RopeScaling::longrope) {
-    j["short_factor"] = s.short_factor;
-    j["long_factor"] = s.long_factor;
-  }
+  // The fields the scaling reads, with transformers' defaults (the limits table's) where none was given.
+  const auto reads = [&](ScalingField f) { return scaling_reads(s.kind, f); };
+  if (reads(ScalingField::beta_fast)) j["beta_fast"] = s.beta_fast.value_or(limits::beta_fast.fallback);
+  if (reads(ScalingField::beta_slow)) j["beta_slow"] = s.beta_slow.value_or(limits::beta_slow.fallback);
+  if (reads(ScalingField::truncate)) j["truncate"] = s.truncate.value_or(true);
+  if (s.mscale) j["mscale"] = *s.mscale;
+  if (s.mscale_all_dim) j["mscale_all_dim"] = *s.mscale_all_dim;
+  if (reads(ScalingField::low_freq_factor))
+    j["low_freq_factor"] = s.low_freq_factor.value_or(limits::low_freq_factor.fallback);
+  if (reads(ScalingField::high_freq_factor))
+    j["high_freq_factor"] = s.high_freq_factor.value_or(limits::high_freq_factor.fallback);
+  if (reads(ScalingField::short_factor)) j["short_factor"] = s.short_factor;
+  if (reads(ScalingField::long_factor)) j["long_factor"] = s.long_factor;
   return j;
 }
 

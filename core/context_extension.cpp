@@ -25,11 +25,14 @@ ContextExtension compare_context_extensions(const ContextExtensionParams& p) {
                            RopeScaling::llama3}) {
     RopeScalingParams s;
     s.kind = kind;
-    if (kind != RopeScaling::none) s.factor = p.factor;
-    if (kind != RopeScaling::none && kind != RopeScaling::linear) s.original_max_len = p.original_len;
-    if (kind == RopeScaling::dynamic) s.seq_len = int(out.target_len);
-    if (kind == RopeScaling::yarn) s.beta_fast = p.beta_fast, s.beta_slow = p.beta_slow;
-    if (kind == RopeScaling::llama3) s.low_freq_factor = p.low_freq_factor, s.high_freq_factor = p.high_freq_factor;
+    const auto reads = [kind](ScalingField f) { return scaling_reads(kind, f); };
+    if (reads(ScalingField::factor)) s.factor = p.factor;
+    if (reads(ScalingField::original_max_len)) s.original_max_len = p.original_len;
+    if (reads(ScalingField::seq_len)) s.seq_len = int(out.target_len);
+    if (reads(ScalingField::beta_fast)) s.beta_fast = p.beta_fast;
+    if (reads(ScalingField::beta_slow)) s.beta_slow = p.beta_slow;
+    if (reads(ScalingField::low_freq_factor)) s.low_freq_factor = p.low_freq_factor;
+    if (reads(ScalingField::high_freq_factor)) s.high_freq_factor = p.high_freq_factor;
     ScalingWavelengths row;
     row.kind = kind;
     row.scaled = rope_scaled_inv_freq(p.rope, s);  // validates

@@ -49,7 +49,7 @@ ModelRope model_rope(const ModelConfig& model, std::string_view layer_type) {
   out.extended_len = p.target_len > p.original_len ? p.target_len : int(std::lround(p.original_len * p.factor));
   out.span = rope_span(model, lt, out.extended_len);
   RopeScalingParams scaling = lt.scaling;
-  if (scaling.kind == RopeScaling::dynamic || scaling.kind == RopeScaling::longrope) scaling.seq_len = out.extended_len;
+  if (scaling_reads(scaling.kind, ScalingField::seq_len)) scaling.seq_len = out.extended_len;
   // yarn and longrope derive a missing factor from max_len / original (transformers reads the config's).
   if ((scaling.kind == RopeScaling::yarn || scaling.kind == RopeScaling::longrope) && !scaling.max_len &&
       model.max_position_embeddings > 0)

@@ -19,17 +19,50 @@ std::string num(double v) {
   return os.str();
 }
 
-bool uses(RopeScaling k, std::initializer_list<RopeScaling> kinds) {
-  return std::find(kinds.begin(), kinds.end(), k) != kinds.end();
-}
+constexpr unsigned bit(RopeScaling k) { return 1u << unsigned(k); }
 
-// A flag given for a scaling that ignores it is refused, naming the scalings it applies to, so a typo in --scaling
-// cannot pass silently.
-void check_used(bool given, std::string_view flag, RopeScaling kind, std::initializer_list<RopeScaling> kinds) {
-  if (!given || uses(kind, kinds)) return;
-  std::string which;
-  for (RopeScaling k : kinds) which += (which.empty() ? "" : "|") + std::string(to_string(k));
-  throw ParamError(std::string(flag), "only applies to --scaling " + which + ", not " + std::string(to_string(kind)));
+// Which scalings read each field, and its command-line flag (the name a refusal gives).
+struct FieldUse {
+  ScalingField field;
+  const char* flag;
+  unsigned kinds;  // bit(kind) for each scaling that reads it
+};
+using K = RopeScaling;
+constexpr unsigned kWithContexts = bit(K::dynamic) | bit(K::yarn) | bit(K::llama3) | bit(K::longrope);
+constexpr FieldUse kFieldUses[] = {
+    {ScalingField::factor, "factor", bit(K::linear) | kWithContexts},
+    {ScalingField::original_max_len, "original-max-len", kWithContexts},
+    {ScalingField::max_len, "max-len", kWithContexts},
+    {ScalingField::seq_len, "seq-len", bit(K::dynamic) | bit(K::longrope)},
+    {ScalingField::beta_fast, "beta-fast", bit(K::yarn)},
+    {ScalingField::beta_slow, "beta-slow", bit(K::yarn)},
+    {ScalingField::mscale, "mscale", bit(K::yarn)},
+    {ScalingField::mscale_all_dim, "mscale-all-dim", bit(K::yarn)},
+    {ScalingField::truncate, "no-truncate", bit(K::yarn)},
+    {ScalingField::attention_factor, "attention-factor", bit(K::yarn) | bit(K::longrope)},
+    {ScalingField::low_freq_factor, "low-freq-factor", bit(K::llama3)},
+    {ScalingField::high_freq_factor, "high-freq-factor", bit(K::llama3)},
+    {ScalingField::short_factor, "short-factor", bit(K::longrope)},
+    {ScalingField::long_factor, "long-factor", bit(K::longrope)}};
+
+bool given(const RopeScalingParams& s, ScalingField f) {
+  switch (f) {
+    case ScalingField::factor: return s.factor.has_value();
+    case ScalingField::original_max_len: return s.original_max_len.has_value();
+    case ScalingField::max_len: return s.max_len.has_value();
+    case ScalingField::seq_len: return s.seq_len.has_value();
+    case ScalingField::beta_fast: return s.beta_fast.has_value();
+    case ScalingField::beta_slow: return s.beta_slow.has_value();
+    case ScalingField::mscale: return s.mscale.has_value();
+    case ScalingField::mscale_all_dim: return s.mscale_all_dim.has_value();
+    case ScalingField::truncate: return s.truncate.has_value();
+    case ScalingField::attention_factor: return s.attention_factor.has_value();
+    case ScalingField::low_freq_factor: return s.low_freq_factor.has_value();
+    case ScalingField::high_freq_factor: return s.high_freq_factor.has_value();
+    case ScalingField::short_factor: return !s.short_factor.empty();
+    case ScalingField::long_factor: return !s.long_factor.empty();
+  }
+  return false;
 }
 
 void check_min(const std::optional<double>& v, std::string_view flag, double lo, bool inclusive) {
@@ -77,24 +110,19 @@ double resolved_factor(const RopeScalingParams& s) {
 
 namespace {
 
-// Every field belongs to some scalings: giving it to another is refused, naming the ones it belongs to.
+// Every field belongs to some scalings: giving it to another is refused, naming the ones it belongs to, so that a
+// typo in --scaling cannot pass silently.
 void check_fields_used(const RopeScalingParams& s) {
-  using K = RopeScaling;
-  const K k = s.kind;
-  check_used(s.factor.has_value(), "factor", k, {K::linear, K::dynamic, K::yarn, K::llama3, K::longrope});
-  check_used(s.original_max_len.has_value(), "original-max-len", k, {K::dynamic, K::yarn, K::llama3, K::longrope});
-  check_used(s.max_len.has_value(), "max-len", k, {K::dynamic, K::yarn, K::llama3, K::longrope});
-  check_used(s.seq_len.has_value(), "seq-len", k, {K::dynamic, K::longrope});
-  check_used(s.beta_fast.has_value(), "beta-fast", k, {K::yarn});
-  check_used(s.beta_slow.has_value(), "beta-slow", k, {K::yarn});
-  check_used(s.mscale.has_value(), "mscale", k, {K::yarn});
-  check_used(s.mscale_all_dim.has_value(), "mscale-all-dim", k, {K::yarn});
-  check_used(s.truncate.has_value(), "no-truncate", k, {K::yarn});
-  check_used(s.attention_factor.has_value(), "attention-factor", k, {K::yarn, K::longrope});
-  check_used(s.low_freq_factor.has_value(), "low-freq-factor", k, {K::llama3});
-  check_used(s.high_freq_factor.has_value(), "high-freq-factor", k, {K::llama3});
-  check_used(!s.short_factor.empty(), "short-factor", k, {K::longrope});
-  check_used(!s.long_factor.empty(), "long-factor", k, {K::longrope});
+  for (const FieldUse& u : kFieldUses) {
+    if (!given(s, u.field) || (u.kinds & bit(s.kind))) continue;
+    std::string which;
+    for (unsigned k = 0; k < 32; ++k) {  // in the enum's order
+      if (!(u.kinds & (1u << k))) continue;
+      if (!which.empty()) which += '|';
+      which += to_string(RopeScaling(k));
+    }
+    throw ParamError(u.flag, "only applies to --scaling " + which + ", not " + std::string(to_string(s.kind)));
+  }
 }
 
 // Each given value within its range.
@@ -156,6 +184,12 @@ void check_kind_rules(const RopeParams& p, const RopeScalingParams& s) {
 }
 
 }  // namespace
+
+bool scaling_reads(RopeScaling kind, ScalingField field) {
+  for (const FieldUse& u : kFieldUses)
+    if (u.field == field) return u.kinds & bit(kind);
+  return false;
+}
 
 void validate(const RopeParams& p, const RopeScalingParams& s) {
   validate(p);

@@ -37,6 +37,15 @@ struct RopeScalingParams {
   std::vector<double> long_factor;         // longrope: R/2 per-pair divisors for seq_len > original
 };
 
+// The fields of RopeScalingParams a scaling reads (transformers' _compute_*_parameters), one table in
+// rope_scaling.cpp: validate refuses a field given to a scaling that does not read it, and callers that fill a
+// scaling's fields ask scaling_reads which to fill.
+enum class ScalingField {
+  factor, original_max_len, max_len, seq_len, beta_fast, beta_slow, mscale, mscale_all_dim, truncate,
+  attention_factor, low_freq_factor, high_freq_factor, short_factor, long_factor
+};
+bool scaling_reads(RopeScaling kind, ScalingField field);
+
 inline constexpr int kMaxContextLen = int(limits::original_len.max);  // bound on every *-len parameter (the table's)
 // Dynamic NTK's base exponent is R/(R-2) (R = the rotary dimension): it needs R >= 4.
 inline constexpr int kMinDynamicRotaryDim = 4;

@@ -215,3 +215,42 @@ TEST_CASE("invalid scaling parameters name their flag") {
   CHECK(parse_rope_scaling("yarn") == RopeScaling::yarn);
   CHECK(!parse_rope_scaling("ntk"));
 }
+
+TEST_CASE("scaling_reads is the table validate refuses by: a field alone is refused exactly where it is not read") {
+  using F = ScalingField;
+  const auto give = [](RopeScalingParams& s, F f) {
+    switch (f) {
+      case F::factor: s.factor = 2; break;
+      case F::original_max_len: s.original_max_len = 2048; break;
+      case F::max_len: s.max_len = 4096; break;
+      case F::seq_len: s.seq_len = 100; break;
+      case F::beta_fast: s.beta_fast = 32; break;
+      case F::beta_slow: s.beta_slow = 1; break;
+      case F::mscale: s.mscale = 1; break;
+      case F::mscale_all_dim: s.mscale_all_dim = 1; break;
+      case F::truncate: s.truncate = false; break;
+      case F::attention_factor: s.attention_factor = 1; break;
+      case F::low_freq_factor: s.low_freq_factor = 1; break;
+      case F::high_freq_factor: s.high_freq_factor = 4; break;
+      case F::short_factor: s.short_factor.assign(32, 1.0); break;
+      case F::long_factor: s.long_factor.assign(32, 1.0); break;
+    }
+  };
+  RopeParams p;
+  p.head_dim = 64;
+  int read = 0;
+  for (int k = 0; k <= int(RopeScaling::longrope); ++k)
+    for (int f = 0; f <= int(F::long_factor); ++f) {
+      RopeScalingParams s;
+      s.kind = RopeScaling(k);
+      give(s, F(f));
+      CAPTURE(to_string(s.kind), f, error_of(p, s));
+      CHECK((error_of(p, s).find("only applies to --scaling") == std::string::npos) == scaling_reads(s.kind, F(f)));
+      read += scaling_reads(s.kind, F(f));
+    }
+  // factor 5 scalings, the two contexts 4 each, seq_len 2, yarn's betas, mscales and truncate 5, attention 2,
+  // llama3's factors 2, longrope's lists 2.
+  CHECK(read == 5 + 4 + 4 + 2 + 5 + 2 + 2 + 2);
+  CHECK_FALSE(scaling_reads(RopeScaling::linear, F::original_max_len));  // linear divides positions only
+  CHECK(scaling_reads(RopeScaling::longrope, F::seq_len));                // short or long factors by length
+}
