@@ -1,6 +1,7 @@
 // Float value texture -> colormap shader -> render target texture, for every heatmap image.
 #include "app/gfx/heatmap_renderer.hpp"
 
+#include <algorithm>
 #include <chrono>
 
 #include "app/gfx/shader.hpp"
@@ -81,14 +82,14 @@ bool heatmaps_need_refining(const HeatmapRenderer& r) {
   return false;
 }
 
-void render_heatmaps(HeatmapRenderer& r, bool data_changing) {
+void render_heatmaps(HeatmapRenderer& r, const std::vector<plot::HeatmapPlacement>& placed, bool data_changing) {
   const auto start = std::chrono::steady_clock::now();
   bool bound = false;
   for (HeatmapTarget& t : r.targets) {
-    plot::HeatmapImage& img = *t.image;
-    if (!img.drawn || !plot::has_values(img.values)) continue;
-    img.drawn = false;
-    const plot::HeatmapWindow& w = img.window;
+    const plot::HeatmapImage& img = *t.image;
+    const auto last = std::find_if(placed.rbegin(), placed.rend(), [&](const auto& p) { return p.image == &img; });
+    if (last == placed.rend() || !plot::has_values(img.values)) continue;
+    const plot::HeatmapWindow& w = last->window;
     const plot::TextureSize size = plot::heatmap_texture_size(w.width, w.height);
     const bool resized = !(size == t.size);
     if (resized) resize_target(t, size);

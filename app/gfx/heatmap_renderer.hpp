@@ -48,11 +48,11 @@ void attach(HeatmapRenderer& r, plot::HeatmapImage& image);
 // The rendered picture of an attached image, as ImGui draws it (null: not attached). For
 // plot::set_heatmap_texture_source.
 void* texture_of(const HeatmapRenderer& r, const plot::HeatmapImage& image);
-// For every attached image drawn this frame: resample + upload when its data or window changed
-// (coarsely when `data_changing`: the data changed this frame), or to refine a coarse image;
-// re-render when anything changed. Call after the views drew and before ImGui's render.
-// Leaves framebuffer 0 bound.
-void render_heatmaps(HeatmapRenderer& r, bool data_changing);
+// For every attached image placed this frame (`placed`: plot::heatmap_placements; an image placed twice: its last
+// placement): resample + upload when its data or window changed (coarsely when `data_changing`: the data
+// changed this frame), or to refine a coarse image; re-render when anything changed. Call after the views drew
+// and before ImGui's render. Leaves framebuffer 0 bound.
+void render_heatmaps(HeatmapRenderer& r, const std::vector<plot::HeatmapPlacement>& placed, bool data_changing);
 // True when some image is coarse and waits for a still frame to be refined.
 bool heatmaps_need_refining(const HeatmapRenderer& r);
 void destroy(HeatmapRenderer& r);

@@ -75,14 +75,21 @@ struct HeatmapImage {
   int tile_side = 0, tiles_across = 0, tile_count = 0;
   bool tiles_are_layers = false;  // rows of tiles are layers and columns heads (else tiles are heads, row-major)
   double cell_width = 1.0, cell_height = 1.0;  // data units per column / row (sampled positions)
-  // --- set by plot_heatmap while the views draw (this frame) ---
-  HeatmapWindow window;
-  bool drawn = false;  // cleared by the GL layer after rendering
-  float screen_min[2] = {0, 0}, screen_max[2] = {0, 0};  // where the image went (pixels)
-  std::uint64_t missing_checked_version = ~std::uint64_t(0);  // plot::heatmap_has_missing's cache
+  // --- plot::heatmap_has_missing's cache of `values` (the plotting layer's) ---
+  std::uint64_t missing_checked_version = ~std::uint64_t(0);
   bool missing = false;
-  // The picture itself is the GL layer's (gfx::HeatmapRenderer): the draw code asks it for the texture
-  // through plot::set_heatmap_texture_source, so no GL handle lives in the model.
+  // Where it is drawn is the frame's (HeatmapPlacement), and the picture itself the GL layer's
+  // (gfx::HeatmapRenderer): the draw code asks it for the texture through plot::set_heatmap_texture_source, so
+  // no GL handle lives in the model.
+};
+
+// One image as plot_heatmap placed it in this frame: the part of it shown and where (pixels). The plotting layer
+// lists them (plot::heatmap_placements, cleared with the frame's drawn plots); the GL layer renders each one's
+// picture from it and the views read where it went.
+struct HeatmapPlacement {
+  const HeatmapImage* image = nullptr;
+  HeatmapWindow window;
+  float screen_min[2] = {0, 0}, screen_max[2] = {0, 0};
 };
 
 }  // namespace peviz::plot

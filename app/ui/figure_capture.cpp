@@ -9,6 +9,7 @@
 #include "app/gfx/screenshot.hpp"
 #include "app/media/pdf_file.hpp"
 #include "app/model/app_update.hpp"
+#include "app/plot/draw/drawn_plots.hpp"
 #include "app/plot/draw/canvas.hpp"
 #include "app/plot/svg_writer.hpp"
 #include "app/ui/app_layout.hpp"
@@ -84,7 +85,7 @@ RgbaImage capture_frames(CaptureSession& c, AppState& s, gfx::HeatmapRenderer& r
       plot::trim_top_band(*record, ImGui::GetStyle().WindowPadding.y);  // no blank band where the widgets were
     }
     ImGui::Render();
-    gfx::render_heatmaps(renderer, false);
+    gfx::render_heatmaps(renderer, plot::heatmap_placements(), false);
     gfx::bind_offscreen(c.target);
     gfx::draw_imgui(c.width, c.height, c.background);
   }

@@ -25,6 +25,7 @@
 #include "app/model/presentation.hpp"
 #include "app/model/session.hpp"
 #include "app/model/view_link.hpp"
+#include "app/plot/draw/drawn_plots.hpp"
 #include "app/ui/app_layout.hpp"
 #include "app/ui/frame_outputs.hpp"
 #include "app/ui/gui_flags.hpp"
@@ -191,7 +192,7 @@ void draw(GLFWwindow* window, const GuiOptions& o, AppState& s, gfx::HeatmapRend
   // Coarse heatmaps while a drag (or the sweep) changes the data every frame; never in the frame a
   // screenshot is taken from.
   const bool coarse = loop.recomputed && (ImGui::IsAnyItemActive() || (o.report && !loop.last(o)));
-  gfx::render_heatmaps(renderer, coarse);
+  gfx::render_heatmaps(renderer, plot::heatmap_placements(), coarse);
   if (gfx::heatmaps_need_refining(renderer)) loop.settle = std::max(loop.settle, 1);
   loop.stats.heatmap_ms.push_back(renderer.last_upload_ms);
   ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];

@@ -5,6 +5,8 @@
 
 #include <imgui.h>
 
+#include "app/plot/heatmap_image.hpp"
+
 namespace peviz::plot {
 
 struct ScreenBox {
@@ -26,5 +28,11 @@ void note_drawn_plot(DrawnPlot plot);
 // The area and legend of the plot noted last (end_plot calls it).
 void note_plot_area_and_legend(ScreenBox area, ScreenBox legend);
 const std::vector<DrawnPlot>& drawn_plots();
+
+// The heatmaps placed this frame (plot_heatmap appends, clear_drawn_plots clears), for the GL layer to render.
+void note_heatmap_placement(HeatmapPlacement placement);
+const std::vector<HeatmapPlacement>& heatmap_placements();
+// Where `image` went this frame (its last placement), or nullptr when no plot drew it.
+const HeatmapPlacement* placement_of(const HeatmapImage& image);
 
 }  // namespace peviz::plot

@@ -582,12 +582,7 @@ void plot_heatmap(HeatmapImage& img, const char* value_label) {
   w.height = int(max.y - min.y);
   w.width = std::min(w.width, kMaxHeatmapImageSide);  // a bigger plot stretches the image
   w.height = std::min(w.height, kMaxHeatmapImageSide);
-  img.window = w;
-  img.drawn = w.width > 0 && w.height > 0;
-  img.screen_min[0] = min.x;
-  img.screen_min[1] = min.y;
-  img.screen_max[0] = max.x;
-  img.screen_max[1] = max.y;
+  if (w.width > 0 && w.height > 0) note_heatmap_placement({&img, w, {min.x, min.y}, {max.x, max.y}});
   HeatmapRect picture{{min.x, min.y}, {max.x, max.y}, img.values, w, img.colormap, img.vmin, img.vmax, img.nan_meaning,
                       nullptr, nullptr, {1, 1}};
   if (ImTextureID texture = g_texture_source ? g_texture_source(img) : nullptr) {

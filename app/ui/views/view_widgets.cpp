@@ -102,7 +102,8 @@ void heatmap_with_colorbar(AppState& s, plot::HeatmapImage& img, const HeatmapPa
       s.highlight_position = std::clamp(int(std::floor(plot::mouse_data_position().y)), 0, L - 1);
     plot::end_plot();
   }
-  image_region = {img.screen_min[0], img.screen_min[1], img.screen_max[0], img.screen_max[1]};
+  if (const plot::HeatmapPlacement* placed = plot::placement_of(img))
+    image_region = {placed->screen_min[0], placed->screen_min[1], placed->screen_max[0], placed->screen_max[1]};
   ImGui::SameLine();
   const std::string bar_id = std::string(panel.id) + "_bar";
   const plot::ScreenBox bar = plot::colorbar(bar_id.c_str(), img.colormap, img.vmin, img.vmax, ImVec2(bar_width, height),
@@ -156,9 +157,11 @@ namespace {
 // zooms and pans like any heatmap): "h0", "h1", ... for heads (0-based, as ALiBi's head slider), "L1 h1",
 // "L1 h2", ... for layer x head maps (1-based, as the Lab's layer and head counts). The hover says the same.
 void label_tiles(const plot::HeatmapImage& img) {
-  const plot::HeatmapWindow& w = img.window;
-  if (img.tile_side <= 0 || !img.drawn || w.x_right == w.x_left || w.y_bottom == w.y_top) return;
-  const ImVec2 lo(img.screen_min[0], img.screen_min[1]), hi(img.screen_max[0], img.screen_max[1]);
+  const plot::HeatmapPlacement* placed = plot::placement_of(img);
+  if (img.tile_side <= 0 || !placed) return;
+  const plot::HeatmapWindow& w = placed->window;
+  if (w.x_right == w.x_left || w.y_bottom == w.y_top) return;
+  const ImVec2 lo(placed->screen_min[0], placed->screen_min[1]), hi(placed->screen_max[0], placed->screen_max[1]);
   const float tile_px = float(img.tile_side / std::abs(w.x_right - w.x_left)) * (hi.x - lo.x);
   if (tile_px < 3.0f * ImGui::CalcTextSize("L8 h8").x) return;  // the labels would hide small tiles: the hover names them
   plot::canvas_push_clip(lo, hi);

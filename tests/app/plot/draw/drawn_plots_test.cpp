@@ -1,5 +1,5 @@
 // Tests for app/plot/draw/drawn_plots: the frame's list of plots and colour bars, in order, the area and legend
-// going to the last plot noted (never to a colour bar after it), cleared each frame.
+// going to the last plot noted (never to a colour bar after it), the heatmaps placed, cleared each frame.
 #include "app/plot/draw/drawn_plots.hpp"
 
 #include <catch2/catch.hpp>
@@ -31,4 +31,22 @@ TEST_CASE("plots and colour bars are listed in order; area and legend go to the 
   CHECK(drawn_plots().empty());
   note_plot_area_and_legend(box(0, 0, 1, 1), box(0, 0, 0, 0));  // nothing to note into: no effect
   CHECK(drawn_plots().empty());
+}
+
+TEST_CASE("heatmap placements: listed in order, the last one of an image found, cleared with the frame") {
+  clear_drawn_plots();
+  HeatmapImage a, b;
+  HeatmapWindow w;
+  w.width = 40;
+  note_heatmap_placement({&a, w, {0, 0}, {40, 30}});
+  w.width = 80;
+  note_heatmap_placement({&a, w, {50, 0}, {130, 30}});  // drawn twice: the second wins, as the GL layer renders it
+  CHECK(heatmap_placements().size() == 2);
+  REQUIRE(placement_of(a));
+  CHECK(placement_of(a)->window.width == 80);
+  CHECK(placement_of(a)->screen_min[0] == 50.0f);
+  CHECK(placement_of(b) == nullptr);  // not drawn this frame
+  clear_drawn_plots();
+  CHECK(heatmap_placements().empty());
+  CHECK(placement_of(a) == nullptr);
 }

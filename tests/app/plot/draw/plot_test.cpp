@@ -181,3 +181,33 @@ TEST_CASE("extreme, NaN, infinite and empty values and ranges draw in bounded wo
     }
   }
 }
+
+TEST_CASE("plot_heatmap places the image it draws: the frame's placement is where the picture went") {
+  const Matrix m(4, 6, 0.5f);
+  HeatmapImage img, unused;
+  img.values = &m;
+  const DisplayList list = recorded(
+      [&] {
+        clear_drawn_plots();  // as the window does before each frame
+        if (begin_plot("##heat", ImVec2(600, 300))) {
+          setup_axes("column", "row", {0, 6}, {0, 4}, axis_cells, axis_cells | axis_inverted);
+          plot_heatmap(img, "value");
+          end_plot();
+        }
+      },
+      ImVec2(700, 400), 2);
+  const HeatmapRect* drawn = nullptr;
+  for (const DrawItem& item : list.items)
+    if (const HeatmapRect* h = std::get_if<HeatmapRect>(&item)) drawn = h;
+  REQUIRE(drawn);
+  const HeatmapPlacement* placed = placement_of(img);
+  REQUIRE(placed);
+  CHECK(heatmap_placements().size() == 1);
+  CHECK(placement_of(unused) == nullptr);
+  CHECK(placed->screen_min[0] == drawn->min.x);
+  CHECK(placed->screen_max[1] == drawn->max.y);
+  CHECK(placed->window.width == int(drawn->max.x - drawn->min.x));  // one texel a pixel
+  const double pixel = 6.0 / placed->window.width;  // the image snaps to whole pixels
+  CHECK(placed->window.x_left == Approx(0.0).margin(pixel));
+  CHECK(placed->window.x_right == Approx(6.0).margin(pixel));  // every column shown
+}
