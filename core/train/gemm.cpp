@@ -83,8 +83,8 @@ Fn symbol(void* lib, const char* name) {
 }
 
 OpenBlas load_openblas() {
-  if (const char* kernels = kernels_for_this_cpu(); kernels && !std::getenv("OPENBLAS_CORETYPE"))
-    setenv("OPENBLAS_CORETYPE", kernels, 0);
+  // overwrite 0: a value already in the environment is kept (docs/lab-runs/twin's Haswell reproduction).
+  if (const char* kernels = kernels_for_this_cpu()) setenv("OPENBLAS_CORETYPE", kernels, 0);
   void* lib = dlopen("libopenblas.so.0", RTLD_NOW | RTLD_LOCAL);  // Debian's libopenblas0
   if (!lib) throw std::runtime_error(std::string("cannot load OpenBLAS (libopenblas.so.0): ") + dlerror());
   symbol<void (*)(int)>(lib, "openblas_set_num_threads")(1);
