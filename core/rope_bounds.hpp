@@ -50,7 +50,7 @@ std::optional<double> rope_min_base(int head_dim, long long L);
 // B(m) >= 0 for every m < L, as ranges [lo, hi] (islands: the bases between two ranges fail again). Scanned as
 // rope_min_base, bases 0.05% apart, edges refined to 1e-6; a range still holding at up_to ends there. Empty when
 // up_to is not above the smallest base. A full walk over m < L per holding base: about 2 s at L 4096 up to 4x the
-// smallest base, 5 s at L 131072 up to 2x (docs/lab.md).
+// smallest base (docs/lab.md), 4.8 s at L 131072 up to 2x (docs/views.md).
 struct BaseRange {
   double lo = 0, hi = 0;
 };
@@ -68,7 +68,8 @@ class HoldingBaseScan {
   ~HoldingBaseScan();
 
   bool done() const;
-  // Decides the next base of the scan (one walk over m < L at most, plus a bisection where the answer changes).
+  // Decides the next base of the scan, or takes one step of the bisection of an edge where the answer changed:
+  // one walk over m < L at most. A moved-from scan may only be assigned to or destroyed.
   void step();
   // The share of log(base) from the smallest base to up_to scanned so far, 0..1.
   double progress() const;
