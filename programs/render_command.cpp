@@ -26,6 +26,7 @@
 #include "app/gfx/shader.hpp"
 #include "app/model/state_json.hpp"
 #include "app/plot/colormap.hpp"
+#include "app/plot/draw/plot.hpp"
 #include "app/plot/vector_metadata.hpp"
 #include "app/ui/theme.hpp"
 #include "app/gfx/window.hpp"
@@ -313,6 +314,7 @@ void run_render(RenderOptions& o) {
 
   GLFWwindow* window = open_window(o.width, o.height, false, "render");
   if (!window) throw cli::UsageExit{};  // the reason is printed; exit 2
+  plot::create_context();
   std::string failure;
   bool usage_error = false;
   {
@@ -330,6 +332,7 @@ void run_render(RenderOptions& o) {
     }
     release_heatmaps(renderer);
   }
+  plot::destroy_context();
   close_window(window);
   if (!failure.empty()) {
     std::fprintf(stderr, "peviz: %s\n", failure.c_str());

@@ -28,10 +28,24 @@ namespace peviz::app {
 namespace {
 void glfw_error(int code, const char* text) { std::fprintf(stderr, "peviz: GLFW error %d: %s\n", code, text); }
 
-std::string g_dropped_path;  // the last file dropped onto the window, until take_dropped_path()
-void drop_callback(GLFWwindow*, int count, const char** paths) {
+constexpr int kKeys = IM_ARRAYSIZE(ImGuiIO::KeysDown);
+
+// What the window's callbacks collect between two frames. It lives on the GLFW window (its user pointer, which
+// ImGui 1.86's GLFW backend leaves alone) from open_window to close_window.
+struct WindowInputs {
+  std::string dropped_path;                  // the last file dropped onto the window, until take_dropped_path()
+  GLFWkeyfun imgui_key_callback = nullptr;   // ImGui's own, which key_callback calls first
+  std::array<bool, kKeys> key_down{};        // each key as its last event left it
+  std::vector<int> keys_pressed;             // pressed since the last frame began
+  std::vector<int> keys_shown_down;          // released already, shown as down for one frame
+};
+
+WindowInputs& inputs_of(GLFWwindow* window) { return *static_cast<WindowInputs*>(glfwGetWindowUserPointer(window)); }
+
+void drop_callback(GLFWwindow* window, int count, const char** paths) {
   if (count <= 0) return;
-  g_dropped_path = paths[0];
+  std::string& dropped = inputs_of(window).dropped_path;
+  dropped = paths[0];
 #ifdef __EMSCRIPTEN__
   // Emscripten's GLFW puts a dropped file in /.glfw_dropped_files; it joins the picked ones in /uploaded, whose
   // folder name a config.json's model is named after ("uploaded", as web/peviz-page.js does for the picker).
@@ -39,32 +53,28 @@ void drop_callback(GLFWwindow*, int count, const char** paths) {
   const std::filesystem::path to = std::filesystem::path("/uploaded") / std::filesystem::path(paths[0]).filename();
   std::filesystem::create_directories(to.parent_path(), ec);
   std::filesystem::rename(paths[0], to, ec);
-  if (!ec) g_dropped_path = to.string();
+  if (!ec) dropped = to.string();
 #endif
+}
+
+void key_callback(GLFWwindow* window, int key, int scancode, int action, int mods) {
+  WindowInputs& in = inputs_of(window);
+  if (in.imgui_key_callback) in.imgui_key_callback(window, key, scancode, action, mods);
+  if (key < 0 || key >= kKeys) return;
+  in.key_down[std::size_t(key)] = action != GLFW_RELEASE;
+  if (action == GLFW_PRESS) in.keys_pressed.push_back(key);
 }
 
 // A key pressed and released between two frames still counts as pressed in the next frame: ImGui 1.86 reads
 // io.KeysDown as the callbacks left it when the frame starts (no event queue before 1.87), so a quick tap was
 // lost, above all in the browser, where both events can reach a page idling between frames.
-GLFWkeyfun g_imgui_key_callback = nullptr;  // ImGui's own, which this one calls first
-constexpr int kKeys = IM_ARRAYSIZE(ImGuiIO::KeysDown);
-std::array<bool, kKeys> g_key_down{};       // each key as its last event left it
-std::vector<int> g_keys_pressed;            // pressed since the last frame began
-std::vector<int> g_keys_shown_down;         // released already, shown as down for one frame
-void key_callback(GLFWwindow* window, int key, int scancode, int action, int mods) {
-  if (g_imgui_key_callback) g_imgui_key_callback(window, key, scancode, action, mods);
-  if (key < 0 || key >= kKeys) return;
-  g_key_down[std::size_t(key)] = action != GLFW_RELEASE;
-  if (action == GLFW_PRESS) g_keys_pressed.push_back(key);
-}
-
-void hold_tapped_keys() {
+void hold_tapped_keys(WindowInputs& in) {
   ImGuiIO& io = ImGui::GetIO();
-  for (int key : std::exchange(g_keys_shown_down, {})) io.KeysDown[key] = g_key_down[std::size_t(key)];
-  for (int key : std::exchange(g_keys_pressed, {})) {
+  for (int key : std::exchange(in.keys_shown_down, {})) io.KeysDown[key] = in.key_down[std::size_t(key)];
+  for (int key : std::exchange(in.keys_pressed, {})) {
     if (io.KeysDown[key]) continue;  // still held: ImGui sees it
     io.KeysDown[key] = true;
-    g_keys_shown_down.push_back(key);
+    in.keys_shown_down.push_back(key);
   }
 }
 }  // namespace
@@ -72,7 +82,10 @@ void hold_tapped_keys() {
 #ifdef __EMSCRIPTEN__
 // Called by web/peviz-page.js when the user picked a file in the browser's picker: it is at `path` in the
 // page's file system, and the app opens it as a file dropped onto the canvas (emscripten's GLFW drops too).
-extern "C" EMSCRIPTEN_KEEPALIVE void peviz_file_arrived(const char* path) { g_dropped_path = path; }
+// The page has one window, the one whose GL context is current.
+extern "C" EMSCRIPTEN_KEEPALIVE void peviz_file_arrived(const char* path) {
+  if (GLFWwindow* window = glfwGetCurrentContext()) inputs_of(window).dropped_path = path;
+}
 #endif
 
 GLFWwindow* open_window(int width, int height, bool visible, const char* context) {
@@ -112,8 +125,10 @@ GLFWwindow* open_window(int width, int height, bool visible, const char* context
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
   ImGui::GetIO().IniFilename = nullptr;  // the layout lives in the session file (session.cpp)
+  WindowInputs* inputs = new WindowInputs();
+  glfwSetWindowUserPointer(window, inputs);
   ImGui_ImplGlfw_InitForOpenGL(window, true);
-  g_imgui_key_callback = glfwSetKeyCallback(window, key_callback);
+  inputs->imgui_key_callback = glfwSetKeyCallback(window, key_callback);
   ImGui_ImplOpenGL3_Init(glsl_version);
   ImGui_ImplOpenGL3_CreateDeviceObjects();
   glfwSetDropCallback(window, drop_callback);
@@ -124,6 +139,7 @@ void close_window(GLFWwindow* window) {
   ImGui_ImplOpenGL3_Shutdown();
   ImGui_ImplGlfw_Shutdown();
   ImGui::DestroyContext();
+  delete &inputs_of(window);
   glfwDestroyWindow(window);
   glfwTerminate();
 }
@@ -186,13 +202,15 @@ void follow_page_size(GLFWwindow* window) {
   if (now.width != page.width || now.height != page.height) glfwSetWindowSize(window, page.width, page.height);
 }
 
-void begin_platform_frame() {
+void begin_platform_frame(GLFWwindow* window) {
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplGlfw_NewFrame();
-  app::hold_tapped_keys();
+  app::hold_tapped_keys(app::inputs_of(window));
 }
 
-std::string take_dropped_path() { return std::exchange(app::g_dropped_path, std::string()); }
+std::string take_dropped_path(GLFWwindow* window) {
+  return std::exchange(app::inputs_of(window).dropped_path, std::string());
+}
 
 int key_code(Key k) {
   switch (k) {

@@ -41,9 +41,9 @@ void set_full_screen(GLFWwindow* window, bool on, WindowBox& windowed);
 // In the browser: the canvas follows the page's size in device pixels (nothing on the desktop).
 void follow_page_size(GLFWwindow* window);
 // The platform and renderer halves of ImGui's NewFrame (input, display size, GL objects).
-void begin_platform_frame();
+void begin_platform_frame(GLFWwindow* window);
 // The path of a file dropped onto the window since the last call ("" = none).
-std::string take_dropped_path();
+std::string take_dropped_path(GLFWwindow* window);
 
 // Key codes as ImGui 1.86's io.KeysDown[] indexes them for this platform (GLFW's codes).
 enum class Key { f11, f12, o, q, equal, minus, zero, keypad_add, keypad_subtract, keypad_0 };

@@ -26,6 +26,7 @@
 #include "app/model/session.hpp"
 #include "app/model/view_link.hpp"
 #include "app/plot/draw/drawn_plots.hpp"
+#include "app/plot/draw/plot.hpp"
 #include "app/ui/app_layout.hpp"
 #include "app/ui/frame_outputs.hpp"
 #include "app/ui/gui_flags.hpp"
@@ -82,7 +83,7 @@ void process_events(GLFWwindow* window, const GuiOptions& o, AppState& s, FrameL
   loop.idle = !busy && !page_busy;
   loop.settle = busy ? std::max(loop.settle - 1, 0) : 2;
   gfx::follow_page_size(window);
-  if (const std::string dropped = gfx::take_dropped_path(); !dropped.empty()) s.open_request = dropped;
+  if (const std::string dropped = gfx::take_dropped_path(window); !dropped.empty()) s.open_request = dropped;
   if (s.teach.presenting != loop.full_screen) {
     loop.full_screen = s.teach.presenting;
     gfx::set_full_screen(window, loop.full_screen, loop.windowed);
@@ -180,7 +181,7 @@ void update(const GuiOptions& o, AppState& s, FrameLoop& loop) {
 // Draw: the ImGui frame, the heatmap textures, then the GL draw into the window.
 void draw(GLFWwindow* window, const GuiOptions& o, AppState& s, gfx::HeatmapRenderer& renderer, FrameLoop& loop) {
   const auto ui_start = std::chrono::steady_clock::now();
-  gfx::begin_platform_frame();
+  gfx::begin_platform_frame(window);
   if (loop.monkey) feed_monkey_input(*loop.monkey, s, loop.frame);
   if (o.hide_pointer) ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);  // ImGui's "no mouse"
   ImGui::NewFrame();
@@ -320,6 +321,7 @@ int finish_gui(GuiRun& r) {
   }
   if (r.o.frames == 0 && loop.exit_code == 0) save_session_on_exit(r.window, s, loop);  // scripted runs never do
   release_heatmaps(r.renderer);
+  plot::destroy_context();
   close_window(r.window);
   return loop.exit_code;
 }
@@ -336,6 +338,7 @@ int run_gui(const GuiOptions& o) {
   note_link_problems(s, apply_view_link(run->loop.link_written, s));
   run->window = open_window(size.width, size.height, true, "window");
   if (!run->window) return 1;
+  plot::create_context();
   gfx::set_vsync(o.frames == 0);
 
   FrameLoop& loop = run->loop;

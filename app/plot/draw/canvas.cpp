@@ -3,16 +3,13 @@
 
 #include <cstring>
 
+#include "app/plot/draw/plot_context.hpp"
+
 namespace peviz::plot {
 
 namespace {
 
-struct Recorder {
-  DisplayList* list = nullptr;
-  bool clip_open = false;
-  ImVec4 clip{0, 0, 0, 0};
-};
-Recorder g_rec;
+Recorder& recorder() { return context().recorder; }
 
 Point pt(ImVec2 p) { return {p.x, p.y}; }
 ImVec2 dl_clip_min() { return ImGui::GetWindowDrawList()->GetClipRectMin(); }
@@ -22,16 +19,17 @@ ImVec2 dl_clip_max() { return ImGui::GetWindowDrawList()->GetClipRectMax(); }
 // bounds, child windows and plot areas all end up there), opening a new group when it changed.
 template <class T>
 void record(T item) {
-  if (!g_rec.list) return;
+  Recorder& rec = recorder();
+  if (!rec.list) return;
   const ImVec2 lo = dl_clip_min(), hi = dl_clip_max();
   const ImVec4 c(lo.x, lo.y, hi.x, hi.y);
-  if (!g_rec.clip_open || c.x != g_rec.clip.x || c.y != g_rec.clip.y || c.z != g_rec.clip.z || c.w != g_rec.clip.w) {
-    if (g_rec.clip_open) g_rec.list->add(PopClip{});
-    g_rec.list->add(PushClip{{c.x, c.y}, {c.z, c.w}});
-    g_rec.clip_open = true;
-    g_rec.clip = c;
+  if (!rec.clip_open || c.x != rec.clip.x || c.y != rec.clip.y || c.z != rec.clip.z || c.w != rec.clip.w) {
+    if (rec.clip_open) rec.list->add(PopClip{});
+    rec.list->add(PushClip{{c.x, c.y}, {c.z, c.w}});
+    rec.clip_open = true;
+    rec.clip = c;
   }
-  g_rec.list->add(std::move(item));
+  rec.list->add(std::move(item));
 }
 
 ImDrawList* dl() { return ImGui::GetWindowDrawList(); }
@@ -39,20 +37,21 @@ ImDrawList* dl() { return ImGui::GetWindowDrawList(); }
 }  // namespace
 
 void record_into(DisplayList* list) {
-  if (g_rec.list && g_rec.clip_open) g_rec.list->add(PopClip{});
-  g_rec = Recorder{list, false, {}};
+  Recorder& rec = recorder();
+  if (rec.list && rec.clip_open) rec.list->add(PopClip{});
+  rec = Recorder{list, false, {}};
 }
 
-bool recording() { return g_rec.list != nullptr; }
+bool recording() { return recorder().list != nullptr; }
 
 void canvas_line(ImVec2 a, ImVec2 b, ImU32 color, float thickness) {
   dl()->AddLine(a, b, color, thickness);
-  if (g_rec.list) record(Polyline{{pt(a), pt(b)}, color, thickness, false});
+  if (recording()) record(Polyline{{pt(a), pt(b)}, color, thickness, false});
 }
 
 void canvas_polyline(const ImVec2* points, int count, ImU32 color, float thickness, bool closed) {
   dl()->AddPolyline(points, count, color, closed ? ImDrawFlags_Closed : ImDrawFlags_None, thickness);
-  if (!g_rec.list || count < 2) return;
+  if (!recording() || count < 2) return;
   Polyline l{{}, color, thickness, closed};
   l.points.reserve(std::size_t(count));
   for (int i = 0; i < count; ++i) l.points.push_back(pt(points[i]));
@@ -61,28 +60,28 @@ void canvas_polyline(const ImVec2* points, int count, ImU32 color, float thickne
 
 void canvas_rect_filled(ImVec2 min, ImVec2 max, ImU32 color, float rounding) {
   dl()->AddRectFilled(min, max, color, rounding);
-  if (g_rec.list) record(FilledRect{pt(min), pt(max), color, rounding});
+  if (recording()) record(FilledRect{pt(min), pt(max), color, rounding});
 }
 
 void canvas_rect(ImVec2 min, ImVec2 max, ImU32 color, float rounding, float thickness) {
   dl()->AddRect(min, max, color, rounding, 0, thickness);
-  if (g_rec.list) record(StrokedRect{pt(min), pt(max), color, thickness, rounding});
+  if (recording()) record(StrokedRect{pt(min), pt(max), color, thickness, rounding});
 }
 
 void canvas_rect_gradient(ImVec2 min, ImVec2 max, ImU32 top_left, ImU32 top_right, ImU32 bottom_right, ImU32 bottom_left) {
   dl()->AddRectFilledMultiColor(min, max, top_left, top_right, bottom_right, bottom_left);
-  if (g_rec.list) record(GradientRect{pt(min), pt(max), top_left, top_right, bottom_right, bottom_left});
+  if (recording()) record(GradientRect{pt(min), pt(max), top_left, top_right, bottom_right, bottom_left});
 }
 
 void canvas_circle_filled(ImVec2 center, float radius, ImU32 color) {
   dl()->AddCircleFilled(center, radius, color);
-  if (g_rec.list) record(Circle{pt(center), radius, color, true, 1.0f});
+  if (recording()) record(Circle{pt(center), radius, color, true, 1.0f});
 }
 
 void canvas_convex_filled(const ImVec2* points, int count, ImU32 color) {
   if (count < 3) return;
   dl()->AddConvexPolyFilled(points, count, color);
-  if (!g_rec.list) return;
+  if (!recording()) return;
   FilledPolygon p{{}, color};
   for (int i = 0; i < count; ++i) p.points.push_back(pt(points[i]));
   record(std::move(p));
@@ -90,13 +89,13 @@ void canvas_convex_filled(const ImVec2* points, int count, ImU32 color) {
 
 void canvas_circle(ImVec2 center, float radius, ImU32 color, int segments, float thickness) {
   dl()->AddCircle(center, radius, color, segments, thickness);
-  if (g_rec.list) record(Circle{pt(center), radius, color, false, thickness});
+  if (recording()) record(Circle{pt(center), radius, color, false, thickness});
 }
 
 void canvas_text(ImVec2 top_left, ImU32 color, const char* text, const char* end) {
   if (!end) end = text + std::strlen(text);
   dl()->AddText(top_left, color, text, end);
-  if (!g_rec.list) return;
+  if (!recording()) return;
   const float size = ImGui::GetFontSize();
   float y = top_left.y;
   for (const char* line = text; line <= end; y += size) {
@@ -112,12 +111,12 @@ void canvas_text_at(ImVec2 anchor, HAlign h, VAlign v, ImU32 color, const char* 
   const float x = anchor.x - (h == HAlign::center ? 0.5f * size.x : h == HAlign::right ? size.x : 0.0f);
   const float y = anchor.y - (v == VAlign::middle ? 0.5f * size.y : v == VAlign::bottom ? size.y : 0.0f);
   dl()->AddText(ImVec2(x, y), color, text);
-  if (g_rec.list) record(Text{pt(anchor), ImGui::GetFontSize(), h, v, color, text});
+  if (recording()) record(Text{pt(anchor), ImGui::GetFontSize(), h, v, color, text});
 }
 
 void canvas_heatmap(const HeatmapRect& h) {
   if (h.texture) dl()->AddImage(h.texture, ImVec2(h.min.x, h.min.y), ImVec2(h.max.x, h.max.y), ImVec2(0, 0), ImVec2(h.uv_max.x, h.uv_max.y));
-  if (g_rec.list) record(h);
+  if (recording()) record(h);
 }
 
 void canvas_push_clip(ImVec2 min, ImVec2 max) { dl()->PushClipRect(min, max, true); }

@@ -12,6 +12,7 @@
 
 #include "app/plot/draw/canvas.hpp"
 #include "app/plot/draw/plot_annotations.hpp"
+#include "app/plot/draw/plot_context.hpp"
 #include "app/plot/line_joins.hpp"
 #include "app/plot/plot_ticks.hpp"
 
@@ -19,49 +20,8 @@ namespace peviz::plot {
 
 namespace {
 
-struct Series {
-  const char* label;
-  const float* values;
-  int count;
-  double x0, dx;
-  int stride;
-  ImU32 color;
-  double y_offset;
-  const float* xs = nullptr;  // x of each sample (increasing); nullptr: x0 + i * dx
-  double x_at(int i) const { return xs ? double(xs[i]) : x0 + i * dx; }
-};
-
-enum class Region { none, area, x_axis, y_axis };
-
-// The plot being built between begin_plot and end_plot (plots do not nest).
-struct CurrentPlot {
-  bool active = false;
-  bool ready = false;  // setup_axes ran
-  ImGuiID id = 0;
-  ImRect frame, area;
-  const char* x_label = "";
-  const char* y_label = "";
-  AxisRange x_default, y_default;
-  unsigned x_flags = 0, y_flags = 0;
-  unsigned flags = 0;
-  AxisMap xmap, ymap;
-  bool held = false;
-  Region hover = Region::none;
-  bool clicked = false;
-  ImVec2 mouse_data;
-  std::vector<Series> series;
-  int palette_next = 0;
-  HeatmapImage* heatmap = nullptr;
-  const char* heatmap_label = "";
-  ImVector<ImVec2> points;  // polyline scratch, reused
-  std::vector<Point> drawn;  // every sample drawn this plot (screen), which the legend must not cover
-  std::vector<Box> notes;    // the boxes of text notes (plot_text), which the legend must not cover
-  std::vector<PendingNote> pending_notes;  // plot_text calls of this plot, drawn at end_plot
-  float legend_right = 0, legend_top = 0;  // room kept right of / above the area for the legend (from storage)
-  int tile_period = 0;  // a tiled heatmap's tile side + gutter: both axes count cells inside each tile
-};
-CurrentPlot g_plot;
-HeatmapTextureSource g_texture_source;  // the GL layer's pictures (none: headless)
+// The plot being built (plots do not nest), in the current ImGui context's plotting state.
+CurrentPlot& current_plot() { return context().plot; }
 
 // Tableau 10, then three more so a 12-series chart (the distance chart) and the Lab's 12 encodings repeat no colour
 // (the 11th a green-teal that keeps 3:1 contrast on both themes' backgrounds).
@@ -77,7 +37,7 @@ constexpr ImU32 kPalette[kPaletteSize] = {IM_COL32(31, 119, 180, 255), IM_COL32(
 ImU32 style_color(ImGuiCol c, float alpha = 1.0f) { return ImGui::GetColorU32(c, alpha); }
 
 ImGuiID storage_key(const char* what, ImGuiID plot_id) { return ImHashStr(what, 0, plot_id); }
-ImGuiID storage_key(const char* what) { return storage_key(what, g_plot.id); }
+ImGuiID storage_key(const char* what) { return storage_key(what, current_plot().id); }
 
 struct Tick {
   double position;  // data value where the tick is drawn
@@ -103,8 +63,8 @@ std::vector<Tick> axis_ticks(AxisRange r, unsigned flags, int target, int tile_p
   return out;
 }
 
-int x_tick_target() { return std::max(2, int(g_plot.area.GetWidth() / (6.0f * ImGui::GetFontSize()))); }
-int y_tick_target() { return std::max(2, int(g_plot.area.GetHeight() / (2.5f * ImGui::GetFontSize()))); }
+int x_tick_target() { return std::max(2, int(current_plot().area.GetWidth() / (6.0f * ImGui::GetFontSize()))); }
+int y_tick_target() { return std::max(2, int(current_plot().area.GetHeight() / (2.5f * ImGui::GetFontSize()))); }
 
 AxisRange load_range(const char* min_key, const char* max_key, AxisRange fallback) {
   ImGuiStorage* st = ImGui::GetStateStorage();
@@ -114,42 +74,45 @@ AxisRange load_range(const char* min_key, const char* max_key, AxisRange fallbac
 }
 
 void store_ranges() {
+  CurrentPlot& plot = current_plot();
   ImGuiStorage* st = ImGui::GetStateStorage();
   st->SetBool(storage_key("user"), true);
-  st->SetFloat(storage_key("x.min"), float(g_plot.xmap.range.min));
-  st->SetFloat(storage_key("x.max"), float(g_plot.xmap.range.max));
-  st->SetFloat(storage_key("y.min"), float(g_plot.ymap.range.min));
-  st->SetFloat(storage_key("y.max"), float(g_plot.ymap.range.max));
+  st->SetFloat(storage_key("x.min"), float(plot.xmap.range.min));
+  st->SetFloat(storage_key("x.max"), float(plot.xmap.range.max));
+  st->SetFloat(storage_key("y.min"), float(plot.ymap.range.min));
+  st->SetFloat(storage_key("y.max"), float(plot.ymap.range.max));
 }
 
 // Lays out the inner plot area for the current ranges (the left margin fits the y labels).
 void layout_area() {
+  CurrentPlot& plot = current_plot();
   const float fs = ImGui::GetFontSize();
   const float pad = 0.4f * fs;
-  ImRect area(g_plot.frame.Min + ImVec2(0, fs + pad), g_plot.frame.Max - ImVec2(pad, 2.0f * fs + 2 * pad));
-  g_plot.area = area;  // provisional, for the y tick count
+  ImRect area(plot.frame.Min + ImVec2(0, fs + pad), plot.frame.Max - ImVec2(pad, 2.0f * fs + 2 * pad));
+  plot.area = area;  // provisional, for the y tick count
   float widest = ImGui::CalcTextSize("0").x;
-  if (!(g_plot.y_flags & axis_no_labels))
-    for (const Tick& t : axis_ticks(g_plot.ymap.range, g_plot.y_flags, y_tick_target()))
+  if (!(plot.y_flags & axis_no_labels))
+    for (const Tick& t : axis_ticks(plot.ymap.range, plot.y_flags, y_tick_target()))
       widest = std::max(widest, ImGui::CalcTextSize(t.label.c_str()).x);
   area.Min.x += widest + 2 * pad;
-  area.Max.x -= g_plot.legend_right;
-  area.Min.y += g_plot.legend_top;
+  area.Max.x -= plot.legend_right;
+  area.Min.y += plot.legend_top;
   if (area.GetWidth() < 10) area.Max.x = area.Min.x + 10;
   if (area.GetHeight() < 10) area.Max.y = area.Min.y + 10;
-  g_plot.area = area;
-  const bool inverted = g_plot.y_flags & axis_inverted;
-  g_plot.xmap.pixel_min = area.Min.x;
-  g_plot.xmap.pixel_max = area.Max.x;
-  g_plot.ymap.pixel_min = inverted ? area.Min.y : area.Max.y;
-  g_plot.ymap.pixel_max = inverted ? area.Max.y : area.Min.y;
+  plot.area = area;
+  const bool inverted = plot.y_flags & axis_inverted;
+  plot.xmap.pixel_min = area.Min.x;
+  plot.xmap.pixel_max = area.Max.x;
+  plot.ymap.pixel_min = inverted ? area.Min.y : area.Max.y;
+  plot.ymap.pixel_max = inverted ? area.Max.y : area.Min.y;
 }
 
 Region region_at(ImVec2 p) {
-  const ImRect& a = g_plot.area;
+  CurrentPlot& plot = current_plot();
+  const ImRect& a = plot.area;
   if (a.Contains(p)) return Region::area;
-  if (p.x >= a.Min.x && p.x <= a.Max.x && p.y > a.Max.y && p.y <= g_plot.frame.Max.y) return Region::x_axis;
-  if (p.y >= a.Min.y && p.y <= a.Max.y && p.x >= g_plot.frame.Min.x && p.x < a.Min.x) return Region::y_axis;
+  if (p.x >= a.Min.x && p.x <= a.Max.x && p.y > a.Max.y && p.y <= plot.frame.Max.y) return Region::x_axis;
+  if (p.y >= a.Min.y && p.y <= a.Max.y && p.x >= plot.frame.Min.x && p.x < a.Min.x) return Region::y_axis;
   return Region::none;
 }
 
@@ -158,84 +121,87 @@ double min_span(unsigned flags, AxisRange def) {
 }
 
 void handle_input() {
+  CurrentPlot& plot = current_plot();
   ImGuiIO& io = ImGui::GetIO();
-  const bool zoom_x = !(g_plot.x_flags & axis_locked), zoom_y = !(g_plot.y_flags & axis_locked);
+  const bool zoom_x = !(plot.x_flags & axis_locked), zoom_y = !(plot.y_flags & axis_locked);
   bool changed = false;
-  if (g_plot.hover != Region::none && io.MouseWheel != 0.0f) {
+  if (plot.hover != Region::none && io.MouseWheel != 0.0f) {
     const double factor = std::exp(-0.2 * io.MouseWheel);
-    if (zoom_x && g_plot.hover != Region::y_axis) {
-      g_plot.xmap.range = zoom_range(g_plot.xmap.range, pixel_to_data(g_plot.xmap, io.MousePos.x), factor);
+    if (zoom_x && plot.hover != Region::y_axis) {
+      plot.xmap.range = zoom_range(plot.xmap.range, pixel_to_data(plot.xmap, io.MousePos.x), factor);
       changed = true;
     }
-    if (zoom_y && g_plot.hover != Region::x_axis) {
-      g_plot.ymap.range = zoom_range(g_plot.ymap.range, pixel_to_data(g_plot.ymap, io.MousePos.y), factor);
+    if (zoom_y && plot.hover != Region::x_axis) {
+      plot.ymap.range = zoom_range(plot.ymap.range, pixel_to_data(plot.ymap, io.MousePos.y), factor);
       changed = true;
     }
   }
   const float threshold = io.MouseDragThreshold;
-  if (g_plot.held && io.MouseDragMaxDistanceSqr[0] > threshold * threshold &&
+  if (plot.held && io.MouseDragMaxDistanceSqr[0] > threshold * threshold &&
       (io.MouseDelta.x != 0.0f || io.MouseDelta.y != 0.0f)) {
     const Region from = region_at(io.MouseClickedPos[0]);
     if (zoom_x && from != Region::y_axis && from != Region::none) {
-      g_plot.xmap.range = pan_range(g_plot.xmap, io.MouseDelta.x);
+      plot.xmap.range = pan_range(plot.xmap, io.MouseDelta.x);
       changed = true;
     }
     if (zoom_y && from != Region::x_axis && from != Region::none) {
-      g_plot.ymap.range = pan_range(g_plot.ymap, io.MouseDelta.y);
+      plot.ymap.range = pan_range(plot.ymap, io.MouseDelta.y);
       changed = true;
     }
   }
   if (changed) {
-    g_plot.xmap.range = sanitize_range(g_plot.xmap.range, g_plot.x_default, min_span(g_plot.x_flags, g_plot.x_default));
-    g_plot.ymap.range = sanitize_range(g_plot.ymap.range, g_plot.y_default, min_span(g_plot.y_flags, g_plot.y_default));
+    plot.xmap.range = sanitize_range(plot.xmap.range, plot.x_default, min_span(plot.x_flags, plot.x_default));
+    plot.ymap.range = sanitize_range(plot.ymap.range, plot.y_default, min_span(plot.y_flags, plot.y_default));
     store_ranges();
   }
-  if (g_plot.hover != Region::none && ImGui::IsMouseDoubleClicked(0)) {
+  if (plot.hover != Region::none && ImGui::IsMouseDoubleClicked(0)) {
     ImGui::GetStateStorage()->SetBool(storage_key("user"), false);
-    g_plot.xmap.range = g_plot.x_default;
-    g_plot.ymap.range = g_plot.y_default;
+    plot.xmap.range = plot.x_default;
+    plot.ymap.range = plot.y_default;
   }
-  g_plot.clicked = g_plot.hover == Region::area && ImGui::IsMouseReleased(0) &&
+  plot.clicked = plot.hover == Region::area && ImGui::IsMouseReleased(0) &&
                    io.MouseDragMaxDistanceSqr[0] <= threshold * threshold &&
-                   g_plot.area.Contains(io.MouseClickedPos[0]);
+                   plot.area.Contains(io.MouseClickedPos[0]);
 }
 
 void draw_background_and_grid() {
-  const ImRect& a = g_plot.area;
-  if (!(g_plot.flags & plot_no_background)) canvas_rect_filled(a.Min, a.Max, style_color(ImGuiCol_FrameBg));
+  CurrentPlot& plot = current_plot();
+  const ImRect& a = plot.area;
+  if (!(plot.flags & plot_no_background)) canvas_rect_filled(a.Min, a.Max, style_color(ImGuiCol_FrameBg));
   const ImU32 grid = style_color(ImGuiCol_Text, 0.10f);
-  for (const Tick& t : axis_ticks(g_plot.xmap.range, g_plot.x_flags, x_tick_target())) {
-    const float x = data_to_pixel(g_plot.xmap, t.position);
+  for (const Tick& t : axis_ticks(plot.xmap.range, plot.x_flags, x_tick_target())) {
+    const float x = data_to_pixel(plot.xmap, t.position);
     canvas_line(ImVec2(x, a.Min.y), ImVec2(x, a.Max.y), grid);
   }
-  for (const Tick& t : axis_ticks(g_plot.ymap.range, g_plot.y_flags, y_tick_target())) {
-    const float y = data_to_pixel(g_plot.ymap, t.position);
+  for (const Tick& t : axis_ticks(plot.ymap.range, plot.y_flags, y_tick_target())) {
+    const float y = data_to_pixel(plot.ymap, t.position);
     canvas_line(ImVec2(a.Min.x, y), ImVec2(a.Max.x, y), grid);
   }
 }
 
 void draw_axes() {
-  const ImRect& a = g_plot.area;
+  CurrentPlot& plot = current_plot();
+  const ImRect& a = plot.area;
   const float fs = ImGui::GetFontSize();
   const float pad = 0.4f * fs;
   const ImU32 text = style_color(ImGuiCol_Text);
   canvas_rect(a.Min, a.Max, style_color(ImGuiCol_Border));
-  for (const Tick& t : axis_ticks(g_plot.xmap.range, g_plot.x_flags, x_tick_target(), g_plot.tile_period)) {
-    const float x = data_to_pixel(g_plot.xmap, t.position);
+  for (const Tick& t : axis_ticks(plot.xmap.range, plot.x_flags, x_tick_target(), plot.tile_period)) {
+    const float x = data_to_pixel(plot.xmap, t.position);
     canvas_line(ImVec2(x, a.Max.y), ImVec2(x, a.Max.y + pad), text);
-    if (g_plot.x_flags & axis_no_labels) continue;
+    if (plot.x_flags & axis_no_labels) continue;
     const float w = ImGui::CalcTextSize(t.label.c_str()).x;
-    const float left = std::clamp(x - 0.5f * w, g_plot.frame.Min.x, g_plot.frame.Max.x - w);  // stay inside
+    const float left = std::clamp(x - 0.5f * w, plot.frame.Min.x, plot.frame.Max.x - w);  // stay inside
     canvas_text_at(ImVec2(left + 0.5f * w, a.Max.y + pad), HAlign::center, VAlign::top, text, t.label.c_str());
   }
-  for (const Tick& t : axis_ticks(g_plot.ymap.range, g_plot.y_flags, y_tick_target(), g_plot.tile_period)) {
-    const float y = data_to_pixel(g_plot.ymap, t.position);
+  for (const Tick& t : axis_ticks(plot.ymap.range, plot.y_flags, y_tick_target(), plot.tile_period)) {
+    const float y = data_to_pixel(plot.ymap, t.position);
     canvas_line(ImVec2(a.Min.x - pad, y), ImVec2(a.Min.x, y), text);
-    if (g_plot.y_flags & axis_no_labels) continue;
+    if (plot.y_flags & axis_no_labels) continue;
     canvas_text_at(ImVec2(a.Min.x - pad - 2, y), HAlign::right, VAlign::middle, text, t.label.c_str());
   }
-  canvas_text_at(ImVec2(a.GetCenter().x, a.Max.y + pad + fs), HAlign::center, VAlign::top, text, g_plot.x_label);
-  canvas_text(ImVec2(g_plot.frame.Min.x, g_plot.frame.Min.y), text, g_plot.y_label);
+  canvas_text_at(ImVec2(a.GetCenter().x, a.Max.y + pad + fs), HAlign::center, VAlign::top, text, plot.x_label);
+  canvas_text(ImVec2(plot.frame.Min.x, plot.frame.Min.y), text, plot.y_label);
 }
 
 bool in_legend(const Series& s) { return !std::string_view(s.label).starts_with("##"); }
@@ -268,41 +234,42 @@ std::string tile_readout(const HeatmapImage& h, int row, int col, float v) {
                                                    std::to_string(col / period + 1)
                                              : "head " + std::to_string(tile);  // 0-based, as the tiles' h0, h1, ...
   return name + ": query i " + std::to_string(i) + ", key j " +
-         std::to_string(j) + "\n" + g_plot.heatmap_label + ": " + (std::isnan(v) ? nan_hover(h.nan_meaning) : format_value(v));
+         std::to_string(j) + "\n" + current_plot().heatmap_label + ": " + (std::isnan(v) ? nan_hover(h.nan_meaning) : format_value(v));
 }
 
 void draw_readout() {
-  if (g_plot.hover != Region::area || ImGui::IsMouseDragging(0)) return;
+  CurrentPlot& plot = current_plot();
+  if (plot.hover != Region::area || ImGui::IsMouseDragging(0)) return;
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  const ImRect& a = g_plot.area;
+  const ImRect& a = plot.area;
   const ImVec2 m = ImGui::GetIO().MousePos;
   const ImU32 cross = style_color(ImGuiCol_Text, 0.35f);
   dl->AddLine(ImVec2(m.x, a.Min.y), ImVec2(m.x, a.Max.y), cross);
   dl->AddLine(ImVec2(a.Min.x, m.y), ImVec2(a.Max.x, m.y), cross);
-  const double mx = g_plot.mouse_data.x, my = g_plot.mouse_data.y;
+  const double mx = plot.mouse_data.x, my = plot.mouse_data.y;
   std::string text;
-  if (HeatmapImage* h = g_plot.heatmap; h && has_values(h->values)) {
+  if (HeatmapImage* h = plot.heatmap; h && has_values(h->values)) {
     const double col = std::floor(mx / h->cell_width), row = std::floor(my / h->cell_height);
     if (col >= 0 && row >= 0 && col < double(value_cols(h->values)) && row < double(value_rows(h->values))) {
       const float v = value_at(h->values, std::size_t(row), std::size_t(col));
       const double x = col * h->cell_width, y = row * h->cell_height;
       text = h->tile_side > 0 ? tile_readout(*h, int(row), int(col), v)
-                              : std::string(g_plot.y_label) + " " + format_value(y) + ", " + g_plot.x_label + " " +
-                                    format_value(x) + "\n" + g_plot.heatmap_label + ": " +
+                              : std::string(plot.y_label) + " " + format_value(y) + ", " + plot.x_label + " " +
+                                    format_value(x) + "\n" + plot.heatmap_label + ": " +
                                     (std::isnan(v) ? nan_hover(h->nan_meaning) : format_value(v));
       const ImVec2 p0 = data_to_screen(x, y), p1 = data_to_screen(x + h->cell_width, y + h->cell_height);
       dl->AddRect(ImMin(p0, p1), ImMax(p0, p1), style_color(ImGuiCol_Text));
     }
   }
   bool x_written = false;
-  for (const Series& s : g_plot.series) {
+  for (const Series& s : plot.series) {
     const int i = nearest_sample(s, mx);
     if (i < 0) continue;
     const double x = s.x_at(i);
     const float v = s.values[std::size_t(i) * s.stride];
     if (!x_written) {
       if (!text.empty()) text += "\n";
-      text += std::string(g_plot.x_label) + " = " + format_value(x);
+      text += std::string(plot.x_label) + " = " + format_value(x);
       x_written = true;
     }
     const bool hidden = std::string_view(s.label).starts_with("##");  // legend-less: name after ##
@@ -314,7 +281,7 @@ void draw_readout() {
     text += std::isnan(v) ? std::string("missing") : format_value(v);
     if (!std::isnan(v)) dl->AddCircleFilled(data_to_screen(x, s.y_offset + v), 3.5f, s.color);
   }
-  if (text.empty()) text = std::string(g_plot.x_label) + " = " + format_value(mx, 5) + "\n" + g_plot.y_label + " = " + format_value(my, 5);
+  if (text.empty()) text = std::string(plot.x_label) + " = " + format_value(mx, 5) + "\n" + plot.y_label + " = " + format_value(my, 5);
   ImGui::BeginTooltip();
   ImGui::TextUnformatted(text.c_str());
   ImGui::EndTooltip();
@@ -329,7 +296,8 @@ float legend_room_above(const char* id) {
 }
 
 bool begin_plot(const char* id, ImVec2 size, unsigned flags) {
-  IM_ASSERT(!g_plot.active && "plots do not nest: call end_plot first");
+  CurrentPlot& plot = current_plot();
+  IM_ASSERT(!plot.active && "plots do not nest: call end_plot first");
   ImGuiWindow* window = ImGui::GetCurrentWindow();
   if (window->SkipItems) return false;
   const ImVec2 avail = ImGui::GetContentRegionAvail();
@@ -342,56 +310,57 @@ bool begin_plot(const char* id, ImVec2 size, unsigned flags) {
   if (!ImGui::ItemAdd(frame, gid)) return false;
   bool hovered = false, held = false;
   ImGui::ButtonBehavior(frame, gid, &hovered, &held, ImGuiButtonFlags_MouseButtonLeft);
-  g_plot.active = true;
-  g_plot.ready = false;
-  g_plot.id = gid;
-  g_plot.flags = flags;
-  g_plot.frame = frame;
-  g_plot.held = held;
-  g_plot.hover = Region::none;
-  g_plot.clicked = false;
-  g_plot.series.clear();
-  g_plot.drawn.clear();
-  g_plot.notes.clear();
-  g_plot.pending_notes.clear();
-  g_plot.legend_right = ImGui::GetStateStorage()->GetFloat(storage_key("legend.right", gid), 0.0f);
-  g_plot.legend_top = ImGui::GetStateStorage()->GetFloat(storage_key("legend.top", gid), 0.0f);
-  g_plot.palette_next = 0;
-  g_plot.heatmap = nullptr;
-  g_plot.tile_period = 0;
+  plot.active = true;
+  plot.ready = false;
+  plot.id = gid;
+  plot.flags = flags;
+  plot.frame = frame;
+  plot.held = held;
+  plot.hover = Region::none;
+  plot.clicked = false;
+  plot.series.clear();
+  plot.drawn.clear();
+  plot.notes.clear();
+  plot.pending_notes.clear();
+  plot.legend_right = ImGui::GetStateStorage()->GetFloat(storage_key("legend.right", gid), 0.0f);
+  plot.legend_top = ImGui::GetStateStorage()->GetFloat(storage_key("legend.top", gid), 0.0f);
+  plot.palette_next = 0;
+  plot.heatmap = nullptr;
+  plot.tile_period = 0;
   // Hover regions need the area; setup_axes fills them in. Remember raw hover for now.
-  g_plot.hover = hovered ? Region::area : Region::none;
+  plot.hover = hovered ? Region::area : Region::none;
   return true;
 }
 
 void setup_axes(const char* x_label, const char* y_label, AxisRange x_default, AxisRange y_default,
                 unsigned x_flags, unsigned y_flags) {
-  IM_ASSERT(g_plot.active && !g_plot.ready);
-  const bool hovered = g_plot.hover != Region::none;
-  g_plot.x_label = x_label;
-  g_plot.y_label = y_label;
-  g_plot.x_default = x_default;
-  g_plot.y_default = y_default;
-  g_plot.x_flags = x_flags;
-  g_plot.y_flags = y_flags;
-  g_plot.xmap.range = load_range("x.min", "x.max", x_default);
-  g_plot.ymap.range = load_range("y.min", "y.max", y_default);
+  CurrentPlot& plot = current_plot();
+  IM_ASSERT(plot.active && !plot.ready);
+  const bool hovered = plot.hover != Region::none;
+  plot.x_label = x_label;
+  plot.y_label = y_label;
+  plot.x_default = x_default;
+  plot.y_default = y_default;
+  plot.x_flags = x_flags;
+  plot.y_flags = y_flags;
+  plot.xmap.range = load_range("x.min", "x.max", x_default);
+  plot.ymap.range = load_range("y.min", "y.max", y_default);
   layout_area();
-  g_plot.hover = hovered ? region_at(ImGui::GetIO().MousePos) : Region::none;
+  plot.hover = hovered ? region_at(ImGui::GetIO().MousePos) : Region::none;
   handle_input();
   layout_area();
-  g_plot.mouse_data = ImVec2(float(pixel_to_data(g_plot.xmap, ImGui::GetIO().MousePos.x)),
-                             float(pixel_to_data(g_plot.ymap, ImGui::GetIO().MousePos.y)));
-  g_plot.ready = true;
+  plot.mouse_data = ImVec2(float(pixel_to_data(plot.xmap, ImGui::GetIO().MousePos.x)),
+                             float(pixel_to_data(plot.ymap, ImGui::GetIO().MousePos.y)));
+  plot.ready = true;
   draw_background_and_grid();
-  canvas_push_clip(g_plot.area.Min, g_plot.area.Max);
+  canvas_push_clip(plot.area.Min, plot.area.Max);
 }
 
-AxisRange current_x_range() { return g_plot.xmap.range; }
-AxisRange current_y_range() { return g_plot.ymap.range; }
+AxisRange current_x_range() { return current_plot().xmap.range; }
+AxisRange current_y_range() { return current_plot().ymap.range; }
 
 ImVec2 data_to_screen(double x, double y) {
-  return ImVec2(data_to_pixel(g_plot.xmap, x), data_to_pixel(g_plot.ymap, y));
+  return ImVec2(data_to_pixel(current_plot().xmap, x), data_to_pixel(current_plot().ymap, y));
 }
 
 namespace {
@@ -402,8 +371,9 @@ constexpr float kObstacleMargin = 4.0f;
 // Clips the segment a -> b to the plot area grown by the margin (Liang-Barsky). False when it misses the area
 // or is not finite: a value the user can make enormous never turns into an enormous number of obstacles.
 bool clip_to_area(ImVec2& a, ImVec2& b) {
-  const float lo_x = g_plot.area.Min.x - kObstacleMargin, hi_x = g_plot.area.Max.x + kObstacleMargin;
-  const float lo_y = g_plot.area.Min.y - kObstacleMargin, hi_y = g_plot.area.Max.y + kObstacleMargin;
+  CurrentPlot& plot = current_plot();
+  const float lo_x = plot.area.Min.x - kObstacleMargin, hi_x = plot.area.Max.x + kObstacleMargin;
+  const float lo_y = plot.area.Min.y - kObstacleMargin, hi_y = plot.area.Max.y + kObstacleMargin;
   if (!(std::isfinite(a.x) && std::isfinite(a.y) && std::isfinite(b.x) && std::isfinite(b.y))) return false;
   const double dx = double(b.x) - a.x, dy = double(b.y) - a.y;
   double t0 = 0.0, t1 = 1.0;
@@ -430,16 +400,17 @@ void drawn_segment(ImVec2 a, ImVec2 b) {
   if (!clip_to_area(a, b)) return;
   const float length = std::hypot(b.x - a.x, b.y - a.y);
   const int steps = int(length / kObstacleMargin);
+  std::vector<Point>& drawn = current_plot().drawn;
   for (int k = 1; k < steps; ++k) {
     const float t = float(k) / float(steps);
-    g_plot.drawn.push_back({a.x + t * (b.x - a.x), a.y + t * (b.y - a.y)});
+    drawn.push_back({a.x + t * (b.x - a.x), a.y + t * (b.y - a.y)});
   }
 }
 
 // One drawn sample as an obstacle, where it can meet the legend.
 void drawn_point(ImVec2 p) {
   ImVec2 a = p, b = p;
-  if (clip_to_area(a, b)) g_plot.drawn.push_back({p.x, p.y});
+  if (clip_to_area(a, b)) current_plot().drawn.push_back({p.x, p.y});
 }
 
 // A decimated column's vertical bar as obstacles: its part over the plot area, every few pixels.
@@ -447,14 +418,15 @@ void drawn_column(float px, float y0, float y1) {
   ImVec2 a(px, std::min(y0, y1)), b(px, std::max(y0, y1));
   if (!clip_to_area(a, b)) return;
   const int steps = int((b.y - a.y) / kObstacleMargin);
-  for (int k = 0; k <= steps; ++k) g_plot.drawn.push_back({px, a.y + float(k) * kObstacleMargin});
-  g_plot.drawn.push_back({px, b.y});
+  std::vector<Point>& drawn = current_plot().drawn;
+  for (int k = 0; k <= steps; ++k) drawn.push_back({px, a.y + float(k) * kObstacleMargin});
+  drawn.push_back({px, b.y});
 }
 
 }  // namespace
 
 void plot_band(const float* x, const float* lo, const float* hi, int count, ImU32 color) {
-  IM_ASSERT(g_plot.ready);
+  IM_ASSERT(current_plot().ready);
   auto broken = [&](int i) { return std::isnan(x[i]) || std::isnan(lo[i]) || std::isnan(hi[i]); };
   for (int i = 0; i + 1 < count; ++i) {  // one convex quad per segment
     if (broken(i) || broken(i + 1)) continue;
@@ -470,13 +442,14 @@ namespace {
 
 // Draws samples [first, last] of the series just pushed.
 void draw_series(const Series& s, int first, int last, float thickness) {
+  CurrentPlot& plot = current_plot();
   const ImU32 color = s.color;
   const int stride = s.stride;
   const double y_offset = s.y_offset;
   const float* values = s.values;
-  const float width = std::max(g_plot.area.GetWidth(), 1.0f);
+  const float width = std::max(plot.area.GetWidth(), 1.0f);
   const bool decimate = (last - first + 1) > 2.0f * width;
-  ImVector<ImVec2>& pts = g_plot.points;
+  ImVector<ImVec2>& pts = plot.points;
   pts.resize(0);
   auto flush = [&] {
     if (pts.Size >= 2) canvas_polyline(pts.Data, pts.Size, color, thickness);
@@ -508,17 +481,17 @@ void draw_series(const Series& s, int first, int last, float thickness) {
     while (i <= last) {
       // Each column takes at least its first sample, so a pixel that is not finite or too large for a float's
       // integers (x beyond 2^24 pixels) still moves on.
-      const float px = std::floor(data_to_pixel(g_plot.xmap, s.x_at(i)));
+      const float px = std::floor(data_to_pixel(plot.xmap, s.x_at(i)));
       float lo = INFINITY, hi = -INFINITY, end_value = NAN;
       do {
         const float v = values[std::size_t(i) * stride];
         end_value = v;
         if (!std::isnan(v)) { lo = std::min(lo, v); hi = std::max(hi, v); }
         ++i;
-      } while (i <= last && data_to_pixel(g_plot.xmap, s.x_at(i)) < px + 1.0f);
+      } while (i <= last && data_to_pixel(plot.xmap, s.x_at(i)) < px + 1.0f);
       if (lo <= hi && std::isfinite(px)) {
         if (!std::isnan(prev)) { lo = std::min(lo, prev); hi = std::max(hi, prev); }
-        const float y0 = data_to_pixel(g_plot.ymap, y_offset + hi), y1 = data_to_pixel(g_plot.ymap, y_offset + lo);
+        const float y0 = data_to_pixel(plot.ymap, y_offset + hi), y1 = data_to_pixel(plot.ymap, y_offset + lo);
         canvas_rect_filled(ImVec2(px, std::min(y0, y1) - 0.5f * thick), ImVec2(px + 1.0f, std::max(y0, y1) + 0.5f * thick), color);
         drawn_column(px, y0, y1);
       }
@@ -532,40 +505,43 @@ void draw_series(const Series& s, int first, int last, float thickness) {
 
 void plot_line(const char* label, const float* values, int count, double x0, double dx, int stride,
                ImU32 color, float thickness, double y_offset) {
-  IM_ASSERT(g_plot.ready);
-  if (color == 0) color = series_color(g_plot.palette_next++);
-  g_plot.series.push_back({label, values, count, x0, dx, std::max(stride, 1), color, y_offset});
+  CurrentPlot& plot = current_plot();
+  IM_ASSERT(plot.ready);
+  if (color == 0) color = series_color(plot.palette_next++);
+  plot.series.push_back({label, values, count, x0, dx, std::max(stride, 1), color, y_offset});
   if (count <= 0 || values == nullptr || dx <= 0.0) return;
-  const AxisRange xr = g_plot.xmap.range;
+  const AxisRange xr = plot.xmap.range;
   // In double before the int: an axis far from the samples (or not finite) clamps instead of overflowing.
   const auto index_at = [&](double i, int if_nan) { return std::isnan(i) ? if_nan : int(std::clamp(i, 0.0, double(count - 1))); };
   const int first = index_at(std::floor((std::min(xr.min, xr.max) - x0) / dx) - 1.0, 0);
   const int last = index_at(std::ceil((std::max(xr.min, xr.max) - x0) / dx) + 1.0, count - 1);
-  draw_series(g_plot.series.back(), first, last, thickness);
+  draw_series(plot.series.back(), first, last, thickness);
 }
 
 void plot_line(const char* label, const float* x, const float* y, int count, ImU32 color, float thickness) {
-  IM_ASSERT(g_plot.ready);
-  if (color == 0) color = series_color(g_plot.palette_next++);
-  g_plot.series.push_back({label, y, count, 0.0, 1.0, 1, color, 0.0, x});
+  CurrentPlot& plot = current_plot();
+  IM_ASSERT(plot.ready);
+  if (color == 0) color = series_color(plot.palette_next++);
+  plot.series.push_back({label, y, count, 0.0, 1.0, 1, color, 0.0, x});
   if (count <= 0 || x == nullptr || y == nullptr) return;
-  const AxisRange xr = g_plot.xmap.range;  // the samples on screen, and one more on each side
+  const AxisRange xr = plot.xmap.range;  // the samples on screen, and one more on each side
   const int first = int(std::lower_bound(x, x + count, float(std::min(xr.min, xr.max))) - x) - 1;
   const int last = int(std::upper_bound(x, x + count, float(std::max(xr.min, xr.max))) - x);
-  draw_series(g_plot.series.back(), std::clamp(first, 0, count - 1), std::clamp(last, 0, count - 1), thickness);
+  draw_series(plot.series.back(), std::clamp(first, 0, count - 1), std::clamp(last, 0, count - 1), thickness);
 }
 
-void set_heatmap_texture_source(HeatmapTextureSource source) { g_texture_source = std::move(source); }
+void set_heatmap_texture_source(HeatmapTextureSource source) { context().texture_source = std::move(source); }
 
 void plot_heatmap(HeatmapImage& img, const char* value_label) {
-  IM_ASSERT(g_plot.ready);
-  g_plot.heatmap = &img;
-  g_plot.heatmap_label = value_label;
-  g_plot.tile_period = img.tile_side > 0 && img.cell_width == 1.0 && img.cell_height == 1.0 ? img.tile_side + 1 : 0;
+  CurrentPlot& plot = current_plot();
+  IM_ASSERT(plot.ready);
+  plot.heatmap = &img;
+  plot.heatmap_label = value_label;
+  plot.tile_period = img.tile_side > 0 && img.cell_width == 1.0 && img.cell_height == 1.0 ? img.tile_side + 1 : 0;
   if (!has_values(img.values)) return;
   const double cw = img.cell_width, ch = img.cell_height;
   const double cols = double(value_cols(img.values)) * cw, rows = double(value_rows(img.values)) * ch;
-  const AxisRange xr = g_plot.xmap.range, yr = g_plot.ymap.range;
+  const AxisRange xr = plot.xmap.range, yr = plot.ymap.range;
   const double x_lo = std::max(0.0, std::min(xr.min, xr.max)), x_hi = std::min(cols, std::max(xr.min, xr.max));
   const double y_lo = std::max(0.0, std::min(yr.min, yr.max)), y_hi = std::min(rows, std::max(yr.min, yr.max));
   if (x_lo >= x_hi || y_lo >= y_hi) return;
@@ -574,10 +550,10 @@ void plot_heatmap(HeatmapImage& img, const char* value_label) {
   ImVec2 min(std::round(std::min(p0.x, p1.x)), std::round(std::min(p0.y, p1.y)));
   ImVec2 max(std::round(std::max(p0.x, p1.x)), std::round(std::max(p0.y, p1.y)));
   HeatmapWindow w;
-  w.x_left = pixel_to_data(g_plot.xmap, min.x) / cw;
-  w.x_right = pixel_to_data(g_plot.xmap, max.x) / cw;
-  w.y_top = pixel_to_data(g_plot.ymap, min.y) / ch;
-  w.y_bottom = pixel_to_data(g_plot.ymap, max.y) / ch;
+  w.x_left = pixel_to_data(plot.xmap, min.x) / cw;
+  w.x_right = pixel_to_data(plot.xmap, max.x) / cw;
+  w.y_top = pixel_to_data(plot.ymap, min.y) / ch;
+  w.y_bottom = pixel_to_data(plot.ymap, max.y) / ch;
   w.width = int(max.x - min.x);
   w.height = int(max.y - min.y);
   w.width = std::min(w.width, kMaxHeatmapImageSide);  // a bigger plot stretches the image
@@ -585,7 +561,8 @@ void plot_heatmap(HeatmapImage& img, const char* value_label) {
   if (w.width > 0 && w.height > 0) note_heatmap_placement({&img, w, {min.x, min.y}, {max.x, max.y}});
   HeatmapRect picture{{min.x, min.y}, {max.x, max.y}, img.values, w, img.colormap, img.vmin, img.vmax, img.nan_meaning,
                       nullptr, nullptr, {1, 1}};
-  if (ImTextureID texture = g_texture_source ? g_texture_source(img) : nullptr) {
+  const HeatmapTextureSource& textures = context().texture_source;
+  if (ImTextureID texture = textures ? textures(img) : nullptr) {
     picture.texture = texture;
     const TextureSize size = heatmap_texture_size(w.width, w.height);  // what the GL layer allocates
     picture.uv_max = {float(w.width) / float(size.width), float(w.height) / float(size.height)};
@@ -596,47 +573,50 @@ void plot_heatmap(HeatmapImage& img, const char* value_label) {
 }
 
 void plot_vline(double x, ImU32 color, float thickness) {
-  const float px = data_to_pixel(g_plot.xmap, x);
-  const ImVec2 a(px, g_plot.area.Min.y), b(px, g_plot.area.Max.y);
+  CurrentPlot& plot = current_plot();
+  const float px = data_to_pixel(plot.xmap, x);
+  const ImVec2 a(px, plot.area.Min.y), b(px, plot.area.Max.y);
   canvas_line(a, b, color, thickness);
   drawn_segment(a, b);
 }
 
 void plot_hline(double y, ImU32 color, float thickness) {
-  const float py = data_to_pixel(g_plot.ymap, y);
-  const ImVec2 a(g_plot.area.Min.x, py), b(g_plot.area.Max.x, py);
+  CurrentPlot& plot = current_plot();
+  const float py = data_to_pixel(plot.ymap, y);
+  const ImVec2 a(plot.area.Min.x, py), b(plot.area.Max.x, py);
   canvas_line(a, b, color, thickness);
   drawn_segment(a, b);
 }
 
 void plot_text(double x, double y, const char* text, ImU32 color) {
-  g_plot.pending_notes.push_back({data_to_screen(x, y), text, color});
+  current_plot().pending_notes.push_back({data_to_screen(x, y), text, color});
 }
 
-bool plot_hovered() { return g_plot.hover == Region::area; }
-ImVec2 mouse_data_position() { return g_plot.mouse_data; }
-bool plot_clicked() { return g_plot.clicked; }
+bool plot_hovered() { return current_plot().hover == Region::area; }
+ImVec2 mouse_data_position() { return current_plot().mouse_data; }
+bool plot_clicked() { return current_plot().clicked; }
 
 void end_plot() {
-  IM_ASSERT(g_plot.active && "end_plot without begin_plot");
-  if (!g_plot.ready) setup_axes("", "", {0, 1}, {0, 1});
-  draw_plot_notes(g_plot.area, g_plot.pending_notes, g_plot.drawn, g_plot.notes);
+  CurrentPlot& plot = current_plot();
+  IM_ASSERT(plot.active && "end_plot without begin_plot");
+  if (!plot.ready) setup_axes("", "", {0, 1}, {0, 1});
+  draw_plot_notes(plot.area, plot.pending_notes, plot.drawn, plot.notes);
   canvas_pop_clip();
   draw_axes();
   std::vector<LegendEntry> entries;
-  for (const Series& s : g_plot.series)
+  for (const Series& s : plot.series)
     if (in_legend(s)) entries.push_back({s.label, s.color});
-  const LegendDrawn legend = draw_plot_legend(entries, g_plot.frame, g_plot.area, {g_plot.legend_right, g_plot.legend_top},
-                                              g_plot.drawn, g_plot.notes);
+  const LegendDrawn legend = draw_plot_legend(entries, plot.frame, plot.area, {plot.legend_right, plot.legend_top},
+                                              plot.drawn, plot.notes);
   ImGuiStorage* st = ImGui::GetStateStorage();
   st->SetFloat(storage_key("legend.right"), legend.next_room.right);
   st->SetFloat(storage_key("legend.top"), legend.next_room.top);
-  note_plot_area_and_legend({g_plot.area.Min, g_plot.area.Max}, legend.box);
+  note_plot_area_and_legend({plot.area.Min, plot.area.Max}, legend.box);
   draw_readout();
-  g_plot.active = false;
-  g_plot.ready = false;
-  g_plot.series.clear();
-  g_plot.heatmap = nullptr;
+  plot.active = false;
+  plot.ready = false;
+  plot.series.clear();
+  plot.heatmap = nullptr;
 }
 
 ImU32 series_color(int i) { return kPalette[((i % kPaletteSize) + kPaletteSize) % kPaletteSize]; }

@@ -9,7 +9,8 @@
 // Mouse: wheel zooms (over an axis: that axis only), drag pans (over an axis: that axis only),
 // double-click resets to the default ranges, hovering shows a crosshair and the exact values.
 // Zoom/pan state is kept per plot id in ImGui's window storage, so it lives and dies with the
-// ImGui context. Plots do not nest. No GL here: a heatmap's picture is a texture the GL layer hands over
+// ImGui context; the rest of the layer's state (the plot being built, the frame's drawn plots) is a context of its
+// own hung on ImGui's, as ImPlot keeps one (create_context). Plots do not nest. No GL here: a heatmap's picture is a texture the GL layer hands over
 // (set_heatmap_texture_source).
 #pragma once
 #include <functional>
@@ -22,6 +23,11 @@
 #include "app/plot/plot_transform.hpp"
 
 namespace peviz::plot {
+
+// After ImGui::CreateContext: hangs a fresh plotting state on the current ImGui context (its io.UserData, which
+// nothing else in peviz uses). Before ImGui::DestroyContext: frees it. Every plotting call needs one.
+void create_context();
+void destroy_context();
 
 // The smallest readable plot or heatmap, in font heights (width, height): 240 x 160 pixels at zoom 100%, scaled with
 // the UI zoom. A legend beside the data never takes a plot's frame under this width (it goes above or inside).

@@ -12,6 +12,7 @@
 #include "app/plot/draw/drawn_plots.hpp"
 #include "core/atomic_file.hpp"
 #include "core/png_file.hpp"
+#include "tests/app/plot/draw/plot_context_scope.hpp"
 #include "tests/app/ui/run_gui.hpp"
 
 using namespace peviz;
@@ -25,6 +26,7 @@ RgbaImage load(const std::string& path) { return decode_png(read_file_bytes(path
 }  // namespace
 
 TEST_CASE("write_regions: each region and plot in pixels, scaled") {
+  plot::PlotContextScope plotting;
   AppState s;
   s.regions.controls = {0, 0, 300, 900};
   s.regions.encoding_heatmap = {310, 20, 700, 400};

@@ -7,6 +7,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "app/plot/draw/plot.hpp"
 #include "app/ui/app_layout.hpp"
 #include "app/model/app_update.hpp"
 #include "app/ui/theme.hpp"
@@ -15,6 +16,7 @@ struct HeadlessImGui {
   explicit HeadlessImGui(ImVec2 display = ImVec2(1600, 900)) {
     IMGUI_CHECKVERSION();
     ImGui::CreateContext();
+    peviz::plot::create_context();
     ImGuiIO& io = ImGui::GetIO();
     io.IniFilename = nullptr;
     io.DisplaySize = display;
@@ -26,7 +28,10 @@ struct HeadlessImGui {
     REQUIRE(w > 0);
     peviz::app::apply_theme(peviz::app::Theme::dark, 1.0f);
   }
-  ~HeadlessImGui() { ImGui::DestroyContext(); }
+  ~HeadlessImGui() {
+    peviz::plot::destroy_context();
+    ImGui::DestroyContext();
+  }
   HeadlessImGui(const HeadlessImGui&) = delete;
   HeadlessImGui& operator=(const HeadlessImGui&) = delete;
 

@@ -4,6 +4,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "tests/app/plot/draw/plot_context_scope.hpp"
+
 using namespace peviz::plot;
 
 namespace {
@@ -13,7 +15,7 @@ ScreenBox box(float x0, float y0, float x1, float y1) { return {ImVec2(x0, y0), 
 }  // namespace
 
 TEST_CASE("plots and colour bars are listed in order; area and legend go to the last plot, not a colour bar") {
-  clear_drawn_plots();
+  PlotContextScope scope;
   note_drawn_plot({.id = "waves", .frame = box(0, 0, 100, 50)});
   note_drawn_plot({.id = "heatmap", .frame = box(0, 60, 100, 160)});
   note_drawn_plot({.id = "heatmap-bar", .frame = box(105, 60, 120, 160), .colorbar = true});
@@ -34,7 +36,7 @@ TEST_CASE("plots and colour bars are listed in order; area and legend go to the 
 }
 
 TEST_CASE("heatmap placements: listed in order, the last one of an image found, cleared with the frame") {
-  clear_drawn_plots();
+  PlotContextScope scope;
   HeatmapImage a, b;
   HeatmapWindow w;
   w.width = 40;

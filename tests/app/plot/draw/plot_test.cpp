@@ -186,6 +186,9 @@ TEST_CASE("plot_heatmap places the image it draws: the frame's placement is wher
   const Matrix m(4, 6, 0.5f);
   HeatmapImage img, unused;
   img.values = &m;
+  std::optional<HeatmapPlacement> placed;
+  std::size_t placements = 0;
+  bool unused_placed = true;
   const DisplayList list = recorded(
       [&] {
         clear_drawn_plots();  // as the window does before each frame
@@ -194,16 +197,19 @@ TEST_CASE("plot_heatmap places the image it draws: the frame's placement is wher
           plot_heatmap(img, "value");
           end_plot();
         }
+        placed.reset();  // the last frame's, read before the context goes
+        if (const HeatmapPlacement* p = placement_of(img)) placed = *p;
+        placements = heatmap_placements().size();
+        unused_placed = placement_of(unused) != nullptr;
       },
       ImVec2(700, 400), 2);
   const HeatmapRect* drawn = nullptr;
   for (const DrawItem& item : list.items)
     if (const HeatmapRect* h = std::get_if<HeatmapRect>(&item)) drawn = h;
   REQUIRE(drawn);
-  const HeatmapPlacement* placed = placement_of(img);
   REQUIRE(placed);
-  CHECK(heatmap_placements().size() == 1);
-  CHECK(placement_of(unused) == nullptr);
+  CHECK(placements == 1);
+  CHECK_FALSE(unused_placed);
   CHECK(placed->screen_min[0] == drawn->min.x);
   CHECK(placed->screen_max[1] == drawn->max.y);
   CHECK(placed->window.width == int(drawn->max.x - drawn->min.x));  // one texel a pixel

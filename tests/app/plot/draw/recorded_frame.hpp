@@ -14,6 +14,7 @@ namespace peviz::plot {
 template <class Draw>
 inline DisplayList recorded(Draw draw, ImVec2 display = ImVec2(800, 600), int frames = 1) {
   ImGui::CreateContext();
+  create_context();
   ImGuiIO& io = ImGui::GetIO();
   io.IniFilename = nullptr;
   io.DisplaySize = display;
@@ -35,6 +36,7 @@ inline DisplayList recorded(Draw draw, ImVec2 display = ImVec2(800, 600), int fr
     ImGui::End();
     ImGui::Render();
   }
+  destroy_context();
   ImGui::DestroyContext();
   return list;
 }
