@@ -109,6 +109,7 @@ void step_recording(AppState& s, gfx::HeatmapRenderer& renderer, AnimationRecord
     rec.gif ? rec.gif->write(rec.path, "out") : rec.mp4->write(rec.path, "out");
     const std::string path = rec.path;
     stop(s, rec);
+    s.written_files.push_back(path);  // as every file the window writes: the browser would download it
     show_toast(s, "Animation saved: " + path, false, now);
   } catch (const ParamError& e) {
     stop(s, rec);

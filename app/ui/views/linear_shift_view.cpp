@@ -9,6 +9,31 @@
 
 namespace peviz::app {
 
+namespace {
+
+// PE(p + k) over R(k) PE(p), channel by channel.
+void vectors_plot(const LinearShiftOptions& o, ImVec2 size) {
+  if (!plot::begin_plot("##shift_vectors", size)) return;
+  const int d = int(o.shifted.size());
+  // Default view: the first 32 channels (the fast pairs, where the rotation is visible); zoom out for all.
+  plot::setup_axes("channel", "value", {-0.5, std::min(d, 32) - 0.5}, {-1.1, 1.1}, plot::axis_integer);
+  plot::plot_line("PE(p + k)", o.shifted.data(), d, 0.0, 1.0, 1, plot::series_color(0), 3.5f);
+  plot::plot_line("R(k) PE(p)", o.rotated.data(), d, 0.0, 1.0, 1, plot::series_color(1), 1.5f);
+  plot::end_plot();
+}
+
+// Their difference, float32 rounding only.
+void difference_plot(const LinearShiftOptions& o, ImVec2 size) {
+  if (!plot::begin_plot("##shift_difference", size)) return;
+  const int d = int(o.difference.size());
+  const double m = std::max(o.max_error_here * 1.2, 1e-7);
+  plot::setup_axes("channel", "PE(p+k) - R(k) PE(p)", {-0.5, d - 0.5}, {-m, m}, plot::axis_integer);
+  plot::plot_line("difference", o.difference.data(), d, 0.0, 1.0, 1, plot::series_color(3), 1.5f);
+  plot::end_plot();
+}
+
+}  // namespace
+
 void draw_linear_shift_view(AppState& s) {
   const BasicsOptions& basics = s.pages.basics;
   LinearShiftOptions& o = s.pages.linear_shift;
@@ -46,26 +71,14 @@ void draw_linear_shift_view(AppState& s) {
                             : avail.x;
   const float vectors_share = difference ? 0.62f : (beside || !rotation ? 1.0f : 0.5f);
   const float vectors_h = readable_height(avail.y * vectors_share, plot::legend_room_above("##shift_vectors"));
-  const int d = int(o.shifted.size());
   if (left_column) {
     ImGui::BeginGroup();
-    if (vectors && plot::begin_plot("##shift_vectors", ImVec2(left, vectors_h))) {
-      // Default view: the first 32 channels (the fast pairs, where the rotation is visible); zoom out for all.
-      plot::setup_axes("channel", "value", {-0.5, std::min(d, 32) - 0.5}, {-1.1, 1.1}, plot::axis_integer);
-      plot::plot_line("PE(p + k)", o.shifted.data(), d, 0.0, 1.0, 1, plot::series_color(0), 3.5f);
-      plot::plot_line("R(k) PE(p)", o.rotated.data(), d, 0.0, 1.0, 1, plot::series_color(1), 1.5f);
-      plot::end_plot();
-    }
+    if (vectors) vectors_plot(o, ImVec2(left, vectors_h));
     if (vectors) record_page_region(s);
     const float difference_h = vectors ? avail.y - vectors_h - ImGui::GetStyle().ItemSpacing.y
                                        : avail.y * (beside || !rotation ? 1.0f : 0.5f);
     const float difference_legend = plot::legend_room_above("##shift_difference");
-    if (difference && plot::begin_plot("##shift_difference", ImVec2(left, readable_height(difference_h, difference_legend)))) {
-      const double m = std::max(o.max_error_here * 1.2, 1e-7);
-      plot::setup_axes("channel", "PE(p+k) - R(k) PE(p)", {-0.5, d - 0.5}, {-m, m}, plot::axis_integer);
-      plot::plot_line("difference", o.difference.data(), d, 0.0, 1.0, 1, plot::series_color(3), 1.5f);
-      plot::end_plot();
-    }
+    if (difference) difference_plot(o, ImVec2(left, readable_height(difference_h, difference_legend)));
     ImGui::EndGroup();
   }
   if (!rotation) return;

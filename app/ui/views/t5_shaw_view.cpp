@@ -11,22 +11,42 @@
 
 namespace peviz::app {
 
-void draw_t5_shaw_view(AppState& s) {
+namespace {
+
+void controls(AppState& s) {
   T5ShawOptions& o = s.pages.t5_shaw;
   constexpr Page page = Page::t5_shaw;
+  page_slider(s, page, "length##t5", o.seq_len, limits::t5_shaw_seq_len);
+  next_slider_on_line("buckets");
+  page_slider(s, page, "buckets", o.num_buckets, limits::num_buckets);
+  next_slider_on_line("max distance##t5");
+  page_slider(s, page, "max distance##t5", o.max_distance, limits::t5_max_distance);
+  next_on_line(radio_width("causal##t5"));
+  if (ImGui::Checkbox("causal##t5", &o.causal)) s.pages.mark(page);
+  hint("Bidirectional: half the buckets for keys after the query (+B/2). Causal: every future key is bucket 0.");
+  next_slider_on_line("Shaw k");
+  page_slider(s, page, "Shaw k", o.max_relative, limits::max_relative);
+}
+
+// T5's bucket against the relative position, the end of its exact range marked.
+void bucket_curve(const T5ShawOptions& o, int exact) {
+  const int L = o.seq_len;
+  if (!plot::begin_plot("##bucket_of_distance", ImVec2(-1, readable_height(ImGui::GetContentRegionAvail().y)))) return;
+  plot::setup_axes("relative position r = j - i", "T5 bucket", {-double(L - 1), double(L - 1)},
+                   {-0.5, o.num_buckets - 0.5}, plot::axis_integer, plot::axis_integer);
+  plot::plot_line("bucket(r)", o.bucket_of_distance.data(), int(o.bucket_of_distance.size()), -double(L - 1), 1.0, 1,
+                  plot::series_color(0), 2.0f);
+  plot::plot_vline(exact, ImGui::GetColorU32(ImGuiCol_Text, 0.4f), 1.0f);
+  plot::plot_text(exact, exact, "end of the exact range", ImGui::GetColorU32(ImGuiCol_Text, 0.7f));
+  plot::end_plot();
+}
+
+}  // namespace
+
+void draw_t5_shaw_view(AppState& s) {
+  T5ShawOptions& o = s.pages.t5_shaw;
   view_title("T5 buckets and Shaw clipping: relative positions as a few ids");
-  if (shows_controls(s)) {  // the settings; figures and presented slides leave them out
-    page_slider(s, page, "length##t5", o.seq_len, limits::t5_shaw_seq_len);
-    next_slider_on_line("buckets");
-    page_slider(s, page, "buckets", o.num_buckets, limits::num_buckets);
-    next_slider_on_line("max distance##t5");
-    page_slider(s, page, "max distance##t5", o.max_distance, limits::t5_max_distance);
-    next_on_line(radio_width("causal##t5"));
-    if (ImGui::Checkbox("causal##t5", &o.causal)) s.pages.mark(page);
-    hint("Bidirectional: half the buckets for keys after the query (+B/2). Causal: every future key is bucket 0.");
-    next_slider_on_line("Shaw k");
-    page_slider(s, page, "Shaw k", o.max_relative, limits::max_relative);
-  }
+  if (shows_controls(s)) controls(s);  // figures and presented slides leave the settings out
   if (o.buckets.empty()) {
     ImGui::TextDisabled("no results yet: see the status line");
     return;
@@ -64,16 +84,7 @@ void draw_t5_shaw_view(AppState& s) {
     ImGui::EndGroup();
   }
   if (!curve) return;
-  const int L = o.seq_len;
-  if (plot::begin_plot("##bucket_of_distance", ImVec2(-1, readable_height(ImGui::GetContentRegionAvail().y)))) {
-    plot::setup_axes("relative position r = j - i", "T5 bucket", {-double(L - 1), double(L - 1)},
-                     {-0.5, o.num_buckets - 0.5}, plot::axis_integer, plot::axis_integer);
-    plot::plot_line("bucket(r)", o.bucket_of_distance.data(), int(o.bucket_of_distance.size()), -double(L - 1), 1.0, 1,
-                    plot::series_color(0), 2.0f);
-    plot::plot_vline(exact, ImGui::GetColorU32(ImGuiCol_Text, 0.4f), 1.0f);
-    plot::plot_text(exact, exact, "end of the exact range", ImGui::GetColorU32(ImGuiCol_Text, 0.7f));
-    plot::end_plot();
-  }
+  bucket_curve(o, exact);
   if (maps == 0) record_page_region(s);
 }
 
