@@ -1,8 +1,11 @@
 // Block-causal multi-head attention with ALiBi / T5 biases, and RoPE on q and k (forward and backward).
 #include <algorithm>
 #include <cmath>
+#include <type_traits>
 
 #include "core/rope.hpp"
+#include "core/simd_kernels.hpp"
+#include "core/train/exp_float.hpp"
 #include "core/train/gemm.hpp"
 #include "core/train/layers.hpp"
 #include "core/train/spare_cores.hpp"
@@ -55,6 +58,24 @@ void rotate_qk(T* qkv, const PackedBatch& b, const RopeTable<T>& table, int C, i
   }
 }
 
+// row[j] = e^(row[j] - shift), j < n, by exp_float: GCC vectorises its selects only with AVX-512's masks.
+[[gnu::always_inline]] inline void exp_shifted_body(float* row, int n, float shift) {
+  for (int j = 0; j < n; ++j) row[j] = exp_float(row[j] - shift);
+}
+#if defined(__clang__)
+[[gnu::target("avx512f,avx512vl,avx512bw,avx512dq")]]
+#else
+[[gnu::target("avx512f,avx512vl,avx512bw,avx512dq,prefer-vector-width=512")]]
+#endif
+void exp_shifted_avx512(float* row, int n, float shift) {
+  exp_shifted_body(row, n, shift);
+}
+void exp_shifted_plain(float* row, int n, float shift) { exp_shifted_body(row, n, shift); }
+
+void exp_shifted(float* row, int n, float shift) {
+  best_simd_path() == SimdPath::avx512 ? exp_shifted_avx512(row, n, shift) : exp_shifted_plain(row, n, shift);
+}
+
 // Scores to probabilities in place for one [L, L] block: add the bias (fire: this block's FIRE bias), mask j > i,
 // softmax each row.
 template <class T>
@@ -67,8 +88,13 @@ void bias_mask_softmax(T* P, int L, int h, const AttentionBias<T>& bias, const T
       if (fire) row[j] += fire[std::size_t(i) * std::size_t(L) + std::size_t(j)];
     }
     const T zmax = *std::max_element(row, row + i + 1);
+    if constexpr (std::is_same_v<T, float>) {  // training: straight-line exps, vectorised where AVX-512 is
+      exp_shifted(row, i + 1, zmax);
+    } else {  // the gradient checks: the C library's
+      for (int j = 0; j <= i; ++j) row[j] = std::exp(row[j] - zmax);
+    }
     T sum = 0;
-    for (int j = 0; j <= i; ++j) sum += (row[j] = std::exp(row[j] - zmax));
+    for (int j = 0; j <= i; ++j) sum += row[j];
     for (int j = 0; j <= i; ++j) row[j] /= sum;
     std::fill(row + i + 1, row + L, T(0));
   }

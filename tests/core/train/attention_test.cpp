@@ -97,3 +97,27 @@ TEST_CASE("attention backward matches finite differences (no bias, ALiBi, T5, FI
   CHECK(att[9 * 2 + 5 * 0 + 0] == Approx(1.0));  // seq 2, head 0, row 0
   CHECK(att[9 * 2 + 1] == 0.0);
 }
+
+TEST_CASE("float attention (vectorised softmax exp) equals double's within float rounding", "[train][attention]") {
+  PackedBatch b;
+  std::vector<int> long_sequence(41);
+  for (int i = 0; i < 41; ++i) long_sequence[std::size_t(i)] = i % 7;
+  b.append(long_sequence, 0);  // rows up to 41 keys: whole AVX-512 blocks and a remainder
+  const int C = 16, heads = 2;
+  const std::vector<double> qkv = random_values(std::size_t(b.n_tokens() * 3 * C), 31);
+  const std::vector<float> qkv_f(qkv.begin(), qkv.end());
+  std::vector<double> out(std::size_t(b.n_tokens() * C)), att(std::size_t(attention_offsets(b, heads).back()));
+  std::vector<float> out_f(out.size()), att_f(att.size());
+  attention_forward(out.data(), att.data(), qkv.data(), b, AttentionBias<double>{}, C, heads);
+  attention_forward(out_f.data(), att_f.data(), qkv_f.data(), b, AttentionBias<float>{}, C, heads);
+  double worst_p = 0.0, worst_out = 0.0;
+  for (std::size_t i = 0; i < att.size(); ++i) worst_p = std::max(worst_p, std::fabs(double(att_f[i]) - att[i]));
+  for (std::size_t i = 0; i < out.size(); ++i) worst_out = std::max(worst_out, std::fabs(double(out_f[i]) - out[i]));
+  CHECK(worst_p < 1e-6);
+  CHECK(worst_out < 1e-5);
+  for (int i = 0; i < 41; ++i) {  // each row of head 1 sums to one over j <= i
+    double sum = 0.0;
+    for (int j = 0; j <= i; ++j) sum += att_f[std::size_t(41 * 41 + i * 41 + j)];
+    CHECK(sum == Approx(1.0).epsilon(1e-6));
+  }
+}
