@@ -16,7 +16,7 @@ BUILD_DIR="${PEVIZ_BUILD_DIR:-build}"
 # Debian packages peviz needs to build, test and run (headless tests use Xvfb).
 PACKAGES=(build-essential cmake pkg-config libimgui-dev libglfw3-dev python3-glad catch2 libstb-dev
           libcli11-dev nlohmann-json3-dev libpng-dev fonts-dejavu-core xvfb xauth python3-numpy
-          clang libclang-rt-14-dev dpkg-dev libopenblas-dev
+          clang libclang-rt-14-dev dpkg-dev libopenblas-dev libxsmm-dev
           libcairo2-dev libgif-dev libavcodec-dev libavformat-dev libswscale-dev libavutil-dev
           poppler-utils librsvg2-bin)
 # (the last two lines: vector figures and animations; poppler-utils and librsvg2-bin only for tests)

@@ -1,5 +1,5 @@
-// The matrix products behind gemm(): OpenBLAS on one thread (the desktop and the command line), or Eigen where
-// OpenBLAS cannot go (the browser build, PEVIZ_GEMM_EIGEN: header-only, compiled to wasm SIMD by em++).
+// The matrix products behind gemm(): LIBXSMM's kernels and OpenBLAS on one thread (the desktop and the command line),
+// or Eigen where neither can go (the browser build, PEVIZ_GEMM_EIGEN: header-only, compiled to wasm SIMD by em++).
 #include "core/train/gemm.hpp"
 
 #ifdef PEVIZ_GEMM_EIGEN
@@ -7,6 +7,8 @@
 #else
 #include <cblas.h>  // OpenBLAS's declarations; the library itself is loaded at first use (below)
 #include <dlfcn.h>
+#include <immintrin.h>
+#include <libxsmm.h>  // Debian's libxsmm-dev 1.17, linked statically; it initialises itself at its first dispatch
 
 #include <cstdlib>
 #include <stdexcept>
@@ -98,10 +100,45 @@ const OpenBlas& openblas() {
 
 CBLAS_TRANSPOSE blas_op(Op op) { return op == Op::none ? CblasNoTrans : CblasTrans; }
 
+// LIBXSMM generates a kernel for the exact shape at its first use (JIT, for the CPU's instruction set) and does not
+// pack its operands: on the engine's NN and TN shapes it takes 13-46% less time than OpenBLAS (docs/benchmarks.md).
+// Its kernels are column-major, so the row-major C = op(A) op(B) is computed as the column-major
+// C^T = op(B)^T op(A)^T: B's storage is LIBXSMM's first operand, A's its second, with m and n swapped. LIBXSMM 1.17
+// generates only alpha = 1, beta = 0 or 1, and no transposed first operand (a transposed B here: the engine's
+// x W^T and Q K^T); those products, and any shape it declines (nullptr), go to OpenBLAS. Each output element is one
+// sum over k in order, whatever m and n, so a product split by rows between cores gives the bits of the whole
+// (tests/core/train/spare_cores_test.cpp).
+libxsmm_smmfunction xsmm_kernel(Op op_a, Op op_b, int m, int n, int k, float alpha, int lda, int ldb, float beta,
+                                int ldc) {
+  if (op_b != Op::none || alpha != 1.0f || (beta != 0.0f && beta != 1.0f) || m <= 0 || n <= 0 || k <= 0)
+    return nullptr;
+  const int flags = op_a == Op::transpose ? LIBXSMM_GEMM_FLAG_TRANS_B : LIBXSMM_GEMM_FLAG_NONE;
+  const libxsmm_blasint first_ld = ldb, second_ld = lda, out_ld = ldc;
+  return libxsmm_smmdispatch(n, m, k, &first_ld, &second_ld, &out_ld, &alpha, &beta, &flags, nullptr);
+}
+
+// LIBXSMM's generated kernels return with the upper halves of the vector registers in use (no vzeroupper). The
+// SSE code that runs next (libm's expf, the engine's passes built for baseline x86-64) then pays a transition
+// penalty on every instruction: the cross-entropy after the output layer's product took 30 times longer (perf).
+[[gnu::target("avx")]] void clear_upper_halves() { _mm256_zeroupper(); }
+
+bool cpu_has_avx() {
+  static const bool avx = [] {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx") != 0;
+  }();
+  return avx;
+}
+
 }  // namespace
 
 void gemm(Op op_a, Op op_b, int m, int n, int k, float alpha, const float* a, int lda, const float* b, int ldb,
           float beta, float* c, int ldc) {
+  if (const libxsmm_smmfunction kernel = xsmm_kernel(op_a, op_b, m, n, k, alpha, lda, ldb, beta, ldc)) {
+    kernel(b, a, c);
+    if (cpu_has_avx()) clear_upper_halves();
+    return;
+  }
   openblas().sgemm(CblasRowMajor, blas_op(op_a), blas_op(op_b), m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 

@@ -1,9 +1,10 @@
-// Row-major matrix products for the training engine, delegated to OpenBLAS (float and double).
+// Row-major matrix products for the training engine, delegated to LIBXSMM and OpenBLAS (float and double).
 //
 // C = alpha * op(A) * op(B) + beta * C with op(X) = X or X^T, every matrix row-major with its own
-// leading dimension (so heads can be read in place out of a [tokens, 3d] qkv buffer). OpenBLAS is loaded at
-// first use with its kernels named from the CPU's instruction set (gemm.cpp) and runs on one thread: OpenBLAS's own
-// threads change the rounding.
+// leading dimension (so heads can be read in place out of a [tokens, 3d] qkv buffer). Float products LIBXSMM
+// generates (B not transposed, alpha 1, beta 0 or 1) run its kernels; the rest run OpenBLAS, loaded at first use with
+// its kernels named from the CPU's instruction set (gemm.cpp), on one thread: OpenBLAS's own threads change the
+// rounding.
 // Parallelism is one run per thread, and an idle worker's core computes half of a large product by rows
 // (spare_cores.hpp), which keeps a run's results bit-identical whatever the thread count
 // (docs/lab-runs/speed.md: the Eigen/OpenBLAS measurement behind this choice).

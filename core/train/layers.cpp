@@ -128,12 +128,22 @@ void layernorm_backward(T* dinp, T* dw, T* dbias, const T* dout, const T* inp, c
 }
 
 template <class T>
-void matmul_forward(T* out, const T* inp, const T* w, const T* bias, int N, int C, int OC) {
-  // Rows of the product split between cores: OpenBLAS computes each row the same way whatever rows it is given.
+void matmul_forward(T* out, const T* inp, const T* w, const T* bias, int N, int C, int OC, T* w_t, const T* residual) {
+  // W^T once per call, [C, OC]: a few thousand values against the N x C x OC product.
+  const std::size_t rows_w = std::size_t(OC), cols_w = std::size_t(C);
+  for (std::size_t o = 0; o < rows_w; ++o)
+    for (std::size_t c = 0; c < cols_w; ++c) w_t[c * rows_w + o] = w[o * cols_w + c];
+  // Rows of the product split between cores: gemm computes each row the same way whatever rows it is given.
   auto rows = [&](std::size_t first, std::size_t end) {
     T* o = out + first * std::size_t(OC);
-    for (std::size_t t = first; t < end; ++t) std::copy(bias, bias + OC, out + t * std::size_t(OC));
-    gemm(Op::none, Op::transpose, int(end - first), OC, C, T(1), inp + first * std::size_t(C), C, w, C, T(1), o, OC);
+    for (std::size_t t = first; t < end; ++t) {
+      T* row = out + t * std::size_t(OC);
+      if (residual)
+        std::transform(bias, bias + OC, residual + t * std::size_t(OC), row, [](T b, T r) { return r + b; });
+      else
+        std::copy(bias, bias + OC, row);
+    }
+    gemm(Op::none, Op::none, int(end - first), OC, C, T(1), inp + first * std::size_t(C), C, w_t, OC, T(1), o, OC);
   };
   split_rows(std::size_t(N), kGemmRowAlign, double(N) * C * OC, rows, kMinGemmSplitWork);
 }
@@ -155,19 +165,6 @@ void matmul_backward(T* dinp, T* dw, T* dbias, const T* dout, const T* inp, cons
   };
   split_rows(std::size_t(N), kGemmRowAlign, work, dinp_rows, kMinGemmSplitWork);
   split_rows(std::size_t(OC), kGemmRowAlign, work, dw_rows, kMinGemmSplitWork);
-}
-
-template <class T>
-void residual_forward(T* out, const T* a, const T* b, int n) {
-  for (int i = 0; i < n; ++i) out[i] = a[i] + b[i];
-}
-
-template <class T>
-void residual_backward(T* da, T* db, const T* dout, int n) {
-  for (int i = 0; i < n; ++i) {
-    da[i] = dout[i];
-    db[i] = dout[i];
-  }
 }
 
 template <class T>
@@ -206,10 +203,8 @@ void crossentropy_backward(T* dlogits, const T* probs, const PackedBatch& b, int
   template void embedding_backward<T>(T*, T*, const T*, const PackedBatch&, int);                           \
   template void layernorm_forward<T>(T*, T*, T*, const T*, const T*, const T*, int, int);                   \
   template void layernorm_backward<T>(T*, T*, T*, const T*, const T*, const T*, const T*, const T*, int, int); \
-  template void matmul_forward<T>(T*, const T*, const T*, const T*, int, int, int);                         \
+  template void matmul_forward<T>(T*, const T*, const T*, const T*, int, int, int, T*, const T*);                         \
   template void matmul_backward<T>(T*, T*, T*, const T*, const T*, const T*, int, int, int);                \
-  template void residual_forward<T>(T*, const T*, const T*, int);                                           \
-  template void residual_backward<T>(T*, T*, const T*, int);                                                \
   template double crossentropy_forward<T>(T*, const T*, const PackedBatch&, int);                           \
   template void crossentropy_backward<T>(T*, const T*, const PackedBatch&, int);
 PEVIZ_INSTANTIATE_LAYERS(float)

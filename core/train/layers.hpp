@@ -27,9 +27,13 @@ template <class T>
 void layernorm_backward(T* dinp, T* dw, T* dbias, const T* dout, const T* inp, const T* w, const T* mean,
                         const T* rstd, int N, int C);
 
-// out[N, OC] = inp[N, C] W[OC, C]^T + bias[OC] (OpenBLAS).
+// out[N, OC] = residual[N, OC] + bias[OC] + inp[N, C] W[OC, C]^T, without the residual when it is null: a block's
+// residual add happens inside its output product (the product accumulates onto residual + bias), so no pass of its
+// own reads the branch's output back. w_t has room for C * OC values: W^T is copied there first, so that the product
+// reads both operands as stored (gemm.cpp: the products LIBXSMM generates).
 template <class T>
-void matmul_forward(T* out, const T* inp, const T* w, const T* bias, int N, int C, int OC);
+void matmul_forward(T* out, const T* inp, const T* w, const T* bias, int N, int C, int OC, T* w_t,
+                    const T* residual = nullptr);
 // dinp = dout W (written); dW += dout^T inp, dbias += column sums of dout.
 template <class T>
 void matmul_backward(T* dinp, T* dw, T* dbias, const T* dout, const T* inp, const T* w, int N, int C, int OC);
@@ -44,12 +48,6 @@ void gelu_forward(T* out, T* dgelu, const T* inp, int n);
 template <class T>
 void gelu_backward(T* dinp, const T* dgelu, const T* dout, int n);
 
-// out = a + b.
-template <class T>
-void residual_forward(T* out, const T* a, const T* b, int n);
-// da = db = dout (written).
-template <class T>
-void residual_backward(T* da, T* db, const T* dout, int n);
 
 // cos and sin of position * inv_freq_j for positions 0..max_positions-1 and pairs j < head_dim/2.
 template <class T>

@@ -258,6 +258,7 @@ Model<T> make_model(const ModelConfig& c, int token_capacity, std::size_t att_ca
   m.acts.assign(m.act_offset.back(), T(0));
   m.grad_acts.assign(m.grad_act_offset.back(), T(0));
   m.scratch.assign(2 * std::size_t(c.max_positions) * std::size_t(c.max_positions), T(0));  // attention_backward
+  m.weight_t.assign(std::size_t(c.d_model) * std::size_t(std::max(4 * c.d_model, c.vocab)), T(0));  // matmul_forward
   init_weights(m, seed);
   init_fire(m, seed);
   init_position_tables(m);
@@ -282,25 +283,24 @@ double model_forward(Model<T>& m, const PackedBatch& b) {
     layernorm_forward(A(Act::ln1), A(Act::ln1_mean), A(Act::ln1_rstd), x, m.param(Param::ln1w) + L * pd,
                       m.param(Param::ln1b) + L * pd, n, d);
     matmul_forward(A(Act::qkv), A(Act::ln1), m.param(Param::qkvw) + L * 3 * pd * pd, m.param(Param::qkvb) + L * 3 * pd, n,
-                   d, 3 * d);
+                   d, 3 * d, m.weight_t.data());
     if (mechanism_of(c.pe) == PositionMechanism::qk_rotation) rope_forward(A(Act::qkv), b, m.rope, d, c.heads);
     attention_forward(A(Act::atty), A(Act::att), A(Act::qkv), b, bias, d, c.heads);
-    matmul_forward(A(Act::attproj), A(Act::atty), m.param(Param::attprojw) + L * pd * pd, m.param(Param::attprojb) + L * pd,
-                   n, d, d);
-    residual_forward(A(Act::residual2), x, A(Act::attproj), n * d);
+    matmul_forward(A(Act::residual2), A(Act::atty), m.param(Param::attprojw) + L * pd * pd,
+                   m.param(Param::attprojb) + L * pd, n, d, d, m.weight_t.data(), x);
     layernorm_forward(A(Act::ln2), A(Act::ln2_mean), A(Act::ln2_rstd), A(Act::residual2), m.param(Param::ln2w) + L * pd,
                       m.param(Param::ln2b) + L * pd, n, d);
     matmul_forward(A(Act::fch), A(Act::ln2), m.param(Param::fcw) + L * 4 * pd * pd, m.param(Param::fcb) + L * 4 * pd, n, d,
-                   4 * d);
+                   4 * d, m.weight_t.data());
     gelu_forward(A(Act::fch_gelu), A(Act::fch_dgelu), A(Act::fch), n * 4 * d);
-    matmul_forward(A(Act::fcproj), A(Act::fch_gelu), m.param(Param::fcprojw) + L * 4 * pd * pd,
-                   m.param(Param::fcprojb) + L * pd, n, 4 * d, d);
-    residual_forward(A(Act::residual3), A(Act::residual2), A(Act::fcproj), n * d);
+    matmul_forward(A(Act::residual3), A(Act::fch_gelu), m.param(Param::fcprojw) + L * 4 * pd * pd,
+                   m.param(Param::fcprojb) + L * pd, n, 4 * d, d, m.weight_t.data(), A(Act::residual2));
     x = A(Act::residual3);
   }
   layernorm_forward(m.act(Act::lnf), m.act(Act::lnf_mean), m.act(Act::lnf_rstd), x, m.param(Param::lnfw),
                     m.param(Param::lnfb), n, d);
-  matmul_forward(m.act(Act::logits), m.act(Act::lnf), m.param(Param::headw), m.param(Param::headb), n, d, c.vocab);
+  matmul_forward(m.act(Act::logits), m.act(Act::lnf), m.param(Param::headw), m.param(Param::headb), n, d, c.vocab,
+                 m.weight_t.data());
   m.last_loss = crossentropy_forward(m.act(Act::probs), m.act(Act::logits), b, c.vocab);
   return m.last_loss;
 }
@@ -334,17 +334,19 @@ void model_backward(Model<T>& m, const PackedBatch& b) {
     const std::size_t L = std::size_t(l);
     const T* x = l == 0 ? m.act(Act::encoded) : A(Act::residual3, l - 1);
     T* dx = l == 0 ? m.grad_act(Act::encoded) : G(Act::residual3, l - 1);
-    residual_backward(G(Act::residual2, l), G(Act::fcproj, l), G(Act::residual3, l), n * d);
+    // A residual add's gradient is its output's for both branches: the branch's product reads it in place, and the
+    // stream's copy is the buffer the LayerNorm below adds to.
+    std::copy_n(G(Act::residual3, l), std::size_t(n) * pd, G(Act::residual2, l));
     matmul_backward(G(Act::fch_gelu, l), m.grad(Param::fcprojw) + L * 4 * pd * pd, m.grad(Param::fcprojb) + L * pd,
-                    G(Act::fcproj, l), A(Act::fch_gelu, l), m.param(Param::fcprojw) + L * 4 * pd * pd, n, 4 * d, d);
+                    G(Act::residual3, l), A(Act::fch_gelu, l), m.param(Param::fcprojw) + L * 4 * pd * pd, n, 4 * d, d);
     gelu_backward(G(Act::fch, l), A(Act::fch_dgelu, l), G(Act::fch_gelu, l), n * 4 * d);
     matmul_backward(G(Act::ln2, l), m.grad(Param::fcw) + L * 4 * pd * pd, m.grad(Param::fcb) + L * 4 * pd, G(Act::fch, l),
                     A(Act::ln2, l), m.param(Param::fcw) + L * 4 * pd * pd, n, d, 4 * d);
     layernorm_backward(G(Act::residual2, l), m.grad(Param::ln2w) + L * pd, m.grad(Param::ln2b) + L * pd, G(Act::ln2, l),
                        A(Act::residual2, l), m.param(Param::ln2w) + L * pd, A(Act::ln2_mean, l), A(Act::ln2_rstd, l), n, d);
-    residual_backward(dx, G(Act::attproj, l), G(Act::residual2, l), n * d);
+    std::copy_n(G(Act::residual2, l), std::size_t(n) * pd, dx);
     matmul_backward(G(Act::atty, l), m.grad(Param::attprojw) + L * pd * pd, m.grad(Param::attprojb) + L * pd,
-                    G(Act::attproj, l), A(Act::atty, l), m.param(Param::attprojw) + L * pd * pd, n, d, d);
+                    G(Act::residual2, l), A(Act::atty, l), m.param(Param::attprojw) + L * pd * pd, n, d, d);
     attention_backward(G(Act::qkv, l), dbias, G(Act::atty, l), A(Act::qkv, l), A(Act::att, l), b, bias, d, c.heads,
                        m.scratch.data());
     if (mechanism_of(c.pe) == PositionMechanism::qk_rotation) rope_backward(G(Act::qkv, l), b, m.rope, d, c.heads);

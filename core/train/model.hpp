@@ -144,8 +144,8 @@ ParamLayout param_layout(const ModelConfig& c);
 
 // Activation tensors for up to `token_capacity` packed tokens and `att_capacity` attention values per layer.
 enum class Act {
-  encoded, ln1, ln1_mean, ln1_rstd, qkv, atty, att, attproj, residual2, ln2, ln2_mean, ln2_rstd, fch, fch_gelu,
-  fch_dgelu, fcproj, residual3, lnf, lnf_mean, lnf_rstd, logits, probs, count
+  encoded, ln1, ln1_mean, ln1_rstd, qkv, atty, att, residual2, ln2, ln2_mean, ln2_rstd, fch, fch_gelu, fch_dgelu,
+  residual3, lnf, lnf_mean, lnf_rstd, logits, probs, count
 };
 inline constexpr int kActCount = int(Act::count);
 
@@ -160,6 +160,7 @@ struct Model {
   std::array<std::size_t, kActCount + 1> grad_act_offset{};  // into grad_acts (no att block)
   std::vector<T> acts, grad_acts;       // activations and their gradients
   std::vector<T> scratch;               // two [L, L] blocks for attention backward (one per core)
+  std::vector<T> weight_t;              // matmul_forward's W^T, the largest linear layer's [C, OC]
   std::vector<T> pe_table;              // sinusoidal: core's interleaved table [max_positions, d_model]
   RopeTable<T> rope;                    // rope: cos/sin [max_positions, head_dim/2]
   std::vector<double> alibi_slopes;     // alibi: core's slopes [heads]

@@ -19,7 +19,7 @@ T op_at(Op op, const std::vector<T>& x, int ld, int i, int j) {
 }
 
 template <class T>
-void check_products(double tolerance) {
+void check_products(double tolerance, T alpha, T beta) {
   const int m = 5, n = 7, k = 6, pad = 3;
   std::mt19937 rng(11);
   std::uniform_real_distribution<double> u(-1.0, 1.0);
@@ -30,13 +30,12 @@ void check_products(double tolerance) {
   };
   for (const Op op_a : {Op::none, Op::transpose})
     for (const Op op_b : {Op::none, Op::transpose}) {
-      CAPTURE(int(op_a), int(op_b));
+      CAPTURE(int(op_a), int(op_b), alpha, beta);
       const int lda = (op_a == Op::none ? k : m) + pad, ldb = (op_b == Op::none ? n : k) + pad, ldc = n + pad;
       const std::vector<T> a = random(std::size_t((op_a == Op::none ? m : k) * lda));
       const std::vector<T> b = random(std::size_t((op_b == Op::none ? k : n) * ldb));
       std::vector<T> c = random(std::size_t(m * ldc));
       const std::vector<T> c0 = c;
-      const T alpha = T(0.75), beta = T(-0.5);
       gemm(op_a, op_b, m, n, k, alpha, a.data(), lda, b.data(), ldb, beta, c.data(), ldc);
       for (int i = 0; i < m; ++i)
         for (int j = 0; j < ldc; ++j) {
@@ -55,11 +54,18 @@ void check_products(double tolerance) {
 
 }  // namespace
 
+// alpha 1 with beta 0 or 1 are the products gemm.cpp sends to LIBXSMM (float, B not transposed); the others OpenBLAS's.
 TEST_CASE("gemm in double equals the triple loop for every transpose combination", "[train][gemm]") {
-  check_products<double>(1e-14);
+  check_products<double>(1e-14, 0.75, -0.5);
+  check_products<double>(1e-14, 1, 0);
+  check_products<double>(1e-14, 1, 1);
 }
 
-TEST_CASE("gemm in float equals the triple loop to float rounding", "[train][gemm]") { check_products<float>(2e-6); }
+TEST_CASE("gemm in float equals the triple loop to float rounding", "[train][gemm]") {
+  check_products<float>(2e-6, 0.75f, -0.5f);
+  check_products<float>(2e-6, 1, 0);
+  check_products<float>(2e-6, 1, 1);
+}
 
 TEST_CASE("beta 0 ignores what C held (even NaN)", "[train][gemm]") {
   const std::vector<double> a = {1, 2, 3, 4}, b = {5, 6, 7, 8};  // 2 x 2 each
