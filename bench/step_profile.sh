@@ -33,6 +33,8 @@ perf record -q -F 2000 -g -o "$TMP/perf.data" -- "$PEVIZ" train --pe rope --step
   --threads 1 > /dev/null 2>&1
 perf report -q -i "$TMP/perf.data" --no-children --sort dso,symbol --percent-limit 0.8 -g none 2>/dev/null |
   sed 's/  */ /g' | head -20
+echo "== the same profile by library (LIBXSMM's generated kernels are the [JIT] line)"
+perf report -q -i "$TMP/perf.data" --no-children --sort dso -g none 2>/dev/null | sed 's/  */ /g' | head -6
 echo "== the six-encoding default: peviz train --task copy --pe all --threads 2 --seed 0"
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 start=$(date +%s.%N)

@@ -195,21 +195,6 @@ template <TableShape Shape>
   }
 }
 
-// GCC keeps 256-bit vectors on some AVX-512 tunings unless told; clang has no such target option.
-// Off x86 (the browser build's wasm32) only the baseline path exists: compiled with wasm SIMD (-msimd128),
-// the other two names are the same code and never chosen (simd_path_supported).
-#if !defined(__x86_64__) && !defined(__i386__)
-#define PEVIZ_AVX512
-#define PEVIZ_AVX2
-#elif defined(__clang__)
-#define PEVIZ_AVX512 gnu::target("avx512f,avx512vl,avx512bw,avx512dq")
-#else
-#define PEVIZ_AVX512 gnu::target("avx512f,avx512vl,avx512bw,avx512dq,prefer-vector-width=512")
-#endif
-#if defined(__x86_64__) || defined(__i386__)
-#define PEVIZ_AVX2 gnu::target("avx2")
-#endif
-
 [[PEVIZ_AVX512]] void dot_rows_avx512(const float* a, const float* rows, std::size_t stride, std::size_t count,
                                       std::size_t n, float* out) {
   dot_rows_body(a, rows, stride, count, n, out);

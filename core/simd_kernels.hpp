@@ -12,6 +12,21 @@
 
 #include "core/params.hpp"
 
+// The attributes that build one function for a path: [[PEVIZ_AVX512]] void f_avx512(...). GCC keeps 256-bit vectors
+// on some AVX-512 tunings unless told; clang has no such target option. Off x86 (the browser build's wasm32) only the
+// baseline path exists: compiled with wasm SIMD (-msimd128), the other names are the same code and never chosen
+// (simd_path_supported).
+#if !defined(__x86_64__) && !defined(__i386__)
+#define PEVIZ_AVX512
+#define PEVIZ_AVX2
+#elif defined(__clang__)
+#define PEVIZ_AVX512 gnu::target("avx512f,avx512vl,avx512bw,avx512dq")
+#define PEVIZ_AVX2 gnu::target("avx2")
+#else
+#define PEVIZ_AVX512 gnu::target("avx512f,avx512vl,avx512bw,avx512dq,prefer-vector-width=512")
+#define PEVIZ_AVX2 gnu::target("avx2")
+#endif
+
 namespace peviz {
 
 enum class SimdPath { baseline, avx2, avx512 };

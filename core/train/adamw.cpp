@@ -4,9 +4,36 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/simd_kernels.hpp"
 #include "core/train/spare_cores.hpp"
 
 namespace peviz::train {
+
+namespace {
+
+// One update's constants, the same for every element.
+struct AdamWStep {
+  float b1, b2, step, decay, eps, inv_sqrt_c2;
+};
+
+// Element by element (IEEE square root and division, no fused multiply-add: core builds with -ffp-contract=off), so
+// any split and either build gives the same bits; only the width of the registers differs.
+[[gnu::always_inline]] inline void adamw_body(float* __restrict p, float* __restrict m, float* __restrict v,
+                                              const float* __restrict g, std::size_t n, const AdamWStep& k) {
+  for (std::size_t i = 0; i < n; ++i) {
+    m[i] = k.b1 * m[i] + (1.0f - k.b1) * g[i];
+    v[i] = k.b2 * v[i] + (1.0f - k.b2) * g[i] * g[i];
+    p[i] = p[i] * k.decay - k.step * m[i] / (std::sqrt(v[i]) * k.inv_sqrt_c2 + k.eps);
+  }
+}
+[[PEVIZ_AVX512]] void adamw_avx512(float* p, float* m, float* v, const float* g, std::size_t n, const AdamWStep& k) {
+  adamw_body(p, m, v, g, n, k);
+}
+void adamw_baseline(float* p, float* m, float* v, const float* g, std::size_t n, const AdamWStep& k) {
+  adamw_body(p, m, v, g, n, k);
+}
+
+}  // namespace
 
 void adamw_update(std::span<float> params, std::span<const float> grads, AdamWState& s, const AdamWConfig& c,
                   double lr) {
@@ -15,20 +42,17 @@ void adamw_update(std::span<float> params, std::span<const float> grads, AdamWSt
     s.v.assign(params.size(), 0.0f);
   }
   ++s.t;
-  const float b1 = float(c.beta1), b2 = float(c.beta2);
-  const float correction1 = float(1.0 - std::pow(c.beta1, s.t)), correction2 = float(1.0 - std::pow(c.beta2, s.t));
-  const float step = float(lr) / correction1, decay = float(1.0 - lr * c.weight_decay);
-  const float eps = float(c.eps), inv_sqrt_c2 = 1.0f / std::sqrt(correction2);
-  float* m = s.m.data();
-  float* v = s.v.data();
-  // Element by element (IEEE square root and division, no fused multiply-add), so any split gives the same bits.
+  const double correction1 = 1.0 - std::pow(c.beta1, s.t), correction2 = 1.0 - std::pow(c.beta2, s.t);
+  const AdamWStep k{.b1 = float(c.beta1),
+                    .b2 = float(c.beta2),
+                    .step = float(lr) / float(correction1),
+                    .decay = float(1.0 - lr * c.weight_decay),
+                    .eps = float(c.eps),
+                    .inv_sqrt_c2 = 1.0f / std::sqrt(float(correction2))};
+  const bool wide = best_simd_path() == SimdPath::avx512;
   split_rows(params.size(), 64, 8.0 * double(params.size()), [&](std::size_t first, std::size_t end) {
-    for (std::size_t i = first; i < end; ++i) {
-      const float g = grads[i];
-      m[i] = b1 * m[i] + (1.0f - b1) * g;
-      v[i] = b2 * v[i] + (1.0f - b2) * g * g;
-      params[i] = params[i] * decay - step * m[i] / (std::sqrt(v[i]) * inv_sqrt_c2 + eps);
-    }
+    auto* update = wide ? adamw_avx512 : adamw_baseline;
+    update(params.data() + first, s.m.data() + first, s.v.data() + first, grads.data() + first, end - first, k);
   });
 }
 

@@ -1,4 +1,4 @@
-// Block-causal multi-head attention with ALiBi / T5 biases, and RoPE on q and k (forward and backward).
+// Block-causal multi-head attention with ALiBi, T5 and FIRE biases, and RoPE on q and k (forward and backward).
 #include <algorithm>
 #include <cmath>
 #include <type_traits>
@@ -62,12 +62,7 @@ void rotate_qk(T* qkv, const PackedBatch& b, const RopeTable<T>& table, int C, i
 [[gnu::always_inline]] inline void exp_shifted_body(float* row, int n, float shift) {
   for (int j = 0; j < n; ++j) row[j] = exp_float(row[j] - shift);
 }
-#if defined(__clang__)
-[[gnu::target("avx512f,avx512vl,avx512bw,avx512dq")]]
-#else
-[[gnu::target("avx512f,avx512vl,avx512bw,avx512dq,prefer-vector-width=512")]]
-#endif
-void exp_shifted_avx512(float* row, int n, float shift) {
+[[PEVIZ_AVX512]] void exp_shifted_avx512(float* row, int n, float shift) {
   exp_shifted_body(row, n, shift);
 }
 void exp_shifted_plain(float* row, int n, float shift) { exp_shifted_body(row, n, shift); }

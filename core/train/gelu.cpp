@@ -45,17 +45,10 @@ namespace {
   }
 }
 
-// As core/simd_kernels.cpp: GCC keeps 256-bit vectors on some AVX-512 tunings unless told.
-#if defined(__clang__)
-#define PEVIZ_GELU_AVX512 gnu::target("avx512f,avx512vl,avx512bw,avx512dq")
-#else
-#define PEVIZ_GELU_AVX512 gnu::target("avx512f,avx512vl,avx512bw,avx512dq,prefer-vector-width=512")
-#endif
-
-[[PEVIZ_GELU_AVX512]] void gelu_avx512(float* out, float* dgelu, const float* inp, int n) {
+[[PEVIZ_AVX512]] void gelu_avx512(float* out, float* dgelu, const float* inp, int n) {
   gelu_float_body(out, dgelu, inp, n);
 }
-[[gnu::target("avx2")]] void gelu_avx2(float* out, float* dgelu, const float* inp, int n) {
+[[PEVIZ_AVX2]] void gelu_avx2(float* out, float* dgelu, const float* inp, int n) {
   gelu_float_body(out, dgelu, inp, n);
 }
 void gelu_baseline(float* out, float* dgelu, const float* inp, int n) { gelu_float_body(out, dgelu, inp, n); }

@@ -127,12 +127,23 @@ void layernorm_backward(T* dinp, T* dw, T* dbias, const T* dout, const T* inp, c
   }
 }
 
+namespace {
+// out[C, R] = in[R, C]^T by 16 x 16 tiles: each tile's rows and columns stay in a few cache lines.
+template <class T>
+void transpose(T* __restrict out, const T* __restrict in, std::size_t R, std::size_t C) {
+  constexpr std::size_t kTile = 16;
+  for (std::size_t r0 = 0; r0 < R; r0 += kTile)
+    for (std::size_t c0 = 0; c0 < C; c0 += kTile) {
+      const std::size_t r_end = std::min(R, r0 + kTile), c_end = std::min(C, c0 + kTile);
+      for (std::size_t c = c0; c < c_end; ++c)
+        for (std::size_t r = r0; r < r_end; ++r) out[c * R + r] = in[r * C + c];
+    }
+}
+}  // namespace
+
 template <class T>
 void matmul_forward(T* out, const T* inp, const T* w, const T* bias, int N, int C, int OC, T* w_t, const T* residual) {
-  // W^T once per call, [C, OC]: a few thousand values against the N x C x OC product.
-  const std::size_t rows_w = std::size_t(OC), cols_w = std::size_t(C);
-  for (std::size_t o = 0; o < rows_w; ++o)
-    for (std::size_t c = 0; c < cols_w; ++c) w_t[c * rows_w + o] = w[o * cols_w + c];
+  transpose(w_t, w, std::size_t(OC), std::size_t(C));
   // Rows of the product split between cores: gemm computes each row the same way whatever rows it is given.
   auto rows = [&](std::size_t first, std::size_t end) {
     T* o = out + first * std::size_t(OC);
