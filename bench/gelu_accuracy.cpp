@@ -13,9 +13,9 @@
 
 int main() {
   const int n = 200001;  // x = -10 .. 10 in steps of 1e-4
-  std::vector<float> x(n), out(n), dgelu(n);
+  std::vector<float> x(n), no_bias(n), out(n), dgelu(n);
   for (int i = 0; i < n; ++i) x[std::size_t(i)] = float(-10.0 + 1e-4 * i);
-  peviz::train::gelu_forward(out.data(), dgelu.data(), x.data(), n);
+  peviz::train::gelu_forward(out.data(), dgelu.data(), x.data(), no_bias.data(), 1, n);
   const double bands[] = {-10, -5, -3, -1, 0, 1, 3, 10.0001};
   std::printf("band of x        max rel. error: GELU   erff formula   max abs. error: GELU   derivative\n");
   for (int b = 0; b + 1 < 8; ++b) {

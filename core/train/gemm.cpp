@@ -122,11 +122,9 @@ libxsmm_smmfunction xsmm_kernel(Op op_a, Op op_b, int m, int n, int k, float alp
 // penalty on every instruction: the cross-entropy after the output layer's product took 30 times longer (perf).
 [[gnu::target("avx")]] void clear_upper_halves() { _mm256_zeroupper(); }
 
-bool cpu_has_avx() {
-  static const bool avx = [] {
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("avx") != 0;
-  }();
+// Whether LIBXSMM generates AVX code (and so needs the clearing above): its own choice of instruction set.
+bool xsmm_uses_avx() {
+  static const bool avx = libxsmm_get_target_archid() >= LIBXSMM_X86_AVX;
   return avx;
 }
 
@@ -136,7 +134,7 @@ void gemm(Op op_a, Op op_b, int m, int n, int k, float alpha, const float* a, in
           float beta, float* c, int ldc) {
   if (const libxsmm_smmfunction kernel = xsmm_kernel(op_a, op_b, m, n, k, alpha, lda, ldb, beta, ldc)) {
     kernel(b, a, c);
-    if (cpu_has_avx()) clear_upper_halves();
+    if (xsmm_uses_avx()) clear_upper_halves();
     return;
   }
   openblas().sgemm(CblasRowMajor, blas_op(op_a), blas_op(op_b), m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);

@@ -147,14 +147,15 @@ void matmul_forward(T* out, const T* inp, const T* w, const T* bias, int N, int 
   // Rows of the product split between cores: gemm computes each row the same way whatever rows it is given.
   auto rows = [&](std::size_t first, std::size_t end) {
     T* o = out + first * std::size_t(OC);
-    for (std::size_t t = first; t < end; ++t) {
+    for (std::size_t t = first; bias && t < end; ++t) {  // the rows the product accumulates onto
       T* row = out + t * std::size_t(OC);
       if (residual)
         std::transform(bias, bias + OC, residual + t * std::size_t(OC), row, [](T b, T r) { return r + b; });
       else
         std::copy(bias, bias + OC, row);
     }
-    gemm(Op::none, Op::none, int(end - first), OC, C, T(1), inp + first * std::size_t(C), C, w_t, OC, T(1), o, OC);
+    gemm(Op::none, Op::none, int(end - first), OC, C, T(1), inp + first * std::size_t(C), C, w_t, OC, T(bias ? 1 : 0),
+         o, OC);
   };
   split_rows(std::size_t(N), kGemmRowAlign, double(N) * C * OC, rows, kMinGemmSplitWork);
 }
@@ -214,7 +215,7 @@ void crossentropy_backward(T* dlogits, const T* probs, const PackedBatch& b, int
   template void embedding_backward<T>(T*, T*, const T*, const PackedBatch&, int);                           \
   template void layernorm_forward<T>(T*, T*, T*, const T*, const T*, const T*, int, int);                   \
   template void layernorm_backward<T>(T*, T*, T*, const T*, const T*, const T*, const T*, const T*, int, int); \
-  template void matmul_forward<T>(T*, const T*, const T*, const T*, int, int, int, T*, const T*);                         \
+  template void matmul_forward<T>(T*, const T*, const T*, const T*, int, int, int, T*, const T*);           \
   template void matmul_backward<T>(T*, T*, T*, const T*, const T*, const T*, int, int, int);                \
   template double crossentropy_forward<T>(T*, const T*, const PackedBatch&, int);                           \
   template void crossentropy_backward<T>(T*, const T*, const PackedBatch&, int);

@@ -27,7 +27,8 @@ template <class T>
 void layernorm_backward(T* dinp, T* dw, T* dbias, const T* dout, const T* inp, const T* w, const T* mean,
                         const T* rstd, int N, int C);
 
-// out[N, OC] = residual[N, OC] + bias[OC] + inp[N, C] W[OC, C]^T, without the residual when it is null: a block's
+// out[N, OC] = residual[N, OC] + bias[OC] + inp[N, C] W[OC, C]^T, without the residual when it is null and
+// without residual and bias when the bias is null (the residual needs a bias): a block's
 // residual add happens inside its output product (the product accumulates onto residual + bias), so no pass of its
 // own reads the branch's output back. w_t has room for C * OC values: W^T is copied there first, so that the product
 // reads both operands as stored (gemm.cpp: the products LIBXSMM generates).
@@ -39,15 +40,16 @@ template <class T>
 void matmul_backward(T* dinp, T* dw, T* dbias, const T* dout, const T* inp, const T* w, int N, int C, int OC);
 
 // Exact GELU: x * Phi(x) = 0.5 x (1 + erf(x / sqrt 2)) (Hendrycks & Gimpel 2016; torch GELU approximate='none').
-// The forward also stores the derivative Phi(x) + x phi(x) in `dgelu`, so the backward needs no erf.
-// float (training): a vectorised erfc and exp (layers.cpp), within 5e-7 of double's std::erf on [-10, 10];
+// Applied to x = inp + bias ([N, C] rows, bias [C]): the MLP's first product leaves its bias to this pass, so
+// the bias is added in the sweep that reads the product anyway. The forward also stores the derivative
+// Phi(x) + x phi(x) in `dgelu`, so the backward needs no erf.
+// float (training): a vectorised erfc and exp (gelu.cpp), within 5e-7 of double's std::erf on [-10, 10];
 // double (gradient checks): std::erf and std::exp.
 template <class T>
-void gelu_forward(T* out, T* dgelu, const T* inp, int n);
+void gelu_forward(T* out, T* dgelu, const T* inp, const T* bias, int N, int C);
 // dinp = dgelu * dout (written).
 template <class T>
 void gelu_backward(T* dinp, const T* dgelu, const T* dout, int n);
-
 
 // cos and sin of position * inv_freq_j for positions 0..max_positions-1 and pairs j < head_dim/2.
 template <class T>

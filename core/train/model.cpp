@@ -290,9 +290,10 @@ double model_forward(Model<T>& m, const PackedBatch& b) {
                    m.param(Param::attprojb) + L * pd, n, d, d, m.weight_t.data(), x);
     layernorm_forward(A(Act::ln2), A(Act::ln2_mean), A(Act::ln2_rstd), A(Act::residual2), m.param(Param::ln2w) + L * pd,
                       m.param(Param::ln2b) + L * pd, n, d);
-    matmul_forward(A(Act::fch), A(Act::ln2), m.param(Param::fcw) + L * 4 * pd * pd, m.param(Param::fcb) + L * 4 * pd, n, d,
-                   4 * d, m.weight_t.data());
-    gelu_forward(A(Act::fch_gelu), A(Act::fch_dgelu), A(Act::fch), n * 4 * d);
+    // fch is the product alone: GELU adds the bias in the sweep that reads it.
+    matmul_forward<T>(A(Act::fch), A(Act::ln2), m.param(Param::fcw) + L * 4 * pd * pd, nullptr, n, d, 4 * d,
+                      m.weight_t.data());
+    gelu_forward(A(Act::fch_gelu), A(Act::fch_dgelu), A(Act::fch), m.param(Param::fcb) + L * 4 * pd, n, 4 * d);
     matmul_forward(A(Act::residual3), A(Act::fch_gelu), m.param(Param::fcprojw) + L * 4 * pd * pd,
                    m.param(Param::fcprojb) + L * pd, n, 4 * d, d, m.weight_t.data(), A(Act::residual2));
     x = A(Act::residual3);
