@@ -32,27 +32,33 @@ void embedding_backward(T* dwte, T* dwpe, const T* dout, const PackedBatch& b, i
   }
 }
 
-// LayerNorm works on kRowBlock rows at a time: every row's sums still run over c = 0, 1, ... in order, so
-// each row gets the bits of a one-row loop, while the block's independent chains hide the adder's latency
-// (a float sum in order cannot be vectorised along c without changing its rounding).
-constexpr int kRowBlock = 8;
+// A row's sum over c < C of term(c) by kLanes running sums (lane l adds c = l, l + kLanes, ...) closed by a fixed
+// pairwise tree: the order of the additions is fixed by the source, so a row gets the same bits whatever rows a
+// core is given, and the lanes are independent, so the loop vectorises without reassociating anything.
+constexpr int kLanes = 16;
 
-template <class T, int R>
-void layernorm_stats(const T* x, int C, T* mean, T* rstd) {
+template <class T, class Term>
+[[gnu::always_inline]] inline T lane_sum(int C, Term term) {
+  T acc[kLanes] = {};
+  int c = 0;
+  for (; c + kLanes <= C; c += kLanes)
+    for (int l = 0; l < kLanes; ++l) acc[l] += term(c + l);
+  for (int l = 0; c + l < C; ++l) acc[l] += term(c + l);
+  for (int width = kLanes / 2; width > 0; width /= 2)
+    for (int l = 0; l < width; ++l) acc[l] += acc[l + width];
+  return acc[0];
+}
+
+template <class T>
+void layernorm_stats(const T* __restrict x, int C, T& mean, T& rstd) {
   constexpr T eps = T(1e-5);
-  T m[R] = {}, v[R] = {};
-  for (int c = 0; c < C; ++c)
-    for (int r = 0; r < R; ++r) m[r] += x[std::size_t(r) * std::size_t(C) + std::size_t(c)];
-  for (int r = 0; r < R; ++r) m[r] /= T(C);
-  for (int c = 0; c < C; ++c)
-    for (int r = 0; r < R; ++r) {
-      const T centred = x[std::size_t(r) * std::size_t(C) + std::size_t(c)] - m[r];
-      v[r] += centred * centred;
-    }
-  for (int r = 0; r < R; ++r) {
-    mean[r] = m[r];
-    rstd[r] = T(1) / std::sqrt(v[r] / T(C) + eps);
-  }
+  const T m = lane_sum<T>(C, [&](int c) { return x[c]; }) / T(C);
+  const T var = lane_sum<T>(C, [&](int c) {
+    const T centred = x[c] - m;
+    return centred * centred;
+  }) / T(C);
+  mean = m;
+  rstd = T(1) / std::sqrt(var + eps);
 }
 
 template <class T>
@@ -64,67 +70,39 @@ void layernorm_row(T* __restrict out, const T* __restrict x, const T* __restrict
 template <class T>
 void layernorm_forward(T* out, T* mean, T* rstd, const T* inp, const T* w, const T* bias, int N, int C) {
   const std::size_t pc = std::size_t(C);
-  split_rows(std::size_t(N), kRowBlock, 4.0 * N * C, [&](std::size_t first, std::size_t end) {
-    std::size_t t = first;
-    for (; t + kRowBlock <= end; t += kRowBlock) layernorm_stats<T, kRowBlock>(inp + t * pc, C, mean + t, rstd + t);
-    for (; t < end; ++t) layernorm_stats<T, 1>(inp + t * pc, C, mean + t, rstd + t);
-    for (t = first; t < end; ++t) layernorm_row(out + t * pc, inp + t * pc, w, bias, mean[t], rstd[t], C);
+  split_rows(std::size_t(N), 1, 4.0 * N * C, [&](std::size_t first, std::size_t end) {
+    for (std::size_t t = first; t < end; ++t) {
+      layernorm_stats(inp + t * pc, C, mean[t], rstd[t]);
+      layernorm_row(out + t * pc, inp + t * pc, w, bias, mean[t], rstd[t], C);
+    }
   });
 }
 
-// Per row: mean over c of dnorm = w dout and of dnorm * norm (R rows at a time, each in channel order).
-template <class T, int R>
-void layernorm_dnorm_means(const T* dout, const T* inp, const T* w, const T* mean, const T* rstd, int C,
-                           T* dnorm_mean, T* dnorm_norm_mean) {
-  T a[R] = {}, b[R] = {};
-  for (int c = 0; c < C; ++c)
-    for (int r = 0; r < R; ++r) {
-      const std::size_t i = std::size_t(r) * std::size_t(C) + std::size_t(c);
-      const T norm = (inp[i] - mean[r]) * rstd[r];
-      const T dnorm = w[c] * dout[i];
-      a[r] += dnorm;
-      b[r] += dnorm * norm;
-    }
-  for (int r = 0; r < R; ++r) {
-    dnorm_mean[r] = a[r] / T(C);
-    dnorm_norm_mean[r] = b[r] / T(C);
-  }
-}
-
-// One row's share of the gradients (the buffers never overlap, which lets the loop vectorise along c).
+// One row's share of the gradients, given the row's means over c of dnorm = w dout and of dnorm * norm (the
+// buffers never overlap, which lets the loop vectorise along c).
 template <class T>
 void layernorm_backward_row(T* __restrict dx, T* __restrict dw, T* __restrict dbias, const T* __restrict d,
-                            const T* __restrict x, const T* __restrict w, T m, T s, T dnorm_mean, T dnorm_norm_mean,
+                            const T* __restrict x, const T* __restrict w, T m, T s, const T* __restrict dresidual,
                             int C) {
+  const T dnorm_mean = lane_sum<T>(C, [&](int c) { return w[c] * d[c]; }) / T(C);
+  const T dnorm_norm_mean = lane_sum<T>(C, [&](int c) { return w[c] * d[c] * ((x[c] - m) * s); }) / T(C);
   for (int c = 0; c < C; ++c) {
     const T norm = (x[c] - m) * s;
     dbias[c] += d[c];
     dw[c] += norm * d[c];
-    dx[c] += s * (w[c] * d[c] - dnorm_mean - norm * dnorm_norm_mean);
+    const T dnorm_input = s * (w[c] * d[c] - dnorm_mean - norm * dnorm_norm_mean);
+    dx[c] = dresidual ? dresidual[c] + dnorm_input : dnorm_input;
   }
 }
 
 template <class T>
 void layernorm_backward(T* dinp, T* dw, T* dbias, const T* dout, const T* inp, const T* w, const T* mean,
-                        const T* rstd, int N, int C) {
+                        const T* rstd, int N, int C, const T* dresidual) {
   // llm.c layernorm_backward: dx = rstd * (dnorm - mean(dnorm) - norm * mean(dnorm * norm)).
   const std::size_t pc = std::size_t(C);
-  for (int t0 = 0; t0 < N; t0 += kRowBlock) {
-    const int rows = std::min(kRowBlock, N - t0);
-    T dnorm_mean[kRowBlock], dnorm_norm_mean[kRowBlock];
-    const std::size_t at = std::size_t(t0) * pc;
-    if (rows == kRowBlock)
-      layernorm_dnorm_means<T, kRowBlock>(dout + at, inp + at, w, mean + t0, rstd + t0, C, dnorm_mean, dnorm_norm_mean);
-    else
-      for (int r = 0; r < rows; ++r)
-        layernorm_dnorm_means<T, 1>(dout + at + std::size_t(r) * pc, inp + at + std::size_t(r) * pc, w, mean + t0 + r,
-                                    rstd + t0 + r, C, dnorm_mean + r, dnorm_norm_mean + r);
-    for (int r = 0; r < rows; ++r) {
-      const std::size_t row = at + std::size_t(r) * pc;
-      layernorm_backward_row(dinp + row, dw, dbias, dout + row, inp + row, w, mean[t0 + r], rstd[t0 + r], dnorm_mean[r],
-                             dnorm_norm_mean[r], C);
-    }
-  }
+  for (std::size_t t = 0; t < std::size_t(N); ++t)
+    layernorm_backward_row(dinp + t * pc, dw, dbias, dout + t * pc, inp + t * pc, w, mean[t], rstd[t],
+                           dresidual ? dresidual + t * pc : nullptr, C);
 }
 
 namespace {
@@ -214,7 +192,8 @@ void crossentropy_backward(T* dlogits, const T* probs, const PackedBatch& b, int
   template void embedding_forward<T>(T*, const PackedBatch&, const T*, const T*, int);                      \
   template void embedding_backward<T>(T*, T*, const T*, const PackedBatch&, int);                           \
   template void layernorm_forward<T>(T*, T*, T*, const T*, const T*, const T*, int, int);                   \
-  template void layernorm_backward<T>(T*, T*, T*, const T*, const T*, const T*, const T*, const T*, int, int); \
+  template void layernorm_backward<T>(T*, T*, T*, const T*, const T*, const T*, const T*, const T*, int, int, \
+                                      const T*);                                                            \
   template void matmul_forward<T>(T*, const T*, const T*, const T*, int, int, int, T*, const T*);           \
   template void matmul_backward<T>(T*, T*, T*, const T*, const T*, const T*, int, int, int);                \
   template double crossentropy_forward<T>(T*, const T*, const PackedBatch&, int);                           \

@@ -23,9 +23,12 @@ void embedding_backward(T* dwte, T* dwpe, const T* dout, const PackedBatch& b, i
 // LayerNorm over C channels (torch.nn.LayerNorm, eps 1e-5, biased variance); keeps mean and 1/std.
 template <class T>
 void layernorm_forward(T* out, T* mean, T* rstd, const T* inp, const T* w, const T* bias, int N, int C);
+// dinp = dresidual + the LayerNorm's input gradient (written; without dresidual when it is null): the LayerNorm
+// opens a residual branch, so its input's gradient is also the residual stream's, added in this sweep.
+// dw, dbias: added to.
 template <class T>
 void layernorm_backward(T* dinp, T* dw, T* dbias, const T* dout, const T* inp, const T* w, const T* mean,
-                        const T* rstd, int N, int C);
+                        const T* rstd, int N, int C, const T* dresidual = nullptr);
 
 // out[N, OC] = residual[N, OC] + bias[OC] + inp[N, C] W[OC, C]^T, without the residual when it is null and
 // without residual and bias when the bias is null (the residual needs a bias): a block's

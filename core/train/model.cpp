@@ -312,12 +312,10 @@ void model_backward(Model<T>& m, const PackedBatch& b) {
   const int n = b.n_tokens(), d = c.d_model;
   const std::size_t pd = std::size_t(d);
   std::fill(m.grads.begin(), m.grads.end(), T(0));
-  // Every activation gradient is written by its one source (layers.hpp) before anything adds to it, except the
-  // last block's output, which the final LayerNorm's backward accumulates into first: zero its rows in use.
+  // Every activation gradient is written by its one source (layers.hpp) before anything reads it.
   const int last = c.layers - 1;
   auto A = [&](Act a, int l) { return layer_slice(m.acts.data() + m.act_offset[int(a)], m, a, l); };
   auto G = [&](Act a, int l) { return layer_slice(m.grad_acts.data() + m.grad_act_offset[int(a)], m, a, l); };
-  std::fill_n(G(Act::residual3, last), std::size_t(n) * pd, T(0));
   crossentropy_backward(m.grad_act(Act::logits), m.act(Act::probs), b, c.vocab);
   matmul_backward(m.grad_act(Act::lnf), m.grad(Param::headw), m.grad(Param::headb), m.grad_act(Act::logits),
                   m.act(Act::lnf), m.param(Param::headw), n, d, c.vocab);
@@ -336,16 +334,15 @@ void model_backward(Model<T>& m, const PackedBatch& b) {
     const T* x = l == 0 ? m.act(Act::encoded) : A(Act::residual3, l - 1);
     T* dx = l == 0 ? m.grad_act(Act::encoded) : G(Act::residual3, l - 1);
     // A residual add's gradient is its output's for both branches: the branch's product reads it in place, and the
-    // stream's copy is the buffer the LayerNorm below adds to.
-    std::copy_n(G(Act::residual3, l), std::size_t(n) * pd, G(Act::residual2, l));
+    // LayerNorm that opens the branch adds it to its own input gradient.
     matmul_backward(G(Act::fch_gelu, l), m.grad(Param::fcprojw) + L * 4 * pd * pd, m.grad(Param::fcprojb) + L * pd,
                     G(Act::residual3, l), A(Act::fch_gelu, l), m.param(Param::fcprojw) + L * 4 * pd * pd, n, 4 * d, d);
     gelu_backward(G(Act::fch, l), A(Act::fch_dgelu, l), G(Act::fch_gelu, l), n * 4 * d);
     matmul_backward(G(Act::ln2, l), m.grad(Param::fcw) + L * 4 * pd * pd, m.grad(Param::fcb) + L * 4 * pd, G(Act::fch, l),
                     A(Act::ln2, l), m.param(Param::fcw) + L * 4 * pd * pd, n, d, 4 * d);
     layernorm_backward(G(Act::residual2, l), m.grad(Param::ln2w) + L * pd, m.grad(Param::ln2b) + L * pd, G(Act::ln2, l),
-                       A(Act::residual2, l), m.param(Param::ln2w) + L * pd, A(Act::ln2_mean, l), A(Act::ln2_rstd, l), n, d);
-    std::copy_n(G(Act::residual2, l), std::size_t(n) * pd, dx);
+                       A(Act::residual2, l), m.param(Param::ln2w) + L * pd, A(Act::ln2_mean, l), A(Act::ln2_rstd, l), n, d,
+                       G(Act::residual3, l));
     matmul_backward(G(Act::atty, l), m.grad(Param::attprojw) + L * pd * pd, m.grad(Param::attprojb) + L * pd,
                     G(Act::residual2, l), A(Act::atty, l), m.param(Param::attprojw) + L * pd * pd, n, d, d);
     attention_backward(G(Act::qkv, l), dbias, G(Act::atty, l), A(Act::qkv, l), A(Act::att, l), b, bias, d, c.heads,
@@ -354,7 +351,8 @@ void model_backward(Model<T>& m, const PackedBatch& b) {
     matmul_backward(G(Act::ln1, l), m.grad(Param::qkvw) + L * 3 * pd * pd, m.grad(Param::qkvb) + L * 3 * pd,
                     G(Act::qkv, l), A(Act::ln1, l), m.param(Param::qkvw) + L * 3 * pd * pd, n, d, 3 * d);
     layernorm_backward(dx, m.grad(Param::ln1w) + L * pd, m.grad(Param::ln1b) + L * pd, G(Act::ln1, l), x,
-                       m.param(Param::ln1w) + L * pd, A(Act::ln1_mean, l), A(Act::ln1_rstd, l), n, d);
+                       m.param(Param::ln1w) + L * pd, A(Act::ln1_mean, l), A(Act::ln1_rstd, l), n, d,
+                       G(Act::residual2, l));
   }
   embedding_backward(m.grad(Param::wte), mechanism_of(c.pe) == PositionMechanism::trainable_table ? m.grad(Param::wpe) : nullptr,
                      m.grad_act(Act::encoded), b, d);

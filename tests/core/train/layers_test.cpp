@@ -27,7 +27,7 @@ TEST_CASE("matmul backward matches finite differences", "[train][layers]") {
 }
 
 TEST_CASE("layernorm normalises and its backward matches finite differences", "[train][layers]") {
-  const int N = 4, C = 6;
+  const int N = 4, C = 21;  // one block of the 16 running sums and a tail
   std::vector<double> inp = random_values(N * C, 5, 2.0), w = random_values(C, 6), bias = random_values(C, 7);
   const std::vector<double> R = random_values(N * C, 8);
   std::vector<double> out(N * C), mean(N), rstd(N);
@@ -36,11 +36,19 @@ TEST_CASE("layernorm normalises and its backward matches finite differences", "[
     return weighted_sum(out, R);
   };
   loss();
-  std::vector<double> dinp(N * C, 0.0), dw(C, 0.0), dbias(C, 0.0);
+  std::vector<double> dinp(N * C, 7.0), dw(C, 0.0), dbias(C, 0.0);  // dinp is written, not added to
   layernorm_backward(dinp.data(), dw.data(), dbias.data(), R.data(), inp.data(), w.data(), mean.data(), rstd.data(), N, C);
   check_gradient(inp, dinp, loss);
   check_gradient(w, dw, loss);
   check_gradient(bias, dbias, loss);
+  // With a residual gradient, dinp is that gradient plus the LayerNorm's own, element by element.
+  const std::vector<double> dresidual = random_values(N * C, 9);
+  loss();  // mean and rstd of the unperturbed input
+  std::vector<double> dinp_residual(N * C, 7.0), dw2(C, 0.0), dbias2(C, 0.0);
+  layernorm_backward(dinp_residual.data(), dw2.data(), dbias2.data(), R.data(), inp.data(), w.data(), mean.data(),
+                     rstd.data(), N, C, dresidual.data());
+  for (std::size_t i = 0; i < dinp.size(); ++i) CHECK(dinp_residual[i] == dresidual[i] + dinp[i]);
+  CHECK(dw2 == dw);
   // With w = 1, b = 0 a row has mean 0 and biased variance 1 / (1 + eps / var).
   std::vector<double> ones(C, 1.0), zeros(C, 0.0);
   layernorm_forward(out.data(), mean.data(), rstd.data(), inp.data(), ones.data(), zeros.data(), N, C);
