@@ -1,4 +1,4 @@
-// Exact GELU of a product plus its bias, forward and backward (float: vectorised kernel on three instruction sets; double: std::erf).
+// Exact GELU of a product plus its bias, forward and backward (float: one vectorised kernel; double: std::erf).
 #include "core/train/gelu.hpp"
 
 #include <bit>
@@ -76,7 +76,8 @@ void gelu_forward(T* out, T* dgelu, const T* inp, const T* bias, int N, int C) {
   if constexpr (std::is_same_v<T, float>) {  // training; every element the same bits on any path, so any split
     const SimdPath path = best_simd_path();
     split_rows(std::size_t(N), 1, 16.0 * N * C, [&](std::size_t first, std::size_t end) {
-      for (std::size_t r = first; r < end; ++r) gelu_forward_float(path, out + r * pc, dgelu + r * pc, inp + r * pc, bias, C);
+      for (std::size_t r = first; r < end; ++r)
+        gelu_forward_float(path, out + r * pc, dgelu + r * pc, inp + r * pc, bias, C);
     });
   } else {  // gradient checks: the C library's erf and exp as the reference
     const T inv_sqrt2 = T(0.70710678118654752440), inv_sqrt_2pi = T(0.39894228040143267794);

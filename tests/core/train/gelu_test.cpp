@@ -23,7 +23,8 @@ TEST_CASE("exact GELU of x + bias: closed form and backward", "[train][gelu]") {
   loss();
   std::vector<double> dinp(N * C, 7.0), dbias(C, 0.0);  // dinp is written, not added to
   gelu_backward(dinp.data(), dgelu.data(), R.data(), N * C);
-  for (int i = 0; i < N * C; ++i) dbias[std::size_t(i % C)] += dinp[std::size_t(i)];  // what the product's backward sums
+  // The bias's gradient: the column sums of dinp, which the product's backward adds up.
+  for (int i = 0; i < N * C; ++i) dbias[std::size_t(i % C)] += dinp[std::size_t(i)];
   check_gradient(inp, dinp, loss);
   check_gradient(bias, dbias, loss);
   const double x = 0.75, y = -0.5, b = 0.25, zero = 0;

@@ -59,7 +59,8 @@ TEST_CASE("layernorm normalises and its backward matches finite differences", "[
   CHECK(v == Approx(1).epsilon(1e-4));
 }
 
-TEST_CASE("matmul forward with a residual adds it to every row, without a bias it is the product alone", "[train][layers]") {
+TEST_CASE("matmul forward with a residual adds it to every row; without a bias it is the product alone",
+          "[train][layers]") {
   const int N = 3, C = 4, OC = 2;
   const std::vector<double> inp = random_values(N * C, 11), w = random_values(OC * C, 12), bias = random_values(OC, 13);
   const std::vector<double> residual = random_values(N * OC, 14);
@@ -71,7 +72,7 @@ TEST_CASE("matmul forward with a residual adds it to every row, without a bias i
       for (int c = 0; c < C; ++c) want += inp[std::size_t(t * C + c)] * w[std::size_t(o * C + c)];
       CHECK(out[std::size_t(t * OC + o)] == Approx(want).epsilon(1e-14));
     }
-  matmul_forward<double>(out.data(), inp.data(), w.data(), nullptr, N, C, OC, w_t.data());  // no bias: the product alone
+  matmul_forward<double>(out.data(), inp.data(), w.data(), nullptr, N, C, OC, w_t.data());  // the product alone
   for (int t = 0; t < N; ++t)
     for (int o = 0; o < OC; ++o) {
       double want = 0;
