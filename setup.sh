@@ -16,7 +16,7 @@ BUILD_DIR="${PEVIZ_BUILD_DIR:-build}"
 # Debian packages peviz needs to build, test and run (headless tests use Xvfb).
 PACKAGES=(build-essential cmake pkg-config libimgui-dev libglfw3-dev python3-glad catch2 libstb-dev
           libcli11-dev nlohmann-json3-dev libpng-dev fonts-dejavu-core xvfb xauth python3-numpy
-          clang libclang-rt-14-dev dpkg-dev libopenblas-dev libxsmm-dev
+          clang libclang-rt-14-dev dpkg-dev libopenblas-dev libxsmm-dev ccache
           libcairo2-dev libgif-dev libavcodec-dev libavformat-dev libswscale-dev libavutil-dev
           poppler-utils librsvg2-bin)
 # (the last two lines: vector figures and animations; poppler-utils and librsvg2-bin only for tests)
@@ -53,6 +53,17 @@ if ((${#missing[@]})); then
 fi
 
 JOBS="$(nproc 2>/dev/null || echo 2)"
+# Every build compiles through Debian's ccache. Its key is the compiler (path, size and mtime), every argument and the
+# preprocessed source (every header's text included), so an edit anywhere a file reaches is a miss, never a stale hit.
+# CCACHE_BASEDIR makes the absolute paths under this checkout relative before they are hashed or compiled, and the
+# build maps the debug info's folder to "." (-fdebug-prefix-map, CMakeLists.txt), so a clone in another folder hits
+# what this one compiled. No other build folder's path reaches an object: the few that a program needs are defined in
+# one generated file each (tests/build_paths.hpp, app/model/data_files.cpp).
+CACHE_FLAGS=()
+if command -v ccache >/dev/null; then
+  export CCACHE_BASEDIR="$PWD" CCACHE_MAXSIZE="${CCACHE_MAXSIZE:-5G}"
+  CACHE_FLAGS=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+fi
 # "setup: <stage> took N s" after each stage of a test run, so a CI log shows where its time goes.
 STAGE_START=$SECONDS
 stage_done() {
@@ -92,7 +103,7 @@ if [[ "$MODE" == web ]]; then
   echo "setup: web: serving build-web/site at http://127.0.0.1:$PORT/ (Ctrl+C stops)"
   exec python3 -m http.server --bind 127.0.0.1 "$PORT" --directory "${PEVIZ_WEB_DIR:-build-web}/site"
 fi
-cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release
+cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release "${CACHE_FLAGS[@]}"
 # run builds what the window needs (the peviz binary); test builds everything, the test programs too.
 if [[ "$MODE" == run ]]; then
   cmake --build "$BUILD_DIR" -j "$JOBS" --target peviz
@@ -120,7 +131,7 @@ case "$MODE" in
     done
     stage_done "the random-input runs"
     echo "== the whole suite again under AddressSanitizer + UndefinedBehaviorSanitizer =="
-    cmake -S . -B "$BUILD_DIR-asan" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPEVIZ_SANITIZE=ON
+    cmake -S . -B "$BUILD_DIR-asan" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPEVIZ_SANITIZE=ON "${CACHE_FLAGS[@]}"
     cmake --build "$BUILD_DIR-asan" -j "$JOBS"
     stage_done "the sanitizer build"
     # Leaks inside Mesa's software GL driver are not ours: see tests/lsan.supp. The browser test runs in the first
@@ -131,7 +142,7 @@ case "$MODE" in
     stage_done "the suite under the sanitizers"
     echo "== libFuzzer targets, ${PEVIZ_FUZZ_SECONDS:-30} s each =="
     CC=clang CXX=clang++ cmake -S . -B "$BUILD_DIR-fuzz" -DCMAKE_BUILD_TYPE=Release -DPEVIZ_BUILD_GUI=OFF \
-      -DPEVIZ_BUILD_TESTS=OFF -DPEVIZ_FUZZ=ON
+      -DPEVIZ_BUILD_TESTS=OFF -DPEVIZ_FUZZ=ON "${CACHE_FLAGS[@]}"
     cmake --build "$BUILD_DIR-fuzz" -j "$JOBS"
     stage_done "the fuzzer build"
     bash tests/fuzz/run_fuzzers.sh "$BUILD_DIR-fuzz" "${PEVIZ_FUZZ_SECONDS:-30}"

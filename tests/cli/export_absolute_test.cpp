@@ -197,7 +197,7 @@ TEST_CASE("export never needs a display") {
 }
 
 TEST_CASE("peviz does not link FFmpeg: the MP4 writer loads it, so an export starts small") {
-  const RunResult r = run_shell(std::string("readelf -d ") + PEVIZ_BINARY);
+  const RunResult r = run_shell(std::string("readelf -d ") + peviz::test::peviz_binary);
   REQUIRE(r.code == 0);
   REQUIRE(r.out.find("(NEEDED)") != std::string::npos);
   CHECK(r.out.find("libavcodec") == std::string::npos);

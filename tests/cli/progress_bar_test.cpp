@@ -93,7 +93,7 @@ TEST_CASE("the bar draws nothing when quiet, before the delay, or with no rows t
 TEST_CASE("the progress bar is drawn on a terminal only, and --quiet turns it off") {
   // `script` gives the export a terminal; PEVIZ_PROGRESS_DELAY=0 draws from the first block on instead
   // of after a second, so a small export shows the bar.
-  const std::string args = "PEVIZ_PROGRESS_DELAY=0 " + std::string(PEVIZ_BINARY) +
+  const std::string args = "PEVIZ_PROGRESS_DELAY=0 " + std::string(peviz::test::peviz_binary) +
                            " export similarity --seq-len 2048 --format csv --out /dev/null";
   RunResult r = run_shell(args);
   CHECK(r.code == 0);

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
+#include "tests/build_paths.hpp"
 
 struct RunResult {
   int code = -1;
@@ -40,7 +41,7 @@ inline RunResult run_shell(const std::string& command) {
 }
 
 // `args` is passed through the shell as written (tests quote what needs quoting).
-inline RunResult run_peviz(const std::string& args) { return run_shell(std::string(PEVIZ_BINARY) + " " + args); }
+inline RunResult run_peviz(const std::string& args) { return run_shell(std::string(peviz::test::peviz_binary) + " " + args); }
 
 inline int count_lines(const std::string& s) {
   int n = 0;
@@ -53,11 +54,11 @@ inline pid_t spawn_peviz(const std::vector<std::string>& args, const std::string
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_addopen(&actions, 2, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  std::vector<char*> argv{const_cast<char*>(PEVIZ_BINARY)};
+  std::vector<char*> argv{const_cast<char*>(peviz::test::peviz_binary)};
   for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
   argv.push_back(nullptr);
   pid_t pid = 0;
-  if (posix_spawn(&pid, PEVIZ_BINARY, &actions, nullptr, argv.data(), environ) != 0) pid = -1;
+  if (posix_spawn(&pid, peviz::test::peviz_binary, &actions, nullptr, argv.data(), environ) != 0) pid = -1;
   posix_spawn_file_actions_destroy(&actions);
   return pid;
 }

@@ -164,7 +164,7 @@ TEST_CASE("scale 2 doubles the pixels and keeps text crisp; transparent keeps al
 
 TEST_CASE("peviz render refuses bad requests with exit 2 and one line") {
   const std::string out = temp_path("never.png");
-  RunResult r = run_shell("env -u DISPLAY " + std::string(PEVIZ_BINARY) + " render --view waves --out " + out);
+  RunResult r = run_shell("env -u DISPLAY " + std::string(peviz::test::peviz_binary) + " render --view waves --out " + out);
   CHECK(r.code == 2);
   CHECK(r.err.find("cannot open a display") != std::string::npos);
   r = run_gui("render --view waves --scale 4 --width 2000 --out " + out);

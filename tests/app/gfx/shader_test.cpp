@@ -13,10 +13,10 @@ static fs::path data_dir_with(const char* name, bool break_fragment, bool with_f
   const fs::path dir = fs::temp_directory_path() / (std::string("peviz-shader-test-") + name + "-" + std::to_string(::getpid()));
   fs::remove_all(dir);
   fs::create_directories(dir / "shaders");
-  fs::copy(fs::path(PEVIZ_SOURCE_DIR) / "assets", dir / "assets", fs::copy_options::recursive);
+  fs::copy(fs::path(peviz::test::source_dir) / "assets", dir / "assets", fs::copy_options::recursive);
   if (!with_fonts) fs::remove_all(dir / "assets/fonts");
-  fs::copy_file(fs::path(PEVIZ_SOURCE_DIR) / "shaders/heatmap.vert.glsl", dir / "shaders/heatmap.vert.glsl");
-  if (!with_fonts) fs::copy_file(fs::path(PEVIZ_SOURCE_DIR) / "shaders/heatmap.frag.glsl", dir / "shaders/heatmap.frag.glsl");
+  fs::copy_file(fs::path(peviz::test::source_dir) / "shaders/heatmap.vert.glsl", dir / "shaders/heatmap.vert.glsl");
+  if (!with_fonts) fs::copy_file(fs::path(peviz::test::source_dir) / "shaders/heatmap.frag.glsl", dir / "shaders/heatmap.frag.glsl");
   if (break_fragment)
     std::ofstream(dir / "shaders/heatmap.frag.glsl") << "#version 330 core\nout vec4 c;\nvoid main() { c = undefined_thing; }\n";
   return dir;

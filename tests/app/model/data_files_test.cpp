@@ -9,6 +9,7 @@
 #include <fstream>
 
 #include "tests/temp_path.hpp"
+#include "tests/build_paths.hpp"
 
 using namespace peviz::app;
 namespace fs = std::filesystem;
@@ -32,10 +33,10 @@ TEST_CASE("without PEVIZ_DATA_DIR: share/peviz and the executable's folder, then
   REQUIRE(dirs.size() == 4);
   CHECK(dirs[0] == exe.parent_path().parent_path() / "share" / "peviz");
   CHECK(dirs[1] == exe.parent_path());
-  CHECK(dirs[2] == fs::path(PEVIZ_SOURCE_DIR));
+  CHECK(dirs[2] == fs::path(peviz::test::source_dir));
   CHECK(find_data_file("assets/lessons/positional-encodings.json") ==
-        fs::path(PEVIZ_SOURCE_DIR) / "assets/lessons/positional-encodings.json");
-  CHECK(find_data_dir("assets/presets") == fs::path(PEVIZ_SOURCE_DIR) / "assets/presets");
+        fs::path(peviz::test::source_dir) / "assets/lessons/positional-encodings.json");
+  CHECK(find_data_dir("assets/presets") == fs::path(peviz::test::source_dir) / "assets/presets");
   CHECK(find_data_file("assets/presets").empty());  // a folder is not a file
   CHECK(find_data_file("no/such/file.txt").empty());
   CHECK(describe_search("x.glsl") == "x.glsl (searched: " + dirs[0].string() + "; " + dirs[1].string() + "; " +

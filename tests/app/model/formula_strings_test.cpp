@@ -10,6 +10,7 @@
 
 #include "app/model/app_update.hpp"
 #include "app/model/lessons.hpp"
+#include "tests/build_paths.hpp"
 
 using namespace peviz;
 using namespace peviz::app;
@@ -19,7 +20,7 @@ namespace {
 constexpr double kPi = std::numbers::pi;
 
 std::string source_text(const std::string& relative) {
-  std::ifstream in(std::string(PEVIZ_SOURCE_DIR) + "/" + relative);
+  std::ifstream in(std::string(peviz::test::source_dir) + "/" + relative);
   REQUIRE(in);
   std::ostringstream text;
   text << in.rdbuf();
@@ -41,7 +42,7 @@ AppState on_page(Page p) {
 
 AppState at_lesson_step(int number) {
   AppState s;
-  start_lesson(s, load_lesson_file(std::string(PEVIZ_SOURCE_DIR) + "/assets/lessons/positional-encodings.json"));
+  start_lesson(s, load_lesson_file(std::string(peviz::test::source_dir) + "/assets/lessons/positional-encodings.json"));
   go_to_step(s, number - 1);
   update_app_state(s);
   return s;

@@ -12,6 +12,7 @@
 #include "app/model/lessons.hpp"
 #include "core/train/fire.hpp"
 #include "core/train/positions.hpp"
+#include "tests/build_paths.hpp"
 
 using namespace peviz;
 using namespace peviz::app;
@@ -19,7 +20,7 @@ using train::PositionEncoding;
 
 namespace {
 
-const std::string kLesson = std::string(PEVIZ_SOURCE_DIR) + "/assets/lessons/longer-than-training.json";
+const std::string kLesson = std::string(peviz::test::source_dir) + "/assets/lessons/longer-than-training.json";
 
 // The state at lesson step `number` (1-based), as the window shows it.
 AppState at_step(int number) {

@@ -18,6 +18,7 @@
 #include "core/criteria.hpp"
 #include "core/errors.hpp"
 #include "core/rope.hpp"
+#include "tests/build_paths.hpp"
 
 using namespace peviz;
 using namespace peviz::app;
@@ -26,7 +27,7 @@ using nlohmann::json;
 
 namespace {
 
-const fs::path kShipped = fs::path(PEVIZ_SOURCE_DIR) / "assets" / "lessons";
+const fs::path kShipped = fs::path(peviz::test::source_dir) / "assets" / "lessons";
 
 std::string refusal(const json& j) {
   try {
@@ -179,7 +180,7 @@ TEST_CASE("presenting a step with a \"show\" list draws only those parts; the wi
 
 TEST_CASE("a step that asks to move a page's control shows the controls while presenting; the others hide them") {
   AppState s;
-  start_lesson(s, load_lesson_file(std::string(PEVIZ_SOURCE_DIR) + "/assets/lessons/positional-encodings.json"));
+  start_lesson(s, load_lesson_file(std::string(peviz::test::source_dir) + "/assets/lessons/positional-encodings.json"));
   std::vector<int> with_controls;
   for (int k = 0; k < int(s.teach.lesson.steps.size()); ++k) {
     go_to_step(s, k);
@@ -212,7 +213,7 @@ namespace {
 // The state at lesson step `number` (1-based), computed as the window shows it.
 AppState at_step(int number) {
   AppState s;
-  start_lesson(s, load_lesson_file(std::string(PEVIZ_SOURCE_DIR) + "/assets/lessons/positional-encodings.json"));
+  start_lesson(s, load_lesson_file(std::string(peviz::test::source_dir) + "/assets/lessons/positional-encodings.json"));
   go_to_step(s, number - 1);
   REQUIRE_FALSE(s.teach.notice_is_error);
   update_app_state(s);

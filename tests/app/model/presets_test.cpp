@@ -9,6 +9,7 @@
 
 #include "app/model/presets.hpp"
 #include "core/errors.hpp"
+#include "tests/build_paths.hpp"
 
 using namespace peviz;
 using namespace peviz::app;
@@ -16,7 +17,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const fs::path kShipped = fs::path(PEVIZ_SOURCE_DIR) / "assets" / "presets";
+const fs::path kShipped = fs::path(peviz::test::source_dir) / "assets" / "presets";
 
 fs::path temp_dir(const char* name) {
   const fs::path d = fs::temp_directory_path() / (std::string("peviz-presets-test-") + name + "-" + std::to_string(::getpid()));

@@ -4,6 +4,7 @@
 #include "app/model/page_model.hpp"
 #include "app/model/state_json.hpp"
 #include "app/model/view_link.hpp"
+#include "tests/build_paths.hpp"
 
 using namespace peviz;
 using namespace peviz::app;
@@ -185,7 +186,7 @@ TEST_CASE("a lesson by name starts at its step; a path is refused") {
   CHECK(t.pages.page == Page::alibi);  // the link's page over the step's
 
   AppState u;
-  const std::string path = std::string(PEVIZ_SOURCE_DIR) + "/assets/lessons/positional-encodings.json";
+  const std::string path = std::string(peviz::test::source_dir) + "/assets/lessons/positional-encodings.json";
   CHECK(apply_view_link("lesson=" + path, u) == "link: lesson: no lesson named " + path);
   CHECK(apply_view_link("lesson=positional-encodings&step=0", u) == "link: step must be an integer >= 1, got 0");
   CHECK(u.teach.step == 0);

@@ -15,6 +15,7 @@
 #include "app/ui/views/views.hpp"
 #include "core/params.hpp"
 #include "tests/app/ui/imgui_headless.hpp"
+#include "tests/build_paths.hpp"
 
 using namespace peviz;
 using namespace peviz::app;
@@ -99,7 +100,7 @@ bool window_scrolls(const std::string& id) {
 // presenting; the window may scroll). A presented demo step is the demo beside the text, no page: the demo unscrolled.
 std::vector<int> lesson_short_steps(HeadlessImGui& ui, AppState& s, const std::string& lesson, const std::string& size,
                                     ImVec2 display) {
-  start_lesson(s, load_lesson_file(std::string(PEVIZ_SOURCE_DIR) + "/assets/lessons/" + lesson + ".json"));
+  start_lesson(s, load_lesson_file(std::string(peviz::test::source_dir) + "/assets/lessons/" + lesson + ".json"));
   std::vector<int> short_steps;
   for (int step = 0; step < int(s.teach.lesson.steps.size()); ++step) {
     go_to_step(s, step);

@@ -7,7 +7,7 @@ TEST_CASE("initial parameters outside the window's ranges exit 2 with the flag n
   for (const char* args : {"--d-model 0", "--d-model 5000", "--seq-len 9000", "--base 1", "--size 10x10",
                            "--encoding rope", "--theme pink"}) {
     INFO(args);
-    const RunResult r = run_shell(std::string("env -u DISPLAY ") + PEVIZ_BINARY + " --frames 1 " + args);
+    const RunResult r = run_shell(std::string("env -u DISPLAY ") + peviz::test::peviz_binary + " --frames 1 " + args);
     CHECK(r.code == 2);
     CHECK(r.err.rfind("peviz: --", 0) == 0);
     CHECK(r.err.find("GLFW") == std::string::npos);  // refused before any window code ran

@@ -18,7 +18,7 @@ using namespace peviz::app;
 namespace fs = std::filesystem;
 
 TEST_CASE("--monkey without --frames exits 2 before any window opens") {
-  const RunResult r = run_shell(std::string("env -u DISPLAY ") + PEVIZ_BINARY + " --monkey 1");
+  const RunResult r = run_shell(std::string("env -u DISPLAY ") + peviz::test::peviz_binary + " --monkey 1");
   CHECK(r.code == 2);
   CHECK(r.err == "peviz: --monkey: needs --frames N (the length of the run)\n");
 }

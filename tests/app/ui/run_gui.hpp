@@ -6,7 +6,7 @@
 
 #include "tests/cli/run_peviz.hpp"
 
-// Runs `env PEVIZ_BINARY args` under xvfb-run on a 1920x1080x24 screen with a throw-away config
+// Runs `env <peviz> args` under xvfb-run on a 1920x1080x24 screen with a throw-away config
 // folder. `env` is a prefix such as "PEVIZ_DATA_DIR=/tmp/x" (may be empty).
 // The exit code is peviz's own, written to a file from inside xvfb-run: xvfb-run replaces it with 5
 // when cleaning up its temporary folder fails, which happens now and then. xvfb-run -a can also
@@ -20,7 +20,7 @@ inline RunResult run_gui(const std::string& args, const std::string& env = "") {
   for (int attempt = 0; attempt < 3; ++attempt) {
     std::remove(code_file.c_str());
     r = run_shell("env XDG_CONFIG_HOME=" + stem + ".config " + env + " xvfb-run -a -s \"-screen 0 1920x1080x24\" " +
-                  "sh -c '" + std::string(PEVIZ_BINARY) + " " + args + "; echo $? >" + code_file + "'");
+                  "sh -c '" + std::string(peviz::test::peviz_binary) + " " + args + "; echo $? >" + code_file + "'");
     if (r.err.find("Xvfb failed to start") == std::string::npos) break;
   }
   const std::string code = slurp(code_file);

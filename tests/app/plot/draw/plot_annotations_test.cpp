@@ -15,6 +15,7 @@
 #include "app/plot/draw/canvas.hpp"
 #include "app/plot/draw/drawn_plots.hpp"
 #include "tests/app/ui/imgui_headless.hpp"
+#include "tests/build_paths.hpp"
 
 using namespace peviz;
 using namespace peviz::app;
@@ -252,7 +253,7 @@ TEST_CASE("No legend or note lies over drawn data in the window on any page and 
       check_clearance(window_frames(ui, s), std::string(page_name(Page(page))) + mode);
     }
     s.pages.page = Page::basics;
-    start_lesson(s, load_lesson_file(std::string(PEVIZ_SOURCE_DIR) + "/assets/lessons/positional-encodings.json"));
+    start_lesson(s, load_lesson_file(std::string(peviz::test::source_dir) + "/assets/lessons/positional-encodings.json"));
     for (int step = 0; step < int(s.teach.lesson.steps.size()); ++step) {
       go_to_step(s, step);
       check_clearance(window_frames(ui, s), "lesson step " + std::to_string(step + 1) + mode);

@@ -3,6 +3,7 @@
 
 #include "app/model/lessons.hpp"
 #include "tests/app/ui/imgui_headless.hpp"
+#include "tests/build_paths.hpp"
 
 using namespace peviz;
 using namespace peviz::app;
@@ -11,7 +12,7 @@ TEST_CASE("the lesson panel steps with the arrow keys and draws the word-order d
   HeadlessImGui ui;
   map_arrow_keys();
   AppState s;
-  start_lesson(s, load_lesson_file(std::string(PEVIZ_SOURCE_DIR) + "/assets/lessons/positional-encodings.json"));
+  start_lesson(s, load_lesson_file(std::string(peviz::test::source_dir) + "/assets/lessons/positional-encodings.json"));
   for (int i = 0; i < 3; ++i) ui.frame(s);
   CHECK(s.teach.step == 0);
   const float full_body = s.regions.controls.y1 - s.regions.controls.y0;
