@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 #include "core/absolute_encodings.hpp"
@@ -245,12 +247,24 @@ bool simd_path_supported(SimdPath path) {
 
 namespace {
 std::atomic<int> g_simd_cap{int(SimdPath::avx512)};  // SimdPath's order: baseline < avx2 < avx512
+
+// The environment's cap: PEVIZ_SIMD=avx2 (or baseline) runs a narrower path in any peviz process, as
+// OPENBLAS_CORETYPE and LIBXSMM_TARGET do for those libraries (the suite's forced-AVX2 run sets all three).
+// Any other value is ignored, with one line on stderr.
+SimdPath widest_allowed_by_environment() {
+  const char* env = std::getenv("PEVIZ_SIMD");
+  if (!env || !*env) return SimdPath::avx512;
+  if (const std::optional<SimdPath> path = parse_simd_path(env)) return *path;
+  std::fprintf(stderr, "peviz: PEVIZ_SIMD=%s ignored: it must be avx512, avx2 or baseline\n", env);
+  return SimdPath::avx512;
 }
+}  // namespace
 
 SimdPath best_simd_path() {
-  static const SimdPath best = simd_path_supported(SimdPath::avx512) ? SimdPath::avx512
-                               : simd_path_supported(SimdPath::avx2) ? SimdPath::avx2
-                                                                     : SimdPath::baseline;
+  static const SimdPath best = SimdPath(std::min(int(widest_allowed_by_environment()),
+                                                 int(simd_path_supported(SimdPath::avx512) ? SimdPath::avx512
+                                                     : simd_path_supported(SimdPath::avx2) ? SimdPath::avx2
+                                                                                           : SimdPath::baseline)));
   return SimdPath(std::min(int(best), g_simd_cap.load(std::memory_order_relaxed)));
 }
 

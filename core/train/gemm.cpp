@@ -2,6 +2,16 @@
 // or Eigen where neither can go (the browser build, PEVIZ_GEMM_EIGEN: header-only, compiled to wasm SIMD by em++).
 #include "core/train/gemm.hpp"
 
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+#include <vector>
+
+#include "core/train/spare_cores.hpp"
+
 #ifdef PEVIZ_GEMM_EIGEN
 #include <Eigen/Core>
 #else
@@ -42,6 +52,11 @@ void eigen_gemm(Op op_a, Op op_b, int m, int n, int k, T alpha, const T* a, int 
   else if (op_a == Op::none) cm.noalias() += alpha * (am * bm.transpose());
   else if (op_b == Op::none) cm.noalias() += alpha * (am.transpose() * bm);
   else cm.noalias() += alpha * (am.transpose() * bm.transpose());
+}
+
+template <class T>
+bool served_by_xsmm(Op, Op, int, int, int, T, int, int, T, int) {
+  return false;
 }
 }  // namespace
 
@@ -107,7 +122,7 @@ CBLAS_TRANSPOSE blas_op(Op op) { return op == Op::none ? CblasNoTrans : CblasTra
 // generates only alpha = 1, beta = 0 or 1, and no transposed first operand (a transposed B here: the engine's
 // x W^T and Q K^T); those products, and any shape it declines (nullptr), go to OpenBLAS. Each output element is one
 // sum over k in order, whatever m and n, so a product split by rows between cores gives the bits of the whole
-// (tests/core/train/spare_cores_test.cpp).
+// (gemm_split_align; tests/core/train/spare_cores_test.cpp).
 libxsmm_smmfunction xsmm_kernel(Op op_a, Op op_b, int m, int n, int k, float alpha, int lda, int ldb, float beta,
                                 int ldc) {
   if (op_b != Op::none || alpha != 1.0f || (beta != 0.0f && beta != 1.0f) || m <= 0 || n <= 0 || k <= 0)
@@ -121,6 +136,12 @@ libxsmm_smmfunction xsmm_kernel(Op op_a, Op op_b, int m, int n, int k, float alp
 // SSE code that runs next (libm's expf, the engine's passes built for baseline x86-64) then pays a transition
 // penalty on every instruction: the cross-entropy after the output layer's product took 30 times longer (perf).
 [[gnu::target("avx")]] void clear_upper_halves() { _mm256_zeroupper(); }
+
+// Whether gemm() sends this product to LIBXSMM (float products it generates a kernel for) or to OpenBLAS.
+bool served_by_xsmm(Op op_a, Op op_b, int m, int n, int k, float alpha, int lda, int ldb, float beta, int ldc) {
+  return xsmm_kernel(op_a, op_b, m, n, k, alpha, lda, ldb, beta, ldc) != nullptr;
+}
+bool served_by_xsmm(Op, Op, int, int, int, double, int, int, double, int) { return false; }
 
 // Whether LIBXSMM generates AVX code (and so needs the clearing above): its own choice of instruction set.
 bool xsmm_uses_avx() {
@@ -146,5 +167,70 @@ void gemm(Op op_a, Op op_b, int m, int n, int k, double alpha, const double* a, 
 }
 
 #endif
+
+namespace {
+
+// Deterministic values in [-1, 1] with three decimals, so that roundings differ between orders of summation.
+template <class T>
+std::vector<T> probe_values(std::size_t count, std::uint32_t salt) {
+  std::vector<T> v(count);
+  for (std::size_t i = 0; i < count; ++i)
+    v[i] = T(((std::uint32_t(i) + salt) * 2654435761u >> 8) % 2001u) / T(1000) - T(1);
+  return v;
+}
+
+// The check behind gemm_split_align for one kind of product: a probe of `align` rows plus 53 (so its upper half ends
+// in a part tile of any width up to 48), 220 columns and k = 700 (more than one k block of the kernels here, and
+// halves above kBlasRegularWork), computed whole and in two halves cut at `align`, each by the library that serves
+// the product it stands for.
+template <class T>
+bool halves_keep_bits(Op op_a, Op op_b, T alpha, T beta, std::size_t align, bool xsmm) {
+  const int cut = int(align), m = cut + 53, n = 220, k = 700;
+  const int lda = op_a == Op::none ? k : m, ldb = op_b == Op::none ? n : k;
+  for (int rows : {m, cut, m - cut})
+    if (served_by_xsmm(op_a, op_b, rows, n, k, alpha, lda, ldb, beta, n) != xsmm) return false;
+  const std::vector<T> a = probe_values<T>(std::size_t(m) * k, 1), b = probe_values<T>(std::size_t(k) * n, 2);
+  std::vector<T> whole = probe_values<T>(std::size_t(m) * n, 3), halves = whole;
+  gemm(op_a, op_b, m, n, k, alpha, a.data(), lda, b.data(), ldb, beta, whole.data(), n);
+  for (const auto& [first, rows] : {std::pair{0, cut}, std::pair{cut, m - cut}}) {
+    const T* a_rows = op_a == Op::none ? a.data() + std::size_t(first) * lda : a.data() + first;
+    gemm(op_a, op_b, rows, n, k, alpha, a_rows, lda, b.data(), ldb, beta, halves.data() + std::size_t(first) * n, n);
+  }
+  return std::memcmp(whole.data(), halves.data(), whole.size() * sizeof(T)) == 0;
+}
+
+template <class T>
+std::size_t split_align(Op op_a, Op op_b, int m, int n, int k, T alpha, int lda, int ldb, T beta, int ldc) {
+  const bool xsmm = served_by_xsmm(op_a, op_b, m, n, k, alpha, lda, ldb, beta, ldc);
+  const std::size_t align = xsmm ? kXsmmRowAlign : kBlasRowAlign;
+  const int cut = int(split_cut(std::size_t(m), align));
+  if (cut <= 0 || cut >= m) return align;  // split_rows computes it whole anyway
+  for (int rows : {cut, m - cut})  // the halves go to the library the whole product goes to
+    if (served_by_xsmm(op_a, op_b, rows, n, k, alpha, lda, ldb, beta, ldc) != xsmm) return 0;
+  if (!xsmm && double(std::min(cut, m - cut)) * n * k < kBlasRegularWork) return 0;
+  // One verdict per kind of product: 0 unchecked, 1 the halves keep the bits, -1 they do not.
+  static std::array<std::atomic<signed char>, 96> verdicts{};
+  const int beta_kind = beta == T(0) ? 0 : beta == T(1) ? 1 : 2;
+  const int kind = ((((int(std::is_same_v<T, double>) * 2 + int(op_a)) * 2 + int(op_b)) * 2 + int(alpha == T(1))) * 3 +
+                    beta_kind) * 2 + int(xsmm);
+  signed char verdict = verdicts[std::size_t(kind)].load(std::memory_order_acquire);
+  if (verdict == 0) {
+    const T probe_alpha = alpha == T(1) ? T(1) : T(0.7), probe_beta = beta_kind == 2 ? T(0.5) : T(beta_kind);
+    verdict = halves_keep_bits(op_a, op_b, probe_alpha, probe_beta, align, xsmm) ? 1 : -1;
+    verdicts[std::size_t(kind)].store(verdict, std::memory_order_release);
+  }
+  return verdict > 0 ? align : 0;
+}
+
+}  // namespace
+
+std::size_t gemm_split_align(Op op_a, Op op_b, int m, int n, int k, float alpha, int lda, int ldb, float beta, int ldc) {
+  return split_align(op_a, op_b, m, n, k, alpha, lda, ldb, beta, ldc);
+}
+
+std::size_t gemm_split_align(Op op_a, Op op_b, int m, int n, int k, double alpha, int lda, int ldb, double beta,
+                             int ldc) {
+  return split_align(op_a, op_b, m, n, k, alpha, lda, ldb, beta, ldc);
+}
 
 }  // namespace peviz::train

@@ -122,7 +122,7 @@ void transpose(T* __restrict out, const T* __restrict in, std::size_t R, std::si
 template <class T>
 void matmul_forward(T* out, const T* inp, const T* w, const T* bias, int N, int C, int OC, T* w_t, const T* residual) {
   transpose(w_t, w, std::size_t(OC), std::size_t(C));
-  // Rows of the product split between cores: gemm computes each row the same way whatever rows it is given.
+  // Rows of the product split between cores where gemm computes each row the same way whatever rows it is given.
   auto rows = [&](std::size_t first, std::size_t end) {
     T* o = out + first * std::size_t(OC);
     for (std::size_t t = first; bias && t < end; ++t) {  // the rows the product accumulates onto
@@ -135,7 +135,8 @@ void matmul_forward(T* out, const T* inp, const T* w, const T* bias, int N, int 
     gemm(Op::none, Op::none, int(end - first), OC, C, T(1), inp + first * std::size_t(C), C, w_t, OC, T(bias ? 1 : 0),
          o, OC);
   };
-  split_rows(std::size_t(N), kGemmRowAlign, double(N) * C * OC, rows, kMinGemmSplitWork);
+  const std::size_t align = gemm_split_align(Op::none, Op::none, N, OC, C, T(1), C, OC, T(bias ? 1 : 0), OC);
+  split_rows(std::size_t(N), align, double(N) * C * OC, rows, kMinGemmSplitWork);
 }
 
 template <class T>
@@ -153,8 +154,10 @@ void matmul_backward(T* dinp, T* dw, T* dbias, const T* dout, const T* inp, cons
       for (std::size_t o = first; o < end; ++o) dbias[o] += d[o];
     }
   };
-  split_rows(std::size_t(N), kGemmRowAlign, work, dinp_rows, kMinGemmSplitWork);
-  split_rows(std::size_t(OC), kGemmRowAlign, work, dw_rows, kMinGemmSplitWork);
+  split_rows(std::size_t(N), gemm_split_align(Op::none, Op::none, N, C, OC, T(1), OC, C, T(0), C), work, dinp_rows,
+             kMinGemmSplitWork);
+  split_rows(std::size_t(OC), gemm_split_align(Op::transpose, Op::none, OC, C, N, T(1), OC, C, T(1), C), work, dw_rows,
+             kMinGemmSplitWork);
 }
 
 template <class T>

@@ -142,8 +142,7 @@ UseSpareCores::UseSpareCores(SpareCores* cores) : previous_(t_cores) { t_cores =
 UseSpareCores::~UseSpareCores() { t_cores = previous_; }
 
 void split_rows(std::size_t n, std::size_t align, double work, const RangeFn& fn, double min_work) {
-  align = std::max<std::size_t>(align, 1);
-  const std::size_t cut = (n / 2 + align / 2) / align * align;
+  const std::size_t cut = split_cut(n, align);
   const bool worth = t_cores && work >= min_work && cut > 0 && cut < n;
   if (!worth || !t_cores->split(n, cut, fn)) fn(0, n);
 }

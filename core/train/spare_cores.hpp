@@ -65,10 +65,12 @@ class UseSpareCores {
   SpareCores* previous_;
 };
 
-// fn over rows [0, n): in two halves cut at a multiple of `align` when the calling thread has a spare core
-// idle and the loop is worth it (`work`, in multiply-adds or element operations, >= min_work), else
-// fn(0, n) on this thread. fn must compute each row the same way whatever range it is given.
+// fn over rows [0, n): in two halves cut at split_cut(n, align) when the calling thread has a spare core idle and the
+// loop is worth it (`work`, in multiply-adds or element operations, >= min_work), else fn(0, n) on this thread; align 0
+// never splits. fn must compute each row the same way whatever range it is given.
 inline constexpr double kMinSplitWork = 1 << 15;
+// The multiple of align nearest n / 2 (rounding half up); 0 for align 0.
+inline std::size_t split_cut(std::size_t n, std::size_t align) { return align ? (n / 2 + align / 2) / align * align : 0; }
 void split_rows(std::size_t n, std::size_t align, double work, const RangeFn& fn, double min_work = kMinSplitWork);
 
 }  // namespace peviz::train

@@ -50,7 +50,7 @@ TEST_CASE("--threads: 0 is every core, the table says the range") {
   CHECK(param_error_of([] { resolve_threads(257); }) == "threads: must be an integer in [0, 256], got 257");
 }
 
-TEST_CASE("the table and the similarity have the same bits on 1, 2, 3 and 7 threads") {
+TEST_CASE("the table and the similarity have the same bits on 1, 2, 3 and 7 threads", "[threads]") {
   for (Encoding e : {Encoding::sinusoidal, Encoding::learned})
     for (Metric metric : {Metric::dot, Metric::cosine}) {
       EncodingParams p;
