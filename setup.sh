@@ -65,9 +65,23 @@ if command -v ccache >/dev/null; then
   CACHE_FLAGS=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 fi
 # "setup: <stage> took N s" after each stage of a test run, so a CI log shows where its time goes.
+# A build stage's line adds what the compiler cache served: "(ccache: H hits, M compiled)".
 STAGE_START=$SECONDS
+cache_counts() {
+  command -v ccache >/dev/null || return 0
+  ccache --print-stats | awk '$1 == "direct_cache_hit" || $1 == "preprocessed_cache_hit" { h += $2 }
+                              $1 == "cache_miss" { m += $2 } END { print h + 0, m + 0 }'
+}
+read -r CACHE_HITS CACHE_MISSES <<<"$(cache_counts) 0 0"
 stage_done() {
-  echo "setup: $1 took $((SECONDS - STAGE_START)) s (total $SECONDS s)"
+  local cache="" hits misses
+  if command -v ccache >/dev/null; then
+    read -r hits misses <<<"$(cache_counts)"
+    ((hits + misses > CACHE_HITS + CACHE_MISSES)) &&
+      cache=" (ccache: $((hits - CACHE_HITS)) hits, $((misses - CACHE_MISSES)) compiled)"
+    CACHE_HITS=$hits CACHE_MISSES=$misses
+  fi
+  echo "setup: $1 took $((SECONDS - STAGE_START)) s (total $SECONDS s)$cache"
   STAGE_START=$SECONDS
 }
 # The browser build into build-web/ (PEVIZ_WEB_DIR), its page in build-web/site/.
@@ -76,25 +90,51 @@ build_web() {
   bash tools/web/fetch_sources.sh "$dir/src"
   # emcc's JavaScript optimiser needs Debian's node modules (acorn), whichever node is first on the PATH.
   export NODE_PATH="/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}"
-  emcmake cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Release -DPEVIZ_BUILD_TESTS=OFF >/dev/null
+  emcmake cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Release -DPEVIZ_BUILD_TESTS=OFF "${CACHE_FLAGS[@]}" >/dev/null
   cmake --build "$dir" -j "$JOBS"
   local raw gz
   raw="$(du -sk "$dir/site" | cut -f1)"
   gz="$(cd "$dir/site" && for f in index.html peviz-page.js peviz.js peviz.wasm peviz.data; do gzip -9c "$f"; done | wc -c)"
   echo "setup: web: $dir/site is $((raw / 1024)) MiB in all; the first view downloads $((gz / 1024)) KiB gzip"
 }
-# One random-input run of the window (peviz --monkey FRAMES SEED) under Xvfb, in a scratch configuration (never the
-# user's session or presets); exits 1 when it fails.
+# One random-input run of the window (peviz --monkey FRAMES SEED) under its own Xvfb (the first free display from
+# DISPLAY_FROM on, so runs started together never race for one), in a scratch configuration (never the user's session
+# or presets); exits 1 when it fails.
 run_monkey() {
-  local frames="$1" seed="$2" config code
+  local frames="$1" seed="$2" display_from="$3" config code
   echo "== peviz --frames $frames --monkey $seed =="
   config="$(mktemp -d)"
   # peviz's own exit code, written from inside: xvfb-run turns a failed clean-up of its own into 5.
-  XDG_CONFIG_HOME="$config" xvfb-run -a -s "-screen 0 1920x1080x24" sh -c '"$@"; echo $? >"$XDG_CONFIG_HOME/code"' \
-    sh "$BUILD_DIR/peviz" --frames "$frames" --monkey "$seed" --reset --size 1600x900 || true
+  XDG_CONFIG_HOME="$config" xvfb-run -a -n "$display_from" -s "-screen 0 1920x1080x24" \
+    sh -c '"$@"; echo $? >"$XDG_CONFIG_HOME/code"' sh "$BUILD_DIR/peviz" --frames "$frames" --monkey "$seed" --reset \
+    --size 1600x900 || true
   code="$(cat "$config/code" 2>/dev/null || echo "none")"
   rm -rf "$config"
   [[ "$code" == 0 ]] || { echo "setup: the monkey run with seed $seed failed (exit $code)" >&2; exit 1; }
+}
+# The random-input test over every page, long, started in the background (each run is one process on about one core,
+# so they share the cores with the browser build instead of waiting for it); wait_monkeys prints their lines and exits 1
+# if any state check failed. Three fixed seeds share the frames, so a failure is reproducible; PEVIZ_MONKEY_SEEDS picks
+# others (any number).
+start_monkeys() {
+  local frames="${PEVIZ_MONKEY_FRAMES:-12000}" seeds i=0  # in all; timings: docs/architecture.md#random-input-test---monkey
+  read -r -a seeds <<<"${PEVIZ_MONKEY_SEEDS:-20261123 104729 31337}"
+  MONKEY_LOGS="$(mktemp -d)"
+  MONKEY_PIDS=()
+  for seed in "${seeds[@]}"; do
+    run_monkey "$((frames / ${#seeds[@]}))" "$seed" "$((300 + 20 * i))" >"$MONKEY_LOGS/$i.log" 2>&1 &
+    MONKEY_PIDS+=("$!")
+    i=$((i + 1))
+  done
+}
+wait_monkeys() {
+  local failed=0 i
+  for i in "${!MONKEY_PIDS[@]}"; do
+    wait "${MONKEY_PIDS[$i]}" || failed=1
+    cat "$MONKEY_LOGS/$i.log"
+  done
+  rm -rf "$MONKEY_LOGS"
+  ((failed == 0)) || exit 1
 }
 if [[ "$MODE" == web ]]; then
   build_web
@@ -115,21 +155,16 @@ fi
 case "$MODE" in
   run)  exec "$BUILD_DIR/peviz" "${@:2}" ;;
   test)
-    # The browser build and what its test drives chromium with (tests/web/package-lock.json), before ctest.
+    # The browser build and what its test drives chromium with (tests/web/package-lock.json), before ctest; the
+    # random-input runs beside it (not during ctest, whose browser and window tests wait on real time).
+    [[ "${PEVIZ_QUICK:-0}" == 1 ]] || start_monkeys
     build_web
     (cd tests/web && npm ci --no-audit --no-fund --loglevel=error)
-    stage_done "the browser build"
+    [[ "${PEVIZ_QUICK:-0}" == 1 ]] || wait_monkeys
+    stage_done "the browser build and the random-input runs"
     (cd "$BUILD_DIR" && ctest --output-on-failure -j "$JOBS")
     stage_done "the test suite"
     [[ "${PEVIZ_QUICK:-0}" == 1 ]] && exit 0
-    # The random-input test over every page, long: any failed state check exits 1 (stops here). Three fixed
-    # seeds share the frames, so a failure is reproducible; PEVIZ_MONKEY_SEEDS picks others (any number).
-    MONKEY_FRAMES="${PEVIZ_MONKEY_FRAMES:-12000}"  # in all; timings: docs/architecture.md#random-input-test---monkey
-    read -r -a MONKEY_SEEDS <<<"${PEVIZ_MONKEY_SEEDS:-20261123 104729 31337}"
-    for MONKEY_SEED in "${MONKEY_SEEDS[@]}"; do
-      run_monkey "$((MONKEY_FRAMES / ${#MONKEY_SEEDS[@]}))" "$MONKEY_SEED"
-    done
-    stage_done "the random-input runs"
     echo "== the whole suite again under AddressSanitizer + UndefinedBehaviorSanitizer =="
     cmake -S . -B "$BUILD_DIR-asan" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPEVIZ_SANITIZE=ON "${CACHE_FLAGS[@]}"
     cmake --build "$BUILD_DIR-asan" -j "$JOBS"
@@ -147,6 +182,7 @@ case "$MODE" in
     stage_done "the fuzzer build"
     bash tests/fuzz/run_fuzzers.sh "$BUILD_DIR-fuzz" "${PEVIZ_FUZZ_SECONDS:-30}"
     stage_done "the fuzzers"
+    if command -v ccache >/dev/null; then echo "== the compiler cache =="; ccache -s; fi
     ;;
   *)    echo "usage: ./setup.sh run|test|web [--build-only]" >&2; exit 2 ;;
 esac

@@ -1,5 +1,6 @@
 // Typed, named reads of a config.json's fields for the model config reader (core/model_config*.cpp only).
 #pragma once
+#include <algorithm>
 #include <initializer_list>
 #include <optional>
 #include <string>
@@ -11,6 +12,11 @@
 #include "core/model_config.hpp"
 
 namespace peviz::model_config_detail {
+
+// Whether s is one of the names in set.
+inline bool in(std::string_view s, std::initializer_list<std::string_view> set) {
+  return std::find(set.begin(), set.end(), s) != set.end();
+}
 
 // Throws ParamError("config", what).
 [[noreturn]] void refuse(const std::string& what);

@@ -17,10 +17,6 @@ namespace {
 constexpr long long kMaxLayers = 1 << 16;
 constexpr long long kMaxSpan = 1 << 30;
 
-bool in(std::string_view s, std::initializer_list<std::string_view> set) {
-  return std::find(set.begin(), set.end(), s) != set.end();
-}
-
 // transformers' layer type names (configuration_utils.py, ALLOWED_LAYER_TYPES) that peviz models.
 struct LayerTypeName {
   std::string_view name;

@@ -17,10 +17,6 @@ namespace {
 constexpr long long kMaxPositions = 1 << 30;
 constexpr long long kMaxCount = 1 << 24;  // hidden_size, heads, layers
 
-bool in(std::string_view s, std::initializer_list<std::string_view> set) {
-  return std::find(set.begin(), set.end(), s) != set.end();
-}
-
 // head_dim; DeepseekV3Config (and V2) set head_dim = qk_rope_head_dim, the part of the head that rotates;
 // otherwise head_dim when given, else hidden_size // num_attention_heads (_compute_*_parameters:
 // `getattr(config, "head_dim", None) or config.hidden_size // config.num_attention_heads`).

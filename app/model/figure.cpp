@@ -18,7 +18,6 @@ namespace {
 
 constexpr const char* kBasicNames[] = {"window", "waves", "encoding", "similarity", "binary"};
 constexpr const char* kDot = kCaptionDot;
-std::string number(double v) { return caption_number(v); }
 
 }  // namespace
 
@@ -36,7 +35,7 @@ std::string absolute_caption(const EncodingParams& p) {
   if (uses.signed_bits && p.signed_bits) c += " (signed)";
   const auto add = [&c](const std::string& part) { (c += kDot) += part; };
   if (uses.d_model) add("d_model " + std::to_string(p.d_model));
-  if (uses.base) add("base " + number(p.base));
+  if (uses.base) add("base " + caption_number(p.base));
   if (uses.table) add("max_len " + std::to_string(p.max_len));
   add("L " + std::to_string(p.seq_len));
   if (uses.layout) add(std::string(to_string(p.layout)));
@@ -100,8 +99,8 @@ std::string binary_caption(const AppState& s) {
   std::string c = "binary analogy" + std::string(kDot) + std::to_string(o.positions) + " positions, " +
                   std::to_string(s.pages.basics.binary.bits) + " bits";
   if (o.morph > 0.0f)
-    c += std::string(kDot) + "morphed " + number(std::round(100.0 * o.morph)) + "% toward d_model " +
-         std::to_string(s.params.d_model) + ", base " + number(s.params.base);
+    c += std::string(kDot) + "morphed " + caption_number(std::round(100.0 * o.morph)) + "% toward d_model " +
+         std::to_string(s.params.d_model) + ", base " + caption_number(s.params.base);
   return c;
 }
 
@@ -149,7 +148,7 @@ bool shows_sidebar_encoding(FigureView v) {
 std::string figure_file_name(const AppState& s, FigureView v, long long unix_seconds) {
   std::string name = "peviz-" + figure_view_name(v) + "-";
   if (shows_sidebar_encoding(v))
-    name += std::string("d").append(std::to_string(s.params.d_model)).append("-b").append(number(s.params.base))
+    name += std::string("d").append(std::to_string(s.params.d_model)).append("-b").append(caption_number(s.params.base))
                 .append("-L").append(std::to_string(s.params.seq_len));  // appends: GCC 12's -Wrestrict misfires on +
   else
     name += caption_slug(s, v);

@@ -14,11 +14,11 @@
 #include "core/limits.hpp"
 #include "core/rope_bounds.hpp"
 #include "model_config_fixtures.hpp"
+#include "tests/core/model_config_fixtures.hpp"
 
 using namespace peviz;
 
 namespace {
-ModelConfig fixture(const std::string& name) { return load_model_config(model_config_fixture(name).string()); }
 // Pairs j < R/2 with 2 pi base^(2j/R) <= L, counted from the closed form.
 int pairs_turning(int R, double base, double L) {
   int n = 0;
@@ -28,7 +28,7 @@ int pairs_turning(int R, double base, double L) {
 }  // namespace
 
 TEST_CASE("summary of Llama 3.1: pairs turning, Liu's critical dimension, Men's base") {
-  const RopeModelSummary s = summarize_rope_model(fixture("llama-3.1-8b-instruct.json"));
+  const RopeModelSummary s = summarize_rope_model(load_fixture_config("llama-3.1-8b-instruct.json"));
   CHECK(s.rotary_dim == 128);
   CHECK(s.base == 500000.0);
   CHECK(s.scaling == RopeScaling::llama3);
@@ -51,7 +51,7 @@ TEST_CASE("summary of Llama 3.1: pairs turning, Liu's critical dimension, Men's 
 }
 
 TEST_CASE("summary of Llama 2: Men et al.'s base for 4k is about 2.7e4, so base 10000 is below it") {
-  const RopeModelSummary s = summarize_rope_model(fixture("llama-2-7b-hf.json"));
+  const RopeModelSummary s = summarize_rope_model(load_fixture_config("llama-2-7b-hf.json"));
   CHECK(s.base == 10000.0);
   CHECK(s.scaling == RopeScaling::none);
   CHECK(s.extended_len == 4096);
@@ -64,7 +64,7 @@ TEST_CASE("summary of Llama 2: Men et al.'s base for 4k is about 2.7e4, so base 
 
 TEST_CASE("summary of Qwen2.5 with its YaRN opt-in: extended to original x factor") {
   // The model card adds rope_scaling but keeps max_position_embeddings 32768: the extended context is 4 x 32768.
-  const RopeModelSummary s = summarize_rope_model(fixture("qwen2.5-7b-instruct-yarn.json"));
+  const RopeModelSummary s = summarize_rope_model(load_fixture_config("qwen2.5-7b-instruct-yarn.json"));
   CHECK(s.original_len == 32768);
   CHECK(s.extended_len == 131072);
   CHECK(s.scaling == RopeScaling::yarn);
@@ -74,13 +74,13 @@ TEST_CASE("summary of Qwen2.5 with its YaRN opt-in: extended to original x facto
 }
 
 TEST_CASE("summary of a linear-scaled layer type and of LongRoPE's long factors") {
-  const RopeModelSummary full = summarize_rope_model(fixture("gemma-3-12b-it.json"), "full_attention");
+  const RopeModelSummary full = summarize_rope_model(load_fixture_config("gemma-3-12b-it.json"), "full_attention");
   CHECK(full.name == "gemma-3-12b-it (full_attention)");
   CHECK(full.scaling == RopeScaling::linear);
   for (std::size_t j = 0; j < full.wavelength.size(); ++j)
     CHECK(full.scaled_wavelength[j] == Approx(8 * full.wavelength[j]).epsilon(1e-12));
   CHECK(full.pairs_turning_extended == full.pairs_turning_original);  // both stretched by 8
-  const RopeModelSummary sliding = summarize_rope_model(fixture("gemma-3-12b-it.json"), "sliding_attention");
+  const RopeModelSummary sliding = summarize_rope_model(load_fixture_config("gemma-3-12b-it.json"), "sliding_attention");
   CHECK(sliding.base == 10000.0);
   CHECK(sliding.scaling == RopeScaling::none);
 
@@ -89,19 +89,19 @@ TEST_CASE("summary of a linear-scaled layer type and of LongRoPE's long factors"
   std::ifstream in(model_config_fixture("phi-3.5-mini-instruct.json"));
   const nlohmann::json j = nlohmann::json::parse(in);
   const std::vector<double> long_factor = j["rope_scaling"]["long_factor"];
-  const RopeModelSummary phi = summarize_rope_model(fixture("phi-3.5-mini-instruct.json"));
+  const RopeModelSummary phi = summarize_rope_model(load_fixture_config("phi-3.5-mini-instruct.json"));
   CHECK(phi.scaling == RopeScaling::longrope);
   REQUIRE(phi.scaled_wavelength.size() == long_factor.size());
   for (std::size_t p = 0; p < long_factor.size(); ++p)
     CHECK(phi.scaled_wavelength[p] == Approx(phi.wavelength[p] * long_factor[p]).epsilon(1e-12));
   CHECK(phi.attention_factor == Approx(std::sqrt(1 + std::log(32.0) / std::log(4096.0))).epsilon(1e-12));
-  CHECK_THROWS_AS(summarize_rope_model(fixture("gpt2.json")), ParamError);
+  CHECK_THROWS_AS(summarize_rope_model(load_fixture_config("gpt2.json")), ParamError);
 }
 
 TEST_CASE("Men et al.'s base over the span the RoPE layers see: Llama 4's chunks, Gemma 3's sliding window") {
   // Llama 4 Scout has Llama 3.1's RoPE, but its rotating layers attend in chunks of 8192 (attention_chunk_size):
   // no RoPE layer sees a distance past 8191, so the bound is the one for 8192 tokens, not for 262144.
-  const RopeModelSummary scout = summarize_rope_model(fixture("llama-4-scout-17b-16e.json"));
+  const RopeModelSummary scout = summarize_rope_model(load_fixture_config("llama-4-scout-17b-16e.json"));
   CHECK(scout.extended_len == 262144);
   CHECK(scout.span == 8192);
   CHECK(scout.layers == 48);
@@ -109,25 +109,25 @@ TEST_CASE("Men et al.'s base over the span the RoPE layers see: Llama 4's chunks
   REQUIRE(scout.min_base);
   CHECK(*scout.min_base == Approx(rope_min_base(128, 8192).value()).epsilon(1e-12));
   CHECK_FALSE(scout.fails_at);
-  const RopeModelSummary llama31 = summarize_rope_model(fixture("llama-3.1-8b-instruct.json"));
+  const RopeModelSummary llama31 = summarize_rope_model(load_fixture_config("llama-3.1-8b-instruct.json"));
   CHECK(scout.scaled_wavelength == llama31.scaled_wavelength);  // the same RoPE, scaling included
   CHECK(llama31.span == llama31.extended_len);
   // Gemma 3: the sliding layers' own base, over their window of 1024; the full layers see the whole context.
-  const RopeModelSummary sliding = summarize_rope_model(fixture("gemma-3-12b-it.json"), "sliding_attention");
+  const RopeModelSummary sliding = summarize_rope_model(load_fixture_config("gemma-3-12b-it.json"), "sliding_attention");
   CHECK(sliding.span == 1024);
   CHECK_FALSE(sliding.fails_at);
-  CHECK(summarize_rope_model(fixture("gemma-3-12b-it.json"), "full_attention").span == 131072);
+  CHECK(summarize_rope_model(load_fixture_config("gemma-3-12b-it.json"), "full_attention").span == 131072);
   // gpt-oss: one RoPE for sliding and full layers; the full ones see everything.
-  const RopeModelSummary oss = summarize_rope_model(fixture("gpt-oss-20b.json"));
+  const RopeModelSummary oss = summarize_rope_model(load_fixture_config("gpt-oss-20b.json"));
   CHECK(oss.span == oss.extended_len);
   // Qwen3-Next: three of four layers are linear attention, without positions.
-  const RopeModelSummary next = summarize_rope_model(fixture("qwen3-next-80b-a3b-instruct.json"));
+  const RopeModelSummary next = summarize_rope_model(load_fixture_config("qwen3-next-80b-a3b-instruct.json"));
   CHECK(next.positionless_layers == 36);
   CHECK(next.layers == 48);
 }
 
 TEST_CASE("Qwen2.5-7B's base is above the smallest base for its 32768 tokens, and still fails there") {
-  const RopeModelSummary s = summarize_rope_model(fixture("qwen2.5-7b-instruct.json"));
+  const RopeModelSummary s = summarize_rope_model(load_fixture_config("qwen2.5-7b-instruct.json"));
   REQUIRE(s.min_base);
   CHECK(s.span == 32768);
   CHECK(s.base > *s.min_base);
@@ -137,7 +137,7 @@ TEST_CASE("Qwen2.5-7B's base is above the smallest base for its 32768 tokens, an
 }
 
 TEST_CASE("The holding-base scan of a summary: over its span, from its smallest base up to the listed factor") {
-  const RopeModelSummary s = summarize_rope_model(fixture("llama-2-7b-hf.json"));
+  const RopeModelSummary s = summarize_rope_model(load_fixture_config("llama-2-7b-hf.json"));
   HoldingBaseScan scan = holding_base_scan(s);
   CHECK(scan.up_to() == Approx(limits::bounds_islands_listed * *s.min_base).epsilon(1e-12));
   while (!scan.done()) scan.step();

@@ -3,9 +3,16 @@
 #include <filesystem>
 #include <string>
 
+#include "core/model_config.hpp"
+#include "tests/build_paths.hpp"
+
 inline std::filesystem::path model_config_fixture(const std::string& name) {
-  const std::filesystem::path here = std::filesystem::path(__FILE__).lexically_normal().parent_path();
+  const std::filesystem::path here = std::filesystem::path(peviz::test::source_dir) / "tests" / "core";
   const std::filesystem::path test_only = here / "model_configs" / name;
   if (std::filesystem::exists(test_only)) return test_only;
   return here.parent_path().parent_path() / "assets" / "models" / name;
+}
+
+inline peviz::ModelConfig load_fixture_config(const std::string& name) {
+  return peviz::load_model_config(model_config_fixture(name).string());
 }

@@ -15,7 +15,7 @@ namespace {
 
 ModelConfig read(const std::string& fields) { return read_model_config("{" + fields + "}", "inline"); }
 
-std::string config_error(const std::string& fields) {
+std::string layers_config_error(const std::string& fields) {
   return param_error_of([&] { read("" + fields); });
 }
 
@@ -76,9 +76,9 @@ TEST_CASE("Llama 4: every fourth layer without RoPE, chunked RoPE layers, tuned 
   const ModelConfig untuned = read(kLlama4 + R"(, "attn_temperature_tuning": false)");
   CHECK_FALSE(untuned.layers[3].query_scaled);
 
-  CHECK(config_error(kLlama4 + R"(, "no_rope_layers": [1, 1, 0])") ==
+  CHECK(layers_config_error(kLlama4 + R"(, "no_rope_layers": [1, 1, 0])") ==
         "config: no_rope_layers has 3 entries for 8 layers (num_hidden_layers)");
-  CHECK(config_error(kLlama4 + R"(, "no_rope_layers": [1, 1, 1, 2, 1, 1, 1, 1])") ==
+  CHECK(layers_config_error(kLlama4 + R"(, "no_rope_layers": [1, 1, 1, 2, 1, 1, 1, 1])") ==
         "config: no_rope_layers[3] 2 must be 0 or 1");
 }
 
@@ -114,14 +114,14 @@ TEST_CASE("Sliding, linear and listed layer types, with their windows", "[model_
   const std::string listed = R"("model_type": "llama", "hidden_size": 256, "num_attention_heads": 4,
     "num_hidden_layers": 3, "sliding_window": 64, "layer_types": )";
   CHECK(spans(read(listed + R"(["sliding_attention", "full_attention", "sliding_attention"])")) == "sfs");
-  CHECK(config_error(listed + R"(["full_attention"])") ==
+  CHECK(layers_config_error(listed + R"(["full_attention"])") ==
         "config: layer_types must list one type per layer (3, num_hidden_layers), got [\"full_attention\"]");
-  CHECK(config_error(listed + R"(["full_attention", "mamba", "full_attention"])") ==
+  CHECK(layers_config_error(listed + R"(["full_attention", "mamba", "full_attention"])") ==
         "config: layer_types[1] 'mamba' is not a layer type peviz models (full_attention, sliding_attention, "
         "chunked_attention, linear_attention)");
   CHECK(read(R"("model_type": "gpt_oss", "hidden_size": 256, "num_attention_heads": 4, "num_hidden_layers": 2)")
             .layers[0].window == 128);  // GptOssConfig's default
-  CHECK(config_error(R"("model_type": "llama", "hidden_size": 256, "num_attention_heads": 4, "num_hidden_layers": 1,
+  CHECK(layers_config_error(R"("model_type": "llama", "hidden_size": 256, "num_attention_heads": 4, "num_hidden_layers": 1,
     "layer_types": ["sliding_attention"])") == "config: sliding_window is missing (the config has sliding layers)");
   // No num_hidden_layers: no map, nothing guessed.
   CHECK(read(R"("model_type": "llama", "hidden_size": 256, "num_attention_heads": 4)").layers.empty());
@@ -147,9 +147,9 @@ TEST_CASE("M-RoPE: contiguous sections (Qwen2-VL) and the interleaved assignment
   CHECK(std::count(q3.pair_axis.begin(), q3.pair_axis.end(), RopeAxis::t) == 24);
   CHECK(std::count(q3.pair_axis.begin(), q3.pair_axis.end(), RopeAxis::h) == 20);
   CHECK(read(head + R"("rope_theta": 10000)").pair_axis.empty());
-  CHECK(config_error(head + R"("rope_scaling": {"type": "mrope", "mrope_section": [16, 24]})") ==
+  CHECK(layers_config_error(head + R"("rope_scaling": {"type": "mrope", "mrope_section": [16, 24]})") ==
         "config: rope_scaling.mrope_section must list three sections (t, h, w)");
-  CHECK(config_error(head + R"("rope_scaling": {"type": "mrope", "mrope_section": [1e300, 24, 24]})") ==
+  CHECK(layers_config_error(head + R"("rope_scaling": {"type": "mrope", "mrope_section": [1e300, 24, 24]})") ==
         "config: rope_scaling.mrope_section 1e+300 is not a count of pairs (0 to 64)");
 }
 

@@ -11,12 +11,12 @@
 
 #include "model_config_fixtures.hpp"
 #include "param_error.hpp"
+#include "tests/core/model_config_fixtures.hpp"
 
 using namespace peviz;
 
 namespace {
 
-ModelConfig fixture(const std::string& name) { return load_model_config(model_config_fixture(name).string()); }
 
 // --- transformers' formulas (modeling_rope_utils.py), written out in double --------------------------------
 
@@ -83,7 +83,7 @@ ScaledRope scaled(const ModelConfig& c, std::optional<int> seq_len = std::nullop
 }  // namespace
 
 TEST_CASE("Llama 3.1 8B: llama3 scaling, factor 8 from 8192, base 500000", "[model_config]") {
-  const ModelConfig c = fixture("llama-3.1-8b-instruct.json");
+  const ModelConfig c = load_fixture_config("llama-3.1-8b-instruct.json");
   CHECK(c.name == "llama-3.1-8b-instruct");
   CHECK(c.model_type == "llama");
   CHECK(c.scheme == PositionScheme::rope);
@@ -102,7 +102,7 @@ TEST_CASE("Llama 3.1 8B: llama3 scaling, factor 8 from 8192, base 500000", "[mod
 }
 
 TEST_CASE("Qwen2.5 7B: plain, and with the model card's YaRN opt-in (legacy `type` key)", "[model_config]") {
-  const ModelConfig plain = fixture("qwen2.5-7b-instruct.json");
+  const ModelConfig plain = load_fixture_config("qwen2.5-7b-instruct.json");
   CHECK(plain.rope.head_dim == 3584 / 28);
   CHECK(plain.scaling.kind == RopeScaling::none);
   CHECK(plain.max_position_embeddings == 32768);
@@ -110,7 +110,7 @@ TEST_CASE("Qwen2.5 7B: plain, and with the model card's YaRN opt-in (legacy `typ
   check_relative(p.inv_freq, default_inv_freq(1e6, 128));
   CHECK(p.attention_factor == 1.0);
 
-  const ModelConfig yarn = fixture("qwen2.5-7b-instruct-yarn.json");
+  const ModelConfig yarn = load_fixture_config("qwen2.5-7b-instruct-yarn.json");
   CHECK(yarn.scaling.kind == RopeScaling::yarn);
   const ScaledRope y = scaled(yarn);
   check_relative(y.inv_freq, yarn_inv_freq(1e6, 128, 4.0, 32768));
@@ -118,7 +118,7 @@ TEST_CASE("Qwen2.5 7B: plain, and with the model card's YaRN opt-in (legacy `typ
 }
 
 TEST_CASE("DeepSeek-V3: head_dim = qk_rope_head_dim, interleaved, YaRN x40 with mscale / mscale_all_dim", "[model_config]") {
-  const ModelConfig c = fixture("deepseek-v3.json");
+  const ModelConfig c = load_fixture_config("deepseek-v3.json");
   CHECK(c.rope.head_dim == 64);
   CHECK(c.rope.pairing == RopePairing::interleaved);
   CHECK(c.rope.base == 10000.0);
@@ -132,7 +132,7 @@ TEST_CASE("DeepSeek-V3: head_dim = qk_rope_head_dim, interleaved, YaRN x40 with 
 }
 
 TEST_CASE("Phi-3.5 mini: LongRoPE, original 4096 at the top level, short and long factors by seq_len", "[model_config]") {
-  const ModelConfig c = fixture("phi-3.5-mini-instruct.json");
+  const ModelConfig c = load_fixture_config("phi-3.5-mini-instruct.json");
   CHECK(c.name == "microsoft/Phi-3.5-mini-instruct");
   CHECK(c.rope.head_dim == 96);
   CHECK(c.scaling.kind == RopeScaling::longrope);
@@ -155,7 +155,7 @@ TEST_CASE("Phi-3.5 mini: LongRoPE, original 4096 at the top level, short and lon
 }
 
 TEST_CASE("Gemma 3: full layers scaled linearly from rope_theta, sliding layers on rope_local_base_freq", "[model_config]") {
-  const ModelConfig big = fixture("gemma-3-12b-it.json");  // text_config nested in a Gemma3Config
+  const ModelConfig big = load_fixture_config("gemma-3-12b-it.json");  // text_config nested in a Gemma3Config
   CHECK(big.model_type == "gemma3_text");
   CHECK(big.name == "gemma-3-12b-it");
   REQUIRE(big.layer_types.size() == 2);
@@ -172,7 +172,7 @@ TEST_CASE("Gemma 3: full layers scaled linearly from rope_theta, sliding layers 
   check_relative(scaled(full).inv_freq, linear);
   check_relative(scaled(sliding).inv_freq, default_inv_freq(10000, 256));
 
-  const ModelConfig small = fixture("gemma-3-1b-it.json");  // flat gemma3_text, rope_scaling null
+  const ModelConfig small = load_fixture_config("gemma-3-1b-it.json");  // flat gemma3_text, rope_scaling null
   CHECK(layer_type_rope(small, "full_attention").layers == 4);
   CHECK(layer_type_rope(small, "sliding_attention").layers == 22);
   check_relative(scaled(small).inv_freq, default_inv_freq(1e6, 256));
@@ -193,27 +193,27 @@ TEST_CASE("Gemma 3: full layers scaled linearly from rope_theta, sliding layers 
 }
 
 TEST_CASE("GPT-NeoX 20B and Phi-2: partial rotary (rotary_pct, partial_rotary_factor) and rotary_emb_base", "[model_config]") {
-  const ModelConfig neox = fixture("gpt-neox-20b.json");
+  const ModelConfig neox = load_fixture_config("gpt-neox-20b.json");
   CHECK(neox.rope.head_dim == 96);
   CHECK(rotary_dim(neox.rope) == 24);  // int(96 * 0.25)
   CHECK(neox.rope.base == 10000.0);
   check_relative(scaled(neox).inv_freq, default_inv_freq(10000, 24));
 
-  const ModelConfig phi = fixture("phi-2.json");
+  const ModelConfig phi = load_fixture_config("phi-2.json");
   CHECK(phi.rope.head_dim == 80);
   CHECK(rotary_dim(phi.rope) == 32);  // int(80 * 0.4)
   check_relative(scaled(phi).inv_freq, default_inv_freq(10000, 32));
 }
 
 TEST_CASE("rope_parameters: GLM-5.1 (theta inside it) and one keyed by layer type", "[model_config]") {
-  const ModelConfig glm = fixture("glm-5.1.json");
+  const ModelConfig glm = load_fixture_config("glm-5.1.json");
   CHECK(glm.rope.head_dim == 64);
   CHECK(glm.rope.base == 1e6);
   CHECK(glm.rope.pairing == RopePairing::interleaved);  // rope_interleave: true
   CHECK(glm.scaling.kind == RopeScaling::none);
   check_relative(scaled(glm).inv_freq, default_inv_freq(1e6, 64));
 
-  const ModelConfig per_layer = fixture("rope-parameters-per-layer.json");
+  const ModelConfig per_layer = load_fixture_config("rope-parameters-per-layer.json");
   REQUIRE(per_layer.layer_types.size() == 2);
   const LayerTypeRope& full = layer_type_rope(per_layer, "");
   CHECK(full.layer_type == "full_attention");

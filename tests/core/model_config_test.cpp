@@ -10,6 +10,7 @@
 #include "param_error.hpp"
 #include "tests/temp_path.hpp"
 #include "model_config_fixtures.hpp"
+#include "tests/core/model_config_fixtures.hpp"
 
 using namespace peviz;
 
@@ -17,7 +18,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-ModelConfig fixture(const std::string& name) { return load_model_config(model_config_fixture(name).string()); }
 
 std::string config_error(std::string_view json) {
   return param_error_of([&] { read_model_config(json, "inline"); });
@@ -26,21 +26,21 @@ std::string config_error(std::string_view json) {
 }  // namespace
 
 TEST_CASE("GPT-2, T5 and MPT: learned absolute, T5 buckets, ALiBi with the model's settings", "[model_config]") {
-  const ModelConfig gpt2 = fixture("gpt2.json");
+  const ModelConfig gpt2 = load_fixture_config("gpt2.json");
   CHECK(gpt2.scheme == PositionScheme::learned_absolute);
   CHECK(gpt2.max_position_embeddings == 1024);
   CHECK(gpt2.width == 768);
   CHECK(gpt2.heads == 12);
   CHECK(param_error_of([&] { layer_type_rope(gpt2, ""); }) == "layer-type: the model uses learned_absolute, not RoPE");
 
-  const ModelConfig t5 = fixture("t5-small.json");
+  const ModelConfig t5 = load_fixture_config("t5-small.json");
   CHECK(t5.scheme == PositionScheme::t5_relative);
   CHECK(t5.heads == 8);
   CHECK(t5.num_buckets == 32);
   CHECK(t5.max_distance == 128);  // T5Config's default: t5-small's file leaves it out
   CHECK(t5.bidirectional);
 
-  const ModelConfig mpt = fixture("mpt-7b-instruct.json");
+  const ModelConfig mpt = load_fixture_config("mpt-7b-instruct.json");
   CHECK(mpt.scheme == PositionScheme::alibi);
   CHECK(mpt.heads == 32);
   CHECK(mpt.max_position_embeddings == 2048);

@@ -9,15 +9,12 @@
 #include "app/media/gif_file.hpp"
 #include "app/plot/colormap.hpp"
 #include "core/errors.hpp"
+#include "tests/temp_path.hpp"
 
 using namespace peviz;
 using namespace peviz::media;
 
 namespace {
-
-std::string temp_file(const std::string& name) {
-  return (std::filesystem::temp_directory_path() / ("peviz-gif-test-" + std::to_string(::getpid()) + "-" + name)).string();
-}
 
 // Frame f: a viridis colour bar across the top half, a dark lower half with a white 8 x 8 square
 // moving right by 4 px per frame.
@@ -65,7 +62,7 @@ TEST_CASE("a GIF reads back with its frames, size, delays and colours") {
   const int w = 128, h = 48, n = 12, fps = 30;
   GifWriter gif(w, h, fps);
   for (int f = 0; f < n; ++f) gif.add_frame(test_frame(w, h, f));
-  const std::string path = temp_file("anim.gif");
+  const std::string path = unique_temp_path("gif-test-anim.gif");
   gif.write(path);
 
   int err = 0;
@@ -108,7 +105,7 @@ TEST_CASE("the GIF writer refuses what it cannot do, leaving no file") {
   CHECK_THROWS_WITH(GifWriter(10, 10, 60), Catch::Contains("1 to 50 frames per second"));
   GifWriter gif(16, 16, 10);
   CHECK_THROWS_AS(gif.add_frame(test_frame(32, 16, 0)), ParamError);
-  const std::string path = temp_file("empty.gif");
+  const std::string path = unique_temp_path("gif-test-empty.gif");
   CHECK_THROWS_AS(gif.write(path), ParamError);
   CHECK_FALSE(std::filesystem::exists(path));
   gif.add_frame(test_frame(16, 16, 0));

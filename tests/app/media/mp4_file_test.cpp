@@ -12,15 +12,12 @@ extern "C" {
 
 #include "app/media/mp4_file.hpp"
 #include "core/errors.hpp"
+#include "tests/temp_path.hpp"
 
 using namespace peviz;
 using namespace peviz::media;
 
 namespace {
-
-std::string temp_file(const std::string& name) {
-  return (std::filesystem::temp_directory_path() / ("peviz-mp4-test-" + std::to_string(::getpid()) + "-" + name)).string();
-}
 
 // Frame f: four flat quadrants (red, green, blue, a grey that brightens by 8 per frame).
 RgbaImage quadrants(int w, int h, int f) {
@@ -100,7 +97,7 @@ TEST_CASE("an MP4 reads back with its frame count, size, exact frame rate and co
   Mp4Writer mp4(w, h, fps);
   for (int f = 0; f < n; ++f) mp4.add_frame(quadrants(w, h, f));
   CHECK(mp4.frame_count() == n);
-  const std::string path = temp_file("clip.mp4");
+  const std::string path = unique_temp_path("mp4-test-clip.mp4");
   mp4.write(path);
   const Decoded d = decode_all(path);
   CHECK(d.codec == "h264");
@@ -127,7 +124,7 @@ TEST_CASE("the MP4 writer refuses odd sizes, bad rates and mismatched frames, le
   CHECK_THROWS_AS(Mp4Writer(320, 180, 121), ParamError);
   Mp4Writer mp4(64, 64, 10);
   CHECK_THROWS_AS(mp4.add_frame(quadrants(32, 64, 0)), ParamError);
-  const std::string path = temp_file("none.mp4");
+  const std::string path = unique_temp_path("mp4-test-none.mp4");
   CHECK_THROWS_AS(mp4.write(path), ParamError);  // no frames
   CHECK_FALSE(std::filesystem::exists(path));
   Mp4Writer ok(64, 64, 10);

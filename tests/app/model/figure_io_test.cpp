@@ -14,19 +14,13 @@
 #include "app/plot/svg_writer.hpp"
 #include "core/errors.hpp"
 #include "core/png_file.hpp"
+#include "tests/temp_path.hpp"
 
 using namespace peviz;
 using namespace peviz::app;
 namespace fs = std::filesystem;
 
 namespace {
-
-fs::path temp_dir(const char* name) {
-  const fs::path d = fs::temp_directory_path() / ("peviz-figure-io-" + std::to_string(::getpid()) + "-" + name);
-  fs::remove_all(d);
-  fs::create_directories(d);
-  return d;
-}
 
 void compute_page(AppState& s, Page p) {
   s.pages.page = p;
@@ -76,7 +70,7 @@ TEST_CASE("every page has data to export once computed") {
 
 TEST_CASE("new figure paths: figure_file_name's stem with the ending asked, in the figure folder") {
   AppState s;
-  const fs::path dir = temp_dir("figure-paths") / "new";
+  const fs::path dir = fresh_temp_dir("figure-io-figure-paths") / "new";
   s.figure.folder = dir.string();
   const std::string png = figure_file_name(s, {FigureView::encoding}, 0);
   const std::string gif = new_figure_path(s, {FigureView::encoding}, 0, "-position.gif");
@@ -97,7 +91,7 @@ TEST_CASE("exported CSV and NPY files land in the folder, atomically") {
   s.params.d_model = 8;
   s.params.seq_len = 5;
   update_app_state(s);
-  const fs::path dir = temp_dir("export") / "made";  // created when missing
+  const fs::path dir = fresh_temp_dir("figure-io-export") / "made";  // created when missing
   s.figure.folder = dir.string();
   const std::string csv = export_view_data(s, {FigureView::encoding}, false, 0);
   CHECK(fs::path(csv).parent_path() == dir);
@@ -121,7 +115,7 @@ TEST_CASE("exported CSV and NPY files land in the folder, atomically") {
 }
 
 TEST_CASE("opening a figure PNG restores its parameters; a foreign or broken PNG is refused") {
-  const fs::path dir = temp_dir("open");
+  const fs::path dir = fresh_temp_dir("figure-io-open");
   AppState made;
   made.params.encoding = Encoding::binary;
   made.params.d_model = 12;
@@ -151,7 +145,7 @@ TEST_CASE("opening a figure PNG restores its parameters; a foreign or broken PNG
 }
 
 TEST_CASE("an SVG figure reopens to the state and view that made it; a corrupt one is refused") {
-  const fs::path dir = temp_dir("vector");
+  const fs::path dir = fresh_temp_dir("figure-io-vector");
   AppState made;
   made.params.d_model = 24;
   made.params.base = 500.0;
@@ -183,7 +177,7 @@ TEST_CASE("an SVG figure reopens to the state and view that made it; a corrupt o
 
 TEST_CASE("File > Export lab runs: with no finished run the toast says so and nothing is written") {
   AppState s;
-  const fs::path dir = temp_dir("lab");
+  const fs::path dir = fresh_temp_dir("figure-io-lab");
   s.figure.folder = dir.string();
   s.pages.lab.save_requested = true;
   handle_file_requests(s, 10.0, 1234);
@@ -195,7 +189,7 @@ TEST_CASE("File > Export lab runs: with no finished run the toast says so and no
 }
 
 TEST_CASE("opening a file that is missing, truncated or not what its name says changes nothing and says why") {
-  const fs::path dir = temp_dir("bad-open");
+  const fs::path dir = fresh_temp_dir("figure-io-bad-open");
   const fs::path shipped = find_data_file("assets/lab/default-copy-learned-seed0.safetensors");
   REQUIRE_FALSE(shipped.empty());
   std::string head(1000, '\0');

@@ -23,7 +23,7 @@ namespace {
 const std::string kLesson = std::string(peviz::test::source_dir) + "/assets/lessons/longer-than-training.json";
 
 // The state at lesson step `number` (1-based), as the window shows it.
-AppState at_step(int number) {
+AppState longer_lesson_at_step(int number) {
   AppState s;
   start_lesson(s, load_lesson_file(kLesson));
   go_to_step(s, number - 1);
@@ -60,7 +60,7 @@ TEST_CASE("the second lesson: seven steps on the Lab page, each on a shipped exp
   REQUIRE(l.steps.size() == 7);
   for (int k = 1; k <= 7; ++k) {
     INFO("step " << k);
-    AppState s = at_step(k);
+    AppState s = longer_lesson_at_step(k);
     CHECK(s.pages.page == Page::lab);
     CHECK_FALSE(s.pages.lab.opened_shipped.empty());
     CHECK_FALSE(lab_training(s.pages.lab));
@@ -68,7 +68,7 @@ TEST_CASE("the second lesson: seven steps on the Lab page, each on a shipped exp
 }
 
 TEST_CASE("step 1: all six fit n <= 20; at 25 RoPE, sinusoidal and learned copy none, NoPE, ALiBi and T5 some; at 35 none") {
-  AppState s = at_step(1);
+  AppState s = longer_lesson_at_step(1);
   const LabOptions& o = s.pages.lab;
   CHECK(o.show == LabShow::charts);
   REQUIRE(o.series.size() == 6);
@@ -88,7 +88,7 @@ TEST_CASE("step 1: all six fit n <= 20; at 25 RoPE, sinusoidal and learned copy 
 }
 
 TEST_CASE("step 2: RoPE and sinusoidal at n = 25 read 53 tokens, ids 0..52, past training's 0..42; both go wrong") {
-  AppState s = at_step(2);
+  AppState s = longer_lesson_at_step(2);
   const LabOptions& o = s.pages.lab;
   CHECK(o.show == LabShow::attention);
   REQUIRE(o.beside_pe >= 0);
@@ -121,7 +121,7 @@ TEST_CASE("step 2: RoPE and sinusoidal at n = 25 read 53 tokens, ids 0..52, past
 }
 
 TEST_CASE("step 3: the learned table has 43 rows, a string of 25 symbols needs 53: not defined, counted 0") {
-  AppState s = at_step(3);
+  AppState s = longer_lesson_at_step(3);
   const LabOptions& o = s.pages.lab;
   CHECK_FALSE(o.attention.defined);
   CHECK(o.attention.note.find("53 tokens") != std::string::npos);
@@ -133,7 +133,7 @@ TEST_CASE("step 3: the learned table has 43 rows, a string of 25 symbols needs 5
 }
 
 TEST_CASE("step 4: coupled-rope copies the string of 35 exactly, x_k and y_k share ids up to 127, and looks at the digit to copy") {
-  AppState s = at_step(4);
+  AppState s = longer_lesson_at_step(4);
   const LabOptions& o = s.pages.lab;
   const LabAttention &rope = o.attention, &coupled = o.beside;
   REQUIRE(rope.defined);
@@ -154,7 +154,7 @@ TEST_CASE("step 4: coupled-rope copies the string of 35 exactly, x_k and y_k sha
 }
 
 TEST_CASE("step 5: coupled-rope copies more than 9 in 10 up to n = 35, less than half at 40; FIRE 9 in 10 at 25, fading") {
-  AppState s = at_step(5);
+  AppState s = longer_lesson_at_step(5);
   const LabOptions& o = s.pages.lab;
   CHECK(o.show == LabShow::charts);
   REQUIRE(o.series.size() == 3);
@@ -167,7 +167,7 @@ TEST_CASE("step 5: coupled-rope copies more than 9 in 10 up to n = 35, less than
 }
 
 TEST_CASE("step 6: FIRE's interpolated distance stays in [0, 1] for every query; FIRE copies the string of 30, RoPE does not") {
-  AppState s = at_step(6);
+  AppState s = longer_lesson_at_step(6);
   const LabOptions& o = s.pages.lab;
   REQUIRE(o.attention.defined);
   REQUIRE(o.beside.defined);
@@ -183,7 +183,7 @@ TEST_CASE("step 6: FIRE's interpolated distance stays in [0, 1] for every query;
 }
 
 TEST_CASE("step 7: randomized ids are drawn from [0, 128) without repeats and sorted: every id and distance up to 127 seen") {
-  AppState s = at_step(7);
+  AppState s = longer_lesson_at_step(7);
   CHECK(s.pages.lab.settings.position_range == 128);
   const train::PositionCoverage random = train::training_coverage(train::PositionSampler::randomized, 20, 128);
   CHECK(random.max_id == 127);

@@ -27,7 +27,7 @@ using nlohmann::json;
 
 namespace {
 
-const fs::path kShipped = fs::path(peviz::test::source_dir) / "assets" / "lessons";
+const fs::path kShippedLessons = fs::path(peviz::test::source_dir) / "assets" / "lessons";
 
 std::string refusal(const json& j) {
   try {
@@ -46,7 +46,7 @@ json one_step(json state) {
 
 TEST_CASE("every shipped lesson loads and validates") {
   int count = 0;
-  for (const auto& e : fs::directory_iterator(kShipped)) {
+  for (const auto& e : fs::directory_iterator(kShippedLessons)) {
     if (e.path().extension() != ".json") continue;
     INFO(e.path());
     const Lesson l = load_lesson_file(e.path());
@@ -62,7 +62,7 @@ TEST_CASE("every shipped lesson loads and validates") {
 }
 
 TEST_CASE("the default lesson follows the argument, page by page") {
-  const Lesson l = load_lesson_file(kShipped / "positional-encodings.json");
+  const Lesson l = load_lesson_file(kShippedLessons / "positional-encodings.json");
   REQUIRE(l.steps.size() == 13);
   CHECK(l.steps[0].demo == "word-order");
   CHECK(lesson_step_line(l, 2) == l.title + "  ·  step 3 / 13");  // the panel's line, 1-based

@@ -10,6 +10,7 @@
 #include "app/model/presets.hpp"
 #include "core/errors.hpp"
 #include "tests/build_paths.hpp"
+#include "tests/temp_path.hpp"
 
 using namespace peviz;
 using namespace peviz::app;
@@ -17,14 +18,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const fs::path kShipped = fs::path(peviz::test::source_dir) / "assets" / "presets";
-
-fs::path temp_dir(const char* name) {
-  const fs::path d = fs::temp_directory_path() / (std::string("peviz-presets-test-") + name + "-" + std::to_string(::getpid()));
-  fs::remove_all(d);
-  fs::create_directories(d);
-  return d;
-}
+const fs::path kShippedPresets = fs::path(peviz::test::source_dir) / "assets" / "presets";
 
 const PresetEntry& shipped(const std::vector<PresetEntry>& all, const char* name) {
   const PresetEntry* p = find_preset(all, name);
@@ -47,7 +41,7 @@ struct ConfigHome {
 }  // namespace
 
 TEST_CASE("every shipped preset loads and validates") {
-  const auto all = list_presets(kShipped, {});
+  const auto all = list_presets(kShippedPresets, {});
   REQUIRE(all.size() >= 9);
   for (const PresetEntry& p : all) {
     INFO(p.path << ": " << p.error);
@@ -62,7 +56,7 @@ TEST_CASE("every shipped preset loads and validates") {
 }
 
 TEST_CASE("shipped presets set the models' values") {
-  const auto all = list_presets(kShipped, {});
+  const auto all = list_presets(kShippedPresets, {});
   {
     AppState s;
     REQUIRE(apply_preset(shipped(all, "lab-default"), s));
@@ -164,7 +158,7 @@ TEST_CASE("shipped presets set the models' values") {
 }
 
 TEST_CASE("broken preset files are listed with the reason and never applied") {
-  const fs::path dir = temp_dir("broken");
+  const fs::path dir = fresh_temp_dir("presets-broken");
   std::ofstream(dir / "a-truncated.json") << R"({"name": "Cut", "description": "x", "state": {"params": {"d_model": 6)";
   std::ofstream(dir / "b-wrong-type.json") << R"({"name": "Typed", "description": "x", "state": {"params": {"d_model": "big"}}})";
   std::ofstream(dir / "c-unknown-page.json") << R"({"name": "Paged", "description": "x", "state": {"page": "nowhere"}})";
@@ -194,7 +188,7 @@ TEST_CASE("broken preset files are listed with the reason and never applied") {
 }
 
 TEST_CASE("a user preset saves, lists and loads back") {
-  const fs::path config = temp_dir("user");
+  const fs::path config = fresh_temp_dir("presets-user");
   ConfigHome home(config);
   REQUIRE(user_presets_dir() == config / "peviz" / "presets");
   AppState s;
@@ -208,7 +202,7 @@ TEST_CASE("a user preset saves, lists and loads back") {
   CHECK(path == config / "peviz" / "presets" / "my-lecture-part-2.json");
   CHECK_FALSE(fs::exists(path.string() + ".tmp"));
 
-  const auto all = list_presets(kShipped, user_presets_dir());
+  const auto all = list_presets(kShippedPresets, user_presets_dir());
   const PresetEntry* p = find_preset(all, "My lecture: part 2");
   REQUIRE(p != nullptr);
   CHECK(p->user);
@@ -229,5 +223,5 @@ TEST_CASE("preset names become safe file names") {
   CHECK(preset_file_stem("../../etc") == "etc");
   CHECK(preset_file_stem("  ***  ").empty());
   AppState s;
-  CHECK_THROWS_AS(save_user_preset("***", s, temp_dir("bad-name")), ParamError);
+  CHECK_THROWS_AS(save_user_preset("***", s, fresh_temp_dir("presets-bad-name")), ParamError);
 }

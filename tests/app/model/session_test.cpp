@@ -6,17 +6,11 @@
 #include <fstream>
 
 #include "app/model/session.hpp"
+#include "tests/temp_path.hpp"
 
 using namespace peviz;
 using namespace peviz::app;
 namespace fs = std::filesystem;
-
-static fs::path temp_dir(const char* name) {
-  const fs::path d = fs::temp_directory_path() / (std::string("peviz-session-test-") + name + "-" + std::to_string(::getpid()));
-  fs::remove_all(d);
-  fs::create_directories(d);
-  return d;
-}
 
 TEST_CASE("the session lives in the XDG config folder, never the working directory") {
   const char* old = std::getenv("XDG_CONFIG_HOME");
@@ -29,7 +23,7 @@ TEST_CASE("the session lives in the XDG config folder, never the working directo
 }
 
 TEST_CASE("a saved session loads back") {
-  const fs::path path = temp_dir("roundtrip") / "peviz" / "session.json";
+  const fs::path path = fresh_temp_dir("session-roundtrip") / "peviz" / "session.json";
   AppState s;
   s.params.encoding = Encoding::learned;
   s.params.d_model = 77;
@@ -68,7 +62,7 @@ TEST_CASE("a saved session loads back") {
 }
 
 TEST_CASE("a missing file changes nothing; a broken or invalid one is ignored with a reason") {
-  const fs::path dir = temp_dir("bad");
+  const fs::path dir = fresh_temp_dir("session-bad");
   AppState s;
   WindowSize size;
   std::string problem;
@@ -88,7 +82,7 @@ TEST_CASE("a missing file changes nothing; a broken or invalid one is ignored wi
 }
 
 TEST_CASE("a session without the newer view keys still loads, with their defaults") {
-  const fs::path dir = temp_dir("old");
+  const fs::path dir = fresh_temp_dir("session-old");
   std::ofstream(dir / "old.json") << R"({"version":1,
     "params":{"encoding":"binary","layout":"halves","d_model":12,"seq_len":64,"base":100,"seed":1,"max_len":10,"signed_bits":true},
     "view":{"theme":"light"}, "window":{"width":800,"height":600}})";
