@@ -127,24 +127,22 @@ std::vector<std::string> layer_type_names(const Fields& f, const std::string& mo
 // The tokens a sliding layer sees back, or a chunked layer's chunk; 0 where the model keeps none (SmolLM3 and the
 // Qwen family without use_sliding_window: their attention then passes no window).
 int window_of(const Fields& f, LayerSpan span, const std::string& model_type) {
-  const auto need = [&](std::string_view key, std::optional<long long> fallback) {
+  // The span field `key`, or the class's default `fallback` where it has one (0: none, the field is required).
+  const auto need = [&](std::string_view key, long long fallback) {
     const auto v = f.integer(key, 1, kMaxSpan);
-    if (!v && !fallback) refuse(f.name(key) + " is missing (the config has " + std::string(to_string(span)) + " layers)");
-    return int(v ? *v : *fallback);
+    if (!v && fallback == 0) refuse(f.name(key) + " is missing (the config has " + std::string(to_string(span)) + " layers)");
+    return int(v.value_or(fallback));
   };
   if (span == LayerSpan::sliding) {
     if (qwen_family(model_type)) return int(qwen_window(f).value_or(0));
     if (model_type == "smollm3")
       return f.boolean("use_sliding_window").value_or(false) ? int(f.integer("sliding_window", 1, kMaxSpan).value_or(0)) : 0;
     // Class defaults: GptOssConfig 128, Gemma3TextConfig and MistralConfig 4096.
-    const std::optional<long long> fallback = model_type == "gpt_oss" ? std::optional<long long>(128)
-                                              : in(model_type, {"gemma3_text", "mistral"}) ? std::optional<long long>(4096)
-                                                                                           : std::nullopt;
-    return need("sliding_window", fallback);
+    return need("sliding_window", model_type == "gpt_oss" ? 128 : in(model_type, {"gemma3_text", "mistral"}) ? 4096 : 0);
   }
   // Llama4TextConfig.attention_chunk_size: 8192 by default.
   if (span == LayerSpan::chunked)
-    return need("attention_chunk_size", model_type == "llama4_text" ? std::optional<long long>(8192) : std::nullopt);
+    return need("attention_chunk_size", model_type == "llama4_text" ? 8192 : 0);
   return 0;
 }
 

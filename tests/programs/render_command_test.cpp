@@ -285,6 +285,8 @@ TEST_CASE("render --animate refuses what it cannot do with one line and exit 2")
   CHECK_FALSE(fs::exists(temp_path("a.mp4")));
 }
 
+namespace {
+
 // Runs the window with --record (flags `args`) into a fresh folder; the one GIF it wrote, read back.
 struct RecordedGif {
   std::string name;
@@ -304,6 +306,8 @@ RecordedGif record_in_window(const std::string& folder, const std::string& args)
   fs::remove_all(dir);
   return out;
 }
+
+}  // namespace
 
 TEST_CASE("View > Record animation (--record) writes a GIF of the sweep into the figure folder") {
   // At the window's size (1000 x 700), named after the page's own knobs, not the sidebar's d_model, base and L.

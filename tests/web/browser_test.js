@@ -83,7 +83,9 @@ async function waitFrames(page, frames, timeoutMs = 60000) {
 // The desktop's screenshot of the same view: `peviz --view V --size WxH --screenshot` under Xvfb.
 function desktopScreenshot(view, file) {
   const config = fs.mkdtempSync(path.join(os.tmpdir(), 'peviz-web-desktop-'));
-  execFileSync('xvfb-run', ['-a', '-s', '-screen 0 1920x1080x24', args.peviz, '--frames', '6', '--reset',
+  // Displays from 400 on: app_tests' windows start xvfb-run -a from 99 at the same time, and two xvfb-run -a that
+  // try the same free display at once can leave one waiting for ever.
+  execFileSync('xvfb-run', ['-a', '-n', '400', '-s', '-screen 0 1920x1080x24', args.peviz, '--frames', '6', '--reset',
                             '--hide-pointer', '--size', `${WIDTH}x${HEIGHT}`, '--view', view, '--screenshot', file],
                {env: {...process.env, XDG_CONFIG_HOME: config}, stdio: 'pipe', timeout: 120000});
   fs.rmSync(config, {recursive: true, force: true});
