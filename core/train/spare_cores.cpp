@@ -35,7 +35,8 @@ struct alignas(64) SpareCores::Slot {  // one cache line each: the slots of two 
   std::exception_ptr error;
 };
 
-SpareCores::SpareCores(int slots) : slots_(std::make_unique<Slot[]>(std::size_t(std::max(slots, 0)))), count_(slots) {}
+SpareCores::SpareCores(int slots, Handoff handoff)
+    : slots_(std::make_unique<Slot[]>(std::size_t(std::max(slots, 0)))), count_(slots), handoff_(handoff) {}
 
 SpareCores::~SpareCores() { close(); }
 
@@ -121,7 +122,8 @@ bool SpareCores::split(std::size_t n, std::size_t cut, const RangeFn& fn) {
       mine = std::current_exception();
     }
     int expected_posted = posted;
-    if (s.state.compare_exchange_strong(expected_posted, claimed, std::memory_order_acq_rel)) {
+    if (handoff_ == Handoff::take_back &&
+        s.state.compare_exchange_strong(expected_posted, claimed, std::memory_order_acq_rel)) {
       // The worker has not started (its core is busy elsewhere): this thread computes the upper half too.
       s.state.store(idle, std::memory_order_release);
       if (mine) std::rethrow_exception(mine);

@@ -30,9 +30,14 @@ class RangeFn {
   void (*call_)(void*, std::size_t, std::size_t);
 };
 
+// What split() does when this thread's half is done and the serving thread has not started the other:
+// take_back computes it here (no core waits on a preempted one); wait_for_server leaves it to the server
+// however late it starts (the tests' proof that a whole run's halves are lent, under any load).
+enum class Handoff { take_back, wait_for_server };
+
 class SpareCores {
  public:
-  explicit SpareCores(int slots);
+  explicit SpareCores(int slots, Handoff handoff = Handoff::take_back);
   ~SpareCores();
   SpareCores(const SpareCores&) = delete;
   SpareCores& operator=(const SpareCores&) = delete;
@@ -50,6 +55,7 @@ class SpareCores {
   struct Slot;
   std::unique_ptr<Slot[]> slots_;
   int count_;
+  Handoff handoff_;
   std::atomic<long> lent_{0};
 };
 

@@ -92,6 +92,25 @@ TEST_CASE("split: whether the server starts the upper half in time or this threa
   server.join();
 }
 
+TEST_CASE("split with wait_for_server: the upper half runs on the serving thread even when this thread's half ends first",
+          "[train][spare]") {
+  SpareCores cores(1, Handoff::wait_for_server);
+  std::thread server([&] { cores.serve(0); });
+  while (!cores.split(2, 1, [](std::size_t, std::size_t) {})) std::this_thread::yield();  // serving now
+  const std::thread::id me = std::this_thread::get_id();
+  std::vector<int> by_me(6, 0), by_other(6, 0);
+  for (int repeat = 0; repeat < 100; ++repeat) {  // the lower half returns at once: take_back would often keep the upper
+    REQUIRE(cores.split(6, 2, [&](std::size_t first, std::size_t end) {
+      for (std::size_t i = first; i < end; ++i) (std::this_thread::get_id() == me ? by_me : by_other)[i] += 1;
+    }));
+  }
+  CHECK(by_me == std::vector<int>{100, 100, 0, 0, 0, 0});
+  CHECK(by_other == std::vector<int>{0, 0, 100, 100, 100, 100});
+  CHECK(cores.lent() == 101);
+  cores.close();
+  server.join();
+}
+
 TEST_CASE("split: an exception in either half reaches the caller, and the core serves on", "[train][spare]") {
   ServedCores served;
   CHECK_THROWS_WITH(served.cores.split(8, 4,
@@ -220,7 +239,9 @@ TEST_CASE("one run on two workers: the idle worker computes halves, and the run 
   for (PositionEncoding pe : kAllPositionEncodings) {
     INFO(to_string(pe));
     const TrainSettings settings = splittable_run(pe);
-    RunQueue two({settings}, 2);
+    // wait_for_server: every half posted once the second worker serves is computed there, however the machine
+    // is loaded (with take_back a busy machine may leave none lent); the bits must be the same either way.
+    RunQueue two({settings}, 2, 0, Handoff::wait_for_server);
     two.wait();
     REQUIRE(two.state(0) == RunState::done);
     CHECK(two.halves_lent() > 0);
