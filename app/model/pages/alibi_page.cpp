@@ -12,6 +12,7 @@
 
 namespace peviz::app {
 
+namespace alibi_local {  // this page's own names (the pages share a unity batch)
 namespace {
 
 void update(AppState& s) {
@@ -83,6 +84,7 @@ void heatmaps(PageStates& a, std::vector<plot::HeatmapImage*>& out) {
 }
 
 }  // namespace
+}  // namespace alibi_local
 
 Matrix tile_heads(const Matrix& stacked, int heads, int seq_len, int cols) {
   const int rows = (heads + cols - 1) / cols;
@@ -96,8 +98,9 @@ Matrix tile_heads(const Matrix& stacked, int heads, int seq_len, int cols) {
   return out;
 }
 
-extern const PageModel alibi_page{.name = "alibi", .title = "ALiBi", .json_key = "alibi", .update = update,
-                                  .export_data = export_data, .caption = caption, .read_json = read_json,
-                                  .write_json = write_json, .heatmaps = heatmaps, .parts = kAlibiParts};
+extern const PageModel alibi_page{.name = "alibi", .title = "ALiBi", .json_key = "alibi", .update = alibi_local::update,
+                                  .export_data = alibi_local::export_data, .caption = alibi_local::caption,
+                                  .read_json = alibi_local::read_json, .write_json = alibi_local::write_json,
+                                  .heatmaps = alibi_local::heatmaps, .parts = kAlibiParts};
 
 }  // namespace peviz::app

@@ -61,6 +61,7 @@ int similarity_stride_for(int seq_len, int width, bool toeplitz) {
   return std::max(1, int(std::ceil(seq_len / n_max)));
 }
 
+namespace basics_local {  // this page's own names (the pages share a unity batch)
 namespace {
 
 using plot::Colormap;
@@ -293,10 +294,12 @@ NdArray export_encoding(const AppState& s) {
 }
 
 }  // namespace
+}  // namespace basics_local
 
 extern const PageModel basics_page{.name = "basics", .title = "Basics", .json_key = "view", .always_current = true,
-                                   .update = update, .pending = pending, .export_data = export_encoding,
-                                   .read_json = read_json, .write_json = write_json, .heatmaps = heatmaps};
+                                   .update = basics_local::update, .pending = basics_local::pending,
+                                   .export_data = basics_local::export_encoding, .read_json = basics_local::read_json,
+                                   .write_json = basics_local::write_json, .heatmaps = basics_local::heatmaps};
 
 
 }  // namespace peviz::app

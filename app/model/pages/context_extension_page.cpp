@@ -18,6 +18,7 @@
 
 namespace peviz::app {
 
+namespace context_extension_local {  // this page's own names (the pages share a unity batch)
 namespace {
 
 // The summary's name for a model and layer type (RopeModelSummary::name).
@@ -227,6 +228,7 @@ nlohmann::json write_json(const PageStates& a) {
 }
 
 }  // namespace
+}  // namespace context_extension_local
 
 bool is_model_config_file_name(const std::string& path) {
   return path.size() >= 5 && path.compare(path.size() - 5, 5, ".json") == 0 && !train::is_lab_file(path);
@@ -316,7 +318,7 @@ std::string holding_bases_text(const RopeModelSummary& m, const HoldingBaseScan&
   return text;
 }
 
-std::string compared_name(const ComparedModel& c) { return summarize_name(*c.model, c.layer_type); }
+std::string compared_name(const ComparedModel& c) { return context_extension_local::summarize_name(*c.model, c.layer_type); }
 
 bool is_compared(const ContextExtensionOptions& o, const ModelConfig& model, const std::string& layer_type) {
   return std::any_of(o.compared.begin(), o.compared.end(),
@@ -332,10 +334,16 @@ bool toggle_compared(ContextExtensionOptions& o, const ComparedModel& m) {
 }
 
 extern const PageModel context_extension_page{.name = "context-extension", .title = "Context extension",
-                                              .json_key = "context_extension", .update = update,
-                                              .advance = advance, .busy = busy,
-                                              .export_data = export_data, .caption = caption,
-                                              .read_json = read_json, .write_json = write_json,
-                                              .take_rope_model = take_model, .follows_rope_model = follows_model, .parts = kContextExtensionParts};
+                                              .json_key = "context_extension",
+                                              .update = context_extension_local::update,
+                                              .advance = context_extension_local::advance,
+                                              .busy = context_extension_local::busy,
+                                              .export_data = context_extension_local::export_data,
+                                              .caption = context_extension_local::caption,
+                                              .read_json = context_extension_local::read_json,
+                                              .write_json = context_extension_local::write_json,
+                                              .take_rope_model = context_extension_local::take_model,
+                                              .follows_rope_model = context_extension_local::follows_model,
+                                              .parts = kContextExtensionParts};
 
 }  // namespace peviz::app

@@ -7,6 +7,7 @@
 
 namespace peviz::app {
 
+namespace criteria_local {  // this page's own names (the pages share a unity batch)
 namespace {
 
 // Criteria cost O(L^2 d) for non-sinusoidal tables: the scorecard measures at most this many positions.
@@ -68,9 +69,11 @@ nlohmann::json write_json(const PageStates& a) {
 }
 
 }  // namespace
+}  // namespace criteria_local
 
 extern const PageModel criteria_page{.name = "criteria", .title = "Criteria", .json_key = "criteria",
-                                     .follows_params = true, .update = update, .export_data = export_data,
-                                     .read_json = read_json, .write_json = write_json, .parts = kCriteriaParts};
+                                     .follows_params = true, .update = criteria_local::update,
+                                     .export_data = criteria_local::export_data, .read_json = criteria_local::read_json,
+                                     .write_json = criteria_local::write_json, .parts = kCriteriaParts};
 
 }  // namespace peviz::app

@@ -9,6 +9,7 @@
 
 namespace peviz::app {
 
+namespace distance_chart_local {  // this page's own names (the pages share a unity batch)
 namespace {
 
 void take_model(PageStates& a) {
@@ -114,10 +115,15 @@ nlohmann::json write_json(const PageStates& a) {
 }
 
 }  // namespace
+}  // namespace distance_chart_local
 
 extern const PageModel distance_chart_page{.name = "distance", .title = "Distance chart", .json_key = "distance",
-                                           .update = update, .export_data = export_data, .caption = caption,
-                                           .read_json = read_json, .write_json = write_json,
-                                           .take_rope_model = take_model, .follows_rope_model = follows_model};
+                                           .update = distance_chart_local::update,
+                                           .export_data = distance_chart_local::export_data,
+                                           .caption = distance_chart_local::caption,
+                                           .read_json = distance_chart_local::read_json,
+                                           .write_json = distance_chart_local::write_json,
+                                           .take_rope_model = distance_chart_local::take_model,
+                                           .follows_rope_model = distance_chart_local::follows_model};
 
 }  // namespace peviz::app

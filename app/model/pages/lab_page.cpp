@@ -31,6 +31,7 @@ constexpr double kTrainingSliceS = 0.012;
 
 // ---- settings ----------------------------------------------------------------------------------
 
+namespace lab_local {  // this page's own names (the pages share a unity batch)
 namespace {
 
 constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
@@ -105,10 +106,11 @@ void check_inputs(const LabOptions& o) {
 }
 
 }  // namespace
+}  // namespace lab_local
 
 std::vector<TrainSettings> lab_settings(const LabOptions& o) {
-  check_inputs(o);
-  return train::experiment_settings(o.settings, chosen_encodings(o), seed_list(o));
+  lab_local::check_inputs(o);
+  return train::experiment_settings(o.settings, lab_local::chosen_encodings(o), lab_local::seed_list(o));
 }
 
 bool encoding_fits_task(const LabOptions& o, int k) {
@@ -125,7 +127,7 @@ void keep_lab_inputs_valid(LabOptions& o) {
   t.position_range = std::max(t.position_range, train::sequence_length(std::max(t.train_max, t.test_max)));
   for (;;) {
     try {
-      train::validate(settings_for(o, PositionEncoding::rope));
+      train::validate(lab_local::settings_for(o, PositionEncoding::rope));
       return;
     } catch (const ParamError& e) {
       if (e.param != "batch" || t.batch <= 1) return;  // another rule: the status line says which
@@ -136,6 +138,7 @@ void keep_lab_inputs_valid(LabOptions& o) {
 
 bool lab_training(const LabOptions& o) { return o.runs && !o.runs->ended(); }
 
+namespace lab_local {
 namespace {
 
 // The first test length past the training range (where extrapolation shows), else the last one.
@@ -404,10 +407,13 @@ void heatmaps(PageStates& a, std::vector<plot::HeatmapImage*>& out) {
 }
 
 }  // namespace
+}  // namespace lab_local
 
-extern const PageModel lab_page{.name = "lab", .title = "Lab", .json_key = "lab", .update = update,
-                                .advance = advance, .busy = busy, .busy_frame_s = 0.1, .export_data = export_data, .caption = caption,
-                                .read_json = read_json, .write_json = write_json, .heatmaps = heatmaps};
+extern const PageModel lab_page{.name = "lab", .title = "Lab", .json_key = "lab", .update = lab_local::update,
+                                .advance = lab_local::advance, .busy = lab_local::busy, .busy_frame_s = 0.1,
+                                .export_data = lab_local::export_data, .caption = lab_local::caption,
+                                .read_json = lab_local::read_json, .write_json = lab_local::write_json,
+                                .heatmaps = lab_local::heatmaps};
 
 const train::TrainRun* first_run_of(const LabOptions& o, PositionEncoding pe, std::size_t* index) {
   if (!o.runs) return nullptr;
@@ -457,14 +463,14 @@ void open_lab_experiment(AppState& s, const std::string& path) {
   }
   o.runs = std::make_shared<train::RunQueue>(std::move(runs));
   // Train afterwards uses as many seeds as were opened, from the lowest (the caption names the opened ones).
-  const std::vector<std::uint64_t> seeds = shown_seeds(o);
+  const std::vector<std::uint64_t> seeds = lab_local::shown_seeds(o);
   o.settings.seed = seeds.front();
   o.seeds = int(std::min<std::size_t>(seeds.size(), std::size_t(limits::train_seeds.max)));
   o.views.clear();
   o.series.clear();
   o.lengths = train::test_lengths(t.test_max);
   o.runs_train_max = t.train_max;
-  o.attention_length = first_length_beyond(o.lengths, t.train_max);
+  o.attention_length = lab_local::first_length_beyond(o.lengths, t.train_max);
   o.opened_from = path;
   o.settings_beyond_limits = train::beyond_engine_limits(t);
   o.opened_shipped.clear();

@@ -15,6 +15,7 @@
 
 namespace peviz::app {
 
+namespace learned_local {  // this page's own names (the pages share a unity batch)
 namespace {
 
 constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
@@ -103,9 +104,10 @@ void load_shipped_table(AppState& s) {
 }
 
 }  // namespace
+}  // namespace learned_local
 
 extern const PageModel learned_page{.name = "learned", .title = "Learned tables", .follows_params = true,
-                                    .update = update, .export_data = export_data};
+                                    .update = learned_local::update, .export_data = learned_local::export_data};
 
 void load_learned_table(AppState& s, const std::string& path, const std::string& tensor) {
   const bool st = !tensor.empty();
@@ -131,7 +133,7 @@ void install_learned_table(AppState& s, std::shared_ptr<const Matrix> table, std
 }
 
 void open_learned_file(AppState& s, const std::string& path) {
-  handle_learned_file(s, path);
+  learned_local::handle_learned_file(s, path);
   s.pages.page = Page::learned;
   s.pages.learned.shipped_offered = true;  // the file is the table: the shipped one does not replace it
   s.pages.learned.error.clear();
@@ -143,13 +145,13 @@ std::string apply_learned_requests(AppState& s) {
   try {
     const bool first_visit = a.page == Page::learned && !std::exchange(a.learned.shipped_offered, true) &&
                              s.params.encoding != Encoding::learned;
-    if (std::exchange(a.learned.shipped_requested, false) || first_visit) load_shipped_table(s);
+    if (std::exchange(a.learned.shipped_requested, false) || first_visit) learned_local::load_shipped_table(s);
     if (a.learned.load_requested) {
       a.learned.load_requested = false;
       if (a.learned.tensor >= 0 && std::size_t(a.learned.tensor) < a.learned.tensors.size())
         load_learned_table(s, a.learned.path, a.learned.tensors[std::size_t(a.learned.tensor)].name);
       else
-        handle_learned_file(s, a.learned.path);
+        learned_local::handle_learned_file(s, a.learned.path);
     }
     a.learned.error.clear();
   } catch (const ParamError& e) {

@@ -10,6 +10,7 @@
 
 namespace peviz::app {
 
+namespace linear_shift_local {  // this page's own names (the pages share a unity batch)
 namespace {
 
 void update(AppState& s) {
@@ -55,9 +56,13 @@ nlohmann::json write_json(const PageStates& a) { return {{"p", a.linear_shift.p}
 void heatmaps(PageStates& a, std::vector<plot::HeatmapImage*>& out) { out.push_back(&a.linear_shift.rk_image); }
 
 }  // namespace
+}  // namespace linear_shift_local
 
 extern const PageModel linear_shift_page{.name = "linear-shift", .title = "Linear shift", .json_key = "linear_shift",
-                                         .follows_params = true, .update = update, .export_data = export_data,
-                                         .read_json = read_json, .write_json = write_json, .heatmaps = heatmaps, .parts = kLinearShiftParts};
+                                         .follows_params = true, .update = linear_shift_local::update,
+                                         .export_data = linear_shift_local::export_data,
+                                         .read_json = linear_shift_local::read_json,
+                                         .write_json = linear_shift_local::write_json,
+                                         .heatmaps = linear_shift_local::heatmaps, .parts = kLinearShiftParts};
 
 }  // namespace peviz::app

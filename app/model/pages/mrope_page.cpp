@@ -21,6 +21,7 @@ std::vector<std::shared_ptr<const ModelConfig>> mrope_models(const PageStates& a
   return out;
 }
 
+namespace mrope_local {  // this page's own names (the pages share a unity batch)
 namespace {
 
 const ModelConfig& shown_model(MropeOptions& o) {
@@ -129,10 +130,12 @@ void heatmaps(PageStates& a, std::vector<plot::HeatmapImage*>& out) {
 }
 
 }  // namespace
+}  // namespace mrope_local
 
 extern const PageModel mrope_page{.name = "mrope", .title = "Multimodal RoPE", .json_key = "mrope",
-                                  .update = update, .export_data = export_data, .caption = caption,
-                                  .read_json = read_json, .write_json = write_json, .take_rope_model = take_model,
-                                  .follows_rope_model = follows_model, .heatmaps = heatmaps};
+                                  .update = mrope_local::update, .export_data = mrope_local::export_data,
+                                  .caption = mrope_local::caption, .read_json = mrope_local::read_json,
+                                  .write_json = mrope_local::write_json, .take_rope_model = mrope_local::take_model,
+                                  .follows_rope_model = mrope_local::follows_model, .heatmaps = mrope_local::heatmaps};
 
 }  // namespace peviz::app

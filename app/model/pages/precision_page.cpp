@@ -9,6 +9,7 @@
 
 namespace peviz::app {
 
+namespace precision_local {  // this page's own names (the pages share a unity batch)
 namespace {
 
 RopeParams rope_params(const PrecisionOptions& o) {
@@ -95,10 +96,14 @@ nlohmann::json write_json(const PageStates& a) {
 }
 
 }  // namespace
+}  // namespace precision_local
 
 extern const PageModel precision_page{.name = "precision", .title = "Precision", .json_key = "precision",
-                                      .follows_params = true, .update = update, .export_data = export_data,
-                                      .caption = caption, .read_json = read_json, .write_json = write_json,
-                                      .take_rope_model = take_model, .follows_rope_model = follows_model};
+                                      .follows_params = true, .update = precision_local::update,
+                                      .export_data = precision_local::export_data, .caption = precision_local::caption,
+                                      .read_json = precision_local::read_json,
+                                      .write_json = precision_local::write_json,
+                                      .take_rope_model = precision_local::take_model,
+                                      .follows_rope_model = precision_local::follows_model};
 
 }  // namespace peviz::app

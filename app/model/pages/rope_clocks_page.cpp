@@ -8,6 +8,7 @@
 
 namespace peviz::app {
 
+namespace rope_clocks_local {  // this page's own names (the pages share a unity batch)
 namespace {
 
 void take_model(PageStates& a) {
@@ -86,11 +87,16 @@ nlohmann::json write_json(const PageStates& a) {
 }
 
 }  // namespace
+}  // namespace rope_clocks_local
 
 extern const PageModel rope_clocks_page{.name = "rope-clocks", .title = "RoPE clocks", .json_key = "rope_clocks",
-                                        .update = update, .advance = advance, .busy = busy,
-                                        .export_data = export_data, .caption = caption,
-                                        .read_json = read_json, .write_json = write_json,
-                                        .take_rope_model = take_model, .follows_rope_model = follows_model, .parts = kRopeClocksParts};
+                                        .update = rope_clocks_local::update, .advance = rope_clocks_local::advance,
+                                        .busy = rope_clocks_local::busy, .export_data = rope_clocks_local::export_data,
+                                        .caption = rope_clocks_local::caption,
+                                        .read_json = rope_clocks_local::read_json,
+                                        .write_json = rope_clocks_local::write_json,
+                                        .take_rope_model = rope_clocks_local::take_model,
+                                        .follows_rope_model = rope_clocks_local::follows_model,
+                                        .parts = kRopeClocksParts};
 
 }  // namespace peviz::app

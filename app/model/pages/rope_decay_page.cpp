@@ -6,6 +6,7 @@
 
 namespace peviz::app {
 
+namespace rope_decay_local {  // this page's own names (the pages share a unity batch)
 namespace {
 
 // Score / score(0) and the bound per r, from a decay table.
@@ -125,10 +126,13 @@ nlohmann::json write_json(const PageStates& a) {
 }
 
 }  // namespace
+}  // namespace rope_decay_local
 
 extern const PageModel rope_decay_page{.name = "rope-decay", .title = "RoPE decay", .json_key = "rope_decay",
-                                       .update = update, .export_data = export_data, .caption = caption,
-                                       .read_json = read_json, .write_json = write_json,
-                                       .take_rope_model = take_model, .follows_rope_model = follows_model};
+                                       .update = rope_decay_local::update, .export_data = rope_decay_local::export_data,
+                                       .caption = rope_decay_local::caption, .read_json = rope_decay_local::read_json,
+                                       .write_json = rope_decay_local::write_json,
+                                       .take_rope_model = rope_decay_local::take_model,
+                                       .follows_rope_model = rope_decay_local::follows_model};
 
 }  // namespace peviz::app

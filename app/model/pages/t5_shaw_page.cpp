@@ -10,6 +10,7 @@
 
 namespace peviz::app {
 
+namespace t5_shaw_local {  // this page's own names (the pages share a unity batch)
 namespace {
 
 Matrix from_ints(const NdArray& a) {
@@ -85,9 +86,12 @@ void heatmaps(PageStates& a, std::vector<plot::HeatmapImage*>& out) {
 }
 
 }  // namespace
+}  // namespace t5_shaw_local
 
-extern const PageModel t5_shaw_page{.name = "t5-shaw", .title = "T5 & Shaw", .json_key = "t5_shaw", .update = update,
-                                    .export_data = export_data, .caption = caption, .read_json = read_json,
-                                    .write_json = write_json, .heatmaps = heatmaps, .parts = kT5ShawParts};
+extern const PageModel t5_shaw_page{.name = "t5-shaw", .title = "T5 & Shaw", .json_key = "t5_shaw",
+                                    .update = t5_shaw_local::update, .export_data = t5_shaw_local::export_data,
+                                    .caption = t5_shaw_local::caption, .read_json = t5_shaw_local::read_json,
+                                    .write_json = t5_shaw_local::write_json, .heatmaps = t5_shaw_local::heatmaps,
+                                    .parts = kT5ShawParts};
 
 }  // namespace peviz::app

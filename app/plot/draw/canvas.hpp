@@ -24,6 +24,8 @@ void canvas_circle_filled(ImVec2 center, float radius, ImU32 color);
 // A filled convex polygon, points in order (ImDrawList::AddConvexPolyFilled).
 void canvas_convex_filled(const ImVec2* points, int count, ImU32 color);
 void canvas_circle(ImVec2 center, float radius, ImU32 color, int segments = 0, float thickness = 1.0f);
+// The current ImGui style's colour `c` at `alpha` (ImGui::GetColorU32).
+inline ImU32 style_color(ImGuiCol c, float alpha = 1.0f) { return ImGui::GetColorU32(c, alpha); }
 // Text with its line box's top-left corner at `top_left`, in the current font (ImDrawList::AddText);
 // `end` as ImGui's (null: to the terminating zero). Lines split at '\n'.
 void canvas_text(ImVec2 top_left, ImU32 color, const char* text, const char* end = nullptr);

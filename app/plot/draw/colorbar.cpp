@@ -1,5 +1,4 @@
 // The colour bar beside a heatmap: gradient, ticks clear of their labels, title, the missing-value swatch.
-#define IMGUI_DEFINE_MATH_OPERATORS
 #include "app/plot/draw/plot.hpp"
 
 #include <algorithm>

@@ -1,5 +1,4 @@
 // The plotting layer: axes, ticks, zoom/pan, line series, heatmap images, read-out (legend and notes: plot_annotations.cpp).
-#define IMGUI_DEFINE_MATH_OPERATORS  // ImVec2 + ImVec2 (imgui_internal.h)
 #include "app/plot/draw/plot.hpp"
 
 #include <algorithm>
@@ -33,8 +32,6 @@ constexpr ImU32 kPalette[kPaletteSize] = {IM_COL32(31, 119, 180, 255), IM_COL32(
                                 IM_COL32(188, 189, 34, 255), IM_COL32(23, 190, 207, 255),
                                 IM_COL32(0, 150, 110, 255),  IM_COL32(255, 200, 40, 255),
                                 IM_COL32(110, 110, 255, 255)};
-
-ImU32 style_color(ImGuiCol c, float alpha = 1.0f) { return ImGui::GetColorU32(c, alpha); }
 
 ImGuiID storage_key(const char* what, ImGuiID plot_id) { return ImHashStr(what, 0, plot_id); }
 ImGuiID storage_key(const char* what) { return storage_key(what, current_plot().id); }

@@ -1,5 +1,4 @@
 // A plot's legend and text notes, placed off its data and drawn through the canvas.
-#define IMGUI_DEFINE_MATH_OPERATORS  // ImVec2 + ImVec2 (imgui_internal.h)
 #include "app/plot/draw/plot_annotations.hpp"
 
 #include <algorithm>
@@ -10,8 +9,6 @@
 namespace peviz::plot {
 
 namespace {
-
-ImU32 style_color(ImGuiCol c, float alpha = 1.0f) { return ImGui::GetColorU32(c, alpha); }
 
 float label_width(const LegendEntry& e) { return ImGui::CalcTextSize(e.label, nullptr, true).x; }
 

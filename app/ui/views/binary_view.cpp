@@ -1,5 +1,4 @@
 // View 4, the binary-bit analogy: positions in binary beside the sign of sinusoids of period
-#define IMGUI_DEFINE_MATH_OPERATORS  // ImVec2 + ImVec2 (imgui_internal.h)
 // 2^(k+1), the smooth sinusoids under them, and a morph to the chosen base's frequencies.
 #include <algorithm>
 #include <cmath>

@@ -16,7 +16,7 @@ namespace peviz::app {
 
 namespace {
 
-constexpr Page kPage = Page::lab;
+constexpr Page kLabPage = Page::lab;
 
 const char* encoding_name(int k) { return train::to_string(train::kAllPositionEncodings[std::size_t(k)]).data(); }
 // The same names as legend-less labels: a plot keeps the label pointer until end_plot.
@@ -48,7 +48,7 @@ void encoding_checkboxes(AppState& s, LabOptions& o) {
     const bool fits = encoding_fits_task(o, k);
     ImGui::BeginDisabled(!fits);
     ImGui::PushStyleColor(ImGuiCol_Text, encoding_color(k));
-    if (ImGui::Checkbox(encoding_name(k), &o.compare[std::size_t(k)])) s.pages.mark(kPage);
+    if (ImGui::Checkbox(encoding_name(k), &o.compare[std::size_t(k)])) s.pages.mark(kLabPage);
     ImGui::PopStyleColor();
     ImGui::EndDisabled();
     if (!fits && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
@@ -63,7 +63,7 @@ void position_range_slider(AppState& s, LabOptions& o) {
     any_sampled = any_sampled ||
                   (o.compare[std::size_t(k)] && train::kLabEncodings[std::size_t(k)].positions != train::PositionSampler::contiguous);
   if (!any_sampled) return;
-  page_slider(s, kPage, "position range", o.settings.position_range, limits::position_range);
+  page_slider(s, kLabPage, "position range", o.settings.position_range, limits::position_range);
   hint("rand-*: a sequence's ids are drawn from [0, range) and sorted (Ruoss et al. 2023); coupled: an answer symbol "
        "shares its input symbol's id, all shifted by a random start that keeps them below range (Cho et al. 2024). "
        "At least 2 x test max + 3.");
@@ -83,7 +83,7 @@ void view_only_settings(AppState& s, LabOptions& o) {
   ImGui::PopStyleColor();
   if (ImGui::Button("New experiment")) {
     o.new_experiment_requested = true;
-    s.pages.mark(kPage);
+    s.pages.mark(kLabPage);
   }
   hint("Back to the default settings for Train; the opened runs stay on the page until then.");
 }
@@ -96,23 +96,23 @@ void settings_controls(AppState& s, LabOptions& o, bool training) {
   int task = int(t.task);
   if (ImGui::Combo("task", &task, tasks, 3)) {
     t.task = train::Task(task);
-    s.pages.mark(kPage);
+    s.pages.mark(kLabPage);
   }
   hint("BOS x1..xn SEP y1..yn EOS over 10 symbols; y = x (copy), reversed, or sorted. Loss and accuracy on y and EOS.");
   encoding_checkboxes(s, o);
-  page_slider(s, kPage, "layers", t.layers, limits::train_layers);
-  page_slider(s, kPage, "heads##lab", t.heads, limits::train_heads);
-  page_slider(s, kPage, "d_model##lab", t.d_model, limits::train_d_model);
-  page_slider(s, kPage, "batch", t.batch, limits::train_batch);
-  page_slider(s, kPage, "steps", t.steps, limits::train_steps);
-  page_slider(s, kPage, "train max n", t.train_max, limits::train_max);
+  page_slider(s, kLabPage, "layers", t.layers, limits::train_layers);
+  page_slider(s, kLabPage, "heads##lab", t.heads, limits::train_heads);
+  page_slider(s, kLabPage, "d_model##lab", t.d_model, limits::train_d_model);
+  page_slider(s, kLabPage, "batch", t.batch, limits::train_batch);
+  page_slider(s, kLabPage, "steps", t.steps, limits::train_steps);
+  page_slider(s, kLabPage, "train max n", t.train_max, limits::train_max);
   hint("Training sequences have n uniform in [1, train max]; the learned table has 2 x train max + 3 rows.");
-  page_slider(s, kPage, "test max n", t.test_max, limits::test_max);
+  page_slider(s, kLabPage, "test max n", t.test_max, limits::test_max);
   hint("Exact match is measured at n = 5, 10, ..., test max (at most 4 x train max), 200 sequences each.");
-  page_slider(s, kPage, "RoPE base##lab", t.rope_base, limits::base);
+  page_slider(s, kLabPage, "RoPE base##lab", t.rope_base, limits::base);
   position_range_slider(s, o);
-  if (ImGui::InputScalar("seed##lab", ImGuiDataType_U64, &t.seed)) s.pages.mark(kPage);
-  page_slider(s, kPage, "seeds", o.seeds, limits::train_seeds);
+  if (ImGui::InputScalar("seed##lab", ImGuiDataType_U64, &t.seed)) s.pages.mark(kLabPage);
+  page_slider(s, kLabPage, "seeds", o.seeds, limits::train_seeds);
   hint("Runs per encoding, seeds seed, seed + 1, ...: the charts draw each encoding's mean with its min-max band.");
   ImGui::EndDisabled();
   keep_lab_inputs_valid(o);
@@ -122,7 +122,7 @@ void run_buttons(AppState& s, LabOptions& o, bool training) {
   ImGui::BeginDisabled(training || !o.settings_beyond_limits.empty());
   if (ImGui::Button("Train")) {
     o.train_requested = true;
-    s.pages.mark(kPage);
+    s.pages.mark(kLabPage);
   }
   ImGui::EndDisabled();
   hint(threads_available() ? "Trains one model per ticked encoding and seed in the background, one run per core at a time."
@@ -132,13 +132,13 @@ void run_buttons(AppState& s, LabOptions& o, bool training) {
   ImGui::BeginDisabled(!training || (o.runs && o.runs->stopping()));
   if (ImGui::Button("Stop")) {
     o.stop_requested = true;
-    s.pages.mark(kPage);
+    s.pages.mark(kLabPage);
   }
   ImGui::EndDisabled();
   hint("Running runs stop after their step and are evaluated as they are; queued ones do not start.");
   if (ImGui::Button("Trained table to Basics")) {
     o.use_table_requested = true;
-    s.pages.mark(kPage);
+    s.pages.mark(kLabPage);
   }
   hint("The learned run's position table replaces the sidebar's learned table, as if loaded from a file: "
        "Basics, Learned tables and Criteria then show it.");
@@ -357,7 +357,7 @@ void attention_controls(AppState& s, LabOptions& o) {
     for (int k = 0; k < kLabEncodings; ++k)
       if (ImGui::Selectable(encoding_name(k), k == o.attention_pe)) {
         o.attention_pe = k;
-        s.pages.mark(kPage);
+        s.pages.mark(kLabPage);
       }
     ImGui::EndCombo();
   }
@@ -367,16 +367,16 @@ void attention_controls(AppState& s, LabOptions& o) {
     for (int k = -1; k < kLabEncodings; ++k)
       if (ImGui::Selectable(k < 0 ? "none" : encoding_name(k), k == o.beside_pe)) {
         o.beside_pe = k;
-        s.pages.mark(kPage);
+        s.pages.mark(kLabPage);
       }
     ImGui::EndCombo();
   }
   hint("A second run beside the first, on the same test sequence: where each one's answer query looks.");
   next_slider_on_line("length n##lab_attention");
-  page_slider(s, kPage, "length n##lab_attention", o.attention_length, 1, std::max(t.train_max, t.test_max));
+  page_slider(s, kLabPage, "length n##lab_attention", o.attention_length, 1, std::max(t.train_max, t.test_max));
   hint("Lengths past train max show what the model attends to on sequences longer than any it was trained on.");
   next_slider_on_line("test sequence##lab_attention");
-  page_slider(s, kPage, "test sequence##lab_attention", o.attention_sample, 0, t.test_samples - 1);
+  page_slider(s, kLabPage, "test sequence##lab_attention", o.attention_sample, 0, t.test_samples - 1);
   hint("Which of the test sequences of this length (the same ones the exact match is measured on).");
 }
 
@@ -475,7 +475,7 @@ void draw_lab_controls(AppState& s) {
   const char* shows[] = {"charts and attention", "charts", "attention"};
   if (ImGui::Combo("show##lab", &show, shows, 3)) {
     o.show = LabShow(show);
-    s.pages.mark(kPage);
+    s.pages.mark(kLabPage);
   }
   hint("What the page draws: the loss and accuracy charts, the attention panel, or both.");
 }

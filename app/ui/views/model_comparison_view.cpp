@@ -14,7 +14,7 @@ namespace peviz::app {
 
 namespace {
 
-constexpr Page kPage = Page::context_extension;
+constexpr Page kComparisonPage = Page::context_extension;
 
 // The models to tick: every shipped RoPE model (each of its layer types) and the configs opened this session.
 std::vector<ComparedModel> candidates(const ContextExtensionOptions& o) {
@@ -48,7 +48,7 @@ void picker(AppState& s, ContextExtensionOptions& o) {
     first = false;
     ImGui::BeginDisabled(full && !ticked);
     if (ImGui::Checkbox(label.c_str(), &ticked) && toggle_compared(o, c)) {
-      s.pages.mark(kPage);
+      s.pages.mark(kComparisonPage);
       s.pages.mark(Page::rope_decay);  // it draws the compared models too
     }
     ImGui::EndDisabled();

@@ -1,7 +1,6 @@
 // Test helper: an ImGui context without GL (font atlas built on the CPU) that draws the whole
 // window for a few frames, with scripted mouse input over the views.
 #pragma once
-#define IMGUI_DEFINE_MATH_OPERATORS
 #include <imgui.h>
 #include <imgui_internal.h>
 
