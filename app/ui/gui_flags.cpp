@@ -4,6 +4,8 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <string>
+#include <type_traits>
 
 #include "app/model/app_update.hpp"
 #include "app/model/animation.hpp"
@@ -19,12 +21,27 @@
 namespace peviz::app {
 
 namespace {
-// A window flag with its range from the limits table (the window's range), named in --help.
+// A window flag with its range from the limits table (the window's range), named in --help, refused in the words
+// every command uses ("must be an integer in [1, 4096], got 0", core/limits.cpp); CLI11 prefixes the flag's name.
 template <class T>
 void add_window_flag(CLI::App& app, const char* flag, T& v, const Limit& l, const std::string& what) {
-  char range[64];
-  std::snprintf(range, sizeof range, " (%g..%g)", l.window_lo(), l.window_hi());
-  app.add_option(flag, v, what + range)->check(CLI::Range(l.window_lo(), l.window_hi()));
+  const auto refusal = [&l](std::string& text) -> std::string {
+    try {
+      std::size_t used = 0;
+      if constexpr (std::is_integral_v<T>) {
+        const long long n = std::stoll(text, &used);
+        if (used == text.size()) check_window_int(l, n);
+      } else {
+        const double x = std::stod(text, &used);
+        if (used == text.size()) check_window_real(l, x);
+      }
+    } catch (const ParamError& e) {
+      return e.rule;
+    } catch (const std::exception&) {  // not a number: CLI11's conversion says so
+    }
+    return "";
+  };
+  app.add_option(flag, v, what + ", " + window_range_text(l))->check(CLI::Validator(refusal, ""));
 }
 }  // namespace
 

@@ -197,6 +197,18 @@ TEST_CASE("render --format svg writes XML with the axis titles and tick labels a
   fs::remove(path);
 }
 
+TEST_CASE("render --view rope-decay --format svg names each base of its three curves in the legend") {
+  const std::string path = temp_path("decay.svg");
+  const RunResult r = run_gui("render --view rope-decay --width 900 --height 560 --out " + path);
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  const RunResult t = svg_texts(path);
+  INFO(t.out << t.err);
+  REQUIRE(t.code == 0);
+  for (const char* base : {"base 10000", "base 500000", "base 1e6"}) CHECK(has_line(t.out, base));
+  fs::remove(path);
+}
+
 TEST_CASE("render --format pdf writes text pdftotext finds; --format and the extension must agree") {
   const std::string path = temp_path("encoding.pdf");
   const RunResult r = run_gui("render --view encoding --format pdf --width 800 --height 500 --d-model 40 --out " + path);

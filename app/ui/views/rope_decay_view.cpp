@@ -56,8 +56,9 @@ void draw_rope_decay_view(AppState& s) {
     ImGui::TextDisabled("no results yet: see the status line");
     return;
   }
-  // Labels must outlive end_plot (the read-out reads them): string literals.
-  static const char* const score_labels[3] = {"##score, base 10000", "##score, base 500000", "##score, base 1e6"};
+  // Labels must outlive end_plot (the read-out reads them): string literals. The score plot's legend names each base
+  // (in the window, presenting and every figure); the bound panel below repeats the colours without a legend.
+  static const char* const score_labels[3] = {"base 10000", "base 500000", "base 1e6"};
   static const char* const bound_labels[3] = {"##bound, base 10000", "##bound, base 500000", "##bound, base 1e6"};
   const float avail = ImGui::GetContentRegionAvail().y;
   const float bound_h = o.show_bound ? readable_height(0.4f * avail) : 0.0f;
