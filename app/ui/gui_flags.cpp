@@ -22,7 +22,7 @@ namespace peviz::app {
 
 namespace {
 // A window flag with its range from the limits table (the window's range), named in --help, refused in the words
-// every command uses ("must be an integer in [1, 4096], got 0", core/limits.cpp); CLI11 prefixes the flag's name.
+// every command uses (check_window_int / check_window_real, core/limits.cpp); CLI11 prefixes the flag's name.
 template <class T>
 void add_window_flag(CLI::App& app, const char* flag, T& v, const Limit& l, const std::string& what) {
   const auto refusal = [&l](std::string& text) -> std::string {

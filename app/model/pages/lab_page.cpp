@@ -206,11 +206,13 @@ void refresh_views(LabOptions& o) {
   }
 }
 
-// One series per encoding among the runs: the mean of its seeds' loss curves, and the mean, minimum and
-// maximum exact match per length over its evaluated seeds (a length not defined for any is NaN).
+// One series per ticked encoding among the runs (an unticked one leaves the charts at once, as Train would drop
+// it): the mean of its seeds' loss curves, and the mean, minimum and maximum exact match per length over its
+// evaluated seeds (a length not defined for any is NaN).
 void refresh_series(LabOptions& o) {
   o.series.clear();
   for (PositionEncoding pe : train::kAllPositionEncodings) {
+    if (!o.compare[std::size_t(lab_encoding_index(pe))]) continue;
     LabSeries sr;
     sr.pe = pe;
     std::vector<double> loss_sum, acc_sum(o.lengths.size(), 0.0);

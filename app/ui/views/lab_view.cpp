@@ -318,11 +318,14 @@ void position_ids_line(const LabAttention& a, float right_edge) {
     if (!r.seen) ImGui::TextColored(unseen, "%s", text.c_str());
     else ImGui::TextUnformatted(text.c_str());
   }
+  // Orange when something here is beyond training: a wider id distance, or ids it never showed (then named).
   const bool beyond = a.widest > a.coverage.max_distance;
+  const bool any_unseen = std::any_of(a.id_runs.begin(), a.id_runs.end(), [](const LabAttention::IdRun& r) { return !r.seen; });
   ImGui::PushTextWrapPos(right_edge - ImGui::GetWindowPos().x);
-  ImGui::TextColored(beyond ? unseen : ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled),
-                     "widest id distance %d%s training's %d; ids > %d unseen (orange)", a.widest,
-                     beyond ? ", past" : ", within", a.coverage.max_distance, a.coverage.max_id);
+  ImGui::TextColored(beyond || any_unseen ? unseen : ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled),
+                     any_unseen ? "widest id distance %d%s training's %d; ids > %d unseen (orange)"
+                                : "widest id distance %d%s training's %d; every id seen (up to %d)",
+                     a.widest, beyond ? ", past" : ", within", a.coverage.max_distance, a.coverage.max_id);
   ImGui::PopTextWrapPos();
 }
 

@@ -435,6 +435,19 @@ TEST_CASE("a saved experiment opens on the Lab page: settings, every run, accura
   CHECK(std::memcmp(b.attention.maps.data.data(), a.attention.maps.data.data(), 4 * a.attention.maps.data.size()) == 0);
   CHECK(b.attention.query_rows.data == a.attention.query_rows.data);
 
+  // Unticking an encoding takes its opened runs off the charts at once (not at the next Train); ticking it back returns them.
+  REQUIRE(b.series.size() == 2);
+  const train::PositionEncoding first = b.series[0].pe;
+  t.pages.lab.compare[std::size_t(lab_encoding_index(first))] = false;
+  t.pages.mark(Page::lab);
+  update_app_state(t);
+  REQUIRE(b.series.size() == 1);
+  CHECK(b.series[0].pe != first);
+  t.pages.lab.compare[std::size_t(lab_encoding_index(first))] = true;
+  t.pages.mark(Page::lab);
+  update_app_state(t);
+  CHECK(b.series.size() == 2);
+
   // A file that is not a run goes to the learned-table loader; a broken run gets one line.
   std::ofstream(dir / "broken.json") << R"({"format": "peviz-lab-experiment-1", "runs": [{"file": "gone.safetensors"}]})";
   t.open_request = (dir / "broken.json").string();
