@@ -12,7 +12,7 @@
 
 namespace peviz::train {
 
-RunQueue::RunQueue(std::vector<TrainSettings> runs, int workers, int worker_nice, Handoff handoff)
+RunQueue::RunQueue(std::vector<TrainSettings> runs, int workers, int worker_nice)
     : settings_(std::move(runs)), slots_(std::make_unique<Slot[]>(settings_.size())) {
   for (const TrainSettings& s : settings_) validate(s);
   if (workers == 0) {  // trained by advance(); ended() once the last run has
@@ -23,7 +23,7 @@ RunQueue::RunQueue(std::vector<TrainSettings> runs, int workers, int worker_nice
   const int n = std::max(1, workers);  // workers beyond the runs lend their core from the start
   live_workers_.store(n);
   training_workers_.store(n);
-  spares_ = std::make_unique<SpareCores>(n, handoff);
+  spares_ = std::make_unique<SpareCores>(n);
   for (int i = 0; i < n; ++i) workers_.emplace_back([this, i, worker_nice] { work(i, worker_nice); });
 }
 

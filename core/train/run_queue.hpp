@@ -29,8 +29,8 @@ class RunQueue {
  public:
   // One run per settings entry (all validated first), `workers` >= 1 threads at `worker_nice` (Linux: the
   // threads' nice value, so that a window's frame loop is not queued behind them; 0 leaves it), or 0: no
-  // threads, the caller trains through advance(). `handoff`: how a run hands halves to idle workers (SpareCores).
-  RunQueue(std::vector<TrainSettings> runs, int workers, int worker_nice = 0, Handoff handoff = Handoff::take_back);
+  // threads, the caller trains through advance().
+  RunQueue(std::vector<TrainSettings> runs, int workers, int worker_nice = 0);
   // Finished runs (e.g. reopened from files): every state is done, no thread starts.
   explicit RunQueue(std::vector<std::unique_ptr<TrainRun>> finished);
   ~RunQueue();
