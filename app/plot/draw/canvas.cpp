@@ -2,6 +2,7 @@
 #include "app/plot/draw/canvas.hpp"
 
 #include <cstring>
+#include <string_view>
 
 #include "app/plot/draw/plot_context.hpp"
 
@@ -121,5 +122,25 @@ void canvas_heatmap(const HeatmapRect& h) {
 
 void canvas_push_clip(ImVec2 min, ImVec2 max) { dl()->PushClipRect(min, max, true); }
 void canvas_pop_clip() { dl()->PopClipRect(); }
+
+std::vector<std::string> wrap_text(const char* text, float width) {
+  std::vector<std::string> lines;
+  std::string line, word;
+  std::string_view rest(text);
+  while (!rest.empty()) {
+    const std::size_t space = rest.find(' ');
+    word = std::string(rest.substr(0, space));
+    rest = space == std::string_view::npos ? std::string_view() : rest.substr(space + 1);
+    const std::string joined = line.empty() ? word : line + " " + word;
+    if (!line.empty() && ImGui::CalcTextSize(joined.c_str()).x > width) {
+      lines.push_back(line);
+      line = word;
+    } else {
+      line = joined;
+    }
+  }
+  if (!line.empty()) lines.push_back(line);
+  return lines;
+}
 
 }  // namespace peviz::plot

@@ -3,6 +3,9 @@
 // list is recording (a vector figure being captured), also appends the same item to it, in the
 // draw list's clip rectangle. A view does not know which backend its drawing ends up in.
 #pragma once
+#include <string>
+#include <vector>
+
 #include <imgui.h>
 
 #include "app/plot/display_list.hpp"
@@ -36,6 +39,8 @@ void canvas_text_at(ImVec2 anchor, HAlign h, VAlign v, ImU32 color, const char* 
 // A heatmap picture: the screen draws `texture` (uv 0..uv_max) over [h.min, h.max]; the display
 // list gets `h` (cells, colormap and range, resolved when the figure is written).
 void canvas_heatmap(const HeatmapRect& h);
+// `text` broken at spaces into lines no wider than `width` in the current font (a longer word keeps a line of its own).
+std::vector<std::string> wrap_text(const char* text, float width);
 void canvas_push_clip(ImVec2 min, ImVec2 max);  // intersected with the current clip, as ImGui's
 void canvas_pop_clip();
 

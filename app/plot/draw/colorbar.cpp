@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include <imgui_internal.h>
@@ -13,31 +12,6 @@
 #include "app/plot/plot_ticks.hpp"
 
 namespace peviz::plot {
-
-namespace {
-
-// `text` broken at spaces into lines no wider than `width` (a longer word keeps its own line).
-std::vector<std::string> wrapped_lines(const char* text, float width) {
-  std::vector<std::string> lines;
-  std::string line, word;
-  std::string_view rest(text);
-  while (!rest.empty()) {
-    const std::size_t space = rest.find(' ');
-    word = std::string(rest.substr(0, space));
-    rest = space == std::string_view::npos ? std::string_view() : rest.substr(space + 1);
-    const std::string joined = line.empty() ? word : line + " " + word;
-    if (!line.empty() && ImGui::CalcTextSize(joined.c_str()).x > width) {
-      lines.push_back(line);
-      line = word;
-    } else {
-      line = joined;
-    }
-  }
-  if (!line.empty()) lines.push_back(line);
-  return lines;
-}
-
-}  // namespace
 
 ScreenBox colorbar(const char* id, Colormap map, double vmin, double vmax, ImVec2 size, const ColorbarText& labels) {
   ImGuiWindow* window = ImGui::GetCurrentWindow();
@@ -49,7 +23,7 @@ ScreenBox colorbar(const char* id, Colormap map, double vmin, double vmax, ImVec
   if (!ImGui::ItemAdd(frame, window->GetID(id))) return {};
   const float fs = ImGui::GetFontSize();
   const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
-  const std::vector<std::string> title = wrapped_lines(labels.title, size.x - 4);
+  const std::vector<std::string> title = wrap_text(labels.title, size.x - 4);
   for (std::size_t k = 0; k < title.size(); ++k)
     canvas_text(ImVec2(frame.Min.x + 2, frame.Min.y + float(k) * fs), text, title[k].c_str());
   const float bar_w = std::min(1.2f * fs, 0.4f * size.x);
@@ -77,7 +51,11 @@ ScreenBox colorbar(const char* id, Colormap map, double vmin, double vmax, ImVec
   if (labels.missing) {  // the missing-value swatch under the bar
     const ImVec2 sw(bar.Min.x, frame.Max.y - 1.2f * fs);
     canvas_rect_filled(sw, sw + ImVec2(bar_w, fs), nan_color(labels.nan_meaning));
-    canvas_text(ImVec2(bar.Max.x + tick + gap, sw.y), text, nan_swatch(labels.nan_meaning));
+    // Beside the swatch at the tick labels' x, moved left as far as it must to end inside the frame ("masked" is
+    // wider than a tick label; the swatch has no tick, so a gap is left after it either way).
+    const char* name = nan_swatch(labels.nan_meaning);
+    const float x = std::min(bar.Max.x + tick + gap, frame.Max.x - ImGui::CalcTextSize(name).x);
+    canvas_text(ImVec2(std::max(x, bar.Max.x + gap), sw.y), text, name);
   }
   return {bar.Min, bar.Max};
 }

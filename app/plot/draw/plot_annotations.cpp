@@ -10,25 +10,40 @@ namespace peviz::plot {
 
 namespace {
 
-float label_width(const LegendEntry& e) { return ImGui::CalcTextSize(e.label, nullptr, true).x; }
+// An entry's shown label (the text before "##") in lines no wider than `width`: a label wider than the plot is
+// wrapped, never cut by the plot's clip.
+struct WrappedEntry {
+  std::vector<std::string> lines;
+  float width = 0.0f;  // the widest line's
+  ImU32 color = 0;
+};
 
-// Rows the legend's entries take when they flow across `width` (each: swatch, label, a gap).
-int legend_rows(const std::vector<LegendEntry>& entries, float width, float swatch, float pad) {
-  int rows = 1;
-  float x = 0.0f;
-  for (const LegendEntry& e : entries) {
-    const float w = swatch + 3 * pad + label_width(e);
-    if (x > 0.0f && x + w > width) ++rows, x = 0.0f;
-    x += w;
-  }
-  return rows;
+WrappedEntry wrap_entry(const LegendEntry& e, float width) {
+  WrappedEntry w{wrap_text(std::string(e.label, ImGui::FindRenderedTextEnd(e.label)).c_str(), width), 0.0f, e.color};
+  if (w.lines.empty()) w.lines.emplace_back();
+  for (const std::string& line : w.lines) w.width = std::max(w.width, ImGui::CalcTextSize(line.c_str()).x);
+  return w;
 }
 
-void draw_legend_entry(const LegendEntry& e, ImVec2 at, float swatch, float pad) {
+// Lines of text the legend's entries take when they flow across `width` (each: swatch, label, a gap; a row as tall
+// as its tallest entry).
+int legend_rows(const std::vector<WrappedEntry>& entries, float width, float swatch, float pad) {
+  int lines = 0, row_lines = 0;
+  float x = 0.0f;
+  for (const WrappedEntry& e : entries) {
+    const float w = swatch + 3 * pad + e.width;
+    if (x > 0.0f && x + w > width) lines += row_lines, row_lines = 0, x = 0.0f;
+    row_lines = std::max(row_lines, int(e.lines.size()));
+    x += w;
+  }
+  return lines + row_lines;
+}
+
+void draw_legend_entry(const WrappedEntry& e, ImVec2 at, float swatch, float pad) {
   const float fs = ImGui::GetFontSize();
   canvas_line(ImVec2(at.x + pad, at.y + 0.5f * fs), ImVec2(at.x + pad + swatch, at.y + 0.5f * fs), e.color, 3.0f);
-  canvas_text(ImVec2(at.x + 2 * pad + swatch, at.y), style_color(ImGuiCol_Text), e.label,
-              ImGui::FindRenderedTextEnd(e.label));
+  for (std::size_t k = 0; k < e.lines.size(); ++k)
+    canvas_text(ImVec2(at.x + 2 * pad + swatch, at.y + float(k) * fs), style_color(ImGuiCol_Text), e.lines[k].c_str());
 }
 
 }  // namespace
@@ -49,14 +64,20 @@ void draw_plot_notes(const ImRect& area, const std::vector<PendingNote>& pending
 LegendDrawn draw_plot_legend(const std::vector<LegendEntry>& entries, const ImRect& frame, const ImRect& a,
                              LegendRoom room, std::vector<Point>& drawn, std::vector<Box>& notes) {
   if (entries.empty()) return {};
-  float widest = 0.0f;
-  for (const LegendEntry& e : entries) widest = std::max(widest, label_width(e));
   const float fs = ImGui::GetFontSize();
   const float swatch = 1.2f * fs, pad = 0.3f * fs;
+  std::vector<WrappedEntry> wrapped;
+  float widest = 0.0f;
+  int lines = 0;
+  for (const LegendEntry& e : entries) {  // no wider than the area, where the legend goes when nothing else fits
+    wrapped.push_back(wrap_entry(e, std::max(a.GetWidth() - swatch - 5 * pad, 4 * fs)));
+    widest = std::max(widest, wrapped.back().width);
+    lines += int(wrapped.back().lines.size());
+  }
   const Box area{a.Min.x, a.Min.y, a.Max.x, a.Max.y};
   const Box full{area.x0, area.y0 - room.top, area.x1 + room.right, area.y1};
-  const LegendSize size{widest + swatch + 3 * pad, float(entries.size()) * fs + 2 * pad,
-                        float(legend_rows(entries, full.x1 - full.x0, swatch, pad)) * fs + 2 * pad};
+  const LegendSize size{widest + swatch + 3 * pad, float(lines) * fs + 2 * pad,
+                        float(legend_rows(wrapped, full.x1 - full.x0, swatch, pad)) * fs + 2 * pad};
   const float sx = (full.x1 - full.x0) / std::max(area.x1 - area.x0, 1.0f);
   const float sy = (full.y1 - full.y0) / std::max(area.y1 - area.y0, 1.0f);
   for (Point& p : drawn) p = {area.x0 + (p.x - area.x0) * sx, area.y1 - (area.y1 - p.y) * sy};
@@ -77,12 +98,15 @@ LegendDrawn draw_plot_legend(const std::vector<LegendEntry>& entries, const ImRe
   canvas_rect_filled(ImVec2(box.x0, box.y0), ImVec2(box.x1, box.y1), style_color(ImGuiCol_PopupBg, 0.85f), 3.0f);
   canvas_rect(ImVec2(box.x0, box.y0), ImVec2(box.x1, box.y1), style_color(ImGuiCol_Border), 3.0f);
   ImVec2 at(box.x0, box.y0 + pad);
-  for (const LegendEntry& e : entries) {
-    const float w = swatch + 3 * pad + label_width(e);
-    if (spot == LegendSpot::outside_top && at.x > box.x0 && at.x + w > box.x1) at = ImVec2(box.x0, at.y + fs);
+  int row_lines = 0;
+  for (const WrappedEntry& e : wrapped) {
+    const float w = swatch + 3 * pad + e.width;
+    if (spot == LegendSpot::outside_top && at.x > box.x0 && at.x + w > box.x1)
+      at = ImVec2(box.x0, at.y + float(row_lines) * fs), row_lines = 0;
     draw_legend_entry(e, at, swatch, pad);
+    row_lines = std::max(row_lines, int(e.lines.size()));
     if (spot == LegendSpot::outside_top) at.x += w;
-    else at.y += fs;
+    else at.y += float(e.lines.size()) * fs;
   }
   return {next, {ImVec2(box.x0, box.y0), ImVec2(box.x1, box.y1)}};
 }

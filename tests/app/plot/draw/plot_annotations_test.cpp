@@ -2,6 +2,7 @@
 // figure and the window at every lesson step, recorded as a display list, with no legend box and no text note inside
 // a plot's area over the lines and markers drawn there, none of them cut off (a legend inside its plot's frame, a
 // note inside its area); and no input widget in a single-view figure.
+#include <algorithm>
 #include <cfloat>
 #include <cmath>
 #include <iterator>
@@ -157,6 +158,28 @@ plot::DisplayList window_frames(HeadlessImGui& ui, AppState& s) {
   return list;
 }
 
+// Every text item of the list that its clip cuts across: one whose line box reaches past a side of the clip it is drawn
+// in while lying partly inside it ("masked" drawn as "maske"). A text wholly outside (scrolled away) is not cut.
+std::vector<std::string> cut_texts(const plot::DisplayList& list) {
+  std::vector<Rect> clips{{0, 0, list.width, list.height}};
+  std::vector<std::string> cut;
+  for (const plot::DrawItem& item : list.items) {
+    if (const auto* c = std::get_if<plot::PushClip>(&item)) {
+      const Rect& top = clips.back();
+      clips.push_back({std::max(top.x0, c->min.x), std::max(top.y0, c->min.y), std::min(top.x1, c->max.x),
+                       std::min(top.y1, c->max.y)});
+    } else if (std::holds_alternative<plot::PopClip>(item) && clips.size() > 1) {
+      clips.pop_back();
+    } else if (const auto* t = std::get_if<plot::Text>(&item)) {
+      const Rect box = text_box(*t), clip = clips.back().inset(-1.0f);
+      if (box.overlaps(clips.back()) && (box.x0 < clip.x0 || box.x1 > clip.x1))
+        cut.push_back("\"" + t->text + "\" at x " + std::to_string(int(box.x0)) + ".." + std::to_string(int(box.x1)) +
+                      ", clip " + std::to_string(int(clip.x0)) + ".." + std::to_string(int(clip.x1)));
+    }
+  }
+  return cut;
+}
+
 // The style colours that only input widgets draw with (FrameBg also fills each plot's area), each set to a colour
 // nothing else uses, so that a vertex of that colour in ImGui's draw lists is a widget drawn.
 struct WidgetColor {
@@ -257,6 +280,41 @@ TEST_CASE("No legend or note lies over drawn data in the window on any page and 
     for (int step = 0; step < int(s.teach.lesson.steps.size()); ++step) {
       go_to_step(s, step);
       check_clearance(window_frames(ui, s), "lesson step " + std::to_string(step + 1) + mode);
+    }
+  }
+}
+
+TEST_CASE("No text of any single-view figure, page or lesson step is cut by its clip (1280 x 720)") {
+  HeadlessImGui ui(ImVec2(1280, 720));
+  AppState s;
+  int texts = 0;
+  for (const FigureView& v : single_figure_views()) {
+    const plot::DisplayList list = figure_frames(s, v);
+    INFO(figure_view_name(v));
+    for (const std::string& t : cut_texts(list)) FAIL_CHECK(t);
+    texts += int(std::count_if(list.items.begin(), list.items.end(), [](const plot::DrawItem& i) {
+      return std::holds_alternative<plot::Text>(i);
+    }));
+  }
+  CHECK(texts > 900);  // the figures' texts were read
+  for (const bool presenting : {false, true}) {
+    AppState w;
+    if (presenting) set_presenting(w, true);
+    ui.use_zoom(w.ui_zoom, presenting ? Theme::light : Theme::dark);
+    const std::string mode = presenting ? " presenting" : " window";
+    for (int page = 0; page < kPageCount; ++page) {
+      w.pages.page = Page(page);
+      INFO(page_name(Page(page)) << mode);
+      for (const std::string& t : cut_texts(window_frames(ui, w))) FAIL_CHECK(t);
+    }
+    w.pages.page = Page::basics;
+    for (const char* lesson : {"positional-encodings.json", "longer-than-training.json"}) {
+      start_lesson(w, load_lesson_file(std::string(peviz::test::source_dir) + "/assets/lessons/" + lesson));
+      for (int step = 0; step < int(w.teach.lesson.steps.size()); ++step) {
+        go_to_step(w, step);
+        INFO(lesson << " step " << step + 1 << mode);
+        for (const std::string& t : cut_texts(window_frames(ui, w))) FAIL_CHECK(t);
+      }
     }
   }
 }

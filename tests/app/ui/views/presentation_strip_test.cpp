@@ -1,8 +1,10 @@
 // Presentation mode headless: the strip replaces the sidebar at its zoom, the header draws, C shows the page's
-// controls, Esc leaves it.
+// controls, Esc leaves it; the header fits its line (shrunk, in two lines, or ellipsized).
 #include <string>
 
+#include "app/model/figure.hpp"
 #include "app/model/presentation.hpp"
+#include "app/ui/views/teach_views.hpp"
 #include "tests/app/ui/imgui_headless.hpp"
 
 using namespace peviz;
@@ -35,4 +37,38 @@ TEST_CASE("presentation mode draws the strip and the header; C toggles the contr
   CHECK_FALSE(s.teach.presenting);
   CHECK(s.theme == Theme::dark);
   CHECK(s.ui_zoom == 1.0f);
+}
+
+TEST_CASE("the presenting header shrinks, then breaks at a dot into two lines, and only then ends in \"...\"") {
+  HeadlessImGui ui(ImVec2(1280, 720));
+  ui.use_zoom(kPresentationMinZoom, Theme::light);
+  AppState s;
+  ui.frame(s);
+  ImGui::NewFrame();
+  ImGui::Begin("header");
+  const std::string dot = kCaptionDot;
+  const std::string header = "Lab" + dot + "copy" + dot + "4 layers x 4 heads, d_model 64" + dot +
+                             "batch 32, 3000 steps" + dot + "train n <= 20, test to 40" + dot + "seeds 0-2";
+  const float width = ImGui::CalcTextSize(header.c_str()).x;
+  CHECK(fitted_header(header, width + 1) == header);
+  CHECK(ImGui::GetCurrentWindow()->FontWindowScale == 1.0f);
+  CHECK(fitted_header(header, 0.8f * width) == header);  // shrunk to fit
+  CHECK(ImGui::GetCurrentWindow()->FontWindowScale == Approx(0.8f));
+  ImGui::SetWindowFontScale(1.0f);
+  // Too long for one line at 60%: two lines, broken where they balance best, each within the room.
+  const std::string two = fitted_header(header, 0.5f * width);
+  REQUIRE(two.find('\n') != std::string::npos);
+  CHECK(two.find("...") == std::string::npos);
+  CHECK(two == "Lab" + dot + "copy" + dot + "4 layers x 4 heads, d_model 64\nbatch 32, 3000 steps" + dot +
+                   "train n <= 20, test to 40" + dot + "seeds 0-2");
+  CHECK(ImGui::GetCurrentWindow()->FontWindowScale == Approx(0.6f));  // as small as one line gets: little taller
+  CHECK(ImGui::CalcTextSize(two.c_str()).x <= 0.5f * width + 0.5f);
+  ImGui::SetWindowFontScale(1.0f);
+  // Two lines at 60% cannot hold it: one line, ellipsized within the room.
+  const std::string cut = fitted_header(header, 0.2f * width);
+  CHECK(cut.ends_with("..."));
+  CHECK(ImGui::CalcTextSize(cut.c_str()).x <= 0.2f * width);
+  ImGui::SetWindowFontScale(1.0f);
+  ImGui::End();
+  ImGui::Render();
 }
