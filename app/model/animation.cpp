@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdio>
 
 #include "core/errors.hpp"
 #include "core/limits.hpp"
@@ -104,6 +105,16 @@ LessonSpan lesson_span(const AnimationSpec& a, int steps, const std::string& sou
   if (a.frames < span.count())
     throw ParamError("frames", "must be at least the number of steps shown (" + std::to_string(span.count()) + ")");
   return span;
+}
+
+std::string sweep_file_part(const AnimationSpec& a) {
+  char range[64];
+  std::snprintf(range, sizeof range, "-%.10g-to-%.10g", animation_value(a, 0), animation_value(a, a.frames - 1));
+  return kAnimatedParamNames[int(a.param)] + std::string(range);
+}
+
+std::string lesson_file_part(const LessonSpan& span) {
+  return "lesson-steps-" + std::to_string(span.first) + "-to-" + std::to_string(span.last);
 }
 
 RgbaImage lesson_animation_frame(const std::vector<RgbaImage>& pictures, int frame, int frames) {

@@ -66,6 +66,10 @@ struct LessonSpan {
   int count() const { return last - first + 1; }
 };
 LessonSpan lesson_span(const AnimationSpec& a, int steps, const std::string& source);
+// A sweep's range as a file-name part: "position-0-to-64", "base-100-to-500000", "factor-1-to-32"; a lesson's steps
+// shown: "lesson-steps-1-to-7".
+std::string sweep_file_part(const AnimationSpec& a);
+std::string lesson_file_part(const LessonSpan& span);
 
 // Output frame `frame` of `frames` from the pictures of the steps shown: a step held, or (1 - mix) *
 // step + mix * next per byte (lesson_frame). All pictures have one size.

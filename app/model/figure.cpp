@@ -104,7 +104,13 @@ std::string binary_caption(const AppState& s) {
   return c;
 }
 
+FigureView described_view(const AppState& s, FigureView v) {
+  if (v.kind != FigureView::window || s.pages.page == Page::basics) return v;
+  return {FigureView::one_page, s.pages.page};
+}
+
 std::string figure_caption(const AppState& s, FigureView v) {
+  v = described_view(s, v);
   if (v.kind == FigureView::binary) return binary_caption(s);
   if (v.kind != FigureView::one_page) return absolute_caption(s.params);
   const PageModel& page = page_model(v.page);
@@ -147,20 +153,23 @@ bool shows_sidebar_encoding(FigureView v) {
 
 std::string figure_file_name(const AppState& s, FigureView v, long long unix_seconds) {
   std::string name = "peviz-" + figure_view_name(v) + "-";
+  v = described_view(s, v);  // the window: the parameters of the page shown
   if (shows_sidebar_encoding(v))
     name += std::string("d").append(std::to_string(s.params.d_model)).append("-b").append(caption_number(s.params.base))
                 .append("-L").append(std::to_string(s.params.seq_len));  // appends: GCC 12's -Wrestrict misfires on +
   else
     name += caption_slug(s, v);
-  if (unix_seconds >= 0) {
-    const std::time_t t = std::time_t(unix_seconds);
-    std::tm local{};
-    localtime_r(&t, &local);
-    char stamp[32];
-    std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &local);
-    name += std::string("-") + stamp;
-  }
-  return name + ".png";
+  return name + file_time_stamp(unix_seconds) + ".png";
+}
+
+std::string file_time_stamp(long long unix_seconds) {
+  if (unix_seconds < 0) return "";
+  const std::time_t t = std::time_t(unix_seconds);
+  std::tm local{};
+  localtime_r(&t, &local);
+  char stamp[32];
+  std::strftime(stamp, sizeof stamp, "-%Y%m%d-%H%M%S", &local);
+  return stamp;
 }
 
 std::map<std::string, std::string> figure_metadata(const AppState& s, FigureView v) {

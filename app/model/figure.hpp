@@ -51,7 +51,10 @@ struct FigureOptions {
 // Throws ParamError("scale" | "width" | "height", ...) naming the limit.
 void validate(const FigureOptions& o);
 
-// One line with the parameters the view depends on, e.g.
+// The view whose parameters a figure of `v` names: `v`, or for the whole window the page shown (Basics: the window,
+// whose parameters are the sidebar's encoding).
+FigureView described_view(const AppState& s, FigureView v);
+// One line with the parameters the view depends on (the window: those of the page shown), e.g.
 // "sinusoidal · d_model 128 · base 10000 · L 128 · interleaved" or "ALiBi · 8 heads · L 64 · causal".
 std::string figure_caption(const AppState& s, FigureView v);
 // Caption pieces the pages' captions share: the field separator, numbers in %.6g, and the sidebar's encoding.
@@ -64,6 +67,8 @@ std::string absolute_caption(const EncodingParams& p);
 // caption as a slug: "peviz-rope-clocks-rope-head-dim-128-base-10000-interleaved-t-12-<stamp>.png". Local time
 // `unix_seconds`; a negative time leaves the stamp out, as `peviz render --all` does.
 std::string figure_file_name(const AppState& s, FigureView v, long long unix_seconds);
+// "-YYYYmmdd-HHMMSS" in local time; "" for unix_seconds < 0 (the tests' fixed names).
+std::string file_time_stamp(long long unix_seconds);
 
 // The PNG text chunks of a figure: "peviz" (JSON: version, view, state_to_json), "Title" (the
 // caption) and "Software".

@@ -88,7 +88,14 @@ std::string open_file(AppState& s, const std::string& path) {
     open_lab_experiment(s, path);
     return "Opened the lab runs of " + path;
   }
-  if (is_model_config_file_name(path)) return "Opened the positions of " + open_model_config(s, path) + " (" + path + ")";
+  if (is_model_config_file_name(path)) {
+    const std::string name = open_model_config(s, path);
+    const PageModel& shown = page_model(s.pages.page);
+    if (shown.follows_rope_model && !shown.follows_rope_model(s.pages))  // a RoPE page the model does not apply to
+      return std::string(shown.title) + " does not apply to " + name + " and keeps its model; the other RoPE pages show " +
+             name + " (" + path + ")";
+    return "Opened the positions of " + name + " (" + path + ")";
+  }
   try {  // anything else is read as a learned table (.npy, .safetensors), which names what it refused
     open_learned_file(s, path);
   } catch (const ParamError& e) {
@@ -135,10 +142,18 @@ NdArray view_data(const AppState& s, FigureView v) {
 std::string new_figure_path(const AppState& s, FigureView v, long long unix_seconds, const std::string& ending) {
   const fs::path folder = figure_folder(s);
   std::error_code ec;
-  fs::create_directories(folder, ec);  // a folder that cannot be made fails when the file is written
+  fs::create_directories(folder, ec);  // as new_animation_path
   fs::path name = figure_file_name(s, v, unix_seconds);
   name.replace_extension("");
   return (folder / (name.string() + ending)).string();
+}
+
+std::string new_animation_path(const AppState& s, FigureView v, const std::string& sweep, long long unix_seconds,
+                               const std::string& ending) {
+  const fs::path folder = figure_folder(s);
+  std::error_code ec;
+  fs::create_directories(folder, ec);  // a folder that cannot be made fails when the file is written
+  return (folder / ("peviz-" + figure_view_name(v) + "-" + sweep + file_time_stamp(unix_seconds) + ending)).string();
 }
 
 FigureOptions figure_options(const FigureSettings& f, FigureView v, int width, int height) {

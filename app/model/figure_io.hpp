@@ -17,8 +17,12 @@ std::filesystem::path default_figure_folder();
 std::filesystem::path figure_folder(const AppState& s);
 
 // A new file's path in figure_folder (created when missing): figure_file_name's for `v` at unix_seconds, its
-// ".png" replaced by `ending` (".svg", ".csv", "-position.gif"). F12's figures, the data export and recordings.
+// ".png" replaced by `ending` (".svg", ".csv"). F12's figures, the data export and recordings.
 std::string new_figure_path(const AppState& s, FigureView v, long long unix_seconds, const std::string& ending);
+// A recording's path there: "peviz-<view>-<sweep>-<time><ending>", the sweep named by its range (sweep_file_part),
+// not by the swept value the window happened to show when it started.
+std::string new_animation_path(const AppState& s, FigureView v, const std::string& sweep, long long unix_seconds,
+                               const std::string& ending);
 // The File menu's figure settings for `v` at width x height screen units: its caption and theme (scale and
 // transparency are the still figure's own: F12 sets them).
 FigureOptions figure_options(const FigureSettings& f, FigureView v, int width, int height);

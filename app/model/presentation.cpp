@@ -27,8 +27,7 @@ void set_presenting(AppState& s, bool on) {
 
 std::string parameter_header(const AppState& s) {
   // The same words as a figure's caption: the page's own parameters (RoPE, ALiBi, ...) on its page.
-  const Page page = s.pages.page;
-  return figure_caption(s, page == Page::basics ? FigureView{} : FigureView{FigureView::one_page, page});
+  return figure_caption(s, FigureView{});  // the window's: the page shown
 }
 
 }  // namespace peviz::app

@@ -118,13 +118,14 @@ void fitted_text(const char* text, float width) {
   hint(text);
 }
 
-// The status line, or the figure's caption in its place.
+// The status line, or the figure's caption in its place (a figure without a caption leaves the line blank).
 void status_line(const AppState& s, const std::string& caption) {
   if (!caption.empty()) {  // through the canvas: part of vector figures too
     plot::canvas_text(ImGui::GetCursorScreenPos(), ImGui::GetColorU32(ImGuiCol_Text), caption.c_str());
     ImGui::Dummy(ImGui::CalcTextSize(caption.c_str()));
     return;
   }
+  if (s.figure_drawing.offscreen) return;  // a figure of the window without a caption: no status line either
   const TeachState& t = s.teach;
   // The notice keeps its room at the right; the status gives way (cut with "...", whole in its hover).
   const ImGuiStyle& style = ImGui::GetStyle();

@@ -59,12 +59,12 @@ void start(AppState& s, AnimationRecorder& rec, gfx::PixelSize window) {
   validate(rec.options);
   if (format == AnimationFormat::gif) rec.gif = std::make_unique<media::GifWriter>(size.width, size.height, r.spec.fps, plot::continuous_colormap_ramps());
   else rec.mp4 = std::make_unique<media::Mp4Writer>(size.width, size.height, r.spec.fps);
-  rec.path = new_figure_path(s, view, (long long)std::time(nullptr),
-                             std::string("-") + kAnimatedParamNames[int(r.spec.param)] +
-                                 (format == AnimationFormat::gif ? ".gif" : ".mp4"));
   rec.saved_state = state_to_json(s);
   r.total = r.spec.frames;
-  if (r.spec.param == AnimatedParam::lesson) start_lesson_recording(s, rec);
+  const bool lesson = r.spec.param == AnimatedParam::lesson;
+  if (lesson) start_lesson_recording(s, rec);
+  rec.path = new_animation_path(s, view, lesson ? lesson_file_part(rec.span) : sweep_file_part(r.spec),
+                                (long long)std::time(nullptr), format == AnimationFormat::gif ? ".gif" : ".mp4");
   r.active = true;
   r.done = 0;
 }

@@ -322,9 +322,11 @@ RecordedGif record_in_window(const std::string& folder, const std::string& args)
 }  // namespace
 
 TEST_CASE("View > Record animation (--record) writes a GIF of the sweep into the figure folder") {
-  // At the window's size (1000 x 700), named after the page's own knobs, not the sidebar's d_model, base and L.
+  // At the window's size (1000 x 700), named after the view and the range swept (not the t shown when it started,
+  // nor the sidebar's d_model, base and L).
   const RecordedGif gif = record_in_window("record", "--frames 75 --view rope-clocks --record position");
-  CHECK(gif.name.rfind("peviz-rope-clocks-head-dim-", 0) == 0);
+  CHECK(gif.name.rfind("peviz-rope-clocks-position-0-to-64-", 0) == 0);
+  CHECK(gif.name.find("t-12") == std::string::npos);
   CHECK(gif.name.find("-L128") == std::string::npos);
   CHECK(gif.info.frames == 60);
   CHECK(gif.info.width == 1000);
@@ -335,7 +337,7 @@ TEST_CASE("View > Record animation (--record) writes a GIF of the sweep into the
 TEST_CASE("View > Record animation of a lesson (--record lesson) captures its steps, then writes the cross-faded GIF") {
   // 1 frame to start, 13 step captures, 60 frames made from them: 74 window frames.
   const RecordedGif gif = record_in_window("record-lesson", "--frames 80 --lesson positional-encodings --record lesson");
-  CHECK(gif.name.find("lesson") != std::string::npos);
+  CHECK(gif.name.find("-lesson-steps-1-to-13-") != std::string::npos);
   CHECK(gif.info.frames == 60);
   CHECK(gif.info.width == 1000);
   CHECK(gif.info.height == 700);

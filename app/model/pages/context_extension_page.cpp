@@ -5,6 +5,7 @@
 #include <cmath>
 #include <filesystem>
 #include <limits>
+#include <numbers>
 #include <optional>
 #include <utility>
 
@@ -13,6 +14,7 @@
 #include "app/model/json_fields.hpp"
 #include "app/model/page_model.hpp"
 #include "core/limits.hpp"
+#include "core/model_comparison.hpp"
 #include "core/model_config.hpp"
 #include "core/train/experiment.hpp"
 
@@ -105,6 +107,24 @@ void keep_above(double& upper, double lower) {
   if (upper <= lower) upper = lower * kAboveLower;
 }
 
+// The loaded model's own scaling, while the page follows a model that has one (core's model_rope, as the comparison
+// table computes it): at the target context, the page's.
+void update_own_scaling(ContextExtensionOptions& o, const LoadedRopeModel& m) {
+  o.own = {};
+  const RopeScaling kind = shown_layer(m).scaling.kind;
+  if (!o.from_model || kind == RopeScaling::none) return;
+  const ModelRope r = model_rope(*m.model, shown_layer_type(m));
+  char factor[32];
+  std::snprintf(factor, sizeof factor, "%g", r.scaled.factor);
+  o.own.label = "the model's own (" + std::string(to_string(kind)) + " x" + factor + ")";
+  o.own.attention_factor = r.scaled.attention_factor;
+  for (double f : r.scaled.inv_freq) {
+    const double wavelength = 2.0 * std::numbers::pi / f;
+    o.own.log10_wavelength.push_back(float(std::log10(wavelength)));
+    o.own.pairs_beyond_target += wavelength > o.result.target_len;
+  }
+}
+
 void update(AppState& s) {
   ContextExtensionOptions& o = s.pages.context_extension;
   keep_above(o.params.beta_fast, o.params.beta_slow);
@@ -118,6 +138,7 @@ void update(AppState& s) {
   }
   o.ramp.assign(o.result.rows[3].scaled.yarn_ramp.begin(), o.result.rows[3].scaled.yarn_ramp.end());
   update_query_scale(o, *s.pages.rope_model.model);
+  update_own_scaling(o, s.pages.rope_model);
   update_summaries(o);
 }
 

@@ -26,6 +26,13 @@ struct ComparedModel {
   std::string path;        // the config.json it was opened from; "" for a shipped model (found by name)
 };
 
+struct ModelScalingCurve {
+  std::string label;                 // "the model's own (longrope x32)"
+  std::vector<float> log10_wavelength;
+  double attention_factor = 1.0;
+  int pairs_beyond_target = 0;
+};
+
 struct ContextExtensionOptions {
   // The knobs are the loaded model's (PageStates::rope_model: a shipped one from the model box, or a
   // config.json opened) while `from_model` is set: its name shows with them (state JSON, captions) and its layer
@@ -54,6 +61,10 @@ struct ContextExtensionOptions {
   // scale at kQueryScaleSamples positions spread evenly over [0, target context], and its formula (the legend).
   std::vector<float> query_scale;
   std::string query_scale_label;
+  // While the page follows a model that ships a scaling: that scaling as the model runs it at its extended context
+  // (core's model_rope: LongRoPE's long factors, dynamic NTK at the target, YaRN's own attention factor), drawn as a
+  // curve of its own whatever its kind. Empty label: none.
+  ModelScalingCurve own;
 };
 inline constexpr int kQueryScaleSamples = 1024;
 

@@ -1,5 +1,6 @@
 // Context-extension explorer: wavelength per pair (log scale) for none, linear (PI), dynamic NTK, YaRN
-// and llama3 side by side, the original and target contexts, the YaRN ramp and attention factor.
+// and llama3 side by side, and an opened model's own scaling; the original and target contexts, the YaRN ramp and
+// the attention factors.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -19,6 +20,9 @@ namespace peviz::app {
 namespace {
 
 constexpr const char* kNames[5] = {"none", "linear (PI)", "dynamic NTK", "YaRN", "llama3"};
+// The opened model's own scaling: the palette's seventh colour (pink; the sixth, brown, reads poorly on the dark
+// theme), translucent: it is drawn wide under the others.
+ImU32 own_color() { return (plot::series_color(6) & 0x00FFFFFFu) | 0x99000000u; }
 // What each scaling is (transformers' modeling_rope_utils.py and the papers it cites).
 constexpr const char* kExplanations[5] = {
     "No scaling: the model's own inverse frequencies base^(-2j/d).",
@@ -107,15 +111,18 @@ void notes(const ContextExtensionOptions& o, const ContextExtension& r) {
   ImGui::PushTextWrapPos(0.0f);  // the notes wrap at the pane's right edge
   ImGui::TextDisabled("pairs whose wavelength exceeds the target context %.0f (never complete a turn there):",
                       r.target_len);
-  for (int k = 0; k < 5; ++k) {
-    char count[48];
-    std::snprintf(count, sizeof count, "%s %d", kNames[k], r.rows[std::size_t(k)].pairs_beyond_target);
-    next_on_line(ImGui::CalcTextSize(count).x);
-    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(plot::series_color(k)), "%s", count);
-  }
-  ImGui::TextDisabled("attention factor (multiplies cos and sin): YaRN %.4f; every other scaling 1. Pairs beyond "
+  const auto count_note = [](const std::string& name, int pairs, ImU32 color) {
+    const std::string count = name + " " + std::to_string(pairs);
+    next_on_line(ImGui::CalcTextSize(count.c_str()).x);
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(color), "%s", count.c_str());
+  };
+  if (!o.own.label.empty()) count_note(o.own.label, o.own.pairs_beyond_target, plot::series_color(6));
+  for (int k = 0; k < 5; ++k) count_note(kNames[k], r.rows[std::size_t(k)].pairs_beyond_target, plot::series_color(k));
+  char own[96] = "";
+  if (!o.own.label.empty()) std::snprintf(own, sizeof own, "%s %.4f; ", o.own.label.c_str(), o.own.attention_factor);
+  ImGui::TextDisabled("attention factor (multiplies cos and sin): %sYaRN %.4f; every other scaling 1. Pairs beyond "
                       "the original %.0f without scaling: %d.",
-                      r.rows[3].scaled.attention_factor, double(o.params.original_len), r.rows[0].pairs_beyond_original);
+                      own, r.rows[3].scaled.attention_factor, double(o.params.original_len), r.rows[0].pairs_beyond_original);
   ImGui::PopTextWrapPos();
 }
 
@@ -126,7 +133,12 @@ void wavelength_plot(const ContextExtensionOptions& o, double target, float heig
   double hi = std::log10(target) + 0.5;
   for (const auto& w : o.log10_wavelength)
     for (float v : w) hi = std::max(hi, double(v) + 0.2);
+  for (float v : o.own.log10_wavelength) hi = std::max(hi, double(v) + 0.2);
   plot::setup_axes("pair j", "log10 wavelength (positions)", {-0.5, n - 0.5}, {0.5, hi}, plot::axis_integer);
+  // The model's own scaling first, wide and translucent: the knobs' curve of the same kind shows through it.
+  if (!o.own.label.empty())
+    plot::plot_line(o.own.label.c_str(), o.own.log10_wavelength.data(), int(o.own.log10_wavelength.size()), 0.0, 1.0, 1,
+                    own_color(), 6.0f);
   for (int k = 0; k < 5; ++k) {
     if (!o.shown[std::size_t(k)]) continue;
     const auto& w = o.log10_wavelength[std::size_t(k)];
@@ -175,7 +187,9 @@ void draw_context_extension_view(AppState& s) {
   const float ramp_legend = std::max(plot::legend_room_above("##yarn_ramp"), plot::legend_room_above("##query_scale"));
   const float ramp_h = readable_height(wavelengths ? avail * 0.3f : avail, ramp_legend);
   const int n = int(o.log10_wavelength[0].size());
-  const float wavelengths_h = readable_height(ramp ? avail - ramp_h - ImGui::GetStyle().ItemSpacing.y : avail);
+  // The wavelengths are the page: at least 60% of the height, the ramp below it scrolled to where room is short.
+  const float wavelengths_h =
+      readable_height(ramp ? std::max(avail - ramp_h - ImGui::GetStyle().ItemSpacing.y, 0.6f * avail) : avail);
   if (wavelengths) {
     wavelength_plot(o, target, wavelengths_h);
     record_page_region(s);

@@ -85,6 +85,8 @@ unsigned highlight_color() {
   return light_background() ? IM_COL32(120, 0, 160, 255) : IM_COL32(255, 255, 0, 230);
 }
 
+ImVec4 warning_color() { return light_background() ? ImVec4(0.7f, 0.33f, 0.0f, 1.0f) : ImVec4(1.0f, 0.6f, 0.2f, 1.0f); }
+
 void heatmap_with_colorbar(AppState& s, plot::HeatmapImage& img, const HeatmapPanel& panel, float height,
                            ScreenRect& image_region, ScreenRect& bar_region) {
   const int L = s.pages.basics.computed.seq_len;

@@ -79,6 +79,9 @@ bool limit_slider(const char* label, int& v, const Limit& l, const char* format 
 bool limit_slider(const char* label, double& v, const Limit& l, const char* format = "%.6g");
 // ImU32 colour used to mark the highlighted position in every view.
 unsigned highlight_color();
+// A line that says the view does not show what the user may expect (a model it does not apply to): orange, darker
+// on the light theme.
+ImVec4 warning_color();
 // True when the window's background is light (the light theme): colours near white do not read there.
 bool light_background();
 

@@ -127,3 +127,12 @@ TEST_CASE("a lesson animation's frames hold a step's picture, then blend it into
   CHECK(lesson_animation_frame(pictures, 12, 40).pixels[0] == 120);  // 0.6 of the way from 0 to 200
   CHECK(lesson_animation_frame(pictures, 39, 40).pixels[0] == 100);  // the last step holds
 }
+
+TEST_CASE("a recording's file name says the swept range, not the value shown when it started") {
+  CHECK(sweep_file_part(default_sweep(AnimatedParam::position)) == "position-0-to-64");
+  CHECK(sweep_file_part(default_sweep(AnimatedParam::base)) == "base-100-to-500000");
+  CHECK(sweep_file_part(default_sweep(AnimatedParam::factor)) == "factor-1-to-32");
+  AnimationSpec big{AnimatedParam::base, 10.0, 1e7, 30, 15};
+  CHECK(sweep_file_part(big) == "base-10-to-10000000");  // no exponent ('+') in a file name
+  CHECK(lesson_file_part(LessonSpan{2, 7}) == "lesson-steps-2-to-7");
+}

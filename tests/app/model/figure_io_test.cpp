@@ -14,6 +14,7 @@
 #include "app/plot/svg_writer.hpp"
 #include "core/errors.hpp"
 #include "core/png_file.hpp"
+#include "tests/core/model_config_fixtures.hpp"
 #include "tests/temp_path.hpp"
 
 using namespace peviz;
@@ -224,4 +225,23 @@ TEST_CASE("opening a file that is missing, truncated or not what its name says c
     CHECK(s.status_is_error);  // nothing was applied, so nothing recomputed says "up to date"
   }
   fs::remove_all(dir);
+}
+
+TEST_CASE("opening a RoPE model on a RoPE page it does not apply to says so, and the page keeps its model") {
+  AppState s;
+  s.pages.page = Page::mrope;
+  update_app_state(s);
+  const auto shown = s.pages.mrope.model;
+  REQUIRE(shown);
+  const std::string phi = model_config_fixture("phi-3.5-mini-instruct.json").string();
+  const std::string said = open_file(s, phi);
+  CHECK(said == "Multimodal RoPE does not apply to microsoft/Phi-3.5-mini-instruct and keeps its model; the other RoPE "
+                "pages show microsoft/Phi-3.5-mini-instruct (" + phi + ")");
+  CHECK(s.pages.page == Page::mrope);
+  CHECK(s.pages.mrope.model == shown);
+  CHECK(s.pages.rope_model.model->name == "microsoft/Phi-3.5-mini-instruct");  // Context extension, clocks, ... take it
+  // A multimodal model applies: opened on the page.
+  const std::string vl = model_config_fixture("qwen2.5-vl-7b-instruct.json").string();
+  CHECK(open_file(s, vl).starts_with("Opened the positions of "));
+  CHECK(s.pages.mrope.model == s.pages.rope_model.model);
 }

@@ -57,6 +57,23 @@ TEST_CASE("file names and captions carry the parameters") {
         "binary analogy \u00b7 16 positions, 4 bits \u00b7 morphed 50% toward d_model 64, base 500000");
 }
 
+TEST_CASE("a figure of the window names the page shown, not the sidebar's encoding") {
+  AppState s;
+  s.params.d_model = 128;  // the sidebar's Basics values, which RoPE decay does not draw
+  s.pages.page = Page::rope_decay;
+  const FigureView decay{FigureView::one_page, Page::rope_decay};
+  CHECK(described_view(s, FigureView{}) == decay);
+  CHECK(figure_caption(s, FigureView{}) == figure_caption(s, decay));
+  CHECK(figure_caption(s, FigureView{}).rfind("RoPE decay", 0) == 0);
+  const std::string page_name = figure_file_name(s, decay, -1);  // "peviz-rope-decay-<its parameters>.png"
+  CHECK(figure_file_name(s, FigureView{}, -1) == "peviz-window-" + page_name.substr(std::string("peviz-rope-decay-").size()));
+  CHECK(figure_file_name(s, FigureView{}, -1).find("d128") == std::string::npos);
+  CHECK(figure_metadata(s, FigureView{}).at("Title") == figure_caption(s, decay));
+  s.pages.page = Page::basics;  // Basics: the window's own caption, the sidebar's encoding
+  CHECK(described_view(s, FigureView{}) == FigureView{});
+  CHECK(figure_file_name(s, FigureView{}, -1).rfind("peviz-window-d128-b10000-L", 0) == 0);
+}
+
 TEST_CASE("figure metadata restores the state and the view") {
   AppState a;
   a.params.encoding = Encoding::binary;

@@ -1,8 +1,9 @@
 // Tests for app/model/pages/context_extension_page: the Llama 3.1 preset's pairs and wavelengths; opening a model's
-// config.json: the page of its positions, its knobs, layer types and name in state JSON.
+// config.json: the page of its positions, its knobs, layer types and name in state JSON; the model's own scaling drawn.
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <numbers>
 #include <string>
@@ -17,6 +18,8 @@
 #include "app/model/state_check.hpp"
 #include "app/model/state_json.hpp"
 #include "core/errors.hpp"
+#include "core/model_comparison.hpp"
+#include "core/shipped_models.hpp"
 #include "tests/app/model/pages/page_test_helpers.hpp"
 #include "tests/core/model_config_fixtures.hpp"
 
@@ -273,4 +276,66 @@ TEST_CASE("context extension page: the upper knob of each ordered pair stays abo
   CHECK_FALSE(s.pages.context_extension.from_model);  // no longer the model's knobs
   CHECK_FALSE(s.status_is_error);
   CHECK(check_state(s) == "");
+}
+
+TEST_CASE("every shipped model with a scaling draws that scaling as a curve of its own, with its attention factor") {
+  int with_scaling = 0;
+  for (const auto& model : shipped_models()) {
+    if (model->scheme != PositionScheme::rope) continue;
+    INFO(model->name);
+    AppState s;
+    load_rope_model(s.pages, model, "");
+    s.pages.page = Page::context_extension;
+    s.pages.mark(Page::context_extension);
+    update_app_state(s);
+    const ContextExtensionOptions& o = s.pages.context_extension;
+    REQUIRE(o.from_model);
+    const RopeScaling kind = layer_type_rope(*model, "").scaling.kind;
+    if (kind == RopeScaling::none) {
+      CHECK(o.own.label.empty());  // the "none" curve is the model's
+      continue;
+    }
+    ++with_scaling;
+    CHECK(o.own.label == "the model's own (" + std::string(to_string(kind)) + " x" + [&] {
+            char f[32];
+            std::snprintf(f, sizeof f, "%g", model_rope(*model).scaled.factor);
+            return std::string(f);
+          }() + ")");
+    const ModelRope r = model_rope(*model);  // as the models-compared table computes it
+    REQUIRE(o.own.log10_wavelength.size() == r.scaled.inv_freq.size());
+    int beyond = 0;
+    for (std::size_t j = 0; j < r.scaled.inv_freq.size(); ++j) {
+      const double wavelength = 2.0 * std::numbers::pi / r.scaled.inv_freq[j];
+      CHECK(o.own.log10_wavelength[j] == Approx(std::log10(wavelength)).epsilon(1e-6));
+      beyond += wavelength > o.result.target_len;
+    }
+    CHECK(o.own.pairs_beyond_target == beyond);
+    CHECK(o.own.attention_factor == r.scaled.attention_factor);
+  }
+  CHECK(with_scaling >= 5);  // llama3, yarn, longrope, ... were looked at
+}
+
+TEST_CASE("Phi-3.5's own LongRoPE: its long factors at 131072 and attention factor sqrt(1 + ln 32 / ln 4096)") {
+  AppState s;
+  open_model_config(s, config("phi-3.5-mini-instruct.json"));
+  update_app_state(s);
+  const ContextExtensionOptions& o = s.pages.context_extension;
+  const ModelConfig& m = *s.pages.rope_model.model;
+  const LayerTypeRope& lt = layer_type_rope(m, "");
+  REQUIRE(lt.scaling.kind == RopeScaling::longrope);
+  CHECK(o.own.label == "the model's own (longrope x32)");
+  CHECK(o.own.attention_factor == Approx(std::sqrt(1.0 + std::log(32.0) / std::log(4096.0))));  // 1.1902
+  CHECK(o.own.attention_factor == Approx(1.1902).margin(1e-4));
+  // HF _compute_longrope_parameters past the original context: inv_freq_j = 1 / (long_factor_j * base^(2j/R)).
+  const int pairs = int(lt.scaling.long_factor.size());
+  REQUIRE(int(o.own.log10_wavelength.size()) == pairs);
+  for (int j = 0; j < pairs; ++j) {
+    const double inv_freq = 1.0 / (lt.scaling.long_factor[std::size_t(j)] * std::pow(lt.rope.base, 2.0 * j / (2.0 * pairs)));
+    CHECK(o.own.log10_wavelength[std::size_t(j)] == Approx(std::log10(2.0 * std::numbers::pi / inv_freq)).epsilon(1e-6));
+  }
+  // Knobs moved away from the model's: custom, no own curve.
+  s.pages.context_extension.params.factor = 8.0;
+  s.pages.mark(Page::context_extension);
+  update_app_state(s);
+  CHECK(s.pages.context_extension.own.label.empty());
 }

@@ -1,6 +1,7 @@
 // Every page drawn headless (several option sets, mouse over the key plot) and in
 // the real window under Xvfb (one screenshot per page, its key region checked for non-blank content); the parts a
-// presented lesson step can show (PageModel::parts): each part left out changes what its page draws.
+// presented lesson step can show (PageModel::parts): each part left out changes what its page draws; a model's own
+// scaling drawn on Context extension.
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -11,13 +12,16 @@
 #include <nlohmann/json.hpp>
 #include <stb_image.h>
 
+#include "app/model/figure.hpp"
 #include "app/model/lessons.hpp"
 #include "app/model/page_model.hpp"
 #include "app/model/presentation.hpp"
+#include "app/plot/draw/canvas.hpp"
 #include "app/plot/draw/drawn_plots.hpp"
 #include "app/model/app_update.hpp"
 #include "app/model/state_check.hpp"
 #include "app/ui/views/views.hpp"
+#include "core/shipped_models.hpp"
 #include "tests/app/ui/imgui_headless.hpp"
 #include "tests/app/ui/run_gui.hpp"
 #include "tests/temp_path.hpp"
@@ -220,4 +224,35 @@ TEST_CASE("the strip of the sidebar's encoding shows on a presented step that li
   CHECK(present(Page::criteria, {"strip", "table"}).strip);
   CHECK_FALSE(present(Page::criteria, {"table"}).strip);
   CHECK_FALSE(present(Page::alibi, {}).strip);  // ALiBi has its own controls
+}
+
+TEST_CASE("Context extension draws each shipped model's own scaling, named in its legend, in the window and figures") {
+  HeadlessImGui ui(ImVec2(1280, 720));
+  int drawn = 0;
+  for (const auto& model : shipped_models()) {
+    if (model->scheme != PositionScheme::rope || layer_type_rope(*model, "").scaling.kind == RopeScaling::none) continue;
+    INFO(model->name);
+    AppState s;
+    load_rope_model(s.pages, model, "");
+    s.pages.page = Page::context_extension;
+    plot::DisplayList list{1280, 720, 0, {}};
+    ui.frame(s);
+    ui.frame(s);
+    plot::record_into(&list);
+    ui.frame(s);
+    plot::record_into(nullptr);
+    const std::string& label = s.pages.context_extension.own.label;
+    REQUIRE_FALSE(label.empty());
+    bool named = false, curve = false;
+    for (const plot::DrawItem& item : list.items) {
+      if (const auto* t = std::get_if<plot::Text>(&item)) named |= t->text == label;
+      if (const auto* l = std::get_if<plot::Polyline>(&item))  // the wide curve, one point per pair
+        curve |= l->thickness == 6.0f && l->points.size() == s.pages.context_extension.own.log10_wavelength.size();
+    }
+    CHECK(named);
+    CHECK(curve);
+    drawn += named && curve;
+    CHECK(figure_caption(s, FigureView{FigureView::one_page, Page::context_extension}).find(model->name) != std::string::npos);
+  }
+  CHECK(drawn >= 5);
 }
