@@ -66,8 +66,8 @@ void draw_t5_shaw_view(AppState& s) {
   const int maps = int(buckets) + int(shaw);
   const bool beside = maps == 2 && fits_side_by_side(2, 2 * colorbar_extra_width());
   const float title_h = ImGui::GetTextLineHeightWithSpacing();
-  const float maps_h = curve ? avail.y * (maps == 1 ? 0.5f : 0.62f) - title_h
-                             : (beside || maps == 1 ? avail.y : 0.5f * avail.y) - title_h;
+  const float maps_total = curve ? avail.y * (maps == 1 ? 0.5f : 0.62f) : avail.y;  // one under the other: shared
+  const float maps_h = maps_total / float(beside ? 1 : std::max(maps, 1)) - title_h - ImGui::GetStyle().ItemSpacing.y;
   const float top = readable_height(maps_h), half = beside ? 0.5f * (avail.x - spacing) : avail.x;
   if (buckets) {
     ImGui::BeginGroup();

@@ -157,7 +157,7 @@ TEST_CASE("step 5: coupled-rope copies more than 9 in 10 up to n = 35, less than
   AppState s = longer_lesson_at_step(5);
   const LabOptions& o = s.pages.lab;
   CHECK(o.show == LabShow::charts);
-  REQUIRE(o.series.size() == 3);
+  REQUIRE(o.series.size() == 4);  // RoPE and three fixes (rand-rope: step 7)
   for (int n : {25, 30, 35}) CHECK(mean_at(o, PositionEncoding::coupled_rope, n) > 0.9f);
   CHECK(mean_at(o, PositionEncoding::coupled_rope, 40) < 0.5f);
   CHECK(mean_at(o, PositionEncoding::fire, 25) > 0.9f);
@@ -180,6 +180,28 @@ TEST_CASE("step 6: FIRE's interpolated distance stays in [0, 1] for every query;
         CHECK(u >= 0.0);
         CHECK(u <= 1.0);
       }
+}
+
+TEST_CASE("step 7: rand-rope, three seeds, copies about 3 in 4 at n = 25 where RoPE copies none, hardly any at 30, none at 35") {
+  AppState s = longer_lesson_at_step(7);
+  const LabOptions& o = s.pages.lab;
+  CHECK(o.show == LabShow::charts);
+  const auto rand = std::find_if(o.series.begin(), o.series.end(), [](const LabSeries& sr) {
+    return sr.pe == PositionEncoding::rand_rope;
+  });
+  REQUIRE(rand != o.series.end());
+  CHECK(rand->evaluated == 3);  // the claim holds on every seed: the band's low end (min over seeds) too
+  const std::size_t at25 = std::size_t(std::find(o.lengths.begin(), o.lengths.end(), 25) - o.lengths.begin());
+  REQUIRE(at25 + 2 < o.lengths.size());
+  CHECK(mean_at(o, PositionEncoding::rand_rope, 25) > 0.7f);
+  CHECK(mean_at(o, PositionEncoding::rand_rope, 25) < 0.85f);  // "about 3 in 4"
+  CHECK(rand->lo[at25] > 0.7f);
+  CHECK(mean_at(o, PositionEncoding::rope, 25) == 0.0f);
+  CHECK(rand->hi[at25 + 1] < 0.1f);  // n = 30: hardly any, on every seed
+  CHECK(mean_at(o, PositionEncoding::rand_rope, 35) == 0.0f);
+  // "at most 43 in training": BOS, 20 symbols, SEP, their copy, EOS; ids from 128.
+  CHECK(2 * o.settings.train_max + 3 == 43);
+  CHECK(o.settings.position_range == 128);
 }
 
 TEST_CASE("step 7: randomized ids are drawn from [0, 128) without repeats and sorted: every id and distance up to 127 seen") {

@@ -75,24 +75,27 @@ TEST_CASE("the shipped experiment opens from the preset and before anything ran;
   CHECK(fresh.pages.lab.views.size() == 18);
 }
 
-TEST_CASE("the fixes' shipped experiment opens from its preset: RoPE, coupled-rope and FIRE; float16 gives the numbers") {
+TEST_CASE("the fixes' shipped experiment opens from its preset: RoPE, coupled-rope, FIRE and rand-rope; float16 gives the numbers") {
   AppState s;
   open_preset(s, "lab-fixes-pretrained");
   const LabOptions& o = s.pages.lab;
   CHECK(o.opened_shipped == "fixes-copy");
   CHECK_FALSE(lab_training(o));
-  REQUIRE(o.views.size() == 9);  // three encodings x seeds 0, 1, 2
-  REQUIRE(o.series.size() == 3);
-  CHECK(o.series[0].pe == PositionEncoding::rope);
-  CHECK(o.series[1].pe == PositionEncoding::coupled_rope);
-  CHECK(o.series[2].pe == PositionEncoding::fire);
+  REQUIRE(o.views.size() == 12);  // four encodings x seeds 0, 1, 2
+  REQUIRE(o.series.size() == 4);
+  const auto series_of = [&](PositionEncoding pe) -> const LabSeries& {
+    const auto it = std::find_if(o.series.begin(), o.series.end(), [&](const LabSeries& sr) { return sr.pe == pe; });
+    REQUIRE(it != o.series.end());
+    return *it;
+  };
   for (const LabSeries& sr : o.series) CHECK(sr.evaluated == 3);
   // Past the training length the fixes answer where RoPE does not (the seed means at n = 25, from the files).
   const std::size_t at25 = std::size_t(std::find(o.lengths.begin(), o.lengths.end(), 25) - o.lengths.begin());
   REQUIRE(at25 < o.lengths.size());
-  CHECK(o.series[0].mean[at25] < 0.1f);
-  CHECK(o.series[1].mean[at25] > 0.9f);
-  CHECK(o.series[2].mean[at25] > 0.8f);
+  CHECK(series_of(PositionEncoding::rope).mean[at25] < 0.1f);
+  CHECK(series_of(PositionEncoding::coupled_rope).mean[at25] > 0.9f);
+  CHECK(series_of(PositionEncoding::fire).mean[at25] > 0.8f);
+  CHECK(series_of(PositionEncoding::rand_rope).mean[at25] > 0.7f);
   // The attention panel opens on RoPE with coupled-rope beside it at n = 35 (the next test checks the pair).
   CHECK(o.attention.defined);
   CHECK(o.beside.defined);
@@ -102,6 +105,6 @@ TEST_CASE("the fixes' shipped experiment opens from its preset: RoPE, coupled-ro
     if (entry.path().extension() != ".md") shipped_bytes += entry.file_size();
   CHECK(shipped_bytes <= std::uintmax_t(12) << 20);
   // Re-measured from the float16 weights, seed 0 of each fix gives what training printed (within a few of 200).
-  for (std::size_t i : {std::size_t(1), std::size_t(2)})  // seed 0: rope, coupled-rope, fire, then seed 1
+  for (std::size_t i : {std::size_t(1), std::size_t(2), std::size_t(3)})  // seed 0: rope, coupled-rope, fire, rand-rope
     check_measured_again(o, i, [](int) { return true; });
 }
