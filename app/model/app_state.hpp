@@ -64,7 +64,7 @@ struct FigureSettings {
   bool export_npy = false;
   // Dialogs of the File menu: opened on the next frame (a menu item cannot open a popup itself).
   bool open_dialog_requested = false, settings_dialog_requested = false;
-  std::string open_path;         // the Open dialog's text field
+  FileBrowser open_browser;      // the Open dialog's folder, list, filter and path field
 };
 
 // View > Record animation: the sweep, and the recording in progress. The dialog edits it; the frame
