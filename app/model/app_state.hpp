@@ -5,6 +5,7 @@
 #include <string>
 
 #include "app/model/animation.hpp"
+#include "app/model/file_browser.hpp"
 #include "app/model/figure_view.hpp"
 #include "app/model/page_states.hpp"
 #include "app/model/teach_state.hpp"
@@ -63,7 +64,7 @@ struct FigureSettings {
   bool export_npy = false;
   // Dialogs of the File menu: opened on the next frame (a menu item cannot open a popup itself).
   bool open_dialog_requested = false, settings_dialog_requested = false;
-  std::string open_path;         // the Open dialog's text field
+  FileBrowser open_browser;      // the Open dialog's folder, list, filter and path field
 };
 
 // View > Record animation: the sweep, and the recording in progress. The dialog edits it; the frame
@@ -112,6 +113,7 @@ struct AppState {
   RecordingSettings recording;
   bool quit_requested = false;  // File > Quit: the frame loop closes the window (saving the session)
   std::string open_request;     // a .png figure, .npy or .safetensors to open in the next update
+  std::vector<std::string> recent_files;  // opened by any means, newest first (at most kMostRecentFiles); in the session
   // Files written for the user since the frame loop last took them (figures, exported data, lab runs): the
   // browser hands each over as a download (gfx::deliver_file); on the desktop they stay where they are.
   std::vector<std::string> written_files;

@@ -7,6 +7,7 @@
 
 #include "app/model/app_update.hpp"
 #include "app/model/figure.hpp"
+#include "app/model/file_browser.hpp"
 #include "app/model/page_model.hpp"
 #include "app/model/pages/context_extension_page.hpp"
 #include "app/model/state_json.hpp"
@@ -77,9 +78,10 @@ void open_figure(AppState& s, const std::string& path) {
     if (views[i] == m.view) s.figure.view_choice = int(i) + 1;
 }
 
-std::string open_file(AppState& s, const std::string& path) {
-  std::error_code ec;
-  if (!fs::is_regular_file(path, ec)) throw ParamError("open", fs::exists(path, ec) ? "not a file" : "no such file");
+namespace {
+
+// open_file's work, by the file's kind: what opened, for the toast.
+std::string open_by_kind(AppState& s, const std::string& path) {
   if (is_figure_file_name(path)) {
     open_figure(s, path);
     return "Opened the parameters of " + path;
@@ -102,6 +104,16 @@ std::string open_file(AppState& s, const std::string& path) {
     throw ParamError("open", e.what());
   }
   return "Opened the learned table of " + path;
+}
+
+}  // namespace
+
+std::string open_file(AppState& s, const std::string& path) {
+  std::error_code ec;
+  if (!fs::is_regular_file(path, ec)) throw ParamError("open", fs::exists(path, ec) ? "not a file" : "no such file");
+  std::string opened = open_by_kind(s, path);
+  remember_recent_file(s.recent_files, path);
+  return opened;
 }
 
 NdArray view_data(const AppState& s, FigureView v) {

@@ -5,6 +5,8 @@
 #include <cstdlib>
 #include <fstream>
 #include <ostream>
+#include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -38,8 +40,12 @@ bool load_session(const fs::path& path, AppState& s, WindowSize& size, std::stri
       loaded_size.height =
           int(std::clamp(w.at("height").get<double>(), limits::window_height.min, limits::window_height.max));
     }
+    std::vector<std::string> recent = s.recent_files;
+    if (j.contains("recent_files")) recent = j.at("recent_files").get<std::vector<std::string>>();
+    if (recent.size() > kMostRecentFiles) recent.resize(kMostRecentFiles);
     apply_state_json(j, s);  // all or nothing, through core's validation
     size = loaded_size;
+    s.recent_files = std::move(recent);
     s.fonts_dirty = true;
     return true;
   } catch (const std::exception& ex) {
@@ -56,6 +62,7 @@ bool save_session(const fs::path& path, const AppState& s, const WindowSize& siz
   json j = state_to_json(s);
   j["version"] = 2;
   j["window"] = {{"width", size.width}, {"height", size.height}};
+  j["recent_files"] = s.recent_files;  // File > Open's list; not in state_to_json, which figures and presets carry
   try {
     std::error_code ec;
     fs::create_directories(path.parent_path(), ec);

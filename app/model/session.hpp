@@ -1,4 +1,4 @@
-// Remembering the session between runs: parameters, view options and layout, as JSON in the
+// Remembering the session between runs: parameters, view options, layout and recent files, as JSON in the
 // per-user config folder (never the working directory).
 #pragma once
 #include <filesystem>

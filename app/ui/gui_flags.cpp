@@ -63,7 +63,7 @@ void add_gui_flags(CLI::App& app, GuiOptions& o) {
   app.add_option("--open", o.open, "Open a figure saved by peviz (PNG, SVG or PDF; restores its parameters), a lab "
                                    "experiment (.json) or run (.safetensors) saved by peviz train --out or File > Export "
                                    "lab runs, a Hugging Face config.json (the model's positions), or a .npy / "
-                                   ".safetensors file as the learned table");
+                                   ".safetensors file as the learned table; a folder: File > Open's browser in it");
   app.add_option("--figure-dir", o.figure_dir, "Folder F12 saves figures into (default ~/Pictures/peviz)");
   app.add_option("--save-figure", o.save_figure, "After the last --frames frame, save this view as F12 does "
                                                  "(window, waves, encoding, ... or a page name)");
@@ -208,6 +208,12 @@ bool apply_gui_flags(const GuiOptions& o, AppState& s, WindowSize& size) {
   }
   if (!apply_flag_overrides(o, s, size) || !apply_teach_flags(o, s)) return false;
   if (o.open.empty()) return true;
+  std::error_code ec;
+  if (std::filesystem::is_directory(o.open, ec)) {  // a folder: File > Open's browser starts there
+    s.figure.open_browser.start_folder = o.open;
+    s.figure.open_dialog_requested = true;
+    return true;
+  }
   try {  // before the window opens: a file that cannot open is one line and a non-zero exit
     show_toast(s, open_file(s, o.open), false, 0.0);
   } catch (const ParamError& e) {

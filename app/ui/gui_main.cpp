@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdio>
 #include <ctime>
+#include <filesystem>
 #include <memory>
 
 #include <imgui.h>
@@ -347,6 +348,8 @@ int run_gui(const GuiOptions& o) {
   if (!start_renderer(s, run->renderer)) loop.exit_code = 1;
   if (o.monkey) {  // --frames is there (checked with the flags)
     loop.monkey = std::make_unique<Monkey>();
+    std::error_code ec;  // File > Open's browser stays in the working directory: no random open of /proc or /dev
+    s.figure.open_browser.confined_to = std::filesystem::current_path(ec);
     if (!start_monkey(*loop.monkey, *o.monkey, o.frames, s)) loop.exit_code = 1;
   }
   return gfx::run_frame_loop([run] { return gui_frame(*run); }, [run] { return finish_gui(*run); });

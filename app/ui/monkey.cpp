@@ -218,7 +218,8 @@ void plan_in_popup(Monkey& m, const Targets& t) {
   if (roll < 55) click(m, point_in(m, r));
   else if (roll < 70) m.plan.push_back(at(point_in(m, r)));  // hover: opens a sub-menu
   else if (roll < 78) key(m, imgui_key(ImGuiKey_Escape));
-  else if (roll < 86) click(m, point_in(m, t.root));          // outside: closes a menu, not a modal
+  else if (roll < 86 && (t.popup->Flags & ImGuiWindowFlags_Modal)) key(m, imgui_key(ImGuiKey_Escape));  // a modal
+  else if (roll < 86) click(m, point_in(m, t.root));          // outside: closes a menu (a modal ignores it)
   else if (roll < 94) type(m);
   else key(m, imgui_key(ImGuiKey_Enter));
 }

@@ -14,6 +14,8 @@
 #include "app/gfx/platform.hpp"
 #include "app/model/figure.hpp"
 #include "app/model/figure_io.hpp"
+#include "app/model/file_browser.hpp"
+#include "app/ui/views/open_dialog.hpp"
 #include "app/ui/views/views.hpp"
 
 namespace peviz::app {
@@ -86,25 +88,6 @@ void draw_file_menu(AppState& s) {
 }
 
 namespace {
-
-// File > Open's path dialog (the browser opens its own picker instead).
-void open_dialog(AppState& s) {
-  FigureSettings& f = s.figure;
-  if (!ImGui::BeginPopupModal("Open", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) return;
-  ImGui::TextUnformatted("A figure saved by peviz (PNG, SVG, PDF), a lab experiment, a model's config.json, or a "
-                         ".npy / .safetensors table.");
-  ImGui::TextDisabled("Dropping a file onto the window opens it too.");
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 30.0f);
-  if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
-  const bool enter = ImGui::InputText("path", &f.open_path, ImGuiInputTextFlags_EnterReturnsTrue);
-  if ((ImGui::Button("Open") || enter) && !f.open_path.empty()) {
-    s.open_request = f.open_path;
-    ImGui::CloseCurrentPopup();
-  }
-  ImGui::SameLine();
-  if (ImGui::Button("Cancel") || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) ImGui::CloseCurrentPopup();
-  ImGui::EndPopup();
-}
 
 // Figure settings: the folder and the view saved.
 void figure_target_choices(AppState& s) {
@@ -191,10 +174,13 @@ void figure_settings_dialog(AppState& s) {
 
 void draw_file_dialogs(AppState& s) {
   FigureSettings& f = s.figure;
-  // The browser opens its own file picker instead of the path dialog; the file arrives as a dropped one.
-  if (std::exchange(f.open_dialog_requested, false) && !gfx::ask_for_file()) ImGui::OpenPopup("Open");
+  // The browser opens its own file picker instead of the file browser; the file arrives as a dropped one.
+  if (std::exchange(f.open_dialog_requested, false) && !gfx::ask_for_file()) {
+    start_browsing(f.open_browser, s.recent_files);  // listed once here, not every frame
+    ImGui::OpenPopup("Open");
+  }
   if (std::exchange(f.settings_dialog_requested, false)) ImGui::OpenPopup("Figure settings");
-  open_dialog(s);
+  draw_open_dialog(s);
   figure_settings_dialog(s);
 }
 

@@ -245,3 +245,19 @@ TEST_CASE("opening a RoPE model on a RoPE page it does not apply to says so, and
   CHECK(open_file(s, vl).starts_with("Opened the positions of "));
   CHECK(s.pages.mrope.model == s.pages.rope_model.model);
 }
+
+TEST_CASE("a file opened goes first in the recent files, made absolute; a refused one does not") {
+  const fs::path dir = fresh_temp_dir("figure-io-recent");
+  std::ofstream(dir / "junk.npy") << "not an npy file";
+  const fs::path config = find_data_file("assets/models/llama-2-7b-hf.json");
+  REQUIRE_FALSE(config.empty());
+  AppState s;
+  s.recent_files = {"/earlier/fig.png"};
+  CHECK_THROWS(open_file(s, (dir / "junk.npy").string()));
+  CHECK(s.recent_files == std::vector<std::string>{"/earlier/fig.png"});
+  s.open_request = config.string();  // File > Open's, a drop's way
+  handle_file_requests(s, 1.0, 1234);
+  REQUIRE_FALSE(s.toast.is_error);
+  CHECK(s.recent_files == std::vector<std::string>{fs::absolute(config).lexically_normal().string(), "/earlier/fig.png"});
+  fs::remove_all(dir);
+}

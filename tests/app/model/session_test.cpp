@@ -38,6 +38,7 @@ TEST_CASE("a saved session loads back") {
   s.pages.basics.waves.last_position = 60;
   s.pages.basics.similarity_view.metric = Metric::dot;
   s.pages.basics.binary_view.morph = 0.25f;
+  s.recent_files = {"/figs/b.png", "/models/config.json"};
   std::string problem;
   REQUIRE(save_session(path, s, {1234, 777}, problem));
   AppState t;
@@ -59,6 +60,7 @@ TEST_CASE("a saved session loads back") {
   CHECK(size.width == 1234);
   CHECK(size.height == 777);
   CHECK(t.pages.basics.dirty.encoding);
+  CHECK(t.recent_files == std::vector<std::string>{"/figs/b.png", "/models/config.json"});
 }
 
 TEST_CASE("a missing file changes nothing; a broken or invalid one is ignored with a reason") {
@@ -78,6 +80,10 @@ TEST_CASE("a missing file changes nothing; a broken or invalid one is ignored wi
   AppState t;
   CHECK_FALSE(load_session(dir / "invalid.json", t, size, problem));
   CHECK(problem.find("d-model") != std::string::npos);
+  std::ofstream(dir / "bad-recent.json") << R"({"params": {}, "recent_files": "not a list"})";
+  t.recent_files = {"/kept.png"};
+  CHECK_FALSE(load_session(dir / "bad-recent.json", t, size, problem));
+  CHECK(t.recent_files == std::vector<std::string>{"/kept.png"});
   CHECK(t.params.d_model == 128);  // defaults kept
 }
 

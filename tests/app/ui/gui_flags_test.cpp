@@ -102,6 +102,16 @@ TEST_CASE("apply_gui_flags refuses bad names and sizes, and --monkey without --f
         "peviz: --open: /no/such/run.safetensors: no such file\n");
 }
 
+TEST_CASE("apply_gui_flags: --open FOLDER asks for File > Open's browser in that folder") {
+  GuiOptions o;
+  o.open = "/tmp";
+  const Applied a = apply(o);
+  REQUIRE(a.ok);
+  CHECK(a.s.figure.open_dialog_requested);
+  CHECK(a.s.figure.open_browser.start_folder == "/tmp");
+  CHECK(a.s.recent_files.empty());
+}
+
 TEST_CASE("apply_gui_flags: --lesson starts at --lesson-step, --present and --train set their state") {
   GuiOptions o;
   o.lesson = "positional-encodings";

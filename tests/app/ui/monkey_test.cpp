@@ -68,6 +68,7 @@ MonkeyTrace headless_monkey(std::uint64_t seed, int frames,
   MonkeyTrace trace;
   {
     HeadlessImGui ui;
+    map_arrow_keys();  // Escape too, as in the window: a modal dialog is left by Escape or its buttons
     AppState s;
     Monkey m;
     REQUIRE(start_monkey(m, seed, frames, s));
