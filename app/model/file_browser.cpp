@@ -39,8 +39,14 @@ bool filter_passes(const FileEntry& e, FileFilter f) {
   }
 }
 
-bool needs_contents(FileFilter f) {
-  return f == FileFilter::models || f == FileFilter::tables || f == FileFilter::experiments;
+// Up to this many .json / .safetensors files in a folder, their first bytes are read at once, so that every
+// filter labels lab experiments as such; past it only the filters that must tell them apart read them.
+constexpr int kHeadsReadAlways = 1000;
+
+bool needs_contents(const FileBrowser& b) {
+  if (b.filter == FileFilter::models || b.filter == FileFilter::tables || b.filter == FileFilter::experiments) return true;
+  const auto candidate = [](const FileEntry& e) { return e.kind == EntryKind::model || e.kind == EntryKind::table; };
+  return std::count_if(b.entries.begin(), b.entries.end(), candidate) <= kHeadsReadAlways;
 }
 
 // Tells lab experiments and runs from models' config.json and learned tables by their first bytes.
@@ -78,7 +84,7 @@ std::vector<FileEntry> read_entries(const fs::path& folder, std::error_code& ec)
 }
 
 void apply_filter(FileBrowser& b, const std::string& keep_name) {
-  if (needs_contents(b.filter)) read_contents(b);
+  if (needs_contents(b)) read_contents(b);
   b.shown.clear();
   b.selected = -1;
   for (int i = 0; i < int(b.entries.size()); ++i) {

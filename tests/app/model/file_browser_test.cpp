@@ -70,6 +70,11 @@ TEST_CASE_METHOD(SampleListed, "a folder lists .., its folders, then its files, 
   CHECK(shown_names(b) == Names{"..", "alpha", "Beta", "Apple.npy", "config.json", "fig.svg", "run.json",
                                 "table.safetensors", "zeta.png"});
   CHECK(selected_name(b) == "alpha");  // the first entry after ".."
+  // A small folder's .json and .safetensors heads are read at once: the lab manifest is labelled an experiment
+  // under the first filter too (the shipped assets/lab read "table" and "model" before).
+  CHECK(b.contents_read);
+  CHECK(std::string(entry_kind_label(b.entries[std::size_t(b.shown[6])].kind)) == "experiment");
+  CHECK(std::string(entry_kind_label(b.entries[std::size_t(b.shown[4])].kind)) == "model");
   set_filter(b, FileFilter::all);      // every file, the hidden ones too
   CHECK(shown_names(b) == Names{"..", ".hidden", "alpha", "Beta", ".dotfile.png", "Apple.npy", "config.json", "fig.svg",
                                 "notes.txt", "run.json", "table.safetensors", "zeta.png"});
