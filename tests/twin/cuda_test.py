@@ -24,7 +24,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from parity_test import TOLERANCE, check, determined, failures, load_lab, rel, run  # noqa: E402 (exits 77 without torch)
+from parity_test import TOLERANCE, check, determined, failures, load_lab, rel, run, shipped_seed0_runs  # noqa: E402 (exits 77 without torch)
 
 import torch  # noqa: E402
 
@@ -42,10 +42,10 @@ def prepare(folder, peviz, dump, assets):
     run([peviz, "train", *DISTRIBUTED_FLAGS, "--emit-pytorch", os.path.join(folder, "distributed")])
     os.makedirs(os.path.join(folder, "trained"), exist_ok=True)
     with open(os.path.join(folder, "trained", "peviz.jsonl"), "w") as lines:
+        shipped = shipped_seed0_runs(assets)
         for pe in ENCODINGS:
-            name = f"default-copy-{pe}-seed0.safetensors"
-            shutil.copy(os.path.join(assets, name), os.path.join(folder, "trained", name))
-            lines.write(run([dump, "evaluate", os.path.join(assets, name)]).strip() + "\n")
+            shutil.copy(shipped[pe], os.path.join(folder, "trained", f"{pe}-seed0.safetensors"))
+            lines.write(run([dump, "evaluate", shipped[pe]]).strip() + "\n")
 
 
 def gradients_and_steps(lab, folder, r, spec, cuda):
@@ -81,7 +81,7 @@ def evaluation(lab, folder, cuda):
     with open(os.path.join(folder, "trained", "peviz.jsonl")) as f:
         theirs = {j["pe"]: j["exact_match"] for j in map(json.loads, f)}
     for pe in ENCODINGS:
-        weights, meta = lab.read_safetensors(os.path.join(folder, "trained", f"default-copy-{pe}-seed0.safetensors"))
+        weights, meta = lab.read_safetensors(os.path.join(folder, "trained", f"{pe}-seed0.safetensors"))
         cfg = lab.settings_of_run_file(meta)
         mine = {str(n): v for n, v in lab.exact_match(lab.LabModel(cfg, weights).to(cuda).eval(), cfg, cuda)}
         print(f"  {pe:11} " + "  ".join(f"n={n}: {theirs[pe][n]} / {mine[n]}" for n in theirs[pe]))

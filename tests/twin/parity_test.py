@@ -50,6 +50,14 @@ def check(ok, what):
         print("FAIL:", what)
 
 
+def shipped_seed0_runs(assets):
+    """The default experiment's seed-0 run file per encoding, as its manifest lists them (a run file may be shared
+    with another experiment: the RoPE runs are the fixes experiment's)."""
+    with open(os.path.join(assets, "default-copy.json")) as f:
+        runs = json.load(f)["runs"]
+    return {r["pe"]: os.path.join(assets, r["file"]) for r in runs if r["seed"] == 0}
+
+
 def run(cmd):
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode != 0:
@@ -234,8 +242,9 @@ def main():
                       f"{cfg['pe']}: reopened exact match differs")
         # Peviz's trained weights (the shipped default experiment, seed 0) evaluated by both.
         print("exact match of peviz's trained weights (assets/lab, seed 0), peviz / twin:")
+        shipped = shipped_seed0_runs(a.assets)
         for pe in ["nope", "sinusoidal", "learned", "rope", "alibi", "t5"]:
-            path = os.path.join(a.assets, f"default-copy-{pe}-seed0.safetensors")
+            path = shipped[pe]
             theirs = json.loads(run([a.dump, "evaluate", path]))["exact_match"]
             weights, meta = lab.read_safetensors(path)
             cfg = lab.settings_of_run_file(meta)
