@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.hpp"
+#include "cli/flag_checks.hpp"
 #include "core/absolute_encodings.hpp"
 #include "core/errors.hpp"
 #include "core/limits.hpp"
@@ -82,7 +83,7 @@ void run_bench(bool as_json, int reps, int threads) {
 void register_bench(CLI::App& app) {
   struct Options {
     bool json = false;
-    int reps = 21;
+    int reps = int(limits::bench_reps.fallback);
     int threads = 0;
     std::string simd;  // empty: the widest the CPU has
   };
@@ -92,8 +93,8 @@ void register_bench(CLI::App& app) {
   sub->add_flag("--json", o->json,
                 "Print {\"table\", \"similarity\", \"write_floor\": {size: ms}, \"threads\", \"simd\"}");
   sub->add_option("--threads", o->threads, "Worker threads, " + range_text(limits::threads) + " (0 = every core)")->capture_default_str();
-  sub->add_option("--reps", o->reps, "Timed repetitions per size (after one warm-up)")
-      ->check(CLI::Range(1, 1000))
+  sub->add_option("--reps", o->reps, "Timed repetitions per size (after one warm-up), " + range_text(limits::bench_reps))
+      ->check(limit_check<int>(limits::bench_reps))
       ->capture_default_str();
   sub->add_option("--simd", o->simd, "Time this kernel path instead of the widest the CPU has: avx512, avx2, baseline")
       ->check([](const std::string& name) {

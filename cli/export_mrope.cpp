@@ -67,6 +67,7 @@ void register_axis_score(CLI::App& export_cmd) {
     const ConfigRope cr = *config_rope(c->config, "");
     if (cr.pair_axis.empty()) throw ParamError("config", cr.model + " has no multimodal RoPE (no mrope_section)");
     const std::vector<double> f = rope_inv_freq(cr.layer.rope);
+    check_int(limits::mrope_max_offset, c->max_offset);  // before the rows are sized by it
     Matrix rows(std::size_t(c->max_offset) + 1, 4);
     for (RopeAxis a : {RopeAxis::t, RopeAxis::h, RopeAxis::w}) {
       const std::vector<double> score = mrope_axis_score(f, cr.pair_axis, a, c->max_offset);

@@ -58,7 +58,12 @@ void add_length_flags(CLI::App& sub, MatrixCommand& c, const char* key_help) {
   sub.add_option("--seq-len", c.seq_len, "Queries 0..L-1, L in " + range_text(limits::t5_shaw_seq_len))->required();
   c.key_len_flag = sub.add_option("--key-len", c.key_len, key_help);
 }
-int key_len_of(const MatrixCommand& c) { return c.key_len_flag->count() ? c.key_len : c.seq_len; }
+// Without --key-len the keys are the queries: a bad --seq-len is named as such, not as the key length it became.
+int key_len_of(const MatrixCommand& c) {
+  if (c.key_len_flag->count()) return c.key_len;
+  check_int(limits::t5_shaw_seq_len, c.seq_len);
+  return c.seq_len;
+}
 
 NdArray column(const std::vector<double>& values) {
   return NdArray::from_floats({values.size(), 1}, std::vector<float>(values.begin(), values.end()));

@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "cli/commands.hpp"
+#include "cli/flag_checks.hpp"
 #include "core/atomic_file.hpp"
 #include "core/errors.hpp"
 #include "core/parallel.hpp"
@@ -216,7 +217,9 @@ void register_train(CLI::App& app) {
                                    std::string(train::kFixesGroup) + " = the rest (docs/lab.md)")
       ->capture_default_str();
   sub->add_option("--steps", s.steps, "Optimizer steps, " + range_text(limits::train_steps))->capture_default_str();
-  sub->add_option("--seed", s.seed, "Seed of the weights, training batches and test sets")->capture_default_str();
+  sub->add_option("--seed", s.seed, "Seed of the weights, training batches and test sets")
+      ->check(non_negative_integer())
+      ->capture_default_str();
   sub->add_option("--seeds", c->seeds, "Several seeds per encoding: a comma list (0,1,2), or a count N (--seed .. "
                                        "--seed + N - 1); one JSON line per encoding and seed");
   sub->add_option("--layers", s.layers, "Transformer blocks, " + range_text(limits::train_layers))->capture_default_str();

@@ -50,7 +50,12 @@ EncodingParams sinusoid_part(const DistanceSeriesParams& p) {
 }  // namespace
 
 void validate(const DistanceSeriesParams& p) {
-  validate(sinusoid_part(p));  // seq-len, d-model, base
+  try {
+    validate(sinusoid_part(p));  // seq-len, d-model, base
+  } catch (const ParamError& e) {  // the sinusoid's base is this command's --sinusoid-base (--base is RoPE's)
+    if (e.param != "base") throw;
+    throw ParamError("sinusoid-base", e.rule);
+  }
   validate(p.rope, p.rope_scaling);
   validate_alibi_heads(p.heads);
   validate_shape(square_t5_params(p.seq_len, p.num_buckets, p.max_distance, p.causal));

@@ -140,6 +140,13 @@ inline constexpr Limit max_output{.name = "max-output", .min = 1, .max = 1125899
     .fallback = 68719476736.0, .scale = Scale::logarithmic};
 // Worker threads for the table, the similarity rows and text formatting; 0 = every core.
 inline constexpr Limit threads{.name = "threads", .min = 0, .max = 256, .fallback = 0};
+// peviz bench: timed repetitions per size, after one warm-up; the median of 21 is steady on a busy 2-core host.
+inline constexpr Limit bench_reps{.name = "reps", .min = 1, .max = 1000, .fallback = 21};
+// ---- the window's run flags (peviz --frames N, --lesson-step K) ----
+// Frames before the window closes itself (0 = until the user closes it): up to about 4 hours at 60 per second.
+inline constexpr Limit window_frames{.name = "frames", .min = 0, .max = 1000000, .fallback = 0};
+// The lesson step to start at, 1-based (a lesson's own count is checked when it loads).
+inline constexpr Limit lesson_step{.name = "lesson-step", .min = 1, .max = 1000, .fallback = 1};
 // ---- animations (peviz render --animate, View > Record animation; app/media writers) ----
 inline constexpr Limit animation_frames{.name = "frames", .min = 1, .max = 3600, .fallback = 60};
 // The default animation: 60 frames at 20 per second, 3 s (long enough to follow on a slide). MP4; a GIF plays at

@@ -119,8 +119,8 @@ nlohmann::json flags_as_state(const RenderOptions& o) {
     j["alibi"]["seq_len"] = e.seq_len;
     j["t5_shaw"]["seq_len"] = e.seq_len;
   }
-  if (o.position >= 0) j["rope_clocks"]["position"] = o.position;
-  if (o.factor > 0) j["context_extension"]["factor"] = o.factor;
+  if (o.given("--position")) j["rope_clocks"]["position"] = o.position;  // a bad value is the state check's to refuse
+  if (o.given("--factor")) j["context_extension"]["factor"] = o.factor;
   if (o.original_max_len) j["context_extension"]["original_len"] = o.original_max_len;
   if (o.heads) j["alibi"]["heads"] = j["distance"]["heads"] = o.heads;
   if (o.given("--bidirectional")) j["alibi"]["bidirectional"] = true;
@@ -131,13 +131,12 @@ nlohmann::json flags_as_state(const RenderOptions& o) {
   return j;
 }
 
-// State keys use underscores; the message should name the flag the user typed.
-ParamError as_flag_error(const ParamError& e) {
+// State keys use underscores; the message names the flag the user typed when there is one (--original-max-len),
+// else the --state file.
+ParamError as_flag_error(const RenderOptions& o, const ParamError& e) {
   std::string flag = e.param;
   for (char& c : flag) c = c == '_' ? '-' : c;
-  if (flag == "head-dim" || flag == "d-model" || flag == "seq-len" || flag == "base" || flag == "heads" ||
-      flag == "num-buckets" || flag == "max-distance" || flag == "max-relative" || flag == "factor" ||
-      flag == "max-len" || flag == "encoding" || flag == "layout" || flag == "theme" || flag == "pairing")
+  if (const CLI::Option* given = o.sub->get_option_no_throw("--" + flag); given && given->count() > 0)
     return ParamError(flag, e.rule);
   return ParamError("state", e.what());
 }
@@ -267,7 +266,7 @@ void apply_render_state(const RenderOptions& o, AppState& s) {
   try {
     apply_state_json(flags_as_state(o), s);
   } catch (const ParamError& e) {
-    throw as_flag_error(e);
+    throw as_flag_error(o, e);
   }
   if (o.encoding.from_npy.empty() && o.encoding.from_safetensors.empty()) return;
   cli::EncodingFlags f = o.encoding;
@@ -298,6 +297,9 @@ void run_render(RenderOptions& o) {
   if (o.out.empty()) throw ParamError("out", "is required: a .png, .svg or .pdf path (a folder with --all; .gif or .mp4 with --animate)");
   const FigureFormat format = o.animate.empty() ? figure_format(o) : FigureFormat::png;
   if (!o.animate.empty()) check_animation_flags(o);
+  else  // a sweep's flag without a sweep would be ignored: said instead
+    for (const char* flag : {"--from", "--to", "--frames", "--fps", "--lesson"})
+      if (o.given(flag)) throw ParamError(flag + 2, "only applies with --animate");
   const std::vector<FigureView> views = views_of(o);
   const FigureOptions fig = figure_options_of(o);
   auto state = std::make_unique<AppState>();  // fixed address: the GL layer keeps pointers into it

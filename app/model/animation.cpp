@@ -39,11 +39,30 @@ std::optional<AnimationFormat> animation_format_of_path(std::string_view path) {
   return std::nullopt;
 }
 
+namespace {
+// The limit of the value a parameter sweeps (the window's range: the state each frame applies is checked against
+// it); nullptr for a lesson's steps (lesson_span checks those).
+const Limit* swept_limit(AnimatedParam p) {
+  switch (p) {
+    case AnimatedParam::position: return &limits::rope_position;
+    case AnimatedParam::base: return &limits::base;
+    case AnimatedParam::d_model: return &limits::d_model;
+    case AnimatedParam::seq_len: return &limits::seq_len;
+    case AnimatedParam::factor: return &limits::factor;
+    case AnimatedParam::lesson: return nullptr;
+  }
+  return nullptr;
+}
+}  // namespace
+
 void validate(const AnimationSpec& a, AnimationFormat format) {
   for (auto [name, v] : {std::pair{"from", a.from}, std::pair{"to", a.to}}) {
     if (!std::isfinite(v)) throw ParamError(name, "must be a finite number");
-    if (geometric(a.param) && v <= 0)
-      throw ParamError(name, std::string("must be positive for ") + kAnimatedParamNames[int(a.param)] + " (swept geometrically)");
+    if (const Limit* l = swept_limit(a.param)) try {  // named as --from / --to, not as the parameter of frame 0
+        check_window_real(*l, v);
+      } catch (const ParamError& e) {
+        throw ParamError(name, e.rule);  // the geometric sweeps' limits start at 1: no end is 0 or negative
+      }
   }
   check_int(limits::animation_frames, a.frames);
   check_int(limits::animation_fps, a.fps);

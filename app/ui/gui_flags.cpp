@@ -5,7 +5,6 @@
 #include <cstdio>
 #include <filesystem>
 #include <string>
-#include <type_traits>
 
 #include "app/model/app_update.hpp"
 #include "app/model/animation.hpp"
@@ -14,6 +13,7 @@
 #include "app/model/lessons.hpp"
 #include "app/model/presentation.hpp"
 #include "app/model/presets.hpp"
+#include "cli/flag_checks.hpp"
 #include "core/absolute_encodings.hpp"
 #include "core/errors.hpp"
 #include "core/limits.hpp"
@@ -22,32 +22,17 @@ namespace peviz::app {
 
 namespace {
 // A window flag with its range from the limits table (the window's range), named in --help, refused in the words
-// every command uses (check_window_int / check_window_real, core/limits.cpp); CLI11 prefixes the flag's name.
+// every command uses (cli/flag_checks.hpp).
 template <class T>
 void add_window_flag(CLI::App& app, const char* flag, T& v, const Limit& l, const std::string& what) {
-  const auto refusal = [&l](std::string& text) -> std::string {
-    try {
-      std::size_t used = 0;
-      if constexpr (std::is_integral_v<T>) {
-        const long long n = std::stoll(text, &used);
-        if (used == text.size()) check_window_int(l, n);
-      } else {
-        const double x = std::stod(text, &used);
-        if (used == text.size()) check_window_real(l, x);
-      }
-    } catch (const ParamError& e) {
-      return e.rule;
-    } catch (const std::exception&) {  // not a number: CLI11's conversion says so
-    }
-    return "";
-  };
-  app.add_option(flag, v, what + ", " + window_range_text(l))->check(CLI::Validator(refusal, ""));
+  app.add_option(flag, v, what + ", " + window_range_text(l))->check(cli::limit_check<T>(l, cli::LimitRange::window));
 }
 }  // namespace
 
 void add_gui_flags(CLI::App& app, GuiOptions& o) {
-  app.add_option("--frames", o.frames, "Run this many frames, then exit (0 = until closed)")
-      ->check(CLI::NonNegativeNumber);
+  app.add_option("--frames", o.frames, "Run this many frames, then exit (0 = until closed), " +
+                                          range_text(limits::window_frames))
+      ->check(cli::limit_check<int>(limits::window_frames));
   app.add_flag("--report", o.report, "Sweep d_model/base/L every frame; print frame-time median and p95 at exit");
   app.add_option("--screenshot", o.screenshot, "Save a PNG of the last frame to this path");
   app.add_option("--regions", o.regions, "Write the screen rectangles of the views' key parts (JSON) here");
@@ -69,7 +54,8 @@ void add_gui_flags(CLI::App& app, GuiOptions& o) {
                                                  "(window, waves, encoding, ... or a page name)");
   app.add_option("--preset", o.preset, "Apply a preset by name or file stem (assets/presets/, your presets folder)");
   app.add_option("--lesson", o.lesson, "Start a lesson tour: a lesson file, or a name in assets/lessons/");
-  app.add_option("--lesson-step", o.lesson_step, "Start the lesson at this step (1-based)")->check(CLI::PositiveNumber);
+  app.add_option("--lesson-step", o.lesson_step, "Start the lesson at this step (1-based)")
+      ->check(cli::limit_check<int>(limits::lesson_step));
   app.add_flag("--present", o.present, "Start in presentation mode (full screen, light theme, large text)");
   app.add_option("--record", o.record, "Start View > Record animation of this parameter (position, base, d-model, seq-len, "
                                        "factor, lesson: the --lesson given, else the first) with the dialog's defaults: "
@@ -77,7 +63,8 @@ void add_gui_flags(CLI::App& app, GuiOptions& o) {
   app.add_flag("--train", o.train, "Press the Lab page's Train at start (its settings from the session or --preset; "
                                    "the runs start when the Lab page is shown, e.g. with --view lab)");
   app.add_option("--monkey", o.monkey, "With --frames N: random input every frame from this seed, the state checked "
-                                       "after each; one summary line, exit 1 on a failed check");
+                                       "after each; one summary line, exit 1 on a failed check")
+      ->check(cli::non_negative_integer());
 }
 
 namespace {

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <set>
 
@@ -19,6 +20,7 @@ extern "C" {
 #include "core/atomic_file.hpp"
 #include "core/png_file.hpp"
 #include "tests/app/ui/run_gui.hpp"
+#include "tests/cli/flag_probe.hpp"
 
 using namespace peviz;
 namespace fs = std::filesystem;
@@ -436,4 +438,34 @@ TEST_CASE("render --present records a lesson as presentation mode shows it: ligh
   CHECK(marked == 0);  // "ALiBi · 8 heads ..." in presentation type: over 20 pixels tall
   fs::remove(plain);
   fs::remove(presented);
+}
+
+TEST_CASE("every numeric flag of render refuses a value out of its range in one line of peviz's words") {
+  // One Xvfb for every probe: a script runs them in turn, each writing its exit code and stderr to files.
+  const RunResult help = run_peviz("render --help");
+  const std::vector<NumericFlag> flags = numeric_flags(help.out);
+  REQUIRE(flags.size() >= 15);
+  const std::string dir = temp_path("render-flags");
+  fs::create_directories(dir);
+  std::string script;
+  std::vector<std::pair<std::string, std::string>> probes;  // flag, value
+  for (const NumericFlag& f : flags)
+    for (const std::string& value : bad_values(f)) {
+      const std::string i = std::to_string(probes.size());
+      const bool sweep = f.flag == "--from" || f.flag == "--to" || f.flag == "--frames" || f.flag == "--fps";
+      script += "timeout 60 " + std::string(peviz::test::peviz_binary) + " render --view rope-clocks " +
+                (sweep ? "--animate position --out " + dir + "/x.gif " : "--out " + dir + "/x.png ") + f.flag + " " +
+                value + " >/dev/null 2>" + dir + "/" + i + ".err; echo $? >" + dir + "/" + i + ".code\n";
+      probes.push_back({f.flag, value});
+    }
+  std::ofstream(dir + "/probe.sh") << script;
+  const RunResult r = run_shell("env XDG_CONFIG_HOME=" + dir + "/config xvfb-run -a sh " + dir + "/probe.sh");
+  REQUIRE(r.code == 0);
+  for (std::size_t i = 0; i < probes.size(); ++i) {
+    INFO("render " << probes[i].first << " " << probes[i].second);
+    const std::string code = slurp(dir + "/" + std::to_string(i) + ".code");
+    REQUIRE_FALSE(code.empty());
+    check_flag_refusal(probes[i].first, std::stoi(code), slurp(dir + "/" + std::to_string(i) + ".err"));
+  }
+  fs::remove_all(dir);
 }

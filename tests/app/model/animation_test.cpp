@@ -63,12 +63,19 @@ TEST_CASE("animation specs, names and formats are checked") {
   CHECK(animation_format_of_path("x.mp4") == AnimationFormat::mp4);
   CHECK_FALSE(animation_format_of_path("x.mp4/y"));
   CHECK_FALSE(animation_format_of_path("x.png"));
-  CHECK_THROWS_WITH(validate(AnimationSpec{AnimatedParam::base, 0.0, 10.0, 10, 30}, AnimationFormat::mp4), Catch::Contains("positive"));
+  // The ends in the swept parameter's range (the state each frame applies), named as --from / --to.
+  CHECK_THROWS_WITH(validate(AnimationSpec{AnimatedParam::base, 0.0, 10.0, 10, 30}, AnimationFormat::mp4),
+                    "from: must be a finite number in " + window_range_text(limits::base) + ", got 0");
+  CHECK_THROWS_WITH(validate(AnimationSpec{AnimatedParam::position, -5.0, 10.0, 10, 60}, AnimationFormat::mp4),
+                    "from: must be a finite number in " + window_range_text(limits::rope_position) + ", got -5");
+  CHECK_THROWS_WITH(validate(AnimationSpec{AnimatedParam::d_model, 16.0, 1e6, 10, 60}, AnimationFormat::mp4),
+                    Catch::StartsWith("to: must be a finite number in "));
   CHECK_THROWS_AS(validate(AnimationSpec{AnimatedParam::position, NAN, 10.0, 10, 30}, AnimationFormat::mp4), ParamError);
   CHECK_THROWS_AS(validate(AnimationSpec{AnimatedParam::position, 0.0, 10.0, 0, 30}, AnimationFormat::mp4), ParamError);
   CHECK_THROWS_AS(validate(AnimationSpec{AnimatedParam::position, 0.0, 10.0, 10, 121}, AnimationFormat::mp4), ParamError);
   CHECK_THROWS_WITH(validate(AnimationSpec{AnimatedParam::position, 0.0, 10.0, 10, 60}, AnimationFormat::gif), Catch::Contains("50"));
-  CHECK_NOTHROW(validate(AnimationSpec{AnimatedParam::position, -5.0, 10.0, 10, 60}, AnimationFormat::mp4));
+  CHECK_NOTHROW(validate(AnimationSpec{AnimatedParam::position, 64.0, 0.0, 10, 60}, AnimationFormat::mp4));  // backwards
+  CHECK_NOTHROW(validate(AnimationSpec{AnimatedParam::lesson, 1.0, 0.0, 10, 20}, AnimationFormat::gif));  // lesson_span's
 }
 
 TEST_CASE("a lesson animation holds each step, then cross-fades into the next in the last quarter") {
