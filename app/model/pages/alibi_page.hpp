@@ -9,10 +9,11 @@
 
 namespace peviz::app {
 
-// The parts a presented lesson step can name in its "show" list (PageModel::parts), in drawing order: slopes: the
-// slope per head; head: the shown head's bias; heads: every head's bias.
-inline constexpr const char *kAlibiSlopes = "slopes", *kAlibiHead = "head", *kAlibiHeads = "heads";
-inline constexpr std::array<const char*, 3> kAlibiParts = {kAlibiSlopes, kAlibiHead, kAlibiHeads};
+// The parts a presented lesson step can name in its "show" list (PageModel::parts), in drawing order: notes: the
+// slopes' formula and values; slopes: the slope per head; head: the shown head's bias; heads: every head's bias.
+inline constexpr const char *kAlibiNotes = "notes", *kAlibiSlopes = "slopes", *kAlibiHead = "head",
+                            *kAlibiHeads = "heads";
+inline constexpr std::array<const char*, 4> kAlibiParts = {kAlibiNotes, kAlibiSlopes, kAlibiHead, kAlibiHeads};
 
 struct AlibiOptions {
   int heads = 8;

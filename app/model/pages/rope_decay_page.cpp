@@ -133,6 +133,7 @@ extern const PageModel rope_decay_page{.name = "rope-decay", .title = "RoPE deca
                                        .caption = rope_decay_local::caption, .read_json = rope_decay_local::read_json,
                                        .write_json = rope_decay_local::write_json,
                                        .take_rope_model = rope_decay_local::take_model,
-                                       .follows_rope_model = rope_decay_local::follows_model};
+                                       .follows_rope_model = rope_decay_local::follows_model,
+                                       .parts = kRopeDecayParts};
 
 }  // namespace peviz::app

@@ -31,5 +31,9 @@ struct RopeDecayOptions {
 };
 
 inline constexpr double kDecayBases[3] = {10000.0, 500000.0, 1e6};
+// The parts a presented lesson step can name in its "show" list (PageModel::parts), in drawing order: notes: what the
+// two plots are; score: the score of an all-ones query and key; bound: RoFormer's relative upper bound.
+inline constexpr const char *kRopeDecayNotes = "notes", *kRopeDecayScore = "score", *kRopeDecayBound = "bound";
+inline constexpr std::array<const char*, 3> kRopeDecayParts = {kRopeDecayNotes, kRopeDecayScore, kRopeDecayBound};
 
 }  // namespace peviz::app

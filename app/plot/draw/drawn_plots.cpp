@@ -15,12 +15,14 @@ void clear_drawn_plots() {
   placements().clear();
 }
 void note_drawn_plot(DrawnPlot plot) { drawn().push_back(std::move(plot)); }
-void note_plot_area_and_legend(ScreenBox area, ScreenBox legend) {
+void note_plot_area_and_legend(ScreenBox area, ScreenBox legend, int series_colors, std::vector<std::string> unnamed_series) {
   std::vector<DrawnPlot>& plots = drawn();
   for (auto it = plots.rbegin(); it != plots.rend(); ++it)
     if (!it->colorbar) {
       it->area = area;
       it->legend = legend;
+      it->series_colors = series_colors;
+      it->unnamed_series = std::move(unnamed_series);
       return;
     }
 }

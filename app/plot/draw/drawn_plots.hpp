@@ -20,13 +20,18 @@ struct DrawnPlot {
   ScreenBox frame;
   bool colorbar = false;
   ScreenBox area, legend;
+  // Its line series by colour (RGB; a seed's thin line shares its mean's colour): how many colours, and the names
+  // (the text after "##" for a legend-less one) of the series whose colour no legend entry names.
+  int series_colors = 0;
+  std::vector<std::string> unnamed_series;
 };
 
 // The window clears the list before drawing each frame; begin_plot and colorbar append to it.
 void clear_drawn_plots();
 void note_drawn_plot(DrawnPlot plot);
-// The area and legend of the plot noted last (end_plot calls it).
-void note_plot_area_and_legend(ScreenBox area, ScreenBox legend);
+// The area, legend and series colours of the plot noted last (end_plot calls it).
+void note_plot_area_and_legend(ScreenBox area, ScreenBox legend, int series_colors = 0,
+                               std::vector<std::string> unnamed_series = {});
 const std::vector<DrawnPlot>& drawn_plots();
 
 // The heatmaps placed this frame (plot_heatmap appends, clear_drawn_plots clears), for the GL layer to render.

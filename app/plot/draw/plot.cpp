@@ -2,6 +2,7 @@
 #include "app/plot/draw/plot.hpp"
 
 #include <algorithm>
+#include <utility>
 #include <cmath>
 #include <cstring>
 #include <string>
@@ -199,9 +200,29 @@ void draw_axes() {
   }
   canvas_text_at(ImVec2(a.GetCenter().x, a.Max.y + pad + fs), HAlign::center, VAlign::top, text, plot.x_label);
   canvas_text(ImVec2(plot.frame.Min.x, plot.frame.Min.y), text, plot.y_label);
+  if (*plot.title)  // centred over the area, kept clear of the y label
+    canvas_text_at(ImVec2(std::max(a.GetCenter().x, plot.frame.Min.x + ImGui::CalcTextSize(plot.y_label).x +
+                                                        0.5f * ImGui::CalcTextSize(plot.title).x + fs),
+                          plot.frame.Min.y),
+                   HAlign::center, VAlign::top, text, plot.title);
 }
 
 bool in_legend(const Series& s) { return !std::string_view(s.label).starts_with("##"); }
+
+// The distinct RGB colours of `series`, and the names of those whose colour no legend entry has (drawn_plots.hpp).
+std::pair<int, std::vector<std::string>> series_colors(const std::vector<Series>& series) {
+  constexpr ImU32 kRgb = 0x00FFFFFFu;
+  std::vector<ImU32> colors, named;
+  for (const Series& s : series) {
+    if (std::find(colors.begin(), colors.end(), s.color & kRgb) == colors.end()) colors.push_back(s.color & kRgb);
+    if (in_legend(s)) named.push_back(s.color & kRgb);
+  }
+  std::vector<std::string> unnamed;
+  for (const Series& s : series)
+    if (std::find(named.begin(), named.end(), s.color & kRgb) == named.end())
+      unnamed.emplace_back(in_legend(s) ? s.label : s.label + 2);
+  return {int(colors.size()), unnamed};
+}
 
 // Index of the sample of `s` nearest to data x, or -1 (x more than half a step outside the samples).
 int nearest_sample(const Series& s, double x) {
@@ -336,6 +357,7 @@ void setup_axes(const char* x_label, const char* y_label, AxisRange x_default, A
   const bool hovered = plot.hover != Region::none;
   plot.x_label = x_label;
   plot.y_label = y_label;
+  plot.title = "";
   plot.x_default = x_default;
   plot.y_default = y_default;
   plot.x_flags = x_flags;
@@ -585,6 +607,8 @@ void plot_hline(double y, ImU32 color, float thickness) {
   drawn_segment(a, b);
 }
 
+void plot_title(const char* title) { current_plot().title = title; }
+
 void plot_text(double x, double y, const char* text, ImU32 color) {
   current_plot().pending_notes.push_back({data_to_screen(x, y), text, color});
 }
@@ -608,7 +632,8 @@ void end_plot() {
   ImGuiStorage* st = ImGui::GetStateStorage();
   st->SetFloat(storage_key("legend.right"), legend.next_room.right);
   st->SetFloat(storage_key("legend.top"), legend.next_room.top);
-  note_plot_area_and_legend({plot.area.Min, plot.area.Max}, legend.box);
+  const auto [colors, unnamed] = series_colors(plot.series);
+  note_plot_area_and_legend({plot.area.Min, plot.area.Max}, legend.box, colors, unnamed);
   draw_readout();
   plot.active = false;
   plot.ready = false;

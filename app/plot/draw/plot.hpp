@@ -57,6 +57,9 @@ bool begin_plot(const char* id, ImVec2 size = ImVec2(-1, -1), unsigned flags = p
 // Axis labels, default (reset) ranges and flags. Call once, right after begin_plot.
 void setup_axes(const char* x_label, const char* y_label, AxisRange x_default, AxisRange y_default,
                 unsigned x_flags = axis_default, unsigned y_flags = axis_default);
+// What the plot shows, in its top row (the y label's), centred over the data area: a title inside the plot's own
+// frame, so that it takes no line of its own (valid after setup_axes; the text must outlive end_plot).
+void plot_title(const char* title);
 // Ranges currently shown (valid after setup_axes).
 AxisRange current_x_range();
 AxisRange current_y_range();

@@ -38,6 +38,7 @@ struct CurrentPlot {
   ImRect frame, area;
   const char* x_label = "";
   const char* y_label = "";
+  const char* title = "";  // plot_title's: centred over the area in the y label's row
   AxisRange x_default, y_default;
   unsigned x_flags = 0, y_flags = 0;
   unsigned flags = 0;

@@ -51,11 +51,13 @@ void draw_alibi_view(AppState& s) {
     ImGui::TextDisabled("no results yet: see the status line");
     return;
   }
-  ImGui::PushTextWrapPos(0.0f);  // wraps at the pane's right edge
-  ImGui::TextDisabled("slopes 2^(-8(h+1)/H) for heads h = 0 .. H-1, H a power of two (head 0: %.4g, head %d: %.4g); "
-                      "other H interleave the next power of two's slopes.",
-                      o.slopes.front(), int(o.slopes.size()) - 1, o.slopes.back());
-  ImGui::PopTextWrapPos();
+  if (shows_part(s, kAlibiNotes)) {
+    ImGui::PushTextWrapPos(0.0f);  // wraps at the pane's right edge
+    ImGui::TextDisabled("slopes 2^(-8(h+1)/H) for heads h = 0 .. H-1, H a power of two (head 0: %.4g, head %d: %.4g); "
+                        "other H interleave the next power of two's slopes.",
+                        o.slopes.front(), int(o.slopes.size()) - 1, o.slopes.back());
+    ImGui::PopTextWrapPos();
+  }
   // The slopes and one head on the left, all heads on the right; one under the other when the width is short. A
   // presented step that names only some of the three gives them the room of the others.
   const bool slopes = shows_part(s, kAlibiSlopes), head = shows_part(s, kAlibiHead), heads = shows_part(s, kAlibiHeads);

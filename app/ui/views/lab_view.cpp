@@ -323,9 +323,9 @@ void position_ids_line(const LabAttention& a, float right_edge) {
   const bool any_unseen = std::any_of(a.id_runs.begin(), a.id_runs.end(), [](const LabAttention::IdRun& r) { return !r.seen; });
   ImGui::PushTextWrapPos(right_edge - ImGui::GetWindowPos().x);
   ImGui::TextColored(beyond || any_unseen ? unseen : ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled),
-                     any_unseen ? "widest id distance %d%s training's %d; ids > %d unseen (orange)"
-                                : "widest id distance %d%s training's %d; every id seen (up to %d)",
-                     a.widest, beyond ? ", past" : ", within", a.coverage.max_distance, a.coverage.max_id);
+                     any_unseen ? "widest distance %d %s training's %d; ids > %d unseen"
+                                : "widest distance %d %s training's %d; every id seen (up to %d)",
+                     a.widest, beyond ? ">" : "<=", a.coverage.max_distance, a.coverage.max_id);
   ImGui::PopTextWrapPos();
 }
 

@@ -65,23 +65,18 @@ void draw_t5_shaw_view(AppState& s) {
   const float spacing = ImGui::GetStyle().ItemSpacing.x;
   const int maps = int(buckets) + int(shaw);
   const bool beside = maps == 2 && fits_side_by_side(2, 2 * colorbar_extra_width());
-  const float title_h = ImGui::GetTextLineHeightWithSpacing();
   const float maps_total = curve ? avail.y * (maps == 1 ? 0.5f : 0.62f) : avail.y;  // one under the other: shared
-  const float maps_h = maps_total / float(beside ? 1 : std::max(maps, 1)) - title_h - ImGui::GetStyle().ItemSpacing.y;
+  const float maps_h = maps_total / float(beside ? 1 : std::max(maps, 1)) - ImGui::GetStyle().ItemSpacing.y;
   const float top = readable_height(maps_h), half = beside ? 0.5f * (avail.x - spacing) : avail.x;
   if (buckets) {
-    ImGui::BeginGroup();
-    ImGui::TextUnformatted("T5 bucket of (query i, key j)");
-    heatmap_panel(o.buckets_image, "##t5_buckets", "key j", "query i", "bucket", ImVec2(half, top));
-    ImGui::EndGroup();
+    heatmap_panel(o.buckets_image, "##t5_buckets", "key j", "query i", "bucket", ImVec2(half, top),
+                  "T5 bucket of (query i, key j)");
     record_page_region(s);
   }
   if (shaw) {
     if (beside) ImGui::SameLine();
-    ImGui::BeginGroup();
-    ImGui::TextUnformatted("Shaw clipped distance clip(j - i, -k, k)");
-    heatmap_panel(o.shaw_image, "##shaw", "key j", "query i", "clipped j - i", ImVec2(half, top));
-    ImGui::EndGroup();
+    heatmap_panel(o.shaw_image, "##shaw", "key j", "query i", "clipped j - i", ImVec2(half, top),
+                  "Shaw: clip(j - i, -k, k)");
   }
   if (!curve) return;
   bucket_curve(o, exact);

@@ -189,7 +189,7 @@ void label_tiles(const plot::HeatmapImage& img) {
 }  // namespace
 
 void heatmap_panel(plot::HeatmapImage& img, const char* id, const char* x_label, const char* y_label,
-                   const char* value_label, ImVec2 size) {
+                   const char* value_label, ImVec2 size, const char* title) {
   if (!plot::has_values(img.values)) return;
   const float bar_width = ImGui::GetFontSize() * kColorbarWidthEm, height = readable_height(size.y);
   const float total = size.x > 0 ? size.x : ImGui::GetContentRegionAvail().x;
@@ -198,6 +198,7 @@ void heatmap_panel(plot::HeatmapImage& img, const char* id, const char* x_label,
   if (plot::begin_plot(id, ImVec2(width, height))) {
     plot::setup_axes(x_label, y_label, {0.0, double(plot::value_cols(img.values))}, {0.0, double(plot::value_rows(img.values))},
                      plot::axis_cells, plot::axis_cells | plot::axis_inverted);
+    plot::plot_title(title);
     plot::plot_heatmap(img, value_label);
     plot::end_plot();
     label_tiles(img);

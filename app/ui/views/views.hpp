@@ -103,10 +103,10 @@ bool series_toggles(const char* id, const std::vector<const char*>& names, bool*
                     const std::vector<const char*>& hints = {});
 // Records the screen rectangle of the last item (a plot) as the page's key region.
 void record_page_region(AppState& s);
-// A heatmap with its colourbar at the right filling `size` (size.x <= 0: the remaining width); a tiled one
-// names each tile in its corner, and its axes count cells inside each tile.
+// A heatmap with its colourbar at the right filling `size` (size.x <= 0: the remaining width), `title` in its top
+// row (plot_title; "": none); a tiled one names each tile in its corner, and its axes count cells inside each tile.
 void heatmap_panel(plot::HeatmapImage& img, const char* id, const char* x_label, const char* y_label,
-                   const char* value_label, ImVec2 size);
+                   const char* value_label, ImVec2 size, const char* title = "");
 // Slider over an int option; marks `page` dirty when it moves.
 bool page_slider(AppState& s, Page page, const char* label, int& v, int lo, int hi, bool log = false);
 bool page_slider(AppState& s, Page page, const char* label, double& v, double lo, double hi, bool log = false);

@@ -38,7 +38,7 @@ const std::vector<StepShows> kFirstLesson = {
     {"Learned tables and extrapolation", Page::basics, {}},
     {"Relative encodings: T5 and Shaw", Page::t5_shaw, {"buckets", "shaw"}},  // the two maps: T5 buckets, Shaw clip
     {"RoPE: rotate, don't add", Page::rope_clocks, {"position", "dials"}},
-    {"RoPE: long-term decay", Page::rope_decay, {}},
+    {"RoPE: long-term decay", Page::rope_decay, {"score"}},  // the text is about the score; the bound is not named
     {"ALiBi: a bias per distance", Page::alibi, {"slopes", "heads"}},
     {"Stretching the context", Page::context_extension, {"wavelengths"}},
 };

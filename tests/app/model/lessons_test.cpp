@@ -147,7 +147,7 @@ TEST_CASE("a step's \"show\" names parts of its page; anything else is refused w
   j["steps"][0]["show"] = {"slopes", "heads"};
   CHECK(refusal(j) == "accepted");
   j["steps"][0]["show"] = {"slopes", "tiles"};
-  CHECK(refusal(j).find("step 1: \"show\": \"tiles\" is not a part of page alibi (slopes, head, heads)") !=
+  CHECK(refusal(j).find("step 1: \"show\": \"tiles\" is not a part of page alibi (notes, slopes, head, heads)") !=
         std::string::npos);
   j["steps"][0]["show"] = json::array();
   CHECK(refusal(j).find("\"show\" must be a non-empty array of the page's parts") != std::string::npos);

@@ -116,7 +116,8 @@ std::vector<int> lesson_short_steps(HeadlessImGui& ui, AppState& s, const std::s
     }
     check_readable(where);
     const SlideFit fit = slide_fit(s, display);
-    if (!fit.first_whole || fit.visible_share < 0.8) short_steps.push_back(step + 1);
+    const bool scrolls = s.teach.presenting && (window_scrolls("##page") || window_scrolls("##basics_panel"));
+    if (!fit.first_whole || fit.visible_share < 0.8 || scrolls) short_steps.push_back(step + 1);
   }
   return short_steps;
 }

@@ -13,6 +13,7 @@
 #include "app/model/lessons.hpp"
 #include "app/model/page_model.hpp"
 #include "app/model/presentation.hpp"
+#include "app/model/presets.hpp"
 #include "app/plot/draw/canvas.hpp"
 #include "app/plot/draw/drawn_plots.hpp"
 #include "tests/app/ui/imgui_headless.hpp"
@@ -284,6 +285,45 @@ TEST_CASE("No legend or note lies over drawn data in the window on any page and 
   }
 }
 
+namespace {
+
+// Every page, then every step of both shipped lessons, in the window and presenting at 1280 x 720: `check` gets
+// where it is and the last of three frames, recorded.
+template <class Check>
+void for_each_page_and_step(HeadlessImGui& ui, Check check) {
+  for (const bool presenting : {false, true}) {
+    AppState w;
+    if (presenting) set_presenting(w, true);
+    ui.use_zoom(w.ui_zoom, presenting ? Theme::light : Theme::dark);
+    const std::string mode = presenting ? " presenting" : " window";
+    for (int page = 0; page < kPageCount; ++page) {
+      w.pages.page = Page(page);
+      check(std::string(page_name(Page(page))) + mode, window_frames(ui, w));
+    }
+    w.pages.page = Page::basics;
+    for (const char* lesson : {"positional-encodings.json", "longer-than-training.json"}) {
+      start_lesson(w, load_lesson_file(std::string(peviz::test::source_dir) + "/assets/lessons/" + lesson));
+      for (int step = 0; step < int(w.teach.lesson.steps.size()); ++step) {
+        go_to_step(w, step);
+        check(std::string(lesson) + " step " + std::to_string(step + 1) + mode, window_frames(ui, w));
+      }
+    }
+  }
+  ui.use_zoom(1.0f, Theme::dark);
+}
+
+// Every plot drawn this frame with two or more series colours names each colour in its legend.
+void check_series_named(const std::string& where, int& multi) {
+  for (const plot::DrawnPlot& p : plot::drawn_plots()) {
+    if (p.colorbar || p.series_colors < 2) continue;
+    ++multi;
+    INFO(where << ", plot " << p.id << ": " << p.series_colors << " colours");
+    for (const std::string& name : p.unnamed_series) FAIL_CHECK("a series no legend entry names: " << name);
+  }
+}
+
+}  // namespace
+
 TEST_CASE("No text of any single-view figure, page or lesson step is cut by its clip (1280 x 720)") {
   HeadlessImGui ui(ImVec2(1280, 720));
   AppState s;
@@ -297,24 +337,27 @@ TEST_CASE("No text of any single-view figure, page or lesson step is cut by its 
     }));
   }
   CHECK(texts > 900);  // the figures' texts were read
-  for (const bool presenting : {false, true}) {
-    AppState w;
-    if (presenting) set_presenting(w, true);
-    ui.use_zoom(w.ui_zoom, presenting ? Theme::light : Theme::dark);
-    const std::string mode = presenting ? " presenting" : " window";
-    for (int page = 0; page < kPageCount; ++page) {
-      w.pages.page = Page(page);
-      INFO(page_name(Page(page)) << mode);
-      for (const std::string& t : cut_texts(window_frames(ui, w))) FAIL_CHECK(t);
-    }
-    w.pages.page = Page::basics;
-    for (const char* lesson : {"positional-encodings.json", "longer-than-training.json"}) {
-      start_lesson(w, load_lesson_file(std::string(peviz::test::source_dir) + "/assets/lessons/" + lesson));
-      for (int step = 0; step < int(w.teach.lesson.steps.size()); ++step) {
-        go_to_step(w, step);
-        INFO(lesson << " step " << step + 1 << mode);
-        for (const std::string& t : cut_texts(window_frames(ui, w))) FAIL_CHECK(t);
-      }
-    }
+  for_each_page_and_step(ui, [](const std::string& where, const plot::DisplayList& list) {
+    INFO(where);
+    for (const std::string& t : cut_texts(list)) FAIL_CHECK(t);
+  });
+}
+
+TEST_CASE("Every plot of two or more series names each in its legend: figures, pages, lesson steps and presets") {
+  HeadlessImGui ui(ImVec2(1280, 720));
+  int multi = 0;
+  AppState s;
+  for (const FigureView& v : single_figure_views()) {
+    figure_frames(s, v);
+    check_series_named(figure_view_name(v), multi);
   }
+  for_each_page_and_step(ui, [&](const std::string& where, const plot::DisplayList&) { check_series_named(where, multi); });
+  for (const PresetEntry& p : list_presets()) {
+    if (!p.error.empty()) continue;
+    AppState w;
+    REQUIRE(apply_preset(p, w));
+    window_frames(ui, w);
+    check_series_named("preset " + p.name, multi);
+  }
+  CHECK(multi >= 40);  // the multi-series plots were reached
 }
