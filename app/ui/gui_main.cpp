@@ -57,6 +57,7 @@ struct FrameLoop {
   bool idle = false;           // this frame ends in a wait for input (nothing moves on its own)
   std::string held_experiment; // the browser: a shipped lab experiment asked for before its runs arrived
   bool lab_waiting = false;    // the browser: the Lab waits for the shipped runs
+  ParkedPointer parked_pointer;  // no hover read-out of a slide that changed under a still pointer
   bool last(const GuiOptions& o) const { return o.frames > 0 && frame + 1 >= o.frames; }
 };
 
@@ -184,6 +185,7 @@ void draw(GLFWwindow* window, const GuiOptions& o, AppState& s, gfx::HeatmapRend
   const auto ui_start = std::chrono::steady_clock::now();
   gfx::begin_platform_frame(window);
   if (loop.monkey) feed_monkey_input(*loop.monkey, s, loop.frame);
+  park_pointer_on_new_slide(s, loop.parked_pointer);
   if (o.hide_pointer) ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);  // ImGui's "no mouse"
   ImGui::NewFrame();
   handle_shortcuts(s);

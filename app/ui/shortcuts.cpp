@@ -35,4 +35,13 @@ void handle_shortcuts(AppState& s) {
   handle_zoom_keys(s);
 }
 
+void park_pointer_on_new_slide(const AppState& s, ParkedPointer& p) {
+  const long long slide = (s.teach.lesson_active ? s.teach.step + 1 : 0) * 1024 + int(s.pages.page);
+  ImGuiIO& io = ImGui::GetIO();
+  if (p.slide >= 0 && slide != p.slide) p = {slide, io.MousePos, true};
+  p.slide = slide;
+  if (p.parked && io.MousePos.x == p.at.x && io.MousePos.y == p.at.y) io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
+  else p.parked = false;
+}
+
 }  // namespace peviz::app

@@ -23,6 +23,19 @@ constexpr ImU32 kMismatch = IM_COL32(230, 40, 40, 255);  // sign disagrees with 
 
 double period_of(double frequency) { return 2.0 * std::numbers::pi / frequency; }
 
+// A table that scrolls keeps the highlighted row and the one after it in view when the highlight moves (a lesson's
+// "7 -> 8 flips four" shows both rows); the user's own scrolling stands until it moves again.
+void follow_highlight(int row, int rows, float header, float cell, float height) {
+  ImGuiStorage* st = ImGui::GetStateStorage();
+  const ImGuiID key = ImGui::GetID("##followed_row");
+  if (st->GetInt(key, -1) == row || row < 0 || row >= rows) return;
+  st->SetInt(key, row);
+  const float top = header + float(row) * cell, bottom = header + float(std::min(row + 2, rows)) * cell;
+  const float scroll = ImGui::GetScrollY();
+  if (bottom > scroll + height) ImGui::SetScrollY(std::ceil(bottom - height));  // ImGui keeps whole pixels
+  else if (top - header < scroll) ImGui::SetScrollY(std::max(0.0f, top - header));
+}
+
 void binary_table(AppState& s, float width, float height) {
   const BasicsOptions& basics = s.pages.basics;
   const BinaryAnalogy& b = basics.binary;
@@ -94,6 +107,7 @@ void binary_table(AppState& s, float width, float height) {
        "sin(w_k (t + 1/2)), a sinusoid of period 2^(k+1) at morph 0, sampled half a step late so no sample "
        "sits on a zero; red outlines mark where they disagree. Click a row to highlight it.");
   s.regions.binary_table = {origin.x, origin.y, origin.x + size.x, origin.y + size.y};
+  if (!fits && show_highlight(s)) follow_highlight(s.highlight_position, N, header, cell, height);
   ImGui::EndChild();
 }
 

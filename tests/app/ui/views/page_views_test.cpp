@@ -256,3 +256,24 @@ TEST_CASE("Context extension draws each shipped model's own scaling, named in it
   }
   CHECK(drawn >= 5);
 }
+
+TEST_CASE("a binary table that scrolls keeps the highlighted row and the next in view (step 3: '7 -> 8 flips four')") {
+  HeadlessImGui ui(ImVec2(1280, 720));
+  AppState s;
+  set_presenting(s, true);
+  ui.use_zoom(s.ui_zoom, Theme::light);
+  start_lesson(s, load_lesson_file(std::string(peviz::test::source_dir) + "/assets/lessons/positional-encodings.json"));
+  go_to_step(s, 2);
+  for (int i = 0; i < 4; ++i) ui.frame(s);
+  REQUIRE(s.highlight_position == 7);
+  const ImGuiWindow* table = nullptr;
+  for (const ImGuiWindow* w : GImGui->Windows)
+    if (w->Active && std::string(w->Name).find("##binary_table") != std::string::npos) table = w;
+  REQUIRE(table);
+  REQUIRE(table->ScrollMax.y > 0.0f);  // the case in question: 16 rows do not fit the slide
+  const ScreenRect& r = s.regions.binary_table;
+  const int rows = s.pages.basics.binary.positions;
+  const float header = 2.2f * ImGui::GetFontSize(), cell = (r.y1 - r.y0 - header) / float(rows);
+  CHECK(r.y0 + header + 7 * cell >= table->InnerRect.Min.y - 0.5f);  // row 7's top
+  CHECK(r.y0 + header + 9 * cell <= table->InnerRect.Max.y + 0.5f);  // row 8's bottom
+}
