@@ -175,6 +175,20 @@ void progress_lines(const LabOptions& o, bool bars) {
     return;
   }
   if (!o.opened_from.empty()) ImGui::TextDisabled("Opened from %s (trained earlier; nothing retrains)", o.opened_from.c_str());
+  // Every run trained to its last step: one line, each run's final loss in its hover, so that the charts and the
+  // attention tiles get the page's height (six lines of full bars said nothing more at 1280 x 720).
+  const bool settled = std::all_of(o.views.begin(), o.views.end(), [](const LabRunView& v) {
+    return v.state == train::RunState::done && v.snapshot.diverged_at <= 0 && v.snapshot.step >= v.snapshot.steps &&
+           !v.snapshot.loss.empty();
+  });
+  if (settled) {
+    float lo = INFINITY, hi = -INFINITY;
+    for (const LabRunView& v : o.views) lo = std::min(lo, v.snapshot.loss.back()), hi = std::max(hi, v.snapshot.loss.back());
+    ImGui::TextDisabled("%d runs of %d encodings, all trained to the end: final loss %.4f to %.4f (hover for each run)",
+                        int(o.views.size()), int(o.series.size()), double(lo), double(hi));
+    if (!ImGui::IsItemHovered()) return;
+    ImGui::BeginTooltip();
+  }
   for (const LabSeries& sr : o.series) {
     const int k = lab_encoding_index(sr.pe);
     ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(encoding_color(k)), "%s", encoding_name(k));
@@ -187,12 +201,13 @@ void progress_lines(const LabOptions& o, bool bars) {
       if (v.state == train::RunState::queued) continue;
       text += (text.empty() ? "" : "  |  ") + (sr.runs > 1 ? "seed " + std::to_string(v.seed) + ": " : "") + run_status(v);
     }
-    if (bars) {
+    if (bars && !settled) {
       ImGui::ProgressBar(done / float(std::max(sr.runs, 1)), ImVec2(ImGui::GetFontSize() * 6.0f, 0.0f), "");
       ImGui::SameLine();
     }
     ImGui::TextUnformatted(text.empty() ? "queued" : text.c_str());
   }
+  if (settled) ImGui::EndTooltip();
 }
 
 // Training loss: one thin line per run, and each encoding's mean over its seeds (thick) when it has several.

@@ -127,9 +127,12 @@ void draw_rope_clocks_view(AppState& s) {
     return;
   }
   ImGui::PushTextWrapPos(0.0f);  // wraps at the pane's right edge
-  ImGui::TextDisabled("t = %.2f. Pair 0 turns 1 rad per position (wavelength 2 pi); pair %d turns %.3g rad per "
-                      "position (wavelength %.4g). Hover a dial for its numbers.",
-                      o.position, int(o.angles.size()) - 1, o.inv_freq.back(), 2 * std::numbers::pi / o.inv_freq.back());
+  // Each number kept on the line of its name (no-break spaces, U+00A0), the wavelength in whole positions: a narrow
+  // figure wrapped "(wavelength" away from "4.712e+04)". The hover hint only where there is a pointer.
+  ImGui::TextDisabled("t\u00a0=\u00a0%.2f. Pair 0 turns 1 rad per position (wavelength\u00a02\u00a0pi); pair %d turns "
+                      "%.3g\u00a0rad per position (wavelength\u00a0%.0f).%s",
+                      o.position, int(o.angles.size()) - 1, o.inv_freq.back(), 2 * std::numbers::pi / o.inv_freq.back(),
+                      s.figure_drawing.offscreen ? "" : " Hover a dial for its numbers.");
   ImGui::PopTextWrapPos();
   // The dials over the angle plot; a presented step that names one of them gives it the whole height.
   const bool dial_grid = shows_part(s, kRopeClocksDials), angles = shows_part(s, kRopeClocksAngles);

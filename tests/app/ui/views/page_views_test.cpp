@@ -277,3 +277,21 @@ TEST_CASE("a binary table that scrolls keeps the highlighted row and the next in
   CHECK(r.y0 + header + 7 * cell >= table->InnerRect.Min.y - 0.5f);  // row 7's top
   CHECK(r.y0 + header + 9 * cell <= table->InnerRect.Max.y + 0.5f);  // row 8's bottom
 }
+
+TEST_CASE("the Lab's attention tiles are on screen at 1280 x 720 with the shipped experiment, all its runs in one line") {
+  HeadlessImGui ui(ImVec2(1280, 720));
+  AppState s;
+  s.pages.page = Page::lab;
+  s.pages.mark(Page::lab);
+  for (int i = 0; i < 4; ++i) ui.frame(s);
+  REQUIRE(s.pages.lab.views.size() == 18);  // the shipped default experiment, every run finished
+  const plot::DrawnPlot* tiles = nullptr;
+  for (const plot::DrawnPlot& p : plot::drawn_plots())
+    if (p.id == "##lab_attention_maps") tiles = &p;
+  REQUIRE(tiles != nullptr);
+  // Within the window, above the status line: 16 tiles of 4 layers x 4 heads, at least 180 x 100 px together
+  // (each tile about 45 x 25 px: the pattern of a head, diagonal or column, reads at that size).
+  CHECK(tiles->area.max.y <= 720.0f - ImGui::GetFrameHeightWithSpacing());
+  CHECK(tiles->area.max.x - tiles->area.min.x >= 180.0f);
+  CHECK(tiles->area.max.y - tiles->area.min.y >= 100.0f);
+}
