@@ -226,7 +226,8 @@ void draw_sidebar_and_page(AppState& s, ImVec2 origin, ImVec2 size, float body_w
   const float scale = ImGui::GetFontSize() / 16.0f;
   float sidebar = 0.0f;
   if (s.teach.presenting) {  // a thin strip for the encoding sliders on the pages they change; none on the others
-    if (uses_sidebar_encoding(s.pages.page) && shows_part(s, kStripPart)) {
+    // (nor in a figure or animation of the slide: sliders do not move in a picture; the header names their values)
+    if (uses_sidebar_encoding(s.pages.page) && shows_part(s, kStripPart) && !s.figure_drawing.offscreen) {
       sidebar = std::min(ImGui::GetFontSize() * 9.0f, body_w * 0.3f);
       pane("##present_strip", origin, ImVec2(sidebar, size.y), draw_presentation_strip, s, 0);
     }

@@ -219,6 +219,28 @@ TEST_CASE("every part of a page, left out of a step's \"show\", is left out of w
   }
 }
 
+TEST_CASE("a figure or animation of a presented slide leaves presenting's slider strip out") {
+  HeadlessImGui ui(ImVec2(1280, 720));
+  AppState s;
+  set_presenting(s, true);
+  ui.use_zoom(s.ui_zoom, Theme::light);
+  s.pages.page = Page::criteria;  // a page that follows the sidebar's encoding: the window shows the strip
+  for (int i = 0; i < 3; ++i) ui.frame(s);
+  const auto strip_shown = [] {
+    for (const ImGuiWindow* w : GImGui->Windows)
+      if (w->Active && std::string(w->Name).find("##present_strip") != std::string::npos) return true;
+    return false;
+  };
+  REQUIRE(strip_shown());
+  for (int i = 0; i < 2; ++i) {  // the window figure F12 saves, as figure_capture draws it
+    update_app_state(s);
+    ImGui::NewFrame();
+    draw_figure(s, FigureView{}, "caption");
+    ImGui::Render();
+  }
+  CHECK_FALSE(strip_shown());
+}
+
 TEST_CASE("the strip of the sidebar's encoding shows on a presented step that lists it or lists nothing") {
   CHECK(present(Page::criteria, {}).strip);
   CHECK(present(Page::criteria, {"strip", "table"}).strip);
