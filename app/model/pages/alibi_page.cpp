@@ -36,7 +36,7 @@ void update(AppState& s) {
       float* first = stacked.data.data() + std::size_t(h) * per_head;
       std::transform(first, first + per_head, first, [peak](float v) { return v / peak; });
     }
-  o.grid_cols = int(std::ceil(std::sqrt(double(o.heads))));
+  o.grid_cols = o.grid_cols_wanted > 0 ? std::min(o.grid_cols_wanted, o.heads) : int(std::ceil(std::sqrt(double(o.heads))));
   o.grid = tile_heads(stacked, o.heads, o.seq_len, o.grid_cols);
   // One shared scale: down to the steepest head's farthest key; per head: [-1, 0].
   const double lo = o.per_head_scale && o.seq_len > 1 ? -1.0 : -o.slopes[0] * double(o.seq_len - 1);

@@ -27,6 +27,9 @@ struct AlibiOptions {
   Matrix head_bias;               // L x L of `head` (NaN above the diagonal when causal)
   Matrix grid;                    // every head tiled in a ceil(sqrt(H)) grid, NaN gutters
   int grid_cols = 1;
+  // The heads' grid's columns the view asks for, the count that makes its tiles largest in its room (0: about
+  // square, sqrt(heads)); the update tiles the heads so.
+  int grid_cols_wanted = 0;
   plot::HeatmapImage head_image, grid_image;
 };
 

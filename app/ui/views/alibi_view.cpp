@@ -27,6 +27,22 @@ void draw_slopes(AppState& s, ImVec2 size) {
   plot::end_plot();
 }
 
+// The grid's column count whose tiles come out largest in `room` (each tile as large as the room's width over the
+// columns and its height over the rows allow): asked of the update when it differs from the one drawn.
+void ask_grid_columns(AppState& s, ImVec2 room) {
+  AlibiOptions& o = s.pages.alibi;
+  int best = 1;
+  float best_side = 0.0f;
+  for (int cols = 1; cols <= o.heads; ++cols) {
+    const int rows = (o.heads + cols - 1) / cols;
+    const float side = std::min(room.x / float(cols), room.y / float(rows));
+    if (side > best_side + 0.5f) best = cols, best_side = side;
+  }
+  if (best == o.grid_cols_wanted) return;
+  o.grid_cols_wanted = best;
+  s.pages.mark(Page::alibi);
+}
+
 }  // namespace
 
 void draw_alibi_view(AppState& s) {
@@ -83,11 +99,13 @@ void draw_alibi_view(AppState& s) {
   if (!heads) return record_page_region(s);
   if (beside) ImGui::SameLine();
   ImGui::BeginGroup();
-  ImGui::Text("all %d heads (row-major, %d per row; %s)", o.heads, o.grid_cols,
-              o.per_head_scale ? "each head on its own scale" : "one colour scale");
   const float grid_h = beside || !head ? ImGui::GetContentRegionAvail().y : 0.75f * avail.y;
+  ask_grid_columns(s, ImVec2(ImGui::GetContentRegionAvail().x - colorbar_extra_width(), grid_h));
+  char title[96];  // in the plot's top row: no line of its own
+  std::snprintf(title, sizeof title, "all %d heads (row-major, %d per row; %s)", o.heads, o.grid_cols,
+                o.per_head_scale ? "each head on its own scale" : "one colour scale");
   heatmap_panel(o.grid_image, "##alibi_grid", "key j", "query i",
-                o.per_head_scale ? "bias / head's largest |bias|" : "bias", ImVec2(0, grid_h));
+                o.per_head_scale ? "bias / head's largest |bias|" : "bias", ImVec2(0, grid_h), title);
   record_page_region(s);
   ImGui::EndGroup();
 }

@@ -165,7 +165,8 @@ void label_tiles(const plot::HeatmapImage& img) {
   if (w.x_right == w.x_left || w.y_bottom == w.y_top) return;
   const ImVec2 lo(placed->screen_min[0], placed->screen_min[1]), hi(placed->screen_max[0], placed->screen_max[1]);
   const float tile_px = float(img.tile_side / std::abs(w.x_right - w.x_left)) * (hi.x - lo.x);
-  if (tile_px < 3.0f * ImGui::CalcTextSize("L8 h8").x) return;  // the labels would hide small tiles: the hover names them
+  // The labels would hide small tiles (the hover names them then): a tile keeps three labels' width.
+  if (tile_px < 3.0f * ImGui::CalcTextSize(img.tiles_are_layers ? "L8 h8" : "h88").x) return;
   plot::canvas_push_clip(lo, hi);
   const double step = double(img.tile_side + 1);  // a tile and its one-cell gutter
   const float pad = ImGui::GetStyle().FramePadding.x;

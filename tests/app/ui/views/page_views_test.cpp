@@ -317,3 +317,25 @@ TEST_CASE("the Lab's attention tiles are on screen at 1280 x 720 with the shippe
   CHECK(tiles->area.max.x - tiles->area.min.x >= 180.0f);
   CHECK(tiles->area.max.y - tiles->area.min.y >= 100.0f);
 }
+
+TEST_CASE("ALiBi tiles its heads in the column count that makes them largest in the room the page gives the grid") {
+  for (const bool presenting : {false, true}) {
+    INFO((presenting ? "presenting" : "window"));
+    HeadlessImGui ui(ImVec2(1280, 720));
+    AppState s;
+    if (presenting) set_presenting(s, true);
+    ui.use_zoom(s.ui_zoom, presenting ? Theme::light : Theme::dark);
+    start_lesson(s, load_lesson_file(std::string(peviz::test::source_dir) + "/assets/lessons/positional-encodings.json"));
+    go_to_step(s, 11);  // "ALiBi: a bias per distance": the slopes over every head
+    for (int i = 0; i < 5; ++i) ui.frame(s);
+    const AlibiOptions& o = s.pages.alibi;
+    const plot::DrawnPlot* grid = nullptr;
+    for (const plot::DrawnPlot& p : plot::drawn_plots())
+      if (p.id == "##alibi_grid") grid = &p;
+    REQUIRE(grid != nullptr);
+    const float w = grid->area.max.x - grid->area.min.x, h = grid->area.max.y - grid->area.min.y;
+    const auto side = [&](int cols) { return std::min(w / float(cols), h / float((o.heads + cols - 1) / cols)); };
+    CHECK(o.grid_cols == o.grid_cols_wanted);
+    for (int cols = 1; cols <= o.heads; ++cols) CHECK(side(cols) <= side(o.grid_cols) * 1.1f);
+  }
+}
