@@ -11,7 +11,9 @@
 
 #include "app/model/app_update.hpp"
 #include "app/model/page_model.hpp"
+#include "app/model/figure.hpp"
 #include "app/model/state_json.hpp"
+#include "core/rope.hpp"
 #include "core/errors.hpp"
 #include "../../core/model_config_fixtures.hpp"
 #include "../../temp_path.hpp"
@@ -220,4 +222,35 @@ TEST_CASE("a state's RoPE pages naming the model already loaded from the same fi
   AppState fresh;  // without the model loaded, the file that is gone leaves every page custom
   apply_state_json(state, fresh);
   CHECK_FALSE(follows(fresh, Page::rope_clocks));
+}
+
+TEST_CASE("every shipped RoPE model on every RoPE page: the page follows it and computes from its rotary dims and base") {
+  int pages_checked = 0;
+  for (const RopeModelPreset& preset : rope_model_presets()) {
+    INFO(preset.name);
+    AppState s;
+    load_rope_model(s.pages, preset.model, "");
+    const RopeParams single = single_rope(s.pages.rope_model);
+    for (const PageModel* model : page_models()) {
+      if (!model->take_rope_model) continue;
+      const Page page = *parse_page(model->name);
+      INFO("page " << model->name);
+      s.pages.page = page;
+      s.pages.mark(page);
+      update_app_state(s);
+      REQUIRE_FALSE(s.status_is_error);
+      const bool multimodal = !preset.model->pair_axis.empty();
+      // Multimodal RoPE applies only to a model with mrope_section; every other RoPE page takes every model.
+      CHECK(model->follows_rope_model(s.pages) == (page != Page::mrope || multimodal));
+      if (model->follows_rope_model(s.pages))
+        CHECK(model->caption(s).find(rope_model_label(s.pages.rope_model)) != std::string::npos);
+      ++pages_checked;
+    }
+    // What the clocks and decay draw is core's, at the model's rotating channels and base.
+    CHECK(s.pages.rope_clocks.inv_freq == rope_inv_freq(single));
+    REQUIRE_FALSE(s.pages.rope_decay.model_base_score.empty());
+    CHECK(s.pages.rope_decay.model_label.find(caption_number(single.base)) != std::string::npos);
+    CHECK(s.pages.rope_decay.model_base_score.size() == std::size_t(s.pages.rope_decay.max_distance) + 1);
+  }
+  CHECK(pages_checked >= 5 * 10);  // every shipped RoPE model (over ten) on every RoPE page (five or more)
 }
