@@ -21,6 +21,12 @@ std::vector<std::shared_ptr<const ModelConfig>> mrope_models(const PageStates& a
   return out;
 }
 
+bool mrope_keeps_own_model(const PageStates& a) {
+  const LoadedRopeModel& loaded = a.rope_model;
+  const bool chosen = !loaded.path.empty() || loaded.model != default_rope_model_preset().model;
+  return chosen && loaded.model->pair_axis.empty();
+}
+
 namespace mrope_local {  // this page's own names (the pages share a unity batch)
 namespace {
 

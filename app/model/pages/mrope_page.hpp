@@ -33,5 +33,8 @@ struct MropeOptions {
 
 // The M-RoPE models peviz ships and, first, the loaded model when it has M-RoPE.
 std::vector<std::shared_ptr<const ModelConfig>> mrope_models(const PageStates& a);
+// The RoPE model the user opened or chose (not the default one loaded at start) has no M-RoPE: the page keeps its
+// own model and says so.
+bool mrope_keeps_own_model(const PageStates& a);
 
 }  // namespace peviz::app

@@ -130,9 +130,9 @@ void draw_mrope_view(AppState& s) {
     return;
   }
   ImGui::PushTextWrapPos(0.0f);
-  if (const ModelConfig& loaded = *s.pages.rope_model.model; loaded.pair_axis.empty())  // opened, but not for this page
+  if (mrope_keeps_own_model(s.pages))  // a model the user opened or chose, which this page cannot show
     ImGui::TextColored(warning_color(), "%s has no multimodal RoPE (no mrope_section in its config.json): this page "
-                       "does not apply to it and shows %s.", loaded.name.c_str(), o.model->name.c_str());
+                       "does not apply to it and shows %s.", s.pages.rope_model.model->name.c_str(), o.model->name.c_str());
   ImGui::TextDisabled("%s: %s. Text tokens take t = h = w = their index; an image's tokens share t and count rows in "
                       "h and columns in w (transformers' get_rope_index); the text after starts past the image.",
                       o.model->name.c_str(), o.pair_split.c_str());

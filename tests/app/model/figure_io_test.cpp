@@ -233,6 +233,7 @@ TEST_CASE("opening a RoPE model on a RoPE page it does not apply to says so, and
   update_app_state(s);
   const auto shown = s.pages.mrope.model;
   REQUIRE(shown);
+  CHECK_FALSE(mrope_keeps_own_model(s.pages));  // the default model, loaded at start, is not the user's: unsaid
   const std::string phi = model_config_fixture("phi-3.5-mini-instruct.json").string();
   const std::string said = open_file(s, phi);
   CHECK(said == "Multimodal RoPE does not apply to microsoft/Phi-3.5-mini-instruct and keeps its model; the other RoPE "
@@ -240,10 +241,12 @@ TEST_CASE("opening a RoPE model on a RoPE page it does not apply to says so, and
   CHECK(s.pages.page == Page::mrope);
   CHECK(s.pages.mrope.model == shown);
   CHECK(s.pages.rope_model.model->name == "microsoft/Phi-3.5-mini-instruct");  // Context extension, clocks, ... take it
+  CHECK(mrope_keeps_own_model(s.pages));  // the page says so while it shows
   // A multimodal model applies: opened on the page.
   const std::string vl = model_config_fixture("qwen2.5-vl-7b-instruct.json").string();
   CHECK(open_file(s, vl).starts_with("Opened the positions of "));
   CHECK(s.pages.mrope.model == s.pages.rope_model.model);
+  CHECK_FALSE(mrope_keeps_own_model(s.pages));
 }
 
 TEST_CASE("a file opened goes first in the recent files, made absolute; a refused one does not") {
