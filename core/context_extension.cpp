@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <numbers>
 #include <stdexcept>
+#include <utility>
 
 #include "core/errors.hpp"
 #include "core/limits.hpp"
@@ -33,18 +34,22 @@ ContextExtension compare_context_extensions(const ContextExtensionParams& p) {
     if (reads(ScalingField::beta_slow)) s.beta_slow = p.beta_slow;
     if (reads(ScalingField::low_freq_factor)) s.low_freq_factor = p.low_freq_factor;
     if (reads(ScalingField::high_freq_factor)) s.high_freq_factor = p.high_freq_factor;
-    ScalingWavelengths row;
-    row.kind = kind;
-    row.scaled = rope_scaled_inv_freq(p.rope, s);  // validates
-    for (double f : row.scaled.inv_freq) {
-      const double w = 2.0 * std::numbers::pi / f;
-      row.wavelength.push_back(w);
-      row.pairs_beyond_original += w > double(p.original_len);
-      row.pairs_beyond_target += w > out.target_len;
-    }
-    out.rows.push_back(std::move(row));
+    out.rows.push_back(scaling_wavelengths(kind, rope_scaled_inv_freq(p.rope, s), p.original_len, out.target_len));
   }
   return out;
+}
+
+ScalingWavelengths scaling_wavelengths(RopeScaling kind, ScaledRope scaled, double original_len, double target_len) {
+  ScalingWavelengths row;
+  row.kind = kind;
+  row.scaled = std::move(scaled);
+  for (double f : row.scaled.inv_freq) {
+    const double w = 2.0 * std::numbers::pi / f;
+    row.wavelength.push_back(w);
+    row.pairs_beyond_original += w > original_len;
+    row.pairs_beyond_target += w > target_len;
+  }
+  return row;
 }
 
 std::span<const RopeModelPreset> rope_model_presets() {

@@ -48,6 +48,9 @@ struct ContextExtension {
 
 // Validates (ParamError naming the flag: factor, original-max-len, beta-fast, ...) and computes all five.
 ContextExtension compare_context_extensions(const ContextExtensionParams& p);
+// One scaling's row from its scaled frequencies: the wavelength 2 pi / inv_freq per pair and the pairs past each
+// context (the five above, and a model's own scaling as model_rope gives it).
+ScalingWavelengths scaling_wavelengths(RopeScaling kind, ScaledRope scaled, double original_len, double target_len);
 
 // A real model's RoPE settings, read from its config.json.
 struct RopeModelPreset {

@@ -5,7 +5,6 @@
 #include <cmath>
 #include <filesystem>
 #include <limits>
-#include <numbers>
 #include <optional>
 #include <utility>
 
@@ -114,15 +113,11 @@ void update_own_scaling(ContextExtensionOptions& o, const LoadedRopeModel& m) {
   const RopeScaling kind = shown_layer(m).scaling.kind;
   if (!o.from_model || kind == RopeScaling::none) return;
   const ModelRope r = model_rope(*m.model, shown_layer_type(m));
-  char factor[32];
-  std::snprintf(factor, sizeof factor, "%g", r.scaled.factor);
-  o.own.label = "the model's own (" + std::string(to_string(kind)) + " x" + factor + ")";
-  o.own.attention_factor = r.scaled.attention_factor;
-  for (double f : r.scaled.inv_freq) {
-    const double wavelength = 2.0 * std::numbers::pi / f;
-    o.own.log10_wavelength.push_back(float(std::log10(wavelength)));
-    o.own.pairs_beyond_target += wavelength > o.result.target_len;
-  }
+  o.own.label = "the model's own (" + std::string(to_string(kind)) + " x" + caption_number(r.scaled.factor) + ")";
+  const ScalingWavelengths row = scaling_wavelengths(kind, r.scaled, r.original_len, o.result.target_len);
+  o.own.attention_factor = row.scaled.attention_factor;
+  o.own.pairs_beyond_target = row.pairs_beyond_target;
+  for (double w : row.wavelength) o.own.log10_wavelength.push_back(float(std::log10(w)));
 }
 
 void update(AppState& s) {

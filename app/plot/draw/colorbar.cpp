@@ -19,7 +19,7 @@ ScreenBox colorbar(const char* id, Colormap map, double vmin, double vmax, ImVec
   if (size.y <= 0.0f) size.y = std::max(ImGui::GetContentRegionAvail().y, 60.0f);
   const ImRect frame(window->DC.CursorPos, window->DC.CursorPos + size);
   ImGui::ItemSize(frame);
-  note_drawn_plot({id, {frame.Min, frame.Max}, true, {}, {}});
+  note_drawn_plot({id, {frame.Min, frame.Max}, true, {}, {}, 0, {}});
   if (!ImGui::ItemAdd(frame, window->GetID(id))) return {};
   const float fs = ImGui::GetFontSize();
   const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);

@@ -324,7 +324,7 @@ bool begin_plot(const char* id, ImVec2 size, unsigned flags) {
   const ImGuiID gid = window->GetID(id);
   const ImRect frame(window->DC.CursorPos, window->DC.CursorPos + size);
   ImGui::ItemSize(frame);
-  note_drawn_plot({id, {frame.Min, frame.Max}, false, {}, {}});
+  note_drawn_plot({id, {frame.Min, frame.Max}, false, {}, {}, 0, {}});
   if (!ImGui::ItemAdd(frame, gid)) return false;
   bool hovered = false, held = false;
   ImGui::ButtonBehavior(frame, gid, &hovered, &held, ImGuiButtonFlags_MouseButtonLeft);

@@ -71,7 +71,8 @@ void dials(const RopeClocksOptions& o, ImVec2 size) {
   ImGui::InvisibleButton("##dials", ImVec2(std::max(size.x, 1.0f), std::max(cell * float(rows), 1.0f)));
   // The dials are the page's figure: the layout tests and --regions measure them as a plot.
   const plot::ScreenBox box{ImGui::GetItemRectMin(), ImGui::GetItemRectMax()};
-  plot::note_drawn_plot({.id = "##dials", .frame = box, .area = box, .legend = {}});
+  plot::note_drawn_plot(
+      {.id = "##dials", .frame = box, .area = box, .legend = {}, .series_colors = 0, .unnamed_series = {}});
   const ImU32 rim = ImGui::GetColorU32(ImGuiCol_Text, 0.35f), text = ImGui::GetColorU32(ImGuiCol_Text, 0.8f);
   const double log_fast = 0.0, log_slow = std::log(std::max(1.0 / o.inv_freq.back(), 1.0 + 1e-9));
   const bool light = light_background();

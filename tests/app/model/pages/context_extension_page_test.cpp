@@ -296,11 +296,8 @@ TEST_CASE("every shipped model with a scaling draws that scaling as a curve of i
       continue;
     }
     ++with_scaling;
-    CHECK(o.own.label == "the model's own (" + std::string(to_string(kind)) + " x" + [&] {
-            char f[32];
-            std::snprintf(f, sizeof f, "%g", model_rope(*model).scaled.factor);
-            return std::string(f);
-          }() + ")");
+    CHECK(o.own.label == "the model's own (" + std::string(to_string(kind)) + " x" +
+                             caption_number(model_rope(*model).scaled.factor) + ")");
     const ModelRope r = model_rope(*model);  // as the models-compared table computes it
     REQUIRE(o.own.log10_wavelength.size() == r.scaled.inv_freq.size());
     int beyond = 0;
