@@ -5,6 +5,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/export_common.hpp"
+#include "cli/shared_flags.hpp"
 #include "core/absolute_encodings.hpp"
 #include "core/binary_analogy.hpp"
 #include "core/limits.hpp"
@@ -50,8 +51,8 @@ void register_binary_analogy(CLI::App& export_cmd) {
       ->capture_default_str();
   sub->add_option("--morph", c->morph, "0: the bits' ladder pi / 2^k; 1: the model's frequencies; geometric between")
       ->capture_default_str();
-  sub->add_option("--d-model", c->d_model, "The model's d_model (its pair frequencies)")->capture_default_str();
-  sub->add_option("--base", c->base, "The model's sinusoid base")->capture_default_str();
+  add_shared_flag(*sub, shared_flags::d_model, c->d_model, limits::d_model)->capture_default_str();
+  add_shared_flag(*sub, shared_flags::base, c->base, limits::base)->capture_default_str();
   add_output_flags(*sub, c->out);
   sub->callback([c] {
     check_int(limits::d_model, c->d_model);

@@ -7,6 +7,7 @@
 
 #include "cli/progress_bar.hpp"
 #include "cli/flag_checks.hpp"
+#include "cli/shared_flags.hpp"
 #include "core/absolute_encodings.hpp"
 #include "core/atomic_file.hpp"
 #include "core/errors.hpp"
@@ -107,22 +108,14 @@ void add_encoding_flags(CLI::App& sub, EncodingFlags& f) {
   sub.add_option("--encoding", f.encoding, encoding_names(" | ", " | "))
       ->capture_default_str();
   // Each number is checked as given, also where the encoding does not read it (--base for binary): never ignored.
-  sub.add_option("--d-model", p.d_model, "Channels, " + range_text(limits::d_model))
-      ->check(limit_check<int>(limits::d_model))
-      ->capture_default_str();
-  sub.add_option("--seq-len", p.seq_len, "Positions 0..L-1, L in " + range_text(limits::seq_len))
-      ->check(limit_check<int>(limits::seq_len))
-      ->capture_default_str();
-  sub.add_option("--base", p.base, "Sinusoid base, finite and > 1")
-      ->check(limit_check<double>(limits::base))
-      ->capture_default_str();
+  add_shared_flag(sub, shared_flags::d_model, p.d_model, limits::d_model)->capture_default_str();
+  add_shared_flag(sub, shared_flags::seq_len, p.seq_len, limits::seq_len)->capture_default_str();
+  add_shared_flag(sub, shared_flags::base, p.base, limits::base)->capture_default_str();
   sub.add_option("--layout", f.layout, "Sinusoid channel order: interleaved | halves")->capture_default_str();
   sub.add_option("--seed", p.seed, "Learned: seed of the random N(0, 0.02^2) table")
       ->check(non_negative_integer())
       ->capture_default_str();
-  sub.add_option("--max-len", p.max_len, "Learned: rows of the table (positions it knows), " + range_text(limits::max_len))
-      ->check(limit_check<int>(limits::max_len))
-      ->capture_default_str();
+  add_shared_flag(sub, shared_flags::max_len, p.max_len, limits::max_len)->capture_default_str();
   sub.add_option("--from-npy", f.from_npy, "Learned: load the table from a 2-D float32/float64 .npy file");
   sub.add_option("--from-safetensors", f.from_safetensors,
                  "Learned: load the table from a .safetensors checkpoint (with --tensor)");

@@ -5,6 +5,7 @@
 #include "cli/commands.hpp"
 #include "cli/export_common.hpp"
 #include "cli/rope_flags.hpp"
+#include "cli/shared_flags.hpp"
 #include "core/alibi.hpp"
 #include "core/distance_series.hpp"
 #include "core/errors.hpp"
@@ -55,7 +56,7 @@ struct SeriesCommand {
 
 // Adds --seq-len (queries) and --key-len (keys, default: as many as queries).
 void add_length_flags(CLI::App& sub, MatrixCommand& c, const char* key_help) {
-  sub.add_option("--seq-len", c.seq_len, "Queries 0..L-1, L in " + range_text(limits::t5_shaw_seq_len))->required();
+  add_shared_flag(sub, shared_flags::seq_len, c.seq_len, limits::t5_shaw_seq_len)->required();
   c.key_len_flag = sub.add_option("--key-len", c.key_len, key_help);
 }
 // Without --key-len the keys are the queries: a bad --seq-len is named as such, not as the key length it became.
@@ -178,7 +179,7 @@ void register_rope(CLI::App& export_cmd) {
 void register_alibi(CLI::App& export_cmd) {
   auto slopes = std::make_shared<AlibiCommand>();
   CLI::App* sub = export_cmd.add_subcommand("alibi-slopes", "One row per head: the ALiBi slope m_h");
-  sub->add_option("--heads", slopes->heads, "Attention heads, " + range_text(limits::alibi_heads))->required();
+  add_shared_flag(*sub, shared_flags::heads, slopes->heads, limits::alibi_heads)->required();
   add_output_flags(*sub, slopes->out);
   sub->callback([slopes] {
     const std::vector<double> m = alibi_slopes(slopes->heads);
@@ -188,8 +189,8 @@ void register_alibi(CLI::App& export_cmd) {
   auto bias = std::make_shared<AlibiCommand>();
   sub = export_cmd.add_subcommand("alibi-bias",
                                   "ALiBi bias [head, i, j] = -m_h (i - j); causal masks j > i (empty CSV cell, NaN, null)");
-  sub->add_option("--heads", bias->heads, "Attention heads, " + range_text(limits::alibi_heads))->required();
-  sub->add_option("--seq-len", bias->seq_len, "Positions 0..L-1, L in " + range_text(limits::alibi_seq_len))->required();
+  add_shared_flag(*sub, shared_flags::heads, bias->heads, limits::alibi_heads)->required();
+  add_shared_flag(*sub, shared_flags::seq_len, bias->seq_len, limits::alibi_seq_len)->required();
   sub->add_flag("--bidirectional", bias->bidirectional, "Symmetric -m_h |i - j|, nothing masked");
   add_output_flags(*sub, bias->out);
   sub->callback([bias] {
@@ -238,12 +239,12 @@ void register_series(CLI::App& export_cmd) {
   DistanceSeriesParams& p = cmd->params;
   CLI::App* sub = export_cmd.add_subcommand(
       "distance-series", "Rows r = -(L-1)..L-1: r, sinusoidal PE(0).PE(r), RoPE decay, ALiBi per head, T5 bucket, Shaw");
-  sub->add_option("--seq-len", p.seq_len, "L, " + range_text(limits::t5_shaw_seq_len))->required();
-  sub->add_option("--d-model", p.d_model, "Sinusoidal width")->capture_default_str();
+  add_shared_flag(*sub, shared_flags::seq_len, p.seq_len, limits::t5_shaw_seq_len)->required();
+  add_shared_flag(*sub, shared_flags::d_model, p.d_model, limits::d_model)->capture_default_str();
   sub->add_option("--sinusoid-base", p.sinusoid_base, "Sinusoidal base")->capture_default_str();
-  sub->add_option("--head-dim", p.rope.head_dim, "RoPE head dimension")->capture_default_str();
-  sub->add_option("--base", p.rope.base, "RoPE base")->capture_default_str();
-  sub->add_option("--heads", p.heads, "ALiBi heads")->capture_default_str();
+  add_shared_flag(*sub, shared_flags::head_dim, p.rope.head_dim, limits::head_dim)->capture_default_str();
+  add_shared_flag(*sub, shared_flags::base, p.rope.base, limits::rope_base)->capture_default_str();
+  add_shared_flag(*sub, shared_flags::heads, p.heads, limits::alibi_heads)->capture_default_str();
   sub->add_flag("--causal", p.causal, "Causal ALiBi (NaN for r > 0) and causal T5 buckets");
   sub->add_option("--num-buckets", p.num_buckets, "T5 buckets")->capture_default_str();
   sub->add_option("--max-distance", p.max_distance, "T5 max distance")->capture_default_str();

@@ -6,6 +6,7 @@
 #include "cli/commands.hpp"
 #include "cli/export_common.hpp"
 #include "cli/rope_flags.hpp"
+#include "cli/shared_flags.hpp"
 #include "core/errors.hpp"
 #include "core/limits.hpp"
 #include "core/rope_bounds.hpp"
@@ -30,8 +31,8 @@ void register_rope_bounds(CLI::App& export_cmd) {
                   "takes them "
                   "(flags given beside it override them; its scaling's frequencies are not used)");
   sub->add_option("--layer-type", c->layer_type, "With --config: whose RoPE (Gemma 3: full_attention | sliding_attention)");
-  sub->add_option("--head-dim", c->params.head_dim, "Channels per head d (even)")->capture_default_str();
-  sub->add_option("--base", c->params.base, "RoPE base")->capture_default_str();
+  add_shared_flag(*sub, shared_flags::head_dim, c->params.head_dim, limits::head_dim)->capture_default_str();
+  add_shared_flag(*sub, shared_flags::base, c->params.base, limits::rope_base)->capture_default_str();
   sub->add_option("--context-len", c->params.context_len, "Context length L for Men et al.'s bound, " +
                                                           range_text(limits::bounds_context_len))->capture_default_str();
   sub->add_option("--train-len", c->params.train_len, "Training length T_train for Liu et al.'s d_extra, " +

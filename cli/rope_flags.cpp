@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdlib>
 
+#include "cli/shared_flags.hpp"
 #include "core/errors.hpp"
 #include "core/limits.hpp"
 #include "core/model_comparison.hpp"
@@ -22,12 +23,12 @@ void add_rope_flags(CLI::App& sub, RopeFlags& f) {
                  "rope_parameters, read as transformers does; flags given beside it override it");
   sub.add_option("--layer-type", f.layer_type,
                  "With --config: whose RoPE (Gemma 3: full_attention | sliding_attention), default full_attention");
-  sub.add_option("--head-dim", f.rope.head_dim, "Channels per attention head, even, " + range_text(limits::head_dim) + " (required without --config)");
-  sub.add_option("--base", f.rope.base,
-                 "rope_theta, finite and > 1 (10000 in RoFormer and LLaMA 1/2; required without --config)");
+  // --head-dim and --base are required without --config (resolve_rope_flags says so).
+  add_shared_flag(sub, shared_flags::head_dim, f.rope.head_dim, limits::head_dim);
+  add_shared_flag(sub, shared_flags::base, f.rope.base, limits::rope_base);
   sub.add_option("--rotary-dim", f.rope.rotary_dim, "Channels that rotate (partial rotary), even, <= head-dim");
   sub.add_option("--scaling", f.scaling, "none | linear | dynamic | yarn | llama3 | longrope")->capture_default_str();
-  sub.add_option("--factor", f.factor, "Context extension factor, >= 1");
+  add_shared_flag(sub, shared_flags::factor, f.factor, limits::factor);
   sub.add_option("--original-max-len", f.original_max_len,
                  "original_max_position_embeddings (dynamic: the training context, HF max_position_embeddings)");
   sub.add_option("--max-len", f.max_len, "Extended max_position_embeddings (yarn/longrope: factor = max-len / original)");

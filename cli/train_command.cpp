@@ -12,6 +12,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/flag_checks.hpp"
+#include "cli/shared_flags.hpp"
 #include "core/atomic_file.hpp"
 #include "core/errors.hpp"
 #include "core/parallel.hpp"
@@ -223,13 +224,13 @@ void register_train(CLI::App& app) {
   sub->add_option("--seeds", c->seeds, "Several seeds per encoding: a comma list (0,1,2), or a count N (--seed .. "
                                        "--seed + N - 1); one JSON line per encoding and seed");
   sub->add_option("--layers", s.layers, "Transformer blocks, " + range_text(limits::train_layers))->capture_default_str();
-  sub->add_option("--heads", s.heads, "Attention heads, " + range_text(limits::train_heads) + " (d-model / heads even)")->capture_default_str();
-  sub->add_option("--d-model", s.d_model, "Model width, " + range_text(limits::train_d_model))->capture_default_str();
+  add_shared_flag(*sub, shared_flags::heads, s.heads, limits::train_heads)->capture_default_str();
+  add_shared_flag(*sub, shared_flags::d_model, s.d_model, limits::train_d_model)->capture_default_str();
   sub->add_option("--batch", s.batch, "Sequences per step, " + range_text(limits::train_batch))->capture_default_str();
   sub->add_option("--train-max", s.train_max, "Training n uniform in [1, train-max], train-max in " + range_text(limits::train_max))->capture_default_str();
   sub->add_option("--test-max", s.test_max, "Test n = 5, 10, ..., test-max (<= 4 x train-max)")->capture_default_str();
   sub->add_option("--test-samples", s.test_samples, "Test sequences per length")->capture_default_str();
-  sub->add_option("--base", s.rope_base, "RoPE base")->capture_default_str();
+  add_shared_flag(*sub, shared_flags::base, s.rope_base, limits::base)->capture_default_str();
   sub->add_option("--lr", s.lr, "Peak learning rate (AdamW)")->capture_default_str();
   sub->add_option("--warmup", s.warmup, "Linear warm-up steps before the cosine decay")->capture_default_str();
   sub->add_option("--position-range", s.position_range, "rand-* and coupled: position ids in [0, position-range), " +

@@ -14,20 +14,12 @@
 #include "app/model/presentation.hpp"
 #include "app/model/presets.hpp"
 #include "cli/flag_checks.hpp"
+#include "cli/shared_flags.hpp"
 #include "core/absolute_encodings.hpp"
 #include "core/errors.hpp"
 #include "core/limits.hpp"
 
 namespace peviz::app {
-
-namespace {
-// A window flag with its range from the limits table (the window's range), named in --help, refused in the words
-// every command uses (cli/flag_checks.hpp).
-template <class T>
-void add_window_flag(CLI::App& app, const char* flag, T& v, const Limit& l, const std::string& what) {
-  app.add_option(flag, v, what + ", " + window_range_text(l))->check(cli::limit_check<T>(l, cli::LimitRange::window));
-}
-}  // namespace
 
 void add_gui_flags(CLI::App& app, GuiOptions& o) {
   app.add_option("--frames", o.frames, "Run this many frames, then exit (0 = until closed), " +
@@ -40,9 +32,9 @@ void add_gui_flags(CLI::App& app, GuiOptions& o) {
   app.add_flag("--reset", o.reset, "Start with default settings, ignoring the saved session");
   app.add_option("--size", o.size, "Window size WxH (e.g. 1600x900)");
   app.add_option("--encoding", o.encoding, "Initial encoding: " + encoding_names(", ", ", "));
-  add_window_flag(app, "--d-model", o.d_model, limits::d_model, "Initial d_model");
-  add_window_flag(app, "--seq-len", o.seq_len, limits::seq_len, "Initial sequence length");
-  add_window_flag(app, "--base", o.base, limits::base, "Initial sinusoid base");
+  cli::add_shared_flag(app, cli::shared_flags::d_model, o.d_model, limits::d_model, cli::LimitRange::window);
+  cli::add_shared_flag(app, cli::shared_flags::seq_len, o.seq_len, limits::seq_len, cli::LimitRange::window);
+  cli::add_shared_flag(app, cli::shared_flags::base, o.base, limits::base, cli::LimitRange::window);
   app.add_option("--theme", o.theme, "dark or light");
   app.add_option("--view", o.view, "Initial page: " + page_names());
   app.add_option("--open", o.open, "Open a figure saved by peviz (PNG, SVG or PDF; restores its parameters), a lab "
