@@ -107,10 +107,18 @@ inline constexpr Limit t5_max_distance{.name = "max-distance", .min = 1, .max = 
     .scale = Scale::logarithmic, .window_min = 2, .window_max = 4096};
 inline constexpr Limit max_relative{.name = "max-relative", .min = 0, .max = 65536, .fallback = 16,
     .scale = Scale::logarithmic, .window_min = 0, .window_max = 256};
+// The T5 & Shaw page's Shaw k: a smaller default than the command's, so its clipping shows at L = 64.
+inline constexpr Limit t5_shaw_max_relative{.name = "max-relative", .min = 0, .max = 65536, .fallback = 8,
+    .scale = Scale::logarithmic, .window_min = 0, .window_max = 256};
 // ---- window-only analyses ----
 inline constexpr Limit shift_position{.name = "position", .min = 0, .max = 65536, .fallback = 10,
     .scale = Scale::linear, .window_min = 0, .window_max = 8192};
+// The linear-shift page's offset k, and the criteria page's two lengths (the shorter, the longer).
+inline constexpr Limit shift_offset{.name = "offset", .min = 0, .max = 65536, .fallback = 5,
+    .scale = Scale::linear, .window_min = 0, .window_max = 8192};
 inline constexpr Limit criteria_length{.name = "length", .min = 2, .max = 8192, .fallback = 64,
+    .scale = Scale::logarithmic};
+inline constexpr Limit criteria_length_long{.name = "length", .min = 2, .max = 8192, .fallback = 256,
     .scale = Scale::logarithmic};
 inline constexpr Limit ui_zoom{.name = "ui-zoom", .min = 0.5, .max = 3, .fallback = 1};
 // RoPE clocks' animation: positions per second.

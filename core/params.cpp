@@ -56,7 +56,7 @@ void validate(const EncodingParams& p) {
 
 std::string_view to_string(Encoding e) { return encoding_info(e).name; }
 std::string_view to_string(Layout l) { return l == Layout::interleaved ? "interleaved" : "halves"; }
-std::string_view to_string(Metric m) { return m == Metric::dot ? "dot" : "cosine"; }
+std::string_view to_string(Metric m) { return kMetricNames[std::size_t(m)]; }
 
 std::optional<Encoding> parse_encoding(std::string_view s) {
   for (const EncodingInfo& e : encoding_table())
@@ -69,8 +69,8 @@ std::optional<Layout> parse_layout(std::string_view s) {
   return std::nullopt;
 }
 std::optional<Metric> parse_metric(std::string_view s) {
-  if (s == "dot") return Metric::dot;
-  if (s == "cosine") return Metric::cosine;
+  for (std::size_t i = 0; i < kMetricNames.size(); ++i)
+    if (s == kMetricNames[i]) return Metric(i);
   return std::nullopt;
 }
 

@@ -1,5 +1,6 @@
 // Parameters of the absolute encodings, their names, defaults and the one place they are validated.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -17,6 +18,7 @@ enum class Encoding { sinusoidal, learned, binary, normalized, integer };
 //  halves:      [sin w0..w_{n-1}, cos w0..w_{n-1}]       (tensor2tensor get_timing_signal_1d)
 enum class Layout { interleaved, halves };
 enum class Metric { dot, cosine };
+inline constexpr std::array<std::string_view, 2> kMetricNames = {"dot", "cosine"};  // the enum's order
 
 // Shorthands of the limits table's entries (core/limits.hpp), for array bounds in core.
 inline constexpr int kMaxDModel = int(limits::d_model.max);

@@ -13,11 +13,11 @@
 
 namespace peviz {
 
-std::string_view to_string(RopePairing p) { return p == RopePairing::halves ? "halves" : "interleaved"; }
+std::string_view to_string(RopePairing p) { return kRopePairingNames[std::size_t(p)]; }
 
 RopePairing parse_pairing(std::string_view name) {
-  if (name == "halves") return RopePairing::halves;
-  if (name == "interleaved") return RopePairing::interleaved;
+  for (std::size_t i = 0; i < kRopePairingNames.size(); ++i)
+    if (name == kRopePairingNames[i]) return RopePairing(i);
   throw ParamError("pairing", "must be halves or interleaved, got " + std::string(name));
 }
 

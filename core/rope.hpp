@@ -14,10 +14,11 @@
 //  - Relative position is always key - query: r = n - m for a query at m and a key at n. The score
 //    <RoPE(q, m), RoPE(k, n)> depends on m and n only through r.
 #pragma once
+#include <array>
 #include <span>
+#include <string_view>
 #include <vector>
 
-#include <string_view>
 
 #include "core/limits.hpp"
 #include "core/matrix.hpp"
@@ -36,7 +37,8 @@ struct RopeParams {
 
 inline constexpr int kMaxHeadDim = int(limits::head_dim.max);  // the limits table's
 
-// "halves" / "interleaved": the one spelling of the pairing (CLI, state JSON, captions).
+// "halves" / "interleaved": the one spelling of the pairing (CLI, state JSON, captions), in the enum's order.
+inline constexpr std::array<std::string_view, 2> kRopePairingNames = {"halves", "interleaved"};
 std::string_view to_string(RopePairing p);
 // Throws ParamError("pairing", ...) for any other name.
 RopePairing parse_pairing(std::string_view name);

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <map>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -54,11 +55,13 @@ struct RenderOptions {
   std::string lesson;   // --animate lesson: the lesson file or name
   AnimationSpec animation;
   std::string state;  // a state / preset / session JSON, or a figure (PNG, SVG, PDF) saved by peviz
-  // Relative-family flags (0 = keep the state's value).
-  int head_dim = 0, heads = 0, num_buckets = 0, max_distance = 0, max_relative = 0, original_max_len = 0;
-  double factor = 0.0, position = -1.0;
-  std::string pairing;
-  bool causal = false, bidirectional = false;
+  // The pages' shared flags (generated from their settings tables: shared_page_flags) and --set PAGE.KEY=VALUE.
+  std::map<std::string, std::string> page_values;  // typed for --help and CLI11's conversion; read back as text
+  std::map<std::string, long long> page_ints;
+  std::map<std::string, double> page_reals;
+  std::map<std::string, bool> page_switches;
+  std::vector<std::string> set;
+  bool list_settings = false;
   CLI::App* sub = nullptr;
   bool given(const char* flag) const { return sub->count(flag) > 0; }
 };
@@ -97,47 +100,47 @@ nlohmann::json flags_as_state(const RenderOptions& o) {
   if (o.given("--max-len")) p["max_len"] = e.max_len;
   if (o.given("--signed")) p["signed_bits"] = e.signed_bits;
   if (o.given("--theme")) j["view"]["theme"] = o.theme;
-  // RoPE pages follow --base and --head-dim; every page that has the knob takes it.
-  for (const char* page : {"rope_clocks", "context_extension"}) {
-    if (o.given("--base")) j[page]["base"] = e.base;
-    if (o.head_dim) j[page]["head_dim"] = o.head_dim;
-    if (!o.pairing.empty()) j[page]["pairing"] = o.pairing;
+  // A page flag sets every page's setting of its name; the sidebar's (--base, --d-model, --seq-len) set theirs too.
+  for (const auto& [name, refs] : shared_page_flags()) {
+    const CLI::Option* flag = o.sub->get_option_no_throw("--" + name);
+    if (!flag || flag->count() == 0) continue;
+    const std::string text = o.page_switches.count(name) ? "true" : flag->results().back();
+    for (const PageSettingRef& ref : refs) {
+      try {
+        put_setting(j, ref, text);
+      } catch (const ParamError& e) {
+        throw ParamError(name, e.rule);
+      }
+    }
   }
-  if (o.given("--base")) {
-    j["precision"]["base"] = e.base;
-    j["distance"]["rope_base"] = e.base;
-    j["distance"]["sinusoid_base"] = e.base;
+  for (const std::string& assignment : o.set) {
+    const std::size_t eq = assignment.find('=');
+    const PageSettingRef ref = find_page_setting(std::string_view(assignment).substr(0, eq));
+    if (eq == std::string::npos || !ref.setting)
+      throw ParamError("set", "takes PAGE.KEY=VALUE with a key of the page's settings (peviz render --list-settings), got " + assignment);
+    put_setting(j, ref, std::string_view(assignment).substr(eq + 1));
   }
-  if (o.head_dim) {
-    j["rope_decay"]["head_dim"] = o.head_dim;
-    j["precision"]["head_dim"] = o.head_dim;
-    j["distance"]["rope_head_dim"] = o.head_dim;
-  }
-  if (o.given("--d-model")) j["distance"]["d_model"] = e.d_model;
-  if (o.given("--seq-len")) {
-    j["distance"]["seq_len"] = e.seq_len;
-    j["alibi"]["seq_len"] = e.seq_len;
-    j["t5_shaw"]["seq_len"] = e.seq_len;
-  }
-  if (o.given("--position")) j["rope_clocks"]["position"] = o.position;  // a bad value is the state check's to refuse
-  if (o.given("--factor")) j["context_extension"]["factor"] = o.factor;
-  if (o.original_max_len) j["context_extension"]["original_len"] = o.original_max_len;
-  if (o.heads) j["alibi"]["heads"] = j["distance"]["heads"] = o.heads;
-  if (o.given("--bidirectional")) j["alibi"]["bidirectional"] = true;
-  if (o.given("--causal")) j["t5_shaw"]["causal"] = j["distance"]["causal"] = true;
-  if (o.num_buckets) j["t5_shaw"]["num_buckets"] = j["distance"]["num_buckets"] = o.num_buckets;
-  if (o.max_distance) j["t5_shaw"]["max_distance"] = j["distance"]["max_distance"] = o.max_distance;
-  if (o.given("--max-relative")) j["t5_shaw"]["max_relative"] = j["distance"]["max_relative"] = o.max_relative;
   return j;
 }
 
-// State keys use underscores; the message names the flag the user typed when there is one (--original-max-len),
-// else the --state file.
+// The message names what the user typed: the flag (--original-max-len for context_extension.original_len), the
+// --set assignment, else the --state file.
 ParamError as_flag_error(const RenderOptions& o, const ParamError& e) {
   std::string flag = e.param;
   for (char& c : flag) c = c == '_' ? '-' : c;
-  if (const CLI::Option* given = o.sub->get_option_no_throw("--" + flag); given && given->count() > 0)
-    return ParamError(flag, e.rule);
+  const auto given = [&](const std::string& name) {
+    const CLI::Option* option = o.sub->get_option_no_throw("--" + name);
+    return option && option->count() > 0;
+  };
+  if (given(flag)) return ParamError(flag, e.rule);
+  for (const auto& [name, refs] : shared_page_flags())
+    if (given(name))
+      for (const PageSettingRef& ref : refs)
+        if (e.param == ref.setting->key) return ParamError(name, e.rule);
+  for (const std::string& assignment : o.set) {
+    const std::string target = assignment.substr(0, assignment.find('='));
+    if (target.substr(target.find('.') + 1) == e.param) return ParamError("set", target + " " + e.rule);
+  }
   return ParamError("state", e.what());
 }
 
@@ -261,6 +264,39 @@ FigureOptions figure_options_of(const RenderOptions& o) {
   return fig;
 }
 
+// The pages' shared flags, one per name their settings tables declare (a flag the sidebar's encoding flags already
+// define, such as --base, sets the pages' settings of that name too), and --set / --list-settings.
+void add_page_flags(CLI::App& sub, RenderOptions& o) {
+  for (const auto& [name, refs] : shared_page_flags()) {
+    if (sub.get_option_no_throw("--" + name)) continue;
+    std::string pages;
+    for (const PageSettingRef& ref : refs) pages += (pages.empty() ? "" : ", ") + std::string(ref.page->name);
+    const PageSetting& first = *refs.front().setting;
+    const std::string help = std::string(first.help) + " (" + pages + "; " + setting_range_text(first) + ")";
+    const auto all_are = [&](SettingType t) {
+      return std::all_of(refs.begin(), refs.end(), [t](const PageSettingRef& r) { return r.setting->access.type == t; });
+    };
+    if (all_are(SettingType::flag)) sub.add_flag("--" + name, o.page_switches[name], help);
+    else if (all_are(SettingType::integer)) sub.add_option("--" + name, o.page_ints[name], help);
+    else if (all_are(SettingType::real)) sub.add_option("--" + name, o.page_reals[name], help);
+    else sub.add_option("--" + name, o.page_values[name], help);
+  }
+  sub.add_option("--set", o.set, "A page's setting, PAGE.KEY=VALUE (repeatable; --list-settings lists them)");
+  sub.add_flag("--list-settings", o.list_settings, "Print every page's settings (PAGE.KEY, range, help) and exit");
+}
+
+// "alibi.heads  an integer in [1, 64] (default 8)  Attention heads ...": one line per setting of every page.
+std::string settings_list() {
+  std::string out;
+  for (const PageModel* page : page_models())
+    for (const PageSetting& s : page->settings) {
+      out += std::string(page->name) + "." + s.key + "  " + setting_range_text(s);
+      if (s.limit) out += " (default " + setting_text(s.limit->fallback) + ")";
+      out += "  " + std::string(s.help) + "\n";
+    }
+  return out;
+}
+
 // The state the flags describe, with the learned table of --from-npy / --from-safetensors installed.
 void apply_render_state(const RenderOptions& o, AppState& s) {
   try {
@@ -294,6 +330,10 @@ void write_outputs(RenderOptions& o, AppState& s, gfx::HeatmapRenderer& renderer
 }
 
 void run_render(RenderOptions& o) {
+  if (o.list_settings) {
+    std::fputs(settings_list().c_str(), stdout);
+    return;
+  }
   if (o.out.empty()) throw ParamError("out", "is required: a .png, .svg or .pdf path (a folder with --all; .gif or .mp4 with --animate)");
   const FigureFormat format = o.animate.empty() ? figure_format(o) : FigureFormat::png;
   if (!o.animate.empty()) check_animation_flags(o);
@@ -377,17 +417,7 @@ void register_render(CLI::App& app) {
                                          "parameter header over the page (--view window, --animate lesson)");
   sub->add_option("--state", o->state, "Start from a state: a figure saved by peviz (PNG, SVG, PDF), a preset or a session JSON");
   cli::add_encoding_flags(*sub, o->encoding);
-  sub->add_option("--head-dim", o->head_dim, "RoPE views: channels per head (even, " + range_text(limits::head_dim) + ")");
-  sub->add_option("--pairing", o->pairing, "RoPE views: halves or interleaved");
-  sub->add_option("--position", o->position, "RoPE clocks: the position t whose rotations are drawn");
-  sub->add_option("--factor", o->factor, "Context extension: scaling factor (>= 1)");
-  sub->add_option("--original-max-len", o->original_max_len, "Context extension: original context length");
-  sub->add_option("--heads", o->heads, "ALiBi: attention heads, " + window_range_text(limits::alibi_heads));
-  sub->add_flag("--bidirectional", o->bidirectional, "ALiBi: the symmetric -m|i-j| bias instead of the causal one");
-  sub->add_flag("--causal", o->causal, "T5: causal buckets");
-  sub->add_option("--num-buckets", o->num_buckets, "T5: relative_attention_num_buckets");
-  sub->add_option("--max-distance", o->max_distance, "T5: relative_attention_max_distance");
-  sub->add_option("--max-relative", o->max_relative, "Shaw: clipping distance k");
+  add_page_flags(*sub, *o);
   sub->callback([o] { run_render(*o); });
 }
 

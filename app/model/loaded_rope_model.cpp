@@ -111,7 +111,7 @@ void write_rope_model_json(nlohmann::json& j, const PageStates& a, bool follows)
   if (!a.rope_model.path.empty()) j["model_path"] = a.rope_model.path;
 }
 
-RopeKnobSource read_rope_model_json(const nlohmann::json& j, PageStates& a, std::initializer_list<const char*> knobs) {
+RopeKnobSource read_rope_model_json(const nlohmann::json& j, PageStates& a, std::span<const char* const> knobs) {
   std::string name, layer, path;
   read(j, "model_name", name);
   read(j, "layer_type", layer);
@@ -129,6 +129,14 @@ RopeKnobSource read_rope_model_json(const nlohmann::json& j, PageStates& a, std:
   for (const char* k : knobs)
     if (j.contains(k)) return RopeKnobSource::custom;
   return RopeKnobSource::unchanged;
+}
+
+bool read_model_knobs(const nlohmann::json& j, PageStates& a, std::span<const char* const> knobs,
+                      void (*take)(PageStates&), bool& from_model) {
+  const RopeKnobSource source = read_rope_model_json(j, a, knobs);
+  if (source == RopeKnobSource::model) take(a);
+  if (source == RopeKnobSource::custom) from_model = false;
+  return source == RopeKnobSource::model;
 }
 
 }  // namespace peviz::app

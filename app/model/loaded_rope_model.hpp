@@ -9,6 +9,7 @@
 #pragma once
 #include <initializer_list>
 #include <memory>
+#include <span>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -58,6 +59,10 @@ void write_rope_model_json(nlohmann::json& j, const PageStates& a, bool follows)
 // `knobs`; `unchanged` when it gives neither (a partial state, a lesson step). Throws ParamError for an
 // unknown layer type.
 enum class RopeKnobSource { model, custom, unchanged };
-RopeKnobSource read_rope_model_json(const nlohmann::json& j, PageStates& a, std::initializer_list<const char*> knobs);
+RopeKnobSource read_rope_model_json(const nlohmann::json& j, PageStates& a, std::span<const char* const> knobs);
+// A RoPE page's read_extra: a model named gives the knobs (`take` puts them on the page; true), a knob given
+// without one makes the page custom (`from_model` cleared).
+bool read_model_knobs(const nlohmann::json& j, PageStates& a, std::span<const char* const> knobs,
+                      void (*take)(PageStates&), bool& from_model);
 
 }  // namespace peviz::app

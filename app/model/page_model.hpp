@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "app/model/page_settings.hpp"
 #include "app/model/page_states.hpp"
 #include "core/nd_array.hpp"
 
@@ -39,9 +40,16 @@ struct PageModel {
   NdArray (*export_data)(const AppState&) = nullptr;
   // The figure caption; nullptr = the sidebar's encoding (absolute_caption).
   std::string (*caption)(const AppState&) = nullptr;
-  // The options object of the state JSON: read (validated, all keys optional; throws ParamError) and written.
-  void (*read_json)(const nlohmann::json&, PageStates&) = nullptr;
-  nlohmann::json (*write_json)(const PageStates&) = nullptr;
+  // The page's settings, declared once (page_settings.hpp): its options object of the state JSON, its names in the
+  // address bar and in `peviz render --set`, their ranges and defaults.
+  std::span<const PageSetting> settings = {};
+  // What the table cannot express (lists, the loaded RoPE model), read before the table's settings; true when the
+  // object names a model whose knobs the page takes (the table's knobs are then not read). Throws ParamError.
+  bool (*read_extra)(const nlohmann::json&, PageStates&) = nullptr;
+  void (*write_extra)(const PageStates&, nlohmann::json&) = nullptr;
+  // The settings checked together through core (after reading, and by the monkey's per-frame check); throws
+  // ParamError. nullptr: the table's ranges suffice.
+  void (*check)(const PageStates&) = nullptr;
   // RoPE pages: put the loaded model's knobs on the page (PageStates::rope_model), which then follows it, and
   // whether it still does (its knobs are the model's); nullptr on the other pages.
   void (*take_rope_model)(PageStates&) = nullptr;
@@ -60,6 +68,9 @@ const PageModel& page_model(Page p);
 // Command-line page names ("rope-clocks", ...), and all of them joined by ", ".
 std::optional<Page> parse_page(std::string_view name);
 std::string page_names();
+// The page's options object read (every key optional; the page's extras, its table, its check) and written.
+void read_page_json(const PageModel& page, const nlohmann::json& j, PageStates& a);
+nlohmann::json write_page_json(const PageModel& page, const PageStates& a);
 inline const char* page_title(Page p) { return page_model(p).title; }
 inline const char* page_name(Page p) { return page_model(p).name; }
 // Whether the sidebar's encoding controls (d_model, L, base, ...) change what the page shows: Basics and the

@@ -31,6 +31,18 @@ std::string page_names() {
   return out;
 }
 
+void read_page_json(const PageModel& page, const nlohmann::json& j, PageStates& a) {
+  const bool knobs_from_model = page.read_extra && page.read_extra(j, a);
+  read_settings(j, a, page.settings, knobs_from_model);
+  if (page.check) page.check(a);
+}
+
+nlohmann::json write_page_json(const PageModel& page, const PageStates& a) {
+  nlohmann::json j = write_settings(a, page.settings);
+  if (page.write_extra) page.write_extra(a, j);
+  return j;
+}
+
 bool is_page_part(Page p, std::string_view part) {
   if (part == kStripPart) return uses_sidebar_encoding(p);
   for (const char* name : page_model(p).parts)

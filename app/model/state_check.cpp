@@ -1,65 +1,16 @@
 // The monkey run's per-frame invariant: core validation of every parameter set, and a state JSON round trip.
 #include "app/model/state_check.hpp"
 
-#include <functional>
-#include <utility>
-
+#include "app/model/page_model.hpp"
 #include "app/model/state_json.hpp"
-#include "core/alibi.hpp"
-#include "core/context_extension.hpp"
-#include "core/distance_series.hpp"
+#include "core/params.hpp"
 #include "core/errors.hpp"
-#include "core/rope.hpp"
-#include "core/shaw.hpp"
-#include "core/t5_buckets.hpp"
 
 namespace peviz::app {
 
 using nlohmann::json;
 
 namespace {
-
-RopeParams rope_of(int head_dim, double base) {
-  RopeParams r;
-  r.head_dim = head_dim;
-  r.base = base;
-  return r;
-}
-
-// Each parameter set of the state with the core validators its update step relies on. A validator
-// throws ParamError; `where` names the set in the message.
-using Check = std::pair<const char*, std::function<void(const AppState&)>>;
-
-const std::vector<Check>& core_checks() {
-  static const std::vector<Check> checks = {
-      {"params", [](const AppState& s) { validate(s.params); }},
-      {"rope_clocks", [](const AppState& s) { validate(s.pages.rope_clocks.rope); }},
-      {"rope_decay", [](const AppState& s) {
-         for (double base : kDecayBases) validate(rope_of(s.pages.rope_decay.head_dim, base));
-       }},
-      {"context_extension", [](const AppState& s) { compare_context_extensions(s.pages.context_extension.params); }},
-      {"alibi", [](const AppState& s) { validate_alibi_heads(s.pages.alibi.heads); }},
-      {"t5_shaw", [](const AppState& s) {
-         const T5ShawOptions& o = s.pages.t5_shaw;
-         T5BucketParams t5;
-         t5.query_len = t5.key_len = o.seq_len;
-         t5.num_buckets = o.num_buckets;
-         t5.max_distance = o.max_distance;
-         t5.bidirectional = !o.causal;
-         validate(t5);
-         ShawParams shaw;
-         shaw.query_len = shaw.key_len = o.seq_len;
-         shaw.max_relative = o.max_relative;
-         validate(shaw);
-       }},
-      {"distance", [](const AppState& s) { validate(s.pages.distance_chart.params); }},
-      {"precision", [](const AppState& s) {
-         const PrecisionOptions& o = s.pages.precision;
-         if (o.use_rope) validate(rope_of(o.head_dim, o.base));
-       }},
-  };
-  return checks;
-}
 
 std::string round_trip_problem(const AppState& s) {
   json before = state_to_json(s);
@@ -100,11 +51,18 @@ std::string first_json_difference(const json& a, const json& b, const std::strin
 }
 
 std::string check_state(const AppState& s) {
-  for (const auto& [where, check] : core_checks()) {
+  try {
+    validate(s.params);
+  } catch (const ParamError& e) {
+    return std::string("params: ") + e.what();
+  }
+  // Each page checks its own settings together (PageModel::check), as reading them does.
+  for (const PageModel* page : page_models()) {
+    if (!page->check) continue;
     try {
-      check(s);
+      page->check(s.pages);
     } catch (const ParamError& e) {
-      return std::string(where) + ": " + e.what();
+      return std::string(page->json_key) + ": " + e.what();
     }
   }
   if (std::string problem = round_trip_problem(s); !problem.empty()) return "round trip: " + problem;

@@ -76,7 +76,7 @@ void apply_view(const json& v, AppState& s) {
 // Every page's options object, through its registry entry (all or nothing is apply_state_json's job).
 void apply_pages(const json& j, PageStates& a) {
   for (const PageModel* page : page_models())
-    if (page->read_json) page->read_json(section(j, page->json_key), a);
+    if (*page->json_key) read_page_json(*page, section(j, page->json_key), a);
 }
 
 }  // namespace
@@ -100,7 +100,7 @@ json state_to_json(const AppState& s) {
                // the update step clamps the highlight.
                {"highlight", std::clamp(s.highlight_position, 0, std::max(s.params.seq_len - 1, 0))}};
   for (const PageModel* page : page_models())
-    if (page->write_json) j[page->json_key].update(page->write_json(a));  // Basics adds its keys to "view"
+    if (*page->json_key) j[page->json_key].update(write_page_json(*page, a));  // Basics adds its keys to "view"
   return j;
 }
 

@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/model/lessons.hpp"
+#include "app/model/page_model.hpp"
 #include "app/model/presentation.hpp"
 #include "app/model/presets.hpp"
 #include "app/model/state_json.hpp"
@@ -95,27 +96,15 @@ std::optional<std::string> percent_decode(std::string_view v) {
 
 // ---- values ----
 
-// The whole of `text` as a number (no sign '+', no spaces, no trailing characters). Reals go through core's
-// parse_real: the browser's standard library has no floating-point std::from_chars.
-template <class T>
-std::optional<T> parse_number(std::string_view text) {
-  T v{};
-  const char* last = text.data() + text.size();
-  std::from_chars_result r;
-  if constexpr (std::is_floating_point_v<T>) r = parse_real(text.data(), last, v);
-  else r = std::from_chars(text.data(), last, v);
-  if (r.ec != std::errc{} || r.ptr != last) return std::nullopt;
-  return v;
-}
 
 // The value of key `k` as the state JSON holds it; throws ParamError(k.key, ...) when it is not of k's type.
 json value_of(const LinkKey& k, const std::string& text) {
   switch (k.type) {
     case LinkType::integer:
-      if (const auto v = parse_number<long long>(text)) return *v;
+      if (const auto v = parse_whole<long long>(text)) return *v;
       throw ParamError(k.key, "must be an integer, got " + text);
     case LinkType::real:
-      if (const auto v = parse_number<double>(text); v && std::isfinite(*v)) return *v;
+      if (const auto v = parse_whole<double>(text); v && std::isfinite(*v)) return *v;
       throw ParamError(k.key, "must be a finite number, got " + text);
     case LinkType::json_object: {
       json j = json::parse(text, nullptr, false);
@@ -126,18 +115,6 @@ json value_of(const LinkKey& k, const std::string& text) {
       break;
   }
   return text;
-}
-
-// A value as the link writes it: a string as it is, a whole real as an integer ("10000000", not "1e+07").
-std::string text_of(const json& v) {
-  if (v.is_string()) return v.get<std::string>();
-  if (v.is_number_float()) {
-    const double d = v.get<double>();
-    if (d == std::floor(d) && std::abs(d) < 0x1p53) return std::to_string(static_cast<long long>(d));
-    char buf[32];
-    return std::string(buf, format_shortest(buf, buf + sizeof buf, d));
-  }
-  return v.dump();
 }
 
 // The partial state JSON that sets key `k` to `value`.
@@ -216,9 +193,66 @@ void append_pair(std::string& link, std::string_view key, std::string_view value
 
 // ---- reading ----
 
+
+// A page's setting named in the address bar: bare on the page shown ("heads" with view=alibi), dotted for any
+// page ("alibi.heads"); only the settings the table lets the link name (PageSetting::in_link).
+PageSettingRef link_setting(std::string_view key, Page shown) {
+  if (key.find('.') != std::string_view::npos) {
+    const PageSettingRef ref = find_page_setting(key);
+    return ref.setting && ref.setting->in_link ? ref : PageSettingRef{};
+  }
+  const PageModel& page = page_model(shown);
+  const PageSetting* s = find_setting(page.settings, key);
+  return s && s->in_link ? PageSettingRef{&page, s} : PageSettingRef{};
+}
+
+bool state_key(std::string_view key) {
+  return std::any_of(std::begin(kStateKeys), std::end(kStateKeys), [&](const LinkKey& k) { return key == k.key; });
+}
+
 bool known_key(std::string_view key) {
-  return std::find(std::begin(kTeachKeys), std::end(kTeachKeys), key) != std::end(kTeachKeys) ||
-         std::any_of(std::begin(kStateKeys), std::end(kStateKeys), [&](const LinkKey& k) { return key == k.key; });
+  if (std::find(std::begin(kTeachKeys), std::end(kTeachKeys), key) != std::end(kTeachKeys) || state_key(key))
+    return true;
+  for (int p = 0; p < kPageCount; ++p)
+    if (link_setting(key, Page(p)).setting) return true;
+  return false;
+}
+
+// The page settings that differ from the defaults, by name (bare on the page shown, "page.key" on the others), taken
+// out of `changed`. A page that follows a named model keeps its knobs in state=, beside the model's name.
+void append_page_settings(std::string& link, json& changed, Page shown) {
+  for (int p = 0; p < kPageCount; ++p) {
+    const PageModel& page = page_model(Page(p));
+    const auto section = changed.find(page.json_key);
+    if (!*page.json_key || section == changed.end() || !section->is_object()) continue;
+    const bool model_named = section->contains("model_name");
+    for (const PageSetting& setting : page.settings) {
+      if (!setting.in_link || (model_named && setting.knob) || !section->contains(setting.key)) continue;
+      const std::string name = Page(p) == shown ? setting.key : std::string(page.name) + "." + setting.key;
+      append_pair(link, name, setting_text(section->at(setting.key)));
+      section->erase(setting.key);
+    }
+    if (section->empty()) changed.erase(section);
+  }
+}
+
+// The page settings the link names, each applied alone (a refusal names its key and leaves the others applied).
+void apply_page_settings(const Pairs& pairs, AppState& s, std::vector<std::string>& problems) {
+  for (const auto& [key, text] : pairs) {
+    const PageSettingRef ref = link_setting(key, s.pages.page);
+    if (!ref.setting) {  // a key of the teach or state keys, else another page's bare name
+      const bool teach = std::find(std::begin(kTeachKeys), std::end(kTeachKeys), key) != std::end(kTeachKeys);
+      if (!teach && !state_key(key)) problems.push_back("unknown key " + key + " (on another page: page.key)");
+      continue;
+    }
+    try {
+      json patch = json::object();
+      put_setting(patch, ref, text);
+      apply_state_json(patch, s);
+    } catch (const ParamError& e) {
+      problems.push_back(key + (e.param == ref.setting->key ? " " + e.rule : ": " + std::string(e.what())));
+    }
+  }
 }
 
 // The fragment's pairs, percent-decoded; empty pairs skipped, a key given twice keeps its last value. A pair with
@@ -258,7 +292,7 @@ void apply_lesson_key(const std::string& name, const std::string* step, AppState
                       std::vector<std::string>& problems) {
   long long k = 1;
   if (step) {
-    const auto v = parse_number<long long>(*step);
+    const auto v = parse_whole<long long>(*step);
     if (v && *v >= 1) k = *v;
     else problems.push_back("step must be an integer >= 1, got " + *step);
   }
@@ -310,13 +344,15 @@ std::string view_link(const AppState& s) {
   json changed = changed_leaves(now, default_state_json());
   changed.erase("learned_file");  // a file on this machine: a link cannot bring it along
   std::string link;
+  const Page shown = s.pages.page;
   for (const LinkKey& k : kStateKeys) {
     if (k.type == LinkType::json_object) continue;
     const bool differs = field_in(changed, k) != nullptr;
-    if (!differs && !k.always_written) continue;
-    append_pair(link, k.key, text_of(*field_in(now, k)));
+    if ((!differs && !k.always_written) || link_setting(k.key, shown).setting) continue;  // the page's own name
+    append_pair(link, k.key, setting_text(*field_in(now, k)));
     erase_field(changed, k);
   }
+  append_page_settings(link, changed, shown);
   if (!changed.empty()) append_pair(link, "state", changed.dump());
   return link;
 }
@@ -327,7 +363,7 @@ std::string apply_view_link(const std::string& fragment, AppState& s) {
   apply_teach_keys(pairs, s, problems);
   for (const LinkKey& k : kStateKeys) {
     const std::string* text = find_pair(pairs, k.key);
-    if (!text) continue;
+    if (!text || (k.type != LinkType::json_object && link_setting(k.key, s.pages.page).setting)) continue;
     try {
       apply_state_json(patch_of(k, value_of(k, *text)), s);
     } catch (const ParamError& e) {
@@ -336,6 +372,7 @@ std::string apply_view_link(const std::string& fragment, AppState& s) {
       problems.push_back(std::string(k.key) + ": " + e.what());
     }
   }
+  apply_page_settings(pairs, s, problems);
   return problem_line(problems);
 }
 

@@ -5,14 +5,10 @@
 
 namespace peviz::train {
 
-namespace {
-constexpr std::string_view kTaskNames[] = {"copy", "reverse", "sort"};
-}
-
 std::string_view to_string(Task t) { return kTaskNames[int(t)]; }
 
 bool parse_task(std::string_view s, Task& out) {
-  for (int i = 0; i < 3; ++i)
+  for (int i = 0; i < int(kTaskNames.size()); ++i)
     if (kTaskNames[i] == s) {
       out = Task(i);
       return true;

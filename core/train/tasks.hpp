@@ -5,6 +5,7 @@
 // SEP, y1, ..., yn (token indices n+1 .. 2n+1). Nothing is stored: every batch and test set comes
 // from mt19937_64 streams seeded from the run's seed.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <random>
 #include <string_view>
@@ -15,6 +16,7 @@
 namespace peviz::train {
 
 enum class Task { copy, reverse, sort };
+inline constexpr std::array<std::string_view, 3> kTaskNames = {"copy", "reverse", "sort"};  // the enum's order
 std::string_view to_string(Task t);
 bool parse_task(std::string_view s, Task& out);  // "copy" | "reverse" | "sort"
 

@@ -60,30 +60,27 @@ std::string caption(const AppState& s) {
          (o.bidirectional ? "bidirectional" : "causal");
 }
 
-void read_json(const nlohmann::json& j, PageStates& a) {
-  AlibiOptions& o = a.alibi;
-  read(j, "heads", o.heads);
-  read(j, "seq_len", o.seq_len);
-  read(j, "bidirectional", o.bidirectional);
-  read(j, "head", o.head);
-  read(j, "per_head_scale", o.per_head_scale);
-  check_window_int(limits::alibi_heads, o.heads);
-  check_window_int(limits::alibi_seq_len, o.seq_len);
-  o.head = std::clamp(o.head, 0, o.heads - 1);
-}
-
-nlohmann::json write_json(const PageStates& a) {
-  const AlibiOptions& o = a.alibi;
-  return {{"heads", o.heads}, {"seq_len", o.seq_len}, {"bidirectional", o.bidirectional}, {"head", o.head},
-          {"per_head_scale", o.per_head_scale}};
-}
-
 void heatmaps(PageStates& a, std::vector<plot::HeatmapImage*>& out) {
   out.push_back(&a.alibi.head_image);
   out.push_back(&a.alibi.grid_image);
 }
 
 }  // namespace
+
+void check(const PageStates& a) { validate_alibi_heads(a.alibi.heads); }
+
+constexpr PageSetting kSettings[] = {
+    {.key = "heads", .help = "Attention heads H (slopes 2^(-8h/H))", .access = member<&PageStates::alibi, &AlibiOptions::heads>(),
+     .limit = &limits::alibi_heads, .shared_flag = true},
+    {.key = "seq_len", .help = "Positions 0..L-1", .access = member<&PageStates::alibi, &AlibiOptions::seq_len>(),
+     .limit = &limits::alibi_seq_len, .shared_flag = true},
+    {.key = "bidirectional", .help = "The symmetric bias -m|i-j| instead of the causal -m(i-j)",
+     .access = member<&PageStates::alibi, &AlibiOptions::bidirectional>(), .shared_flag = true},
+    {.key = "head", .help = "The head shown large (0-based; clamped to the heads)",
+     .access = member<&PageStates::alibi, &AlibiOptions::head>()},
+    {.key = "per_head_scale", .help = "Each head's tile on its own colour scale (its largest |bias|)",
+     .access = member<&PageStates::alibi, &AlibiOptions::per_head_scale>()},
+};
 }  // namespace alibi_local
 
 Matrix tile_heads(const Matrix& stacked, int heads, int seq_len, int cols) {
@@ -100,7 +97,7 @@ Matrix tile_heads(const Matrix& stacked, int heads, int seq_len, int cols) {
 
 extern const PageModel alibi_page{.name = "alibi", .title = "ALiBi", .json_key = "alibi", .update = alibi_local::update,
                                   .export_data = alibi_local::export_data, .caption = alibi_local::caption,
-                                  .read_json = alibi_local::read_json, .write_json = alibi_local::write_json,
+                                  .settings = alibi_local::kSettings, .check = alibi_local::check,
                                   .heatmaps = alibi_local::heatmaps, .parts = kAlibiParts};
 
 }  // namespace peviz::app

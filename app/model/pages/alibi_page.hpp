@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "app/plot/heatmap_image.hpp"
+#include "core/limits.hpp"
 #include "core/matrix.hpp"
 
 namespace peviz::app {
@@ -16,8 +17,8 @@ inline constexpr const char *kAlibiNotes = "notes", *kAlibiSlopes = "slopes", *k
 inline constexpr std::array<const char*, 4> kAlibiParts = {kAlibiNotes, kAlibiSlopes, kAlibiHead, kAlibiHeads};
 
 struct AlibiOptions {
-  int heads = 8;
-  int seq_len = 64;
+  int heads = int(limits::alibi_heads.fallback);
+  int seq_len = int(limits::alibi_seq_len.fallback);
   bool bidirectional = false;
   int head = 0;                   // head shown large
   bool per_head_scale = false;    // the tiles: each head divided by its own largest |bias| (else one shared scale)

@@ -250,42 +250,42 @@ void heatmaps(PageStates& pages, std::vector<plot::HeatmapImage*>& out) {
   out.push_back(&pages.basics.similarity_image);
 }
 
-// Its keys of the state JSON's "view" object, beside the window's own (theme, zoom, layout, highlight).
-void read_json(const nlohmann::json& v, PageStates& pages) {
-  BasicsOptions& b = pages.basics;
-  read(v, "channels", b.waves.channels_text);
-  read(v, "waves_first", b.waves.first_position);
-  read(v, "waves_last", b.waves.last_position);
-  b.waves.first_position = std::max(0, b.waves.first_position);
-  b.waves.last_position = std::max(-1, b.waves.last_position);
-  if (v.contains("waves_first") || v.contains("waves_last")) b.waves.range_changed = true;
-  std::string metric(to_string(b.similarity_view.metric));
-  read(v, "metric", metric);
-  const auto m = parse_metric(metric);
-  if (!m) throw ParamError("metric", "must be dot or cosine, got " + metric);
-  b.similarity_view.metric = *m;
-  read_limited(v, "compare_offset", limits::compare_offset, b.similarity_view.compare_offset);
-  read(v, "encoding_colormap", b.encoding_view.colormap_choice);
-  read(v, "similarity_colormap", b.similarity_view.colormap_choice);
-  check_range("encoding_colormap", b.encoding_view.colormap_choice, 0, plot::kColormapCount);
-  check_range("similarity_colormap", b.similarity_view.colormap_choice, 0, plot::kColormapCount);
-  read_limited(v, "binary_positions", limits::binary_positions, b.binary_view.positions);
-  read(v, "binary_morph", b.binary_view.morph);
-  check_range("binary_morph", b.binary_view.morph, limits::binary_morph.min, limits::binary_morph.max);
+// A new position range for the waves replaces the plot's zoom.
+bool read_extra(const nlohmann::json& v, PageStates& pages) {
+  if (v.contains("waves_first") || v.contains("waves_last")) pages.basics.waves.range_changed = true;
+  return false;
 }
 
-nlohmann::json write_json(const PageStates& pages) {
+void check(const PageStates& pages) {
   const BasicsOptions& b = pages.basics;
-  return {{"channels", b.waves.channels_text},
-          {"waves_first", b.waves.first_position},
-          {"waves_last", b.waves.last_position},
-          {"metric", std::string(to_string(b.similarity_view.metric))},
-          {"compare_offset", b.similarity_view.compare_offset},
-          {"encoding_colormap", b.encoding_view.colormap_choice},
-          {"similarity_colormap", b.similarity_view.colormap_choice},
-          {"binary_positions", b.binary_view.positions},
-          {"binary_morph", b.binary_view.morph}};
+  check_range("encoding_colormap", b.encoding_view.colormap_choice, 0, plot::kColormapCount);
+  check_range("similarity_colormap", b.similarity_view.colormap_choice, 0, plot::kColormapCount);
 }
+
+// Its keys of the state JSON's "view" object, beside the window's own (theme, zoom, layout, highlight).
+constexpr PageSetting kSettings[] = {
+    {.key = "channels", .help = "The waves' channels, comma-separated (empty: 0, 1, 2, 3, d/2, d-2, d-1)",
+     .access = member<&PageStates::basics, &BasicsOptions::waves, &WavesOptions::channels_text>()},
+    {.key = "waves_first", .help = "The waves' first position (clamped to [0, L))",
+     .access = member<&PageStates::basics, &BasicsOptions::waves, &WavesOptions::first_position>()},
+    {.key = "waves_last", .help = "The waves' last position (-1: L - 1)",
+     .access = member<&PageStates::basics, &BasicsOptions::waves, &WavesOptions::last_position>()},
+    {.key = "metric", .help = "The similarity: dot product or cosine",
+     .access = choice_member<kMetricNames, &PageStates::basics, &BasicsOptions::similarity_view, &SimilarityOptions::metric>()},
+    {.key = "compare_offset", .help = "The similarity's second row: the highlight + this",
+     .access = member<&PageStates::basics, &BasicsOptions::similarity_view, &SimilarityOptions::compare_offset>(),
+     .limit = &limits::compare_offset},
+    {.key = "encoding_colormap", .help = "The encoding's colour map (0: automatic, else a colour map + 1)",
+     .access = member<&PageStates::basics, &BasicsOptions::encoding_view, &EncodingViewOptions::colormap_choice>()},
+    {.key = "similarity_colormap", .help = "The similarity's colour map (0: automatic, else a colour map + 1)",
+     .access = member<&PageStates::basics, &BasicsOptions::similarity_view, &SimilarityOptions::colormap_choice>()},
+    {.key = "binary_positions", .help = "The binary table's rows 0..n-1",
+     .access = member<&PageStates::basics, &BasicsOptions::binary_view, &BinaryOptions::positions>(),
+     .limit = &limits::binary_positions},
+    {.key = "binary_morph", .help = "The binary table from base 2's ladder (0) to the chosen base's frequencies (1)",
+     .access = member<&PageStates::basics, &BasicsOptions::binary_view, &BinaryOptions::morph>(),
+     .limit = &limits::binary_morph},
+};
 
 NdArray export_encoding(const AppState& s) {
   const Matrix& encoding = s.pages.basics.encoding;
@@ -298,8 +298,8 @@ NdArray export_encoding(const AppState& s) {
 
 extern const PageModel basics_page{.name = "basics", .title = "Basics", .json_key = "view", .always_current = true,
                                    .update = basics_local::update, .pending = basics_local::pending,
-                                   .export_data = basics_local::export_encoding, .read_json = basics_local::read_json,
-                                   .write_json = basics_local::write_json, .heatmaps = basics_local::heatmaps};
+                                   .export_data = basics_local::export_encoding, .settings = basics_local::kSettings,
+                                   .read_extra = basics_local::read_extra, .check = basics_local::check, .heatmaps = basics_local::heatmaps};
 
 
 }  // namespace peviz::app

@@ -22,6 +22,27 @@ namespace peviz::app {
 namespace context_extension_local {  // this page's own names (the pages share a unity batch)
 namespace {
 
+constexpr auto kSettings = join_settings(
+    join_settings(rope_settings<&PageStates::context_extension, &ContextExtensionOptions::params, &ContextExtensionParams::rope>(limits::head_dim),
+                  std::array<PageSetting, 7>{{
+    {.key = "factor", .help = "The extension factor s: target context = original x s", .access = member<&PageStates::context_extension, &ContextExtensionOptions::params, &ContextExtensionParams::factor>(),
+     .limit = &limits::factor, .full_range = true, .shared_flag = true, .knob = true},
+    {.key = "original_len", .help = "original_max_position_embeddings: the context trained", .access = member<&PageStates::context_extension, &ContextExtensionOptions::params, &ContextExtensionParams::original_len>(),
+     .limit = &limits::original_len, .full_range = true, .shared_flag = true, .knob = true},
+    {.key = "target_len", .help = "max_position_embeddings extended to (0: original x factor)", .access = member<&PageStates::context_extension, &ContextExtensionOptions::params, &ContextExtensionParams::target_len>(),
+     .limit = &limits::target_len, .full_range = true, .knob = true},
+    {.key = "beta_fast", .help = "YaRN: pairs with more turns than this in the original context extrapolate", .access = member<&PageStates::context_extension, &ContextExtensionOptions::params, &ContextExtensionParams::beta_fast>(),
+     .limit = &limits::beta_fast, .full_range = true, .knob = true},
+    {.key = "beta_slow", .help = "YaRN: pairs with fewer turns than this interpolate", .access = member<&PageStates::context_extension, &ContextExtensionOptions::params, &ContextExtensionParams::beta_slow>(),
+     .limit = &limits::beta_slow, .full_range = true, .knob = true},
+    {.key = "low_freq_factor", .help = "Llama 3: wavelengths above original / this are divided by the factor", .access = member<&PageStates::context_extension, &ContextExtensionOptions::params, &ContextExtensionParams::low_freq_factor>(),
+     .limit = &limits::low_freq_factor, .full_range = true, .knob = true},
+    {.key = "high_freq_factor", .help = "Llama 3: wavelengths below original / this are kept", .access = member<&PageStates::context_extension, &ContextExtensionOptions::params, &ContextExtensionParams::high_freq_factor>(),
+     .limit = &limits::high_freq_factor, .full_range = true, .knob = true},
+}}),
+    std::array<PageSetting, 1>{{{.key = "compare", .help = "Compare models side by side instead of one model's scalings",
+                                 .access = member<&PageStates::context_extension, &ContextExtensionOptions::compare>()}}});
+
 // The summary's name for a model and layer type (RopeModelSummary::name).
 std::string summarize_name(const ModelConfig& m, const std::string& layer_type) {
   if (m.layer_types.size() < 2) return m.name;
@@ -198,50 +219,27 @@ std::optional<ComparedModel> read_compared(const nlohmann::json& j) {
   return c;
 }
 
-void read_json(const nlohmann::json& j, PageStates& a) {
+// The loaded model, and the models compared (a list: the table cannot hold it).
+bool read_extra(const nlohmann::json& j, PageStates& a) {
   ContextExtensionOptions& o = a.context_extension;
-  ContextExtensionParams& c = o.params;
-  // A model named takes its knobs from its config.json (a preset names the model and nothing else).
-  const RopeKnobSource source =
-      read_rope_model_json(j, a, {"head_dim", "rotary_dim", "base", "pairing", "factor", "original_len", "target_len",
-                                  "beta_fast", "beta_slow", "low_freq_factor", "high_freq_factor"});
-  if (source == RopeKnobSource::model) {
-    take_model(a);
-  } else {
-    if (source == RopeKnobSource::custom) o.from_model = false;
-    read_rope_json(j, c.rope);
-    read(j, "factor", c.factor);
-    read(j, "original_len", c.original_len);
-    read(j, "target_len", c.target_len);
-    read(j, "beta_fast", c.beta_fast);
-    read(j, "beta_slow", c.beta_slow);
-    read(j, "low_freq_factor", c.low_freq_factor);
-    read(j, "high_freq_factor", c.high_freq_factor);
-  }
-  compare_context_extensions(c);  // validates every knob together (factor, lengths, betas, llama3)
-  read(j, "compare", o.compare);
   if (j.contains("compared")) {
     o.compared.clear();
     if (!j.at("compared").is_array()) throw ParamError("compared", "must be a list of models");
     for (const nlohmann::json& m : j.at("compared"))
       if (auto c = read_compared(m); c && int(o.compared.size()) < kMaxComparedModels) o.compared.push_back(*c);
   }
+  return read_model_knobs(j, a, knob_keys(kSettings), take_model, o.from_model);
 }
 
-nlohmann::json write_json(const PageStates& a) {
-  const ContextExtensionOptions& o = a.context_extension;
-  const ContextExtensionParams& c = o.params;
-  nlohmann::json j = rope_json(c.rope);
-  j.update({{"factor", c.factor}, {"original_len", c.original_len}, {"target_len", c.target_len},
-            {"beta_fast", c.beta_fast}, {"beta_slow", c.beta_slow}, {"low_freq_factor", c.low_freq_factor},
-            {"high_freq_factor", c.high_freq_factor}});
+void write_extra(const PageStates& a, nlohmann::json& j) {
   write_rope_model_json(j, a, follows_model(a));
-  j["compare"] = o.compare;
   j["compared"] = nlohmann::json::array();
-  for (const ComparedModel& m : o.compared)
+  for (const ComparedModel& m : a.context_extension.compared)
     j["compared"].push_back({{"model", m.model->name}, {"layer_type", m.layer_type}, {"path", m.path}});
-  return j;
 }
+
+// Every knob together (factor, lengths, betas, llama3's factors), as the update computes them.
+void check(const PageStates& a) { compare_context_extensions(a.context_extension.params); }
 
 }  // namespace
 }  // namespace context_extension_local
@@ -356,8 +354,10 @@ extern const PageModel context_extension_page{.name = "context-extension", .titl
                                               .busy = context_extension_local::busy,
                                               .export_data = context_extension_local::export_data,
                                               .caption = context_extension_local::caption,
-                                              .read_json = context_extension_local::read_json,
-                                              .write_json = context_extension_local::write_json,
+                                              .settings = context_extension_local::kSettings,
+                                              .read_extra = context_extension_local::read_extra,
+                                              .write_extra = context_extension_local::write_extra,
+                                              .check = context_extension_local::check,
                                               .take_rope_model = context_extension_local::take_model,
                                               .follows_rope_model = context_extension_local::follows_model,
                                               .parts = kContextExtensionParts};

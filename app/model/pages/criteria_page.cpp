@@ -59,21 +59,18 @@ NdArray export_data(const AppState& s) {
   return data_columns(cols);
 }
 
-void read_json(const nlohmann::json& j, PageStates& a) {
-  read_limited(j, "length_a", limits::criteria_length, a.criteria.length_a);
-  read_limited(j, "length_b", limits::criteria_length, a.criteria.length_b);
-}
-
-nlohmann::json write_json(const PageStates& a) {
-  return {{"length_a", a.criteria.length_a}, {"length_b", a.criteria.length_b}};
-}
-
 }  // namespace
+
+constexpr PageSetting kSettings[] = {
+    {.key = "length_a", .help = "The shorter of the two lengths the same-offset plot compares",
+     .access = member<&PageStates::criteria, &CriteriaOptions::length_a>(), .limit = &limits::criteria_length},
+    {.key = "length_b", .help = "The longer of the two lengths the same-offset plot compares",
+     .access = member<&PageStates::criteria, &CriteriaOptions::length_b>(), .limit = &limits::criteria_length_long},
+};
 }  // namespace criteria_local
 
 extern const PageModel criteria_page{.name = "criteria", .title = "Criteria", .json_key = "criteria",
                                      .follows_params = true, .update = criteria_local::update,
-                                     .export_data = criteria_local::export_data, .read_json = criteria_local::read_json,
-                                     .write_json = criteria_local::write_json, .parts = kCriteriaParts};
+                                     .export_data = criteria_local::export_data, .settings = criteria_local::kSettings, .parts = kCriteriaParts};
 
 }  // namespace peviz::app

@@ -6,6 +6,7 @@
 
 #include "core/absolute_encodings.hpp"
 #include "core/criteria.hpp"
+#include "core/limits.hpp"
 #include "core/matrix.hpp"
 
 namespace peviz::app {
@@ -18,7 +19,8 @@ inline constexpr std::array<const char*, 4> kCriteriaParts = {kCriteriaNotes, kC
                                                               kCriteriaInteger};
 
 struct CriteriaOptions {
-  int length_a = 64, length_b = 256;   // the two lengths of the "same offset" plot
+  // The two lengths of the "same offset" plot.
+  int length_a = int(limits::criteria_length.fallback), length_b = int(limits::criteria_length_long.fallback);
   // cache: one report per encoding of core's table (its order) at the sidebar's parameters
   std::vector<CriteriaReport> reports = std::vector<CriteriaReport>(encoding_table().size());
   std::vector<std::string> errors = std::vector<std::string>(encoding_table().size());  // ParamError text: not measured

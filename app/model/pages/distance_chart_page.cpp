@@ -12,6 +12,32 @@ namespace peviz::app {
 namespace distance_chart_local {  // this page's own names (the pages share a unity batch)
 namespace {
 
+constexpr PageSetting kSettings[] = {
+    {.key = "seq_len", .help = "Distances r = 0..L-1", .access = member<&PageStates::distance_chart, &DistanceChartOptions::params, &DistanceSeriesParams::seq_len>(),
+     .limit = &limits::seq_len, .shared_flag = true},
+    {.key = "d_model", .help = "The sinusoid's width", .access = member<&PageStates::distance_chart, &DistanceChartOptions::params, &DistanceSeriesParams::d_model>(),
+     .limit = &limits::d_model, .shared_flag = true},
+    {.key = "sinusoid_base", .help = "The sinusoid's base", .access = member<&PageStates::distance_chart, &DistanceChartOptions::params, &DistanceSeriesParams::sinusoid_base>(),
+     .limit = &limits::base, .shared_flag = true},
+    {.key = "rope_head_dim", .help = "RoPE's channels per head (even)",
+     .access = member<&PageStates::distance_chart, &DistanceChartOptions::params, &DistanceSeriesParams::rope, &RopeParams::head_dim>(), .limit = &limits::head_dim,
+     .full_range = true, .shared_flag = true, .knob = true},
+    {.key = "rope_base", .help = "RoPE's base (rope_theta)", .access = member<&PageStates::distance_chart, &DistanceChartOptions::params, &DistanceSeriesParams::rope, &RopeParams::base>(),
+     .limit = &limits::rope_base, .full_range = true, .shared_flag = true, .knob = true},
+    {.key = "heads", .help = "ALiBi's heads (one curve each)", .access = member<&PageStates::distance_chart, &DistanceChartOptions::params, &DistanceSeriesParams::heads>(),
+     .limit = &limits::alibi_heads, .shared_flag = true},
+    {.key = "causal", .help = "ALiBi and T5 in their causal form", .access = member<&PageStates::distance_chart, &DistanceChartOptions::params, &DistanceSeriesParams::causal>(),
+     .shared_flag = true},
+    {.key = "num_buckets", .help = "T5's relative_attention_num_buckets",
+     .access = member<&PageStates::distance_chart, &DistanceChartOptions::params, &DistanceSeriesParams::num_buckets>(), .limit = &limits::num_buckets, .full_range = true,
+     .shared_flag = true},
+    {.key = "max_distance", .help = "T5's relative_attention_max_distance",
+     .access = member<&PageStates::distance_chart, &DistanceChartOptions::params, &DistanceSeriesParams::max_distance>(), .limit = &limits::t5_max_distance, .full_range = true,
+     .shared_flag = true},
+    {.key = "max_relative", .help = "Shaw's clipping distance k", .access = member<&PageStates::distance_chart, &DistanceChartOptions::params, &DistanceSeriesParams::max_relative>(),
+     .limit = &limits::max_relative, .full_range = true, .shared_flag = true},
+};
+
 void take_model(PageStates& a) {
   a.distance_chart.params.rope = single_rope(a.rope_model);
   a.distance_chart.from_model = true;
@@ -78,41 +104,14 @@ std::string caption(const AppState& s) {
          std::to_string(d.max_relative);
 }
 
-void read_json(const nlohmann::json& j, PageStates& a) {
-  DistanceSeriesParams& d = a.distance_chart.params;
-  read(j, "seq_len", d.seq_len);
-  read(j, "d_model", d.d_model);
-  read(j, "sinusoid_base", d.sinusoid_base);
-  const RopeKnobSource source = read_rope_model_json(j, a, {"rope_head_dim", "rope_base"});
-  if (source == RopeKnobSource::model) {
-    take_model(a);
-  } else {
-    if (source == RopeKnobSource::custom) a.distance_chart.from_model = false;
-    read(j, "rope_head_dim", d.rope.head_dim);
-    read(j, "rope_base", d.rope.base);
-  }
-  read(j, "heads", d.heads);
-  read(j, "causal", d.causal);
-  read(j, "num_buckets", d.num_buckets);
-  read(j, "max_distance", d.max_distance);
-  read(j, "max_relative", d.max_relative);
-  check_window_int(limits::seq_len, d.seq_len);
-  check_window_int(limits::d_model, d.d_model);
-  check_window_real(limits::base, d.sinusoid_base);
-  check_window_int(limits::alibi_heads, d.heads);
-  validate(d.rope);
+bool read_extra(const nlohmann::json& j, PageStates& a) {
   if (j.contains("heads")) a.distance_chart.shown.clear();  // the series list changes: legend toggles reset
+  return read_model_knobs(j, a, knob_keys(kSettings), take_model, a.distance_chart.from_model);
 }
 
-nlohmann::json write_json(const PageStates& a) {
-  const DistanceSeriesParams& d = a.distance_chart.params;
-  nlohmann::json j = {{"seq_len", d.seq_len}, {"d_model", d.d_model}, {"sinusoid_base", d.sinusoid_base},
-                      {"rope_head_dim", d.rope.head_dim}, {"rope_base", d.rope.base}, {"heads", d.heads},
-                      {"causal", d.causal}, {"num_buckets", d.num_buckets}, {"max_distance", d.max_distance},
-                      {"max_relative", d.max_relative}};
-  write_rope_model_json(j, a, follows_model(a));
-  return j;
-}
+void write_extra(const PageStates& a, nlohmann::json& j) { write_rope_model_json(j, a, follows_model(a)); }
+
+void check(const PageStates& a) { validate(a.distance_chart.params); }
 
 }  // namespace
 }  // namespace distance_chart_local
@@ -121,8 +120,10 @@ extern const PageModel distance_chart_page{.name = "distance", .title = "Distanc
                                            .update = distance_chart_local::update,
                                            .export_data = distance_chart_local::export_data,
                                            .caption = distance_chart_local::caption,
-                                           .read_json = distance_chart_local::read_json,
-                                           .write_json = distance_chart_local::write_json,
+                                           .settings = distance_chart_local::kSettings,
+                                           .read_extra = distance_chart_local::read_extra,
+                                           .write_extra = distance_chart_local::write_extra,
+                                           .check = distance_chart_local::check,
                                            .take_rope_model = distance_chart_local::take_model,
                                            .follows_rope_model = distance_chart_local::follows_model};
 

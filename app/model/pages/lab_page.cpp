@@ -34,6 +34,13 @@ constexpr double kTrainingSliceS = 0.012;
 namespace lab_local {  // this page's own names (the pages share a unity batch)
 namespace {
 
+// The Lab encodings' names, in the table's order (train::kLabEncodings): the attention run's choice.
+constexpr auto kLabEncodingNames = [] {
+  std::array<std::string_view, train::kLabEncodingCount> names{};
+  for (std::size_t k = 0; k < names.size(); ++k) names[k] = train::kLabEncodings[k].name;
+  return names;
+}();
+
 constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
 // Loss curves are drawn as means over buckets of steps: at most 1000 points a curve, and at most 6000 over the
 // whole chart (one curve per run, plus a mean per encoding with several seeds), which keeps the chart's
@@ -337,11 +344,9 @@ int encoding_index(const std::string& name, const char* key) {
   return lab_encoding_index(pe);
 }
 
-void read_json(const nlohmann::json& j, PageStates& a) {
+// The ticked encodings and the second attention run (a list, and a choice with "none"), and the experiment.
+bool read_extra(const nlohmann::json& j, PageStates& a) {
   LabOptions& o = a.lab;
-  std::string task(train::to_string(o.settings.task)), attention_pe(train::to_string(train::kAllPositionEncodings[std::size_t(o.attention_pe)]));
-  read(j, "task", task);
-  if (!train::parse_task(task, o.settings.task)) throw ParamError("task", "must be copy, reverse or sort, got " + task);
   if (j.contains("encodings")) {
     const nlohmann::json& e = j.at("encodings");
     if (!e.is_array()) throw ParamError("encodings", "must be an array of encoding names");
@@ -353,52 +358,58 @@ void read_json(const nlohmann::json& j, PageStates& a) {
       o.compare[std::size_t(lab_encoding_index(pe))] = true;
     }
   }
-  read(j, "layers", o.settings.layers);
-  read(j, "heads", o.settings.heads);
-  read(j, "d_model", o.settings.d_model);
-  read(j, "batch", o.settings.batch);
-  read(j, "steps", o.settings.steps);
-  read(j, "train_max", o.settings.train_max);
-  read(j, "test_max", o.settings.test_max);
-  read(j, "seed", o.settings.seed);
-  read(j, "rope_base", o.settings.rope_base);
-  read(j, "position_range", o.settings.position_range);
-  read(j, "attention_pe", attention_pe);
-  o.attention_pe = encoding_index(attention_pe, "attention_pe");
-  read(j, "seeds", o.seeds);
   if (j.contains("attention_beside")) {
     std::string beside;
     read(j, "attention_beside", beside);
     o.beside_pe = beside.empty() ? -1 : encoding_index(beside, "attention_beside");
   }
-  if (j.contains("show")) {
-    std::string show;
-    read(j, "show", show);
-    const auto at = std::find_if(kLabShowNames.begin(), kLabShowNames.end(), [&](const char* n) { return show == n; });
-    if (at == kLabShowNames.end()) throw ParamError("show", "must be all, charts or attention, got " + show);
-    o.show = LabShow(at - kLabShowNames.begin());
-  }
-  read(j, "attention_length", o.attention_length);
-  read(j, "attention_sample", o.attention_sample);
   read(j, "experiment", o.experiment);
-  check_inputs(o);
+  return false;
 }
 
-nlohmann::json write_json(const PageStates& a) {
+void write_extra(const PageStates& a, nlohmann::json& j) {
   const LabOptions& o = a.lab;
   nlohmann::json encodings = nlohmann::json::array();
   for (int k = 0; k < kLabEncodings; ++k)
-    if (o.compare[std::size_t(k)]) encodings.push_back(std::string(train::to_string(train::kAllPositionEncodings[std::size_t(k)])));
-  const TrainSettings& t = o.settings;
-  return {{"task", std::string(train::to_string(t.task))}, {"encodings", encodings}, {"layers", t.layers},
-          {"heads", t.heads}, {"d_model", t.d_model}, {"batch", t.batch}, {"steps", t.steps},
-          {"train_max", t.train_max}, {"test_max", t.test_max}, {"seed", t.seed}, {"seeds", o.seeds},
-          {"rope_base", t.rope_base}, {"position_range", t.position_range}, {"attention_sample", o.attention_sample}, {"experiment", o.experiment.empty() ? o.opened_shipped : o.experiment},
-          {"attention_pe", std::string(train::to_string(train::kAllPositionEncodings[std::size_t(o.attention_pe)]))},
-          {"attention_beside", o.beside_pe < 0 ? std::string()
-                                                : std::string(train::to_string(train::kAllPositionEncodings[std::size_t(o.beside_pe)]))},
-          {"attention_length", o.attention_length}, {"show", kLabShowNames[std::size_t(o.show)]}};
+    if (o.compare[std::size_t(k)]) encodings.push_back(std::string(kLabEncodingNames[std::size_t(k)]));
+  j["encodings"] = encodings;
+  j["attention_beside"] = o.beside_pe < 0 ? std::string() : std::string(kLabEncodingNames[std::size_t(o.beside_pe)]);
+  j["experiment"] = o.experiment.empty() ? o.opened_shipped : o.experiment;
 }
+
+void check(const PageStates& a) { check_inputs(a.lab); }
+
+// The runs' settings (core's limits: train::validate checks them together in check_inputs) and the views'.
+#define PEVIZ_LAB_TRAIN(field, limit_row, text)                                                                \
+  {.key = #field, .help = text, .access = member<&PageStates::lab, &LabOptions::settings, &TrainSettings::field>(), \
+   .limit = &limits::limit_row, .full_range = true}
+constexpr PageSetting kSettings[] = {
+    {.key = "task", .help = "What the runs learn: copy, reverse or sort the symbols",
+     .access = choice_member<train::kTaskNames, &PageStates::lab, &LabOptions::settings, &TrainSettings::task>()},
+    PEVIZ_LAB_TRAIN(layers, train_layers, "Transformer layers"),
+    PEVIZ_LAB_TRAIN(heads, train_heads, "Attention heads (d_model / heads even)"),
+    PEVIZ_LAB_TRAIN(d_model, train_d_model, "Model width"),
+    PEVIZ_LAB_TRAIN(batch, train_batch, "Sequences per step"),
+    PEVIZ_LAB_TRAIN(steps, train_steps, "Training steps"),
+    PEVIZ_LAB_TRAIN(train_max, train_max, "Training lengths n = 1..this"),
+    PEVIZ_LAB_TRAIN(test_max, test_max, "Test lengths n = 5, 10, ..., this (at most 4 x train_max)"),
+    {.key = "seed", .help = "The first run's seed (each further seed +1)",
+     .access = member<&PageStates::lab, &LabOptions::settings, &TrainSettings::seed>()},
+    {.key = "rope_base", .help = "RoPE's base", .access = member<&PageStates::lab, &LabOptions::settings, &TrainSettings::rope_base>(),
+     .limit = &limits::base},
+    PEVIZ_LAB_TRAIN(position_range, position_range, "Randomized and coupled ids: drawn from [0, this)"),
+    {.key = "seeds", .help = "Runs per encoding", .access = member<&PageStates::lab, &LabOptions::seeds>(),
+     .limit = &limits::train_seeds, .full_range = true},
+    {.key = "attention_pe", .help = "The run whose attention maps are drawn",
+     .access = choice_member<kLabEncodingNames, &PageStates::lab, &LabOptions::attention_pe>()},
+    {.key = "attention_length", .help = "The attention maps' test sequence: its n symbols",
+     .access = member<&PageStates::lab, &LabOptions::attention_length>()},
+    {.key = "attention_sample", .help = "The attention maps' test sequence: which one of that length",
+     .access = member<&PageStates::lab, &LabOptions::attention_sample>()},
+    {.key = "show", .help = "What the page shows: all, the charts or the attention maps",
+     .access = choice_member<kLabShowNames, &PageStates::lab, &LabOptions::show>()},
+};
+#undef PEVIZ_LAB_TRAIN
 
 void heatmaps(PageStates& a, std::vector<plot::HeatmapImage*>& out) {
   out.push_back(&a.lab.attention.maps_image);
@@ -414,7 +425,8 @@ void heatmaps(PageStates& a, std::vector<plot::HeatmapImage*>& out) {
 extern const PageModel lab_page{.name = "lab", .title = "Lab", .json_key = "lab", .update = lab_local::update,
                                 .advance = lab_local::advance, .busy = lab_local::busy, .busy_frame_s = 0.1,
                                 .export_data = lab_local::export_data, .caption = lab_local::caption,
-                                .read_json = lab_local::read_json, .write_json = lab_local::write_json,
+                                .settings = lab_local::kSettings, .read_extra = lab_local::read_extra,
+                                .write_extra = lab_local::write_extra, .check = lab_local::check,
                                 .heatmaps = lab_local::heatmaps};
 
 const train::TrainRun* first_run_of(const LabOptions& o, PositionEncoding pe, std::size_t* index) {

@@ -46,23 +46,22 @@ NdArray export_data(const AppState& s) {
   return data_columns({o.shifted, o.rotated, o.difference});
 }
 
-void read_json(const nlohmann::json& j, PageStates& a) {
-  read_limited(j, "p", limits::shift_position, a.linear_shift.p);
-  read_limited(j, "k", limits::shift_position, a.linear_shift.k);
-}
-
-nlohmann::json write_json(const PageStates& a) { return {{"p", a.linear_shift.p}, {"k", a.linear_shift.k}}; }
-
 void heatmaps(PageStates& a, std::vector<plot::HeatmapImage*>& out) { out.push_back(&a.linear_shift.rk_image); }
 
 }  // namespace
+
+constexpr PageSetting kSettings[] = {
+    {.key = "p", .help = "The base position p", .access = member<&PageStates::linear_shift, &LinearShiftOptions::p>(),
+     .limit = &limits::shift_position},
+    {.key = "k", .help = "The offset k: PE(p + k) = R(k) PE(p)", .access = member<&PageStates::linear_shift, &LinearShiftOptions::k>(),
+     .limit = &limits::shift_offset},
+};
 }  // namespace linear_shift_local
 
 extern const PageModel linear_shift_page{.name = "linear-shift", .title = "Linear shift", .json_key = "linear_shift",
                                          .follows_params = true, .update = linear_shift_local::update,
                                          .export_data = linear_shift_local::export_data,
-                                         .read_json = linear_shift_local::read_json,
-                                         .write_json = linear_shift_local::write_json,
+                                         .settings = linear_shift_local::kSettings,
                                          .heatmaps = linear_shift_local::heatmaps, .parts = kLinearShiftParts};
 
 }  // namespace peviz::app

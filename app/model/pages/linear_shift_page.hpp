@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "app/plot/heatmap_image.hpp"
+#include "core/limits.hpp"
 #include "core/matrix.hpp"
 
 namespace peviz::app {
@@ -20,8 +21,8 @@ inline constexpr std::array<const char*, 3> kLinearShiftParts = {
     kLinearShiftRotation};
 
 struct LinearShiftOptions {
-  int p = 10;                     // base position
-  int k = 5;                      // offset
+  int p = int(limits::shift_position.fallback);  // base position
+  int k = int(limits::shift_offset.fallback);  // offset
   // cache (sinusoidal table of the sidebar's d_model, base and layout)
   std::vector<float> shifted, rotated, difference;  // PE(p+k), R(k) PE(p), their difference
   Matrix rk;                      // R(k), d x d

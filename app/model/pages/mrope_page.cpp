@@ -100,35 +100,24 @@ std::string caption(const AppState& s) {
          std::to_string(o.patch_col) + ")";
 }
 
-void read_json(const nlohmann::json& j, PageStates& a) {
-  MropeOptions& o = a.mrope;
+// The M-RoPE model: the loaded one (named as every RoPE page names it) or a shipped one by name.
+bool read_extra(const nlohmann::json& j, PageStates& a) {
   if (read_rope_model_json(j, a, {}) == RopeKnobSource::model) take_model(a);
   std::string name;
   read(j, "mrope_model", name);
   if (!name.empty()) {
     const std::shared_ptr<const ModelConfig> m = find_shipped_model(name);
     if (!m || m->pair_axis.empty()) throw ParamError("mrope_model", "names no shipped M-RoPE model: " + name);
-    o.model = m;
+    a.mrope.model = m;
   }
-  read_limited(j, "text_before", limits::mrope_text_before, o.sequence.text_before);
-  read_limited(j, "grid_h", limits::mrope_grid_h, o.sequence.grid_h);
-  read_limited(j, "grid_w", limits::mrope_grid_w, o.sequence.grid_w);
-  read_limited(j, "text_after", limits::mrope_text_after, o.sequence.text_after);
-  read_limited(j, "patch_row", limits::mrope_patch_row, o.patch_row);
-  read_limited(j, "patch_col", limits::mrope_patch_col, o.patch_col);
-  read_limited(j, "max_offset", limits::mrope_max_offset, o.max_offset);
+  return false;
 }
 
-nlohmann::json write_json(const PageStates& a) {
-  const MropeOptions& o = a.mrope;
-  nlohmann::json j = {{"text_before", o.sequence.text_before}, {"grid_h", o.sequence.grid_h},
-                      {"grid_w", o.sequence.grid_w},           {"text_after", o.sequence.text_after},
-                      {"patch_row", o.patch_row},              {"patch_col", o.patch_col},
-                      {"max_offset", o.max_offset}};
+void write_extra(const PageStates& a, nlohmann::json& j) {
   if (follows_model(a)) write_rope_model_json(j, a, true);
-  else if (o.model) j["mrope_model"] = o.model->name;
-  return j;
+  else if (a.mrope.model) j["mrope_model"] = a.mrope.model->name;
 }
+
 
 void heatmaps(PageStates& a, std::vector<plot::HeatmapImage*>& out) {
   out.push_back(&a.mrope.patch_image);
@@ -136,12 +125,30 @@ void heatmaps(PageStates& a, std::vector<plot::HeatmapImage*>& out) {
 }
 
 }  // namespace
+
+constexpr PageSetting kSettings[] = {
+    {.key = "text_before", .help = "Text tokens before the image", .access = member<&PageStates::mrope, &MropeOptions::sequence, &MropeSequence::text_before>(),
+     .limit = &limits::mrope_text_before, .full_range = true},
+    {.key = "grid_h", .help = "The image's rows of tokens (after spatial merging)", .access = member<&PageStates::mrope, &MropeOptions::sequence, &MropeSequence::grid_h>(),
+     .limit = &limits::mrope_grid_h, .full_range = true},
+    {.key = "grid_w", .help = "The image's columns of tokens", .access = member<&PageStates::mrope, &MropeOptions::sequence, &MropeSequence::grid_w>(),
+     .limit = &limits::mrope_grid_w, .full_range = true},
+    {.key = "text_after", .help = "Text tokens after the image", .access = member<&PageStates::mrope, &MropeOptions::sequence, &MropeSequence::text_after>(),
+     .limit = &limits::mrope_text_after, .full_range = true},
+    {.key = "patch_row", .help = "The patch scored against the others: its row", .access = member<&PageStates::mrope, &MropeOptions::patch_row>(),
+     .limit = &limits::mrope_patch_row, .full_range = true},
+    {.key = "patch_col", .help = "The patch scored against the others: its column", .access = member<&PageStates::mrope, &MropeOptions::patch_col>(),
+     .limit = &limits::mrope_patch_col, .full_range = true},
+    {.key = "max_offset", .help = "The score plots' offsets 0..max", .access = member<&PageStates::mrope, &MropeOptions::max_offset>(),
+     .limit = &limits::mrope_max_offset, .full_range = true},
+};
 }  // namespace mrope_local
 
 extern const PageModel mrope_page{.name = "mrope", .title = "Multimodal RoPE", .json_key = "mrope",
                                   .update = mrope_local::update, .export_data = mrope_local::export_data,
-                                  .caption = mrope_local::caption, .read_json = mrope_local::read_json,
-                                  .write_json = mrope_local::write_json, .take_rope_model = mrope_local::take_model,
+                                  .caption = mrope_local::caption, .settings = mrope_local::kSettings,
+                                  .read_extra = mrope_local::read_extra, .write_extra = mrope_local::write_extra,
+                                  .take_rope_model = mrope_local::take_model,
                                   .follows_rope_model = mrope_local::follows_model, .heatmaps = mrope_local::heatmaps};
 
 }  // namespace peviz::app

@@ -12,6 +12,19 @@ namespace peviz::app {
 namespace precision_local {  // this page's own names (the pages share a unity batch)
 namespace {
 
+constexpr PageSetting kSettings[] = {
+    {.key = "use_rope", .help = "RoPE's frequencies (head_dim, base) instead of the sidebar's sinusoid",
+     .access = member<&PageStates::precision, &PrecisionOptions::use_rope>()},
+    {.key = "head_dim", .help = "Channels per attention head d (even)",
+     .access = member<&PageStates::precision, &PrecisionOptions::head_dim>(), .limit = &limits::head_dim,
+     .full_range = true, .shared_flag = true, .knob = true},
+    {.key = "base", .help = "RoPE's base (rope_theta)", .access = member<&PageStates::precision, &PrecisionOptions::base>(),
+     .limit = &limits::rope_base, .full_range = true, .shared_flag = true, .knob = true},
+    {.key = "max_position_log2", .help = "Positions 1 .. 2^this",
+     .access = member<&PageStates::precision, &PrecisionOptions::max_position_log2>(),
+     .limit = &limits::precision_max_position_log2},
+};
+
 RopeParams rope_params(const PrecisionOptions& o) {
   RopeParams p;
   p.head_dim = o.head_dim;
@@ -73,27 +86,13 @@ std::string caption(const AppState& s) {
          std::to_string(o.head_dim) + dot + "base " + caption_number(o.base);
 }
 
-void read_json(const nlohmann::json& j, PageStates& a) {
-  PrecisionOptions& o = a.precision;
-  const RopeKnobSource source = read_rope_model_json(j, a, {"head_dim", "base"});
-  if (source == RopeKnobSource::model) take_model(a);
-  if (source == RopeKnobSource::custom) o.from_model = false;
-  read(j, "use_rope", o.use_rope);
-  if (source != RopeKnobSource::model) {
-    read(j, "head_dim", o.head_dim);
-    read(j, "base", o.base);
-  }
-  read_limited(j, "max_position_log2", limits::precision_max_position_log2, o.max_position_log2);
-  validate(rope_params(o));
+bool read_extra(const nlohmann::json& j, PageStates& a) {
+  return read_model_knobs(j, a, knob_keys(kSettings), take_model, a.precision.from_model);
 }
 
-nlohmann::json write_json(const PageStates& a) {
-  const PrecisionOptions& o = a.precision;
-  nlohmann::json j = {{"use_rope", o.use_rope}, {"head_dim", o.head_dim}, {"base", o.base},
-                      {"max_position_log2", o.max_position_log2}};
-  write_rope_model_json(j, a, follows_model(a));
-  return j;
-}
+void write_extra(const PageStates& a, nlohmann::json& j) { write_rope_model_json(j, a, follows_model(a)); }
+
+void check(const PageStates& a) { validate(rope_params(a.precision)); }
 
 }  // namespace
 }  // namespace precision_local
@@ -101,8 +100,8 @@ nlohmann::json write_json(const PageStates& a) {
 extern const PageModel precision_page{.name = "precision", .title = "Precision", .json_key = "precision",
                                       .follows_params = true, .update = precision_local::update,
                                       .export_data = precision_local::export_data, .caption = precision_local::caption,
-                                      .read_json = precision_local::read_json,
-                                      .write_json = precision_local::write_json,
+                                      .settings = precision_local::kSettings, .read_extra = precision_local::read_extra,
+                                      .write_extra = precision_local::write_extra, .check = precision_local::check,
                                       .take_rope_model = precision_local::take_model,
                                       .follows_rope_model = precision_local::follows_model};
 

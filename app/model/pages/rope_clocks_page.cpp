@@ -11,6 +11,12 @@ namespace peviz::app {
 namespace rope_clocks_local {  // this page's own names (the pages share a unity batch)
 namespace {
 
+constexpr auto kSettings = join_settings(
+    rope_settings<&PageStates::rope_clocks, &RopeClocksOptions::rope>(limits::clock_head_dim),
+    std::array<PageSetting, 1>{{{.key = "position", .help = "The position t whose rotations the dials draw",
+                                 .access = member<&PageStates::rope_clocks, &RopeClocksOptions::position>(),
+                                 .limit = &limits::rope_position, .full_range = true, .shared_flag = true}}});
+
 void take_model(PageStates& a) {
   a.rope_clocks.rope = single_rope(a.rope_model);
   a.rope_clocks.from_model = true;
@@ -66,25 +72,13 @@ std::string caption(const AppState& s) {
          std::string(to_string(o.rope.pairing)) + dot + "t = " + caption_number(o.position);
 }
 
-void read_json(const nlohmann::json& j, PageStates& a) {
-  RopeClocksOptions& o = a.rope_clocks;
-  const RopeKnobSource source = read_rope_model_json(j, a, {"head_dim", "rotary_dim", "base", "pairing"});
-  if (source == RopeKnobSource::model) {
-    take_model(a);
-  } else {
-    if (source == RopeKnobSource::custom) o.from_model = false;
-    read_rope_json(j, o.rope);
-  }
-  read_limited(j, "position", limits::rope_position, o.position);
+bool read_extra(const nlohmann::json& j, PageStates& a) {
+  return read_model_knobs(j, a, knob_keys(kSettings), take_model, a.rope_clocks.from_model);
 }
 
-nlohmann::json write_json(const PageStates& a) {
-  const RopeClocksOptions& o = a.rope_clocks;
-  nlohmann::json j = rope_json(o.rope);
-  j["position"] = o.position;
-  write_rope_model_json(j, a, follows_model(a));
-  return j;
-}
+void write_extra(const PageStates& a, nlohmann::json& j) { write_rope_model_json(j, a, follows_model(a)); }
+
+void check(const PageStates& a) { validate(a.rope_clocks.rope); }
 
 }  // namespace
 }  // namespace rope_clocks_local
@@ -93,8 +87,9 @@ extern const PageModel rope_clocks_page{.name = "rope-clocks", .title = "RoPE cl
                                         .update = rope_clocks_local::update, .advance = rope_clocks_local::advance,
                                         .busy = rope_clocks_local::busy, .export_data = rope_clocks_local::export_data,
                                         .caption = rope_clocks_local::caption,
-                                        .read_json = rope_clocks_local::read_json,
-                                        .write_json = rope_clocks_local::write_json,
+                                        .settings = rope_clocks_local::kSettings,
+                                        .read_extra = rope_clocks_local::read_extra,
+                                        .write_extra = rope_clocks_local::write_extra, .check = rope_clocks_local::check,
                                         .take_rope_model = rope_clocks_local::take_model,
                                         .follows_rope_model = rope_clocks_local::follows_model,
                                         .parts = kRopeClocksParts};

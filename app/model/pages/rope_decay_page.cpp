@@ -9,6 +9,17 @@ namespace peviz::app {
 namespace rope_decay_local {  // this page's own names (the pages share a unity batch)
 namespace {
 
+constexpr PageSetting kSettings[] = {
+    {.key = "head_dim", .help = "Channels per attention head d (even)",
+     .access = member<&PageStates::rope_decay, &RopeDecayOptions::head_dim>(), .limit = &limits::head_dim,
+     .full_range = true, .shared_flag = true, .knob = true},
+    {.key = "max_distance", .help = "The plots' relative distances 0..max",
+     .access = member<&PageStates::rope_decay, &RopeDecayOptions::max_distance>(), .limit = &limits::decay_max_distance,
+     .full_range = true},
+    {.key = "models", .help = "Compare the shipped models' RoPE instead of three bases",
+     .access = member<&PageStates::rope_decay, &RopeDecayOptions::models>()},
+};
+
 // Score / score(0) and the bound per r, from a decay table.
 void decay_series(const Matrix& d, std::vector<float>& score, std::vector<float>& bound) {
   score.resize(d.rows);
@@ -105,24 +116,16 @@ std::string caption(const AppState& s) {
          dot + "bases 1e4, 5e5, 1e6" + model_base + dot + "r \u2264 " + std::to_string(o.max_distance);
 }
 
-void read_json(const nlohmann::json& j, PageStates& a) {
-  RopeDecayOptions& o = a.rope_decay;
-  const RopeKnobSource source = read_rope_model_json(j, a, {"head_dim"});
-  if (source == RopeKnobSource::model) take_model(a);
-  if (source == RopeKnobSource::custom) o.from_model = false;
-  if (source != RopeKnobSource::model) read(j, "head_dim", o.head_dim);
-  read_limited(j, "max_distance", limits::decay_max_distance, o.max_distance);
-  read(j, "models", o.models);
-  RopeParams rope;
-  rope.head_dim = o.head_dim;
-  validate(rope);
+bool read_extra(const nlohmann::json& j, PageStates& a) {
+  return read_model_knobs(j, a, knob_keys(kSettings), take_model, a.rope_decay.from_model);
 }
 
-nlohmann::json write_json(const PageStates& a) {
-  nlohmann::json j = {{"head_dim", a.rope_decay.head_dim}, {"max_distance", a.rope_decay.max_distance},
-                      {"models", a.rope_decay.models}};
-  write_rope_model_json(j, a, follows_model(a));
-  return j;
+void write_extra(const PageStates& a, nlohmann::json& j) { write_rope_model_json(j, a, follows_model(a)); }
+
+void check(const PageStates& a) {
+  RopeParams rope;
+  rope.head_dim = a.rope_decay.head_dim;
+  validate(rope);
 }
 
 }  // namespace
@@ -130,8 +133,9 @@ nlohmann::json write_json(const PageStates& a) {
 
 extern const PageModel rope_decay_page{.name = "rope-decay", .title = "RoPE decay", .json_key = "rope_decay",
                                        .update = rope_decay_local::update, .export_data = rope_decay_local::export_data,
-                                       .caption = rope_decay_local::caption, .read_json = rope_decay_local::read_json,
-                                       .write_json = rope_decay_local::write_json,
+                                       .caption = rope_decay_local::caption, .settings = rope_decay_local::kSettings,
+                                       .read_extra = rope_decay_local::read_extra,
+                                       .write_extra = rope_decay_local::write_extra, .check = rope_decay_local::check,
                                        .take_rope_model = rope_decay_local::take_model,
                                        .follows_rope_model = rope_decay_local::follows_model,
                                        .parts = kRopeDecayParts};

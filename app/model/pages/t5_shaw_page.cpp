@@ -62,22 +62,9 @@ std::string caption(const AppState& s) {
          std::to_string(o.seq_len);
 }
 
-void read_json(const nlohmann::json& j, PageStates& a) {
-  T5ShawOptions& o = a.t5_shaw;
-  read(j, "seq_len", o.seq_len);
-  read(j, "num_buckets", o.num_buckets);
-  read(j, "max_distance", o.max_distance);
-  read(j, "causal", o.causal);
-  read(j, "max_relative", o.max_relative);
-  check_window_int(limits::t5_shaw_seq_len, o.seq_len);
-  validate(t5_params(o));
-  validate(shaw_params(o));
-}
-
-nlohmann::json write_json(const PageStates& a) {
-  const T5ShawOptions& o = a.t5_shaw;
-  return {{"seq_len", o.seq_len}, {"num_buckets", o.num_buckets}, {"max_distance", o.max_distance},
-          {"causal", o.causal}, {"max_relative", o.max_relative}};
+void check(const PageStates& a) {
+  validate(t5_params(a.t5_shaw));
+  validate(shaw_params(a.t5_shaw));
 }
 
 void heatmaps(PageStates& a, std::vector<plot::HeatmapImage*>& out) {
@@ -86,12 +73,26 @@ void heatmaps(PageStates& a, std::vector<plot::HeatmapImage*>& out) {
 }
 
 }  // namespace
+
+constexpr PageSetting kSettings[] = {
+    {.key = "seq_len", .help = "Queries and keys 0..L-1", .access = member<&PageStates::t5_shaw, &T5ShawOptions::seq_len>(),
+     .limit = &limits::t5_shaw_seq_len, .shared_flag = true},
+    {.key = "num_buckets", .help = "T5's relative_attention_num_buckets",
+     .access = member<&PageStates::t5_shaw, &T5ShawOptions::num_buckets>(), .limit = &limits::num_buckets, .shared_flag = true},
+    {.key = "max_distance", .help = "T5's relative_attention_max_distance (log buckets up to it)",
+     .access = member<&PageStates::t5_shaw, &T5ShawOptions::max_distance>(), .limit = &limits::t5_max_distance,
+     .shared_flag = true},
+    {.key = "causal", .help = "T5's causal (unidirectional) buckets", .access = member<&PageStates::t5_shaw, &T5ShawOptions::causal>(),
+     .shared_flag = true},
+    {.key = "max_relative", .help = "Shaw's clipping distance k", .access = member<&PageStates::t5_shaw, &T5ShawOptions::max_relative>(),
+     .limit = &limits::t5_shaw_max_relative, .shared_flag = true},
+};
 }  // namespace t5_shaw_local
 
 extern const PageModel t5_shaw_page{.name = "t5-shaw", .title = "T5 & Shaw", .json_key = "t5_shaw",
                                     .update = t5_shaw_local::update, .export_data = t5_shaw_local::export_data,
-                                    .caption = t5_shaw_local::caption, .read_json = t5_shaw_local::read_json,
-                                    .write_json = t5_shaw_local::write_json, .heatmaps = t5_shaw_local::heatmaps,
+                                    .caption = t5_shaw_local::caption, .settings = t5_shaw_local::kSettings,
+                                    .check = t5_shaw_local::check, .heatmaps = t5_shaw_local::heatmaps,
                                     .parts = kT5ShawParts};
 
 }  // namespace peviz::app

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "app/plot/heatmap_image.hpp"
+#include "core/limits.hpp"
 #include "core/matrix.hpp"
 
 namespace peviz::app {
@@ -17,11 +18,11 @@ inline constexpr const char *kT5ShawNotes = "notes", *kT5ShawBuckets = "buckets"
 inline constexpr std::array<const char*, 4> kT5ShawParts = {kT5ShawNotes, kT5ShawBuckets, kT5ShawShaw, kT5ShawCurve};
 
 struct T5ShawOptions {
-  int seq_len = 64;
-  int num_buckets = 32;
-  int max_distance = 128;
+  int seq_len = int(limits::t5_shaw_seq_len.fallback);
+  int num_buckets = int(limits::num_buckets.fallback);
+  int max_distance = int(limits::t5_max_distance.fallback);
   bool causal = false;
-  int max_relative = 8;           // Shaw k
+  int max_relative = int(limits::t5_shaw_max_relative.fallback);  // Shaw k
   // cache
   Matrix buckets, shaw;           // L x L
   std::vector<float> bucket_of_distance;  // r = -(L-1)..L-1

@@ -196,7 +196,7 @@ void draw_criteria_view(AppState& s) {
   if (shows_controls(s)) {  // the settings; figures and presented slides leave them out
     page_slider(s, page, "length A", o.length_a, limits::criteria_length);
     next_slider_on_line("length B");
-    page_slider(s, page, "length B", o.length_b, limits::criteria_length);
+    page_slider(s, page, "length B", o.length_b, limits::criteria_length_long);
   }
   const bool fraction = shows_part(s, kCriteriaFraction), integer = shows_part(s, kCriteriaInteger);
   if (o.normalized_a.empty() || !(fraction || integer)) return;

@@ -25,7 +25,7 @@ void controls(AppState& s) {
   if (ImGui::Checkbox("causal##t5", &o.causal)) s.pages.mark(page);
   hint("Bidirectional: half the buckets for keys after the query (+B/2). Causal: every future key is bucket 0.");
   next_slider_on_line("Shaw k");
-  page_slider(s, page, "Shaw k", o.max_relative, limits::max_relative);
+  page_slider(s, page, "Shaw k", o.max_relative, limits::t5_shaw_max_relative);
 }
 
 // T5's bucket against the relative position, the end of its exact range marked.

@@ -55,7 +55,7 @@ TEST_CASE("state check: a state that does not survive state JSON is refused with
   AppState s;
   SECTION("a value state JSON refuses (outside the window's range)") {
     s.pages.alibi.seq_len = 5000;
-    CHECK(check_state(s) == "round trip: refused: seq-len: must be an integer in [2, 1024], got 5000");
+    CHECK(check_state(s) == "round trip: refused: seq_len: must be an integer in [2, 1024], got 5000");
   }
   SECTION("a highlight past a length shortened this frame is saved clamped, as reading would clamp it") {
     s.params.seq_len = 100;
@@ -63,10 +63,9 @@ TEST_CASE("state check: a state that does not survive state JSON is refused with
     CHECK(check_state(s) == "");
     CHECK(state_to_json(s)["view"]["highlight"] == 99);
   }
-  SECTION("the shown ALiBi head past the last head") {
-    s.pages.alibi.heads = 4;
-    s.pages.alibi.head = 6;
-    CHECK(check_state(s) == "round trip: alibi.head: 6 -> 3");
+  SECTION("a RoPE head_dim the state JSON keeps but core refuses (odd), named by core") {
+    s.pages.rope_decay.head_dim = 63;
+    CHECK(check_state(s).starts_with("rope_decay: head-dim: "));
   }
 }
 

@@ -69,7 +69,7 @@ TEST_CASE("a bad value anywhere leaves the state untouched and names the key") {
       {R"({"page": "nowhere"})", "page"},
       {R"({"view": {"theme": "pink"}})", "theme"},
       {R"({"alibi": {"heads": 0}})", "heads"},
-      {R"({"t5_shaw": {"num_buckets": 1}})", "num-buckets"},
+      {R"({"t5_shaw": {"num_buckets": 1}})", "num_buckets"},
       {R"({"rope_clocks": {"head_dim": 7}})", "head-dim"},
       {R"({"context_extension": {"factor": 0.5}})", "factor"},
       {R"({"alibi": [1, 2]})", "alibi"},

@@ -49,8 +49,8 @@ TEST_CASE("everything else that differs goes into one percent-encoded state obje
   s.pages.page = Page::alibi;
   s.pages.alibi.heads = 16;
   s.params.layout = Layout::halves;
-  CHECK(view_link(s) == "view=alibi&state=%7B%22alibi%22%3A%7B%22heads%22%3A16%7D%2C%22params%22%3A%7B%22layout%22%3A"
-                        "%22halves%22%7D%7D");
+  // The page's declared setting by its name; the sidebar's layout, which has no link key, in state=.
+  CHECK(view_link(s) == "view=alibi&heads=16&state=%7B%22params%22%3A%7B%22layout%22%3A%22halves%22%7D%7D");
 }
 
 TEST_CASE("every page's link reopens that page") {
@@ -89,12 +89,16 @@ TEST_CASE("a link round-trips parameters, the theme and a page's finer options")
 
 TEST_CASE("readable keys apply and percent escapes decode") {
   AppState s;
-  CHECK(apply_view_link("view=rope%2Dclocks&encoding=binary&d_model=64&base=100.5&seq_len=256", s).empty());
-  CHECK(s.pages.page == Page::rope_clocks);
+  CHECK(apply_view_link("view=basics&encoding=binary&d_model=64&base=100.5&seq_len=256", s).empty());
   CHECK(s.params.encoding == Encoding::binary);
   CHECK(s.params.d_model == 64);
   CHECK(s.params.base == 100.5);
   CHECK(s.params.seq_len == 256);
+  // On a page that declares a setting of the same name, the bare key is the page's (its sidebar hides the encoding).
+  CHECK(apply_view_link("view=rope%2Dclocks&base=500000", s).empty());
+  CHECK(s.pages.page == Page::rope_clocks);
+  CHECK(s.pages.rope_clocks.rope.base == 500000.0);
+  CHECK(s.params.base == 100.5);
   CHECK(apply_view_link("&&theme=light&", s).empty());  // empty pairs are skipped
   CHECK(s.theme == Theme::light);
 }
@@ -155,7 +159,7 @@ TEST_CASE("a state object is applied all or nothing") {
   const std::string refused =
       apply_view_link("state=%7B%22alibi%22%3A%7B%22heads%22%3A24%2C%22seq_len%22%3A1%7D%7D", s);
   CHECK(refused.rfind("link: state: ", 0) == 0);
-  CHECK(refused.find("seq-len") != std::string::npos);
+  CHECK(refused.find("seq_len") != std::string::npos);
   CHECK(s.pages.alibi.heads == 16);
   CHECK(apply_view_link("state=%5B1%5D", s) == "link: state must be a JSON object");
   CHECK(apply_view_link("state=%7B", s) == "link: state must be a JSON object");

@@ -65,7 +65,8 @@ TEST_CASE("ALiBi: the caption names heads, length and direction; the options rou
   CHECK(back.alibi.seq_len == 32);
   CHECK(back.alibi.bidirectional);
   CHECK(back.alibi.head == 2);
-  PageStates clamped;  // a head past the count is clamped to the last one
-  page_model(Page::alibi).read_json({{"heads", 4}, {"head", 9}}, clamped);
-  CHECK(clamped.alibi.head == 3);
+  AppState clamped;  // a head past the count is clamped to the last one by the update
+  read_page_json(page_model(Page::alibi), {{"heads", 4}, {"head", 9}}, clamped.pages);
+  show(clamped, Page::alibi);
+  CHECK(clamped.pages.alibi.head == 3);
 }

@@ -244,10 +244,10 @@ TEST_CASE("the Lab's options round-trip through the state JSON; bad values are r
       {R"({"lab": {"encodings": "rope"}})", "encodings: "},
       {R"({"lab": {"layers": 9}})", "layers: "},
       {R"({"lab": {"heads": 3}})", "heads: "},  // d_model 64 / 3
-      {R"({"lab": {"d_model": 8}})", "d-model: "},
+      {R"({"lab": {"d_model": 8}})", "d_model: "},  // the state JSON's key
       {R"({"lab": {"train_max": 5, "test_max": 21}})", "test-max: "},
       {R"({"lab": {"steps": 0}})", "steps: "},
-      {R"({"lab": {"rope_base": 1.0}})", "base: "},
+      {R"({"lab": {"rope_base": 1.0}})", "rope_base: "},
       {R"({"lab": {"attention_pe": "cope"}})", "attention_pe: "},
       {R"({"lab": {"batch": 256, "d_model": 256, "layers": 4, "train_max": 40, "test_max": 160}})", "batch: "},
   };

@@ -40,5 +40,5 @@ TEST_CASE("linear shift: p and k round-trip through the state JSON; a p past the
   CHECK(back.linear_shift.p == 20);
   CHECK(back.linear_shift.k == 3);
   PageStates refused;
-  CHECK_THROWS_AS(page_model(Page::linear_shift).read_json({{"p", -1}}, refused), ParamError);
+  CHECK_THROWS_AS(read_page_json(page_model(Page::linear_shift), {{"p", -1}}, refused), ParamError);
 }

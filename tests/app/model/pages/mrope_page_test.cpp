@@ -72,7 +72,7 @@ TEST_CASE("Multimodal RoPE: the options round-trip through the state JSON; a mod
   PageStates c;
   const auto refused = [&](const nlohmann::json& j) -> std::string {
     try {
-      page_model(Page::mrope).read_json(j, c);
+      read_page_json(page_model(Page::mrope), j, c);
     } catch (const ParamError& e) {
       return e.what();
     }
@@ -80,7 +80,7 @@ TEST_CASE("Multimodal RoPE: the options round-trip through the state JSON; a mod
   };
   CHECK(refused({{"mrope_model", "llama-3.1-8b-instruct"}}) ==
         "mrope_model: names no shipped M-RoPE model: llama-3.1-8b-instruct");
-  CHECK(refused({{"grid_w", 0}}) == "grid-w: must be an integer in [1, 256], got 0");
+  CHECK(refused({{"grid_w", 0}}) == "grid_w: must be an integer in [1, 256], got 0");
 }
 
 TEST_CASE("Multimodal RoPE preset: Qwen2.5-VL's spatial axes turn only slow pairs, so neighbours score almost 1") {

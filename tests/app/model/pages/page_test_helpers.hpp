@@ -17,11 +17,10 @@ inline void show(peviz::app::AppState& s, peviz::app::Page p) {
 // same JSON; returns the state read back, for the caller to check the fields it set.
 inline peviz::app::PageStates json_round_trip(peviz::app::Page p, const peviz::app::PageStates& a) {
   const peviz::app::PageModel& m = peviz::app::page_model(p);
-  REQUIRE(m.write_json);
-  REQUIRE(m.read_json);
-  const nlohmann::json j = m.write_json(a);
+  REQUIRE(*m.json_key);
+  const nlohmann::json j = peviz::app::write_page_json(m, a);
   peviz::app::PageStates back;
-  m.read_json(j, back);
-  CHECK(m.write_json(back) == j);
+  peviz::app::read_page_json(m, j, back);
+  CHECK(peviz::app::write_page_json(m, back) == j);
   return back;
 }
