@@ -5,9 +5,9 @@
 #include <cmath>
 #include <cstdlib>
 
-#include "core/errors.hpp"
-#include "core/limits.hpp"
-#include "core/model_comparison.hpp"
+#include "core/base/errors.hpp"
+#include "core/base/limits.hpp"
+#include "core/models/model_comparison.hpp"
 
 namespace peviz::cli {
 

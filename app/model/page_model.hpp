@@ -10,7 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/model/page_states.hpp"
-#include "core/nd_array.hpp"
+#include "core/io/nd_array.hpp"
 
 namespace peviz::app {
 

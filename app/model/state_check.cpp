@@ -5,13 +5,13 @@
 #include <utility>
 
 #include "app/model/state_json.hpp"
-#include "core/alibi.hpp"
-#include "core/context_extension.hpp"
-#include "core/distance_series.hpp"
-#include "core/errors.hpp"
-#include "core/rope.hpp"
-#include "core/shaw.hpp"
-#include "core/t5_buckets.hpp"
+#include "core/encodings/alibi.hpp"
+#include "core/models/context_extension.hpp"
+#include "core/encodings/distance_series.hpp"
+#include "core/base/errors.hpp"
+#include "core/rope/rope.hpp"
+#include "core/encodings/shaw.hpp"
+#include "core/encodings/t5_buckets.hpp"
 
 namespace peviz::app {
 

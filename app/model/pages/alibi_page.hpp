@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "app/plot/heatmap_image.hpp"
-#include "core/matrix.hpp"
+#include "core/base/matrix.hpp"
 
 namespace peviz::app {
 
