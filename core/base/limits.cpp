@@ -2,6 +2,7 @@
 #include "core/base/limits.hpp"
 
 #include <cmath>
+#include <iomanip>
 #include <sstream>
 
 #include "core/base/errors.hpp"
@@ -59,5 +60,26 @@ int check_int(const Limit& l, long long v) { return checked_int(l, v, l.min, l.m
 double check_real(const Limit& l, double v) { return checked_real(l, v, l.min, l.max); }
 int check_window_int(const Limit& l, long long v) { return checked_int(l, v, l.window_lo(), l.window_hi()); }
 double check_window_real(const Limit& l, double v) { return checked_real(l, v, l.window_lo(), l.window_hi()); }
+
+std::string human_bytes(double b) {
+  // "4 GiB", "1.5 GiB", "65536 GiB": one decimal at most, no exponent.
+  const char* unit = "bytes";
+  if (b >= double(1ull << 30)) b /= double(1ull << 30), unit = "GiB";
+  else if (b >= double(1ull << 20)) b /= double(1ull << 20), unit = "MiB";
+  std::ostringstream os;
+  os << std::fixed << std::setprecision(1) << b;
+  std::string text = os.str();
+  if (text.size() > 2 && text.compare(text.size() - 2, 2, ".0") == 0) text.resize(text.size() - 2);
+  return text + " " + unit;
+}
+
+void check_result_size(std::size_t rows, std::size_t cols, std::uint64_t budget, std::string_view what) {
+  const double bytes = double(rows) * double(cols) * 4.0;
+  if (bytes > double(budget)) {
+    throw ParamError("max-memory", std::string(what) + " of " + std::to_string(rows) + " x " +
+                                       std::to_string(cols) + " values would take " + human_bytes(bytes) +
+                                       ", over the " + human_bytes(double(budget)) + " budget");
+  }
+}
 
 }  // namespace peviz

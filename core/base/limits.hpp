@@ -8,6 +8,8 @@
 // over several decades (sequence length, base, distances, factors).
 #pragma once
 #include <cmath>
+#include <cstddef>
+#include <cstdint>
 #include <limits>
 #include <string>
 #include <string_view>
@@ -42,6 +44,11 @@ double check_window_real(const Limit& l, double v);
 std::string range_text(const Limit& l);
 // The same for the window's range ("[1, 64]").
 std::string window_range_text(const Limit& l);
+// Throw ParamError("max-memory", ...) when a result of rows x cols float32 values would take more than `budget`
+// bytes; `what` names the result ("the similarity matrix").
+void check_result_size(std::size_t rows, std::size_t cols, std::uint64_t budget, std::string_view what);
+// "4 GiB", "1.5 GiB", "12 MiB", "100 bytes": one decimal at most, no exponent.
+std::string human_bytes(double bytes);
 
 // The table. Sections by module; a module's validate() and every front end refer to these entries.
 namespace limits {

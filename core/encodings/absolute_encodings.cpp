@@ -34,6 +34,19 @@ std::vector<double> sinusoid_frequencies(int d_model, double base, Layout layout
   return w;
 }
 
+SinusoidPlan make_sinusoid_plan(int d_model, double base, Layout layout) {
+  SinusoidPlan plan;
+  plan.d_model = d_model;
+  plan.interleaved = layout == Layout::interleaved;
+  plan.w = sinusoid_frequencies(d_model, base, layout);
+  plan.pairs = std::size_t(d_model / 2);
+  for (double w : plan.w) {
+    plan.cos_w.push_back(std::cos(w));
+    plan.sin_w.push_back(std::sin(w));
+  }
+  return plan;
+}
+
 namespace {
 
 // Deterministic on every platform: mt19937_64 is fully specified by the standard, and the normal
@@ -243,6 +256,38 @@ Matrix encode(const EncodingParams& p, MissingRows missing) {
   Matrix m;
   encode(p, m, missing);
   return m;
+}
+
+// ---- validation and names, by what each encoding's row says it reads ----
+
+int encoding_width(const EncodingParams& p) {
+  const EncodingInputs& uses = encoding_info(p.encoding).inputs;
+  if (!uses.d_model) return 1;
+  return uses.table && p.learned_table ? int(p.learned_table->cols) : p.d_model;
+}
+
+void validate(const EncodingParams& p) {
+  const EncodingInputs& uses = encoding_info(p.encoding).inputs;
+  if (p.learned_table && uses.table) {
+    if (p.learned_table->rows < 1 || p.learned_table->cols < 1 || p.learned_table->cols > std::size_t(limits::d_model.max) ||
+        p.learned_table->rows > std::size_t(limits::max_len.max))
+      throw ParamError("from-npy", "table must have 1.." + std::to_string(int(limits::max_len.max)) + " rows and 1.." +
+                                       std::to_string(int(limits::d_model.max)) + " columns");
+  } else {
+    check_int(limits::d_model, p.d_model);
+  }
+  check_int(limits::seq_len, p.seq_len);
+  if (uses.base) check_real(limits::base, p.base);
+  if (uses.table && !p.learned_table) check_int(limits::max_len, p.max_len);
+  check_result_size(std::size_t(p.seq_len), std::size_t(encoding_width(p)), p.memory_budget, "the encoding");
+}
+
+std::string_view to_string(Encoding e) { return encoding_info(e).name; }
+
+std::optional<Encoding> parse_encoding(std::string_view s) {
+  for (const EncodingInfo& e : encoding_table())
+    if (e.name == s) return e.id;
+  return std::nullopt;
 }
 
 }  // namespace peviz

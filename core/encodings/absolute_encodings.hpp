@@ -1,6 +1,7 @@
 // The absolute position encodings: a [position, channel] matrix for positions 0..L-1.
 #pragma once
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -73,6 +74,13 @@ struct EncodingInfo {
   Extrapolation (*extrapolation)(const EncodingParams& p) = nullptr;
 };
 
+// Throws ParamError naming the first offending parameter of what p's encoding reads and its allowed range.
+void validate(const EncodingParams& p);
+// Columns the encoding produces (normalized and integer are one column).
+int encoding_width(const EncodingParams& p);
+std::string_view to_string(Encoding e);
+std::optional<Encoding> parse_encoding(std::string_view s);
+
 // Every encoding, in the order of the Encoding enum.
 std::span<const EncodingInfo> encoding_table();
 const EncodingInfo& encoding_info(Encoding e);
@@ -89,6 +97,8 @@ RowSource encoding_row_source(const EncodingParams& p);
 //  interleaved (Vaswani 2017 §3.5): w_i = base^(-2i/d), i < ceil(d/2)
 //  halves (tensor2tensor): w_k = exp(-k ln(base) / max(n-1, 1)), k < n = floor(d/2)
 std::vector<double> sinusoid_frequencies(int d_model, double base, Layout layout);
+// The frequencies of sinusoid_frequencies with their one-step rotations, for simd_kernels' sinusoid_rows.
+SinusoidPlan make_sinusoid_plan(int d_model, double base, Layout layout);
 
 // The random GPT-2-style learned table: N(0, 0.02^2), rows = max_len, from `seed`.
 Matrix learned_random_table(int max_len, int d_model, std::uint64_t seed);

@@ -1,4 +1,4 @@
-// Parameters of the absolute encodings, their names, defaults and the one place they are validated.
+// Parameters of the absolute encodings and their defaults (validated by core/encodings/absolute_encodings).
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -39,22 +39,8 @@ struct EncodingParams {
   int threads = 0;  // worker threads for the table and similarity rows, 0 = every core (results never depend on it)
 };
 
-// Throws ParamError naming the first offending parameter and its allowed range.
-void validate(const EncodingParams& p);
-// Throws ParamError when a result of rows x cols float32 values exceeds the budget.
-void check_result_size(std::size_t rows, std::size_t cols, std::uint64_t budget,
-                       std::string_view what);
-
-// "4 GiB", "1.5 GiB", "12 MiB", "100 bytes": one decimal at most, no exponent.
-std::string human_bytes(double bytes);
-
-// Columns the encoding produces (normalized and integer are one column).
-int encoding_width(const EncodingParams& p);
-
-std::string_view to_string(Encoding e);
 std::string_view to_string(Layout l);
 std::string_view to_string(Metric m);
-std::optional<Encoding> parse_encoding(std::string_view s);
 std::optional<Layout> parse_layout(std::string_view s);
 std::optional<Metric> parse_metric(std::string_view s);
 

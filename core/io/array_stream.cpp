@@ -202,4 +202,13 @@ OutputSize output_size(Format format, const RowSource& src, const nlohmann::json
   return {framing + n * (longest + 1), false};
 }
 
+// In-memory arrays are row sources too, so their bytes are the streamed exports' bytes.
+void write_csv(std::ostream& os, const NdArray& a) { write_array(os, Format::csv, rows_of(a)); }
+
+void write_npy(std::ostream& os, const NdArray& a) { write_array(os, Format::npy, rows_of(a)); }
+
+void write_json(std::ostream& os, const NdArray& a, const nlohmann::json& params, const nlohmann::json& extra) {
+  write_array(os, Format::json, rows_of(a), params, extra);
+}
+
 }  // namespace peviz

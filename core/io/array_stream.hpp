@@ -53,6 +53,16 @@ struct StreamOptions {
 void write_array(std::ostream& os, Format format, const RowSource& src, const nlohmann::json& params = {},
                  const nlohmann::json& extra = nlohmann::json::object(), const StreamOptions& options = {});
 
+// An in-memory array through write_array, in each format:
+// CSV: no header, one row of the last axis per line (leading axes stacked: row h*L+i), comma
+// separated, shortest digits that round-trip float32; NaN is an empty cell.
+void write_csv(std::ostream& os, const NdArray& a);
+// NPY format 1.0, little-endian '<f4' or '<i4', C order.
+void write_npy(std::ostream& os, const NdArray& a);
+// {"shape": [...], "data": [row-major flat, NaN as null], "params": params, ...extra}
+void write_json(std::ostream& os, const NdArray& a, const nlohmann::json& params,
+                const nlohmann::json& extra = nlohmann::json::object());
+
 // Bytes write_array will produce: exact for NPY; for CSV and JSON an upper bound (every value at its
 // longest text), `exact` says which.
 struct OutputSize {

@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "core/base/errors.hpp"
-#include "core/encodings/params.hpp"
+#include "core/base/limits.hpp"
 
 namespace peviz {
 

@@ -1,4 +1,4 @@
-// Writers (CSV, NPY 1.0, JSON) and the NPY reader for n-dimensional float32 / int32 arrays.
+// n-dimensional float32 / int32 arrays and the NPY reader.
 #include "core/io/nd_array.hpp"
 
 #include <bit>
@@ -9,7 +9,6 @@
 #include <ostream>
 
 #include "core/base/bit_cast.hpp"
-#include "core/io/array_stream.hpp"
 #include "core/io/atomic_file.hpp"
 #include "core/base/errors.hpp"
 #include "core/io/safetensors.hpp"
@@ -45,15 +44,6 @@ std::optional<Format> parse_format(std::string_view s) {
   if (s == "npy") return Format::npy;
   if (s == "json") return Format::json;
   return std::nullopt;
-}
-
-// One formatter for in-memory and streamed output: the array is a row source (core/io/array_stream).
-void write_csv(std::ostream& os, const NdArray& a) { write_array(os, Format::csv, rows_of(a)); }
-
-void write_npy(std::ostream& os, const NdArray& a) { write_array(os, Format::npy, rows_of(a)); }
-
-void write_json(std::ostream& os, const NdArray& a, const nlohmann::json& params, const nlohmann::json& extra) {
-  write_array(os, Format::json, rows_of(a), params, extra);
 }
 
 // ---- NPY reader ------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-// An n-dimensional float32 or int32 array with its writers (CSV, NPY, JSON) and the NPY reader.
+// An n-dimensional float32 or int32 array, the formats' names and the NPY reader (writers: core/io/array_stream).
 #pragma once
 #include <cstdint>
 #include <iosfwd>
@@ -30,14 +30,6 @@ struct NdArray {
 enum class Format { csv, npy, json };
 std::optional<Format> parse_format(std::string_view s);
 
-// CSV: no header, one row of the last axis per line (leading axes stacked: row h*L+i), comma
-// separated, shortest digits that round-trip float32; NaN is an empty cell.
-void write_csv(std::ostream& os, const NdArray& a);
-// NPY format 1.0, little-endian '<f4' or '<i4', C order.
-void write_npy(std::ostream& os, const NdArray& a);
-// {"shape": [...], "data": [row-major flat, NaN as null], "params": params, ...extra}
-void write_json(std::ostream& os, const NdArray& a, const nlohmann::json& params,
-                const nlohmann::json& extra = nlohmann::json::object());
 
 // Reads a 2-D float32/float64 .npy (format 1.0-3.0, C or Fortran order) into a Matrix.
 // Throws ParamError("from-npy", ...) naming what is wrong with the file.

@@ -14,7 +14,6 @@
 #include "core/base/bit_cast.hpp"
 #include "core/base/errors.hpp"
 #include "core/base/limits.hpp"
-#include "core/encodings/params.hpp"
 
 namespace peviz {
 
@@ -179,7 +178,8 @@ const SafetensorsTensor& find_table(const SafetensorsIndex& idx, const std::stri
     bad(param, "tensor '" + name + "' must be 2-D [positions, channels], got " + std::to_string(t.shape.size()) + "-D");
   if (t.dtype != "F32" && t.dtype != "F16" && t.dtype != "BF16" && t.dtype != "F64")
     bad(param, "tensor '" + name + "' has dtype " + t.dtype + "; a table must be F32, F16, BF16 or F64");
-  if (t.shape[0] < 1 || t.shape[0] > std::uint64_t(kMaxSeqLen) || t.shape[1] < 1 || t.shape[1] > std::uint64_t(kMaxDModel))
+  if (t.shape[0] < 1 || t.shape[0] > std::uint64_t(limits::max_len.max) || t.shape[1] < 1 ||
+      t.shape[1] > std::uint64_t(limits::d_model.max))
     bad(param, "tensor '" + name + "' is " + std::to_string(t.shape[0]) + " x " + std::to_string(t.shape[1]) +
                    "; a table must have " + range_text(limits::max_len) + " rows and " + range_text(limits::d_model) +
                    " columns");

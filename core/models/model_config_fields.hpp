@@ -9,7 +9,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/models/model_config.hpp"
+namespace peviz {
+struct ModelConfig;  // core/models/model_config.hpp; the readers below fill it
+}  // namespace peviz
 
 namespace peviz::model_config_detail {
 

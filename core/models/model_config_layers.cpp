@@ -8,6 +8,7 @@
 #include <cstdio>
 
 #include "core/base/errors.hpp"
+#include "core/models/model_config.hpp"
 #include "core/models/model_config_fields.hpp"
 
 namespace peviz::model_config_detail {

@@ -8,6 +8,7 @@
 
 #include "core/base/errors.hpp"
 #include "core/base/limits.hpp"
+#include "core/models/model_config.hpp"
 #include "core/models/model_config_fields.hpp"
 
 namespace peviz::model_config_detail {

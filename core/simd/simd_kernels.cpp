@@ -8,8 +8,6 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "core/encodings/absolute_encodings.hpp"
-
 namespace peviz {
 
 namespace {
@@ -150,7 +148,7 @@ template <TableShape Shape>
 [[gnu::always_inline]] inline void store_rows(const SinusoidPlan& plan, double* __restrict s, double* __restrict c,
                                               std::size_t rows, float* __restrict out) {
   const std::size_t n = plan.w.size(), pairs = plan.pairs, d = std::size_t(plan.d_model);
-  const bool interleaved = plan.layout == Layout::interleaved;
+  const bool interleaved = plan.interleaved;
   const std::size_t body = pairs - pairs % kGroup;  // groups of whole (sin, cos) pairs
   for (std::size_t r0 = 0; r0 < rows; r0 += kRowRun) {
     const std::size_t run = std::min(kRowRun, rows - r0);
@@ -283,19 +281,6 @@ void dot_rows(SimdPath path, const float* a, const float* rows, std::size_t stri
     case SimdPath::avx2: dot_rows_avx2(a, rows, stride, count, n, out); break;
     default: dot_rows_baseline(a, rows, stride, count, n, out); break;
   }
-}
-
-SinusoidPlan make_sinusoid_plan(int d_model, double base, Layout layout) {
-  SinusoidPlan plan;
-  plan.d_model = d_model;
-  plan.layout = layout;
-  plan.w = sinusoid_frequencies(d_model, base, layout);
-  plan.pairs = std::size_t(d_model / 2);
-  for (double w : plan.w) {
-    plan.cos_w.push_back(std::cos(w));
-    plan.sin_w.push_back(std::sin(w));
-  }
-  return plan;
 }
 
 void sinusoid_rows(SimdPath path, const SinusoidPlan& plan, std::size_t first, std::size_t count, float* out) {

@@ -10,8 +10,6 @@
 #include <string_view>
 #include <vector>
 
-#include "core/encodings/params.hpp"
-
 // The attributes that build one function for a path: [[PEVIZ_AVX512]] void f_avx512(...). GCC keeps 256-bit vectors
 // on some AVX-512 tunings unless told; clang has no such target option. Off x86 (the browser build's wasm32) only the
 // baseline path exists: compiled with wasm SIMD (-msimd128), the other names are the same code and never chosen
@@ -46,16 +44,16 @@ void cap_simd_path(SimdPath widest);
 void dot_rows(SimdPath path, const float* a, const float* rows, std::size_t stride, std::size_t count,
               std::size_t n, float* out);
 
-// What the sinusoidal table needs for any block of rows: the frequencies and their one-step rotations.
+// What the sinusoidal table needs for any block of rows: the frequencies and their one-step rotations
+// (made by make_sinusoid_plan, core/encodings/absolute_encodings.hpp).
 struct SinusoidPlan {
   int d_model = 0;
-  Layout layout = Layout::interleaved;
+  bool interleaved = true;     // channels [sin w0, cos w0, sin w1, ...]; else halves [sin w0..w_{n-1}, cos w0..]
   std::vector<double> w;       // angular frequencies (sinusoid_frequencies)
   std::vector<double> cos_w;   // cos(w_i)
   std::vector<double> sin_w;   // sin(w_i)
   std::size_t pairs = 0;       // frequencies carried by both sin and cos (d / 2)
 };
-SinusoidPlan make_sinusoid_plan(int d_model, double base, Layout layout);
 
 // Positions restart from exact sin/cos at multiples of this; a block starting there is cheapest.
 inline constexpr std::size_t kSinusoidRestart = 512;

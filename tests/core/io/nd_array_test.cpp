@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/base/errors.hpp"
+#include "core/io/array_stream.hpp"
 #include "core/io/nd_array.hpp"
 
 using namespace peviz;

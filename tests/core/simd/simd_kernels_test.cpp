@@ -6,6 +6,7 @@
 #include <random>
 #include <vector>
 
+#include "core/encodings/absolute_encodings.hpp"
 #include "core/simd/simd_kernels.hpp"
 
 using namespace peviz;
@@ -120,7 +121,7 @@ std::vector<float> plain_rotation_table(const SinusoidPlan& plan, std::size_t L)
       }
     for (std::size_t i = 0; i < n; ++i) {
       const bool paired = i < plan.pairs;
-      if (plan.layout == Layout::interleaved) {
+      if (plan.interleaved) {
         out[t * d + 2 * i] = float(s[i]);
         if (paired) out[t * d + 2 * i + 1] = float(c[i]);
       } else {
