@@ -117,7 +117,7 @@ run_monkey() {
 # if any state check failed. Three fixed seeds share the frames, so a failure is reproducible; PEVIZ_MONKEY_SEEDS picks
 # others (any number).
 start_monkeys() {
-  local frames="${PEVIZ_MONKEY_FRAMES:-12000}" seeds i=0  # in all; timings: docs/architecture.md#random-input-test---monkey
+  local frames="${PEVIZ_MONKEY_FRAMES:-12000}" seeds i=0  # in all; timings: docs/testing.md#random-input-test---monkey
   read -r -a seeds <<<"${PEVIZ_MONKEY_SEEDS:-20261123 104729 31337}"
   MONKEY_LOGS="$(mktemp -d)"
   MONKEY_PIDS=()

@@ -10,7 +10,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "core/rope_bounds.hpp"
+#include "core/rope/rope_bounds.hpp"
 
 int main(int argc, char** argv) {
   if (argc != 3) {

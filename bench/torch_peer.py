@@ -135,7 +135,7 @@ def main():
     p.add_argument("--task", default="copy")
     p.add_argument("--steps", type=int, default=300, help="timed steps (of a 3000-step schedule)")
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--layers", type=int, default=4)   # peviz train's defaults (core/limits.hpp)
+    p.add_argument("--layers", type=int, default=4)   # peviz train's defaults (core/base/limits.hpp)
     p.add_argument("--heads", type=int, default=4)
     p.add_argument("--d-model", type=int, default=64)
     a = p.parse_args()

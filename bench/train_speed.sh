@@ -1,7 +1,7 @@
 #!/bin/sh
 # peviz train against bench/torch_peer.py, one thread each, alternating, same model/task/batch/optimizer.
 # usage: bench/train_speed.sh [build/peviz] [steps]   (prints date, load, one JSON line per measurement)
-# Both peers run their defaults: the lab's default model (core/limits.hpp, section "training").
+# Both peers run their defaults: the lab's default model (core/base/limits.hpp, section "training").
 PEVIZ=${1:-build/peviz}
 STEPS=${2:-300}
 date -u; uptime

@@ -10,12 +10,12 @@
 
 #include "cli/commands.hpp"
 #include "cli/flag_checks.hpp"
-#include "core/absolute_encodings.hpp"
-#include "core/errors.hpp"
-#include "core/limits.hpp"
-#include "core/parallel.hpp"
-#include "core/simd_kernels.hpp"
-#include "core/similarity.hpp"
+#include "core/encodings/absolute_encodings.hpp"
+#include "core/base/errors.hpp"
+#include "core/base/limits.hpp"
+#include "core/base/parallel.hpp"
+#include "core/simd/simd_kernels.hpp"
+#include "core/encodings/similarity.hpp"
 
 namespace peviz::cli {
 

@@ -5,12 +5,12 @@
 
 #include "cli/commands.hpp"
 #include "cli/export_common.hpp"
-#include "core/absolute_encodings.hpp"
-#include "core/criteria.hpp"
-#include "core/atomic_file.hpp"
-#include "core/errors.hpp"
-#include "core/shift_analysis.hpp"
-#include "core/similarity.hpp"
+#include "core/encodings/absolute_encodings.hpp"
+#include "core/encodings/criteria.hpp"
+#include "core/io/atomic_file.hpp"
+#include "core/base/errors.hpp"
+#include "core/encodings/shift_analysis.hpp"
+#include "core/encodings/similarity.hpp"
 
 namespace peviz::cli {
 

@@ -6,9 +6,9 @@
 #include "cli/commands.hpp"
 #include "cli/export_common.hpp"
 #include "cli/shared_flags.hpp"
-#include "core/absolute_encodings.hpp"
-#include "core/binary_analogy.hpp"
-#include "core/limits.hpp"
+#include "core/encodings/absolute_encodings.hpp"
+#include "core/encodings/binary_analogy.hpp"
+#include "core/base/limits.hpp"
 
 namespace peviz::cli {
 

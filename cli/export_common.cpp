@@ -8,12 +8,12 @@
 #include "cli/progress_bar.hpp"
 #include "cli/flag_checks.hpp"
 #include "cli/shared_flags.hpp"
-#include "core/absolute_encodings.hpp"
-#include "core/atomic_file.hpp"
-#include "core/errors.hpp"
-#include "core/limits.hpp"
-#include "core/parallel.hpp"
-#include "core/safetensors.hpp"
+#include "core/encodings/absolute_encodings.hpp"
+#include "core/io/atomic_file.hpp"
+#include "core/base/errors.hpp"
+#include "core/base/limits.hpp"
+#include "core/base/parallel.hpp"
+#include "core/io/safetensors.hpp"
 
 namespace peviz::cli {
 

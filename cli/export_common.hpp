@@ -5,10 +5,10 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
-#include "core/array_stream.hpp"
-#include "core/limits.hpp"
-#include "core/nd_array.hpp"
-#include "core/params.hpp"
+#include "core/io/array_stream.hpp"
+#include "core/base/limits.hpp"
+#include "core/io/nd_array.hpp"
+#include "core/encodings/params.hpp"
 
 namespace peviz::cli {
 

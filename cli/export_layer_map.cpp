@@ -4,9 +4,9 @@
 
 #include "cli/commands.hpp"
 #include "cli/export_common.hpp"
-#include "core/atomic_file.hpp"
-#include "core/errors.hpp"
-#include "core/model_config.hpp"
+#include "core/io/atomic_file.hpp"
+#include "core/base/errors.hpp"
+#include "core/models/model_config.hpp"
 
 namespace peviz::cli {
 

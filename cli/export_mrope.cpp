@@ -6,10 +6,10 @@
 #include "cli/commands.hpp"
 #include "cli/export_common.hpp"
 #include "cli/rope_flags.hpp"
-#include "core/errors.hpp"
-#include "core/limits.hpp"
-#include "core/mrope.hpp"
-#include "core/rope.hpp"
+#include "core/base/errors.hpp"
+#include "core/base/limits.hpp"
+#include "core/models/mrope.hpp"
+#include "core/rope/rope.hpp"
 
 namespace peviz::cli {
 

@@ -7,9 +7,9 @@
 #include "cli/export_common.hpp"
 #include "cli/rope_flags.hpp"
 #include "cli/shared_flags.hpp"
-#include "core/errors.hpp"
-#include "core/limits.hpp"
-#include "core/rope_bounds.hpp"
+#include "core/base/errors.hpp"
+#include "core/base/limits.hpp"
+#include "core/rope/rope_bounds.hpp"
 
 namespace peviz::cli {
 

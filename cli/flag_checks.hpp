@@ -7,8 +7,8 @@
 
 #include <CLI/CLI.hpp>
 
-#include "core/errors.hpp"
-#include "core/limits.hpp"
+#include "core/base/errors.hpp"
+#include "core/base/limits.hpp"
 
 namespace peviz::cli {
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <unistd.h>
 
-#include "core/params.hpp"
+#include "core/encodings/params.hpp"
 
 namespace peviz::cli {
 

@@ -2,7 +2,7 @@
 #pragma once
 #include <chrono>
 
-#include "core/array_stream.hpp"
+#include "core/io/array_stream.hpp"
 
 namespace peviz::cli {
 

@@ -6,9 +6,9 @@
 #include <cstdlib>
 
 #include "cli/shared_flags.hpp"
-#include "core/errors.hpp"
-#include "core/limits.hpp"
-#include "core/model_comparison.hpp"
+#include "core/base/errors.hpp"
+#include "core/base/limits.hpp"
+#include "core/models/model_comparison.hpp"
 
 namespace peviz::cli {
 

@@ -5,14 +5,14 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
-#include "core/model_config.hpp"
-#include "core/rope_scaling.hpp"
+#include "core/models/model_config.hpp"
+#include "core/rope/rope_scaling.hpp"
 
 namespace peviz::cli {
 
 // Raw flag values; the optional ones are read only when their CLI::Option counted a use.
 struct RopeFlags {
-  std::string config;      // --config: a model's config.json (core/model_config.hpp); flags beside it override it
+  std::string config;      // --config: a model's config.json (core/models/model_config.hpp); flags beside it override it
   std::string layer_type;  // --layer-type: which of the config's layer types ("" = full_attention)
   RopeParams rope;
   std::string scaling = "none";

@@ -4,8 +4,8 @@
 #include <new>
 
 #include "cli/commands.hpp"
-#include "core/atomic_file.hpp"
-#include "core/errors.hpp"
+#include "core/io/atomic_file.hpp"
+#include "core/base/errors.hpp"
 
 namespace peviz::cli {
 
@@ -18,7 +18,7 @@ int run_guarded(const std::function<void()>& fn) {
   } catch (const FailureExit&) {
     return 1;
   } catch (const Interrupted& e) {
-    // The temporary file is already gone (core/atomic_file); 128 + signal is the shell's convention.
+    // The temporary file is already gone (core/io/atomic_file); 128 + signal is the shell's convention.
     std::fprintf(stderr, "peviz: %s; no output file was written\n", e.what());
     return 128 + e.signal;
   } catch (const ParamError& e) {

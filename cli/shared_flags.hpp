@@ -9,7 +9,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/flag_checks.hpp"
-#include "core/limits.hpp"
+#include "core/base/limits.hpp"
 
 namespace peviz::cli {
 

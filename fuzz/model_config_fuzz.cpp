@@ -4,8 +4,8 @@
 #include <cstdint>
 #include <string_view>
 
-#include "core/errors.hpp"
-#include "core/model_config.hpp"
+#include "core/base/errors.hpp"
+#include "core/models/model_config.hpp"
 
 namespace {
 

@@ -6,8 +6,8 @@
 
 #include "app/model/figure.hpp"
 #include "app/model/state_json.hpp"
-#include "core/errors.hpp"
-#include "core/png_file.hpp"
+#include "core/base/errors.hpp"
+#include "core/io/png_file.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view bytes(reinterpret_cast<const char*>(data), size);

@@ -9,7 +9,7 @@
 #include "app/model/lessons.hpp"
 #include "app/model/presets.hpp"
 #include "app/model/state_json.hpp"
-#include "core/errors.hpp"
+#include "core/base/errors.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);

@@ -8,7 +8,7 @@
 #include "app/model/figure.hpp"
 #include "app/plot/vector_metadata.hpp"
 #include "app/model/state_json.hpp"
-#include "core/errors.hpp"
+#include "core/base/errors.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view bytes(reinterpret_cast<const char*>(data), size);

@@ -33,10 +33,10 @@
 #include "app/gfx/window.hpp"
 #include "cli/commands.hpp"
 #include "cli/export_common.hpp"
-#include "core/atomic_file.hpp"
-#include "core/errors.hpp"
-#include "core/limits.hpp"
-#include "core/png_file.hpp"
+#include "core/io/atomic_file.hpp"
+#include "core/base/errors.hpp"
+#include "core/base/limits.hpp"
+#include "core/io/png_file.hpp"
 
 namespace peviz::app {
 

@@ -10,7 +10,7 @@
 
 #include "app/gfx/gl.hpp"
 #include "app/gfx/heatmap_renderer.hpp"
-#include "core/errors.hpp"
+#include "core/base/errors.hpp"
 
 namespace peviz::gfx {
 

@@ -2,7 +2,7 @@
 #pragma once
 #include <imgui.h>
 
-#include "core/png_file.hpp"
+#include "core/io/png_file.hpp"
 
 namespace peviz::gfx {
 

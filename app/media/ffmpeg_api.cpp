@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "core/errors.hpp"
+#include "core/base/errors.hpp"
 
 namespace peviz::media {
 

@@ -8,8 +8,8 @@
 #include <gif_lib.h>
 #include <zlib.h>
 
-#include "core/atomic_file.hpp"
-#include "core/errors.hpp"
+#include "core/io/atomic_file.hpp"
+#include "core/base/errors.hpp"
 
 namespace peviz::media {
 

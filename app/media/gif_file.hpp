@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "app/media/palette.hpp"
-#include "core/png_file.hpp"
+#include "core/io/png_file.hpp"
 
 namespace peviz::media {
 

@@ -5,7 +5,7 @@
 #include "app/media/gif_file.hpp"
 #include "app/media/mp4_file.hpp"
 #include "app/media/pdf_file.hpp"
-#include "core/errors.hpp"
+#include "core/base/errors.hpp"
 
 namespace peviz::media {
 

@@ -6,8 +6,8 @@
 #include <ostream>
 
 #include "app/media/ffmpeg_api.hpp"
-#include "core/atomic_file.hpp"
-#include "core/errors.hpp"
+#include "core/io/atomic_file.hpp"
+#include "core/base/errors.hpp"
 
 namespace peviz::media {
 

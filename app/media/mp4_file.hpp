@@ -4,7 +4,7 @@
 #include <memory>
 #include <string>
 
-#include "core/png_file.hpp"
+#include "core/io/png_file.hpp"
 
 namespace peviz::media {
 

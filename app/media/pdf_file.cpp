@@ -9,8 +9,8 @@
 #include <cairo.h>
 
 #include "app/plot/vector_metadata.hpp"
-#include "core/atomic_file.hpp"
-#include "core/errors.hpp"
+#include "core/io/atomic_file.hpp"
+#include "core/base/errors.hpp"
 
 namespace peviz::media {
 

@@ -6,8 +6,8 @@
 #include <cmath>
 #include <cstdio>
 
-#include "core/errors.hpp"
-#include "core/limits.hpp"
+#include "core/base/errors.hpp"
+#include "core/base/limits.hpp"
 
 namespace peviz::app {
 

@@ -10,8 +10,8 @@
 #include <nlohmann/json.hpp>
 
 #include "app/model/figure_view.hpp"
-#include "core/limits.hpp"
-#include "core/png_file.hpp"
+#include "core/base/limits.hpp"
+#include "core/io/png_file.hpp"
 
 namespace peviz::app {
 

@@ -10,8 +10,8 @@
 #include "app/model/page_states.hpp"
 #include "app/model/teach_state.hpp"
 #include "app/plot/colormap.hpp"
-#include "core/limits.hpp"
-#include "core/params.hpp"
+#include "core/base/limits.hpp"
+#include "core/encodings/params.hpp"
 
 namespace peviz::app {
 

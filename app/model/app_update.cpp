@@ -6,7 +6,7 @@
 #include <utility>
 
 #include "app/model/page_model.hpp"
-#include "core/errors.hpp"
+#include "core/base/errors.hpp"
 
 namespace peviz::app {
 

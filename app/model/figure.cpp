@@ -8,9 +8,9 @@
 
 #include "app/model/page_model.hpp"
 #include "app/model/state_json.hpp"
-#include "core/absolute_encodings.hpp"
-#include "core/errors.hpp"
-#include "core/limits.hpp"
+#include "core/encodings/absolute_encodings.hpp"
+#include "core/base/errors.hpp"
+#include "core/base/limits.hpp"
 
 namespace peviz::app {
 

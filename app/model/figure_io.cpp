@@ -12,9 +12,9 @@
 #include "app/model/pages/context_extension_page.hpp"
 #include "app/model/state_json.hpp"
 #include "app/plot/vector_metadata.hpp"
-#include "core/atomic_file.hpp"
-#include "core/errors.hpp"
-#include "core/png_file.hpp"
+#include "core/io/atomic_file.hpp"
+#include "core/base/errors.hpp"
+#include "core/io/png_file.hpp"
 #include "core/train/experiment.hpp"
 
 namespace peviz::app {

@@ -6,7 +6,7 @@
 
 #include "app/model/app_state.hpp"
 #include "app/model/figure.hpp"
-#include "core/nd_array.hpp"
+#include "core/io/nd_array.hpp"
 
 namespace peviz::app {
 

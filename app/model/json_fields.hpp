@@ -8,9 +8,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/errors.hpp"
-#include "core/limits.hpp"
-#include "core/rope.hpp"
+#include "core/base/errors.hpp"
+#include "core/base/limits.hpp"
+#include "core/rope/rope.hpp"
 
 namespace peviz::app {
 

@@ -13,7 +13,7 @@
 #include "app/model/session.hpp"
 #include "app/model/state_json.hpp"
 #include "app/model/word_order_demo.hpp"
-#include "core/errors.hpp"
+#include "core/base/errors.hpp"
 
 namespace peviz::app {
 

@@ -8,8 +8,8 @@
 #include "app/model/figure.hpp"
 #include "app/model/json_fields.hpp"
 #include "app/model/page_model.hpp"
-#include "core/errors.hpp"
-#include "core/shipped_models.hpp"
+#include "core/base/errors.hpp"
+#include "core/models/shipped_models.hpp"
 
 namespace peviz::app {
 

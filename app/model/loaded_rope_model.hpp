@@ -14,8 +14,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/context_extension.hpp"
-#include "core/model_config.hpp"
+#include "core/models/context_extension.hpp"
+#include "core/models/model_config.hpp"
 
 namespace peviz::app {
 

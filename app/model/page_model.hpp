@@ -11,7 +11,7 @@
 
 #include "app/model/page_settings.hpp"
 #include "app/model/page_states.hpp"
-#include "core/nd_array.hpp"
+#include "core/io/nd_array.hpp"
 
 namespace peviz::app {
 

@@ -8,7 +8,7 @@
 #include <map>
 
 #include "app/model/page_model.hpp"
-#include "core/float_chars.hpp"
+#include "core/io/float_chars.hpp"
 
 namespace peviz::app {
 

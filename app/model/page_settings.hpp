@@ -16,10 +16,10 @@
 
 #include "app/model/json_fields.hpp"
 #include "app/model/page_states.hpp"
-#include "core/errors.hpp"
-#include "core/float_chars.hpp"
-#include "core/limits.hpp"
-#include "core/rope.hpp"
+#include "core/base/errors.hpp"
+#include "core/io/float_chars.hpp"
+#include "core/base/limits.hpp"
+#include "core/rope/rope.hpp"
 
 namespace peviz::app {
 

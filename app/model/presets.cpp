@@ -10,8 +10,8 @@
 #include "app/model/data_files.hpp"
 #include "app/model/session.hpp"
 #include "app/model/state_json.hpp"
-#include "core/atomic_file.hpp"
-#include "core/errors.hpp"
+#include "core/io/atomic_file.hpp"
+#include "core/base/errors.hpp"
 
 namespace peviz::app {
 

@@ -11,8 +11,8 @@
 #include <nlohmann/json.hpp>
 
 #include "app/model/state_json.hpp"
-#include "core/atomic_file.hpp"
-#include "core/errors.hpp"
+#include "core/io/atomic_file.hpp"
+#include "core/base/errors.hpp"
 
 namespace peviz::app {
 

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "app/model/app_state.hpp"
-#include "core/limits.hpp"
+#include "core/base/limits.hpp"
 
 namespace peviz::app {
 

@@ -3,8 +3,8 @@
 
 #include "app/model/page_model.hpp"
 #include "app/model/state_json.hpp"
-#include "core/params.hpp"
-#include "core/errors.hpp"
+#include "core/encodings/params.hpp"
+#include "core/base/errors.hpp"
 
 namespace peviz::app {
 

@@ -12,8 +12,8 @@
 
 #include "app/model/json_fields.hpp"
 #include "app/model/page_model.hpp"
-#include "core/absolute_encodings.hpp"
-#include "core/errors.hpp"
+#include "core/encodings/absolute_encodings.hpp"
+#include "core/base/errors.hpp"
 
 namespace peviz::app {
 

@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/matrix.hpp"
+#include "core/base/matrix.hpp"
 
 namespace peviz::app {
 

@@ -18,8 +18,8 @@
 #include "app/model/presentation.hpp"
 #include "app/model/presets.hpp"
 #include "app/model/state_json.hpp"
-#include "core/errors.hpp"
-#include "core/float_chars.hpp"
+#include "core/base/errors.hpp"
+#include "core/io/float_chars.hpp"
 
 namespace peviz::app {
 

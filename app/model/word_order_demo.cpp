@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "core/absolute_encodings.hpp"
+#include "core/encodings/absolute_encodings.hpp"
 
 namespace peviz::app {
 

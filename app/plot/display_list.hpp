@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "app/plot/heatmap_image.hpp"
-#include "core/png_file.hpp"
+#include "core/io/png_file.hpp"
 
 namespace peviz::plot {
 

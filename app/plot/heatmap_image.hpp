@@ -5,8 +5,8 @@
 #include <variant>
 
 #include "app/plot/colormap.hpp"
-#include "core/matrix.hpp"
-#include "core/similarity.hpp"
+#include "core/base/matrix.hpp"
+#include "core/encodings/similarity.hpp"
 
 namespace peviz::plot {
 

@@ -3,7 +3,7 @@
 #include <vector>
 
 #include "app/plot/heatmap_image.hpp"
-#include "core/matrix.hpp"
+#include "core/base/matrix.hpp"
 
 namespace peviz::plot {
 

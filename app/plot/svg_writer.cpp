@@ -5,8 +5,8 @@
 #include <cstdio>
 #include <ostream>
 
-#include "core/atomic_file.hpp"
-#include "core/errors.hpp"
+#include "core/io/atomic_file.hpp"
+#include "core/base/errors.hpp"
 
 namespace peviz::plot {
 

@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "core/errors.hpp"
-#include "core/png_file.hpp"
+#include "core/base/errors.hpp"
+#include "core/io/png_file.hpp"
 
 namespace peviz::plot {
 

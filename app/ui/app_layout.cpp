@@ -18,7 +18,7 @@
 #include "app/ui/views/figure_menu.hpp"
 #include "app/ui/views/record_dialog.hpp"
 #include "app/ui/views/teach_views.hpp"
-#include "core/limits.hpp"
+#include "core/base/limits.hpp"
 
 namespace peviz::app {
 

@@ -14,7 +14,7 @@
 #include "app/plot/svg_writer.hpp"
 #include "app/ui/app_layout.hpp"
 #include "app/ui/theme.hpp"
-#include "core/errors.hpp"
+#include "core/base/errors.hpp"
 
 namespace peviz::app {
 

@@ -8,7 +8,7 @@
 #include "app/model/figure.hpp"
 #include "app/gfx/heatmap_renderer.hpp"
 #include "app/plot/display_list.hpp"
-#include "core/png_file.hpp"
+#include "core/io/png_file.hpp"
 
 namespace peviz::app {
 

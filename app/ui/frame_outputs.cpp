@@ -13,7 +13,7 @@
 #include "app/model/figure_io.hpp"
 #include "app/plot/draw/drawn_plots.hpp"
 #include "app/ui/figure_capture.hpp"
-#include "core/errors.hpp"
+#include "core/base/errors.hpp"
 
 namespace peviz::app {
 

@@ -15,9 +15,9 @@
 #include "app/model/presets.hpp"
 #include "cli/flag_checks.hpp"
 #include "cli/shared_flags.hpp"
-#include "core/absolute_encodings.hpp"
-#include "core/errors.hpp"
-#include "core/limits.hpp"
+#include "core/encodings/absolute_encodings.hpp"
+#include "core/base/errors.hpp"
+#include "core/base/limits.hpp"
 
 namespace peviz::app {
 

@@ -35,7 +35,7 @@
 #include "app/ui/monkey.hpp"
 #include "app/ui/shortcuts.hpp"
 #include "app/ui/theme.hpp"
-#include "core/errors.hpp"
+#include "core/base/errors.hpp"
 
 namespace peviz::app {
 

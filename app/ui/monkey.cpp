@@ -24,7 +24,7 @@
 #include "app/model/presentation.hpp"
 #include "app/model/state_check.hpp"
 #include "app/model/state_json.hpp"
-#include "core/errors.hpp"
+#include "core/base/errors.hpp"
 
 namespace peviz::app {
 

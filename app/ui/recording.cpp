@@ -10,7 +10,7 @@
 #include "app/model/state_json.hpp"
 #include "app/ui/figure_capture.hpp"
 #include "app/plot/colormap.hpp"
-#include "core/errors.hpp"
+#include "core/base/errors.hpp"
 
 namespace peviz::app {
 

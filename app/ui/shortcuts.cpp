@@ -7,7 +7,7 @@
 
 #include "app/gfx/window.hpp"
 #include "app/model/presentation.hpp"
-#include "core/limits.hpp"
+#include "core/base/limits.hpp"
 
 namespace peviz::app {
 

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "core/simd_kernels.hpp"
+#include "core/simd/simd_kernels.hpp"
 #include "core/train/spare_cores.hpp"
 
 namespace peviz::train {

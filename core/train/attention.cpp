@@ -3,8 +3,8 @@
 #include <cmath>
 #include <type_traits>
 
-#include "core/rope.hpp"
-#include "core/simd_kernels.hpp"
+#include "core/rope/rope.hpp"
+#include "core/simd/simd_kernels.hpp"
 #include "core/train/exp_float.hpp"
 #include "core/train/gemm.hpp"
 #include "core/train/layers.hpp"
@@ -35,7 +35,7 @@ RopeTable<T> make_rope_table(int head_dim, double base, int max_positions) {
 namespace {
 
 // Rotates pair (x_j, x_{j+half}) of one head vector by +angle (sign = 1) or -angle (sign = -1):
-// (x, y) -> (x cos - y sin, y cos + x sin), core/rope.hpp's convention.
+// (x, y) -> (x cos - y sin, y cos + x sin), core/rope/rope.hpp's convention.
 template <class T>
 void rotate_head(T* x, const T* cos, const T* sin, int pairs, T sign) {
   for (int j = 0; j < pairs; ++j) {

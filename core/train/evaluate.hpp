@@ -3,7 +3,7 @@
 #include <optional>
 #include <vector>
 
-#include "core/matrix.hpp"
+#include "core/base/matrix.hpp"
 #include "core/train/model.hpp"
 #include "core/train/tasks.hpp"
 

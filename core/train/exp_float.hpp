@@ -2,7 +2,7 @@
 #pragma once
 #include <cstdint>
 
-#include "core/bit_cast.hpp"
+#include "core/base/bit_cast.hpp"
 
 namespace peviz::train {
 

@@ -8,9 +8,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/atomic_file.hpp"
-#include "core/errors.hpp"
-#include "core/safetensors.hpp"
+#include "core/io/atomic_file.hpp"
+#include "core/base/errors.hpp"
+#include "core/io/safetensors.hpp"
 #include "core/train/run_io.hpp"
 
 namespace peviz::train {

@@ -1,10 +1,10 @@
 // The float GELU kernel of the training engine, built for AVX-512, AVX2 and baseline x86-64 (one body).
 //
-// gelu_forward<float> (layers.hpp) calls it on core's best_simd_path(). Like core/simd_kernels.hpp,
+// gelu_forward<float> (layers.hpp) calls it on core's best_simd_path(). Like core/simd/simd_kernels.hpp,
 // every path computes each element with the same operations in the same order (no fused multiply-add:
 // core builds with -ffp-contract=off), so all paths give the same bits; tests compare them.
 #pragma once
-#include "core/simd_kernels.hpp"
+#include "core/simd/simd_kernels.hpp"
 
 namespace peviz::train {
 

@@ -26,8 +26,8 @@ inline constexpr double kMinGemmSplitWork = 1 << 22;
 //   targets), so products it serves whole and in both halves are cut at multiples of kXsmmRowAlign.
 // - OpenBLAS's kernels do not at every cut: its Haswell kernels (every AVX2 host) take the rows in blocks of 12 and
 //   sum some elements of a block over k in two running totals, others in one, by their place in the block; cuts at
-//   multiples of 12 keep the bits, cuts at other multiples of 16 do not (docs/architecture.md, "Splitting a product
-//   between cores"). Its products, and the browser's Eigen ones, are cut at multiples of kBlasRowAlign (whole
+//   multiples of 12 keep the bits, cuts at other multiples of 16 do not (docs/benchmarks.md, "Splitting a product
+//   between cores: which cuts keep the bits"). Its products, and the browser's Eigen ones, are cut at multiples of kBlasRowAlign (whole
 //   blocks of 12 and of 16), and only where both halves stay on its regular kernels (gemm.cpp).
 // Either way the cut is trusted only after a check, once per kind of product (float or double, transposes, alpha 1
 // or not, beta 0, 1 or other, library): a probe product cut at the alignment, whose upper half ends in a part tile,

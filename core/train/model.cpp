@@ -5,9 +5,9 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "core/absolute_encodings.hpp"
-#include "core/alibi.hpp"
-#include "core/t5_buckets.hpp"
+#include "core/encodings/absolute_encodings.hpp"
+#include "core/encodings/alibi.hpp"
+#include "core/encodings/t5_buckets.hpp"
 #include "core/train/fire.hpp"
 
 namespace peviz::train {

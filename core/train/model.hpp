@@ -14,7 +14,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/alibi.hpp"
+#include "core/encodings/alibi.hpp"
 #include "core/train/layers.hpp"
 #include "core/train/packed_batch.hpp"
 #include "core/train/positions.hpp"

@@ -5,9 +5,9 @@
 #include <cmath>
 #include <sstream>
 
-#include "core/errors.hpp"
-#include "core/limits.hpp"
-#include "core/params.hpp"
+#include "core/base/errors.hpp"
+#include "core/base/limits.hpp"
+#include "core/encodings/params.hpp"
 #include "core/train/fire.hpp"
 
 namespace peviz::train {

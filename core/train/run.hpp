@@ -18,8 +18,8 @@
 #include <string>
 #include <vector>
 
-#include "core/limits.hpp"
-#include "core/matrix.hpp"
+#include "core/base/limits.hpp"
+#include "core/base/matrix.hpp"
 #include "core/train/adamw.hpp"
 #include "core/train/evaluate.hpp"
 #include "core/train/model.hpp"
@@ -27,7 +27,7 @@
 
 namespace peviz::train {
 
-// Defaults and ranges: core/limits.hpp, section "training".
+// Defaults and ranges: core/base/limits.hpp, section "training".
 struct TrainSettings {
   Task task = Task::copy;
   PositionEncoding pe = PositionEncoding::rope;

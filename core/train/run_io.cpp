@@ -6,10 +6,10 @@
 #include <cstring>
 #include <sstream>
 
-#include "core/atomic_file.hpp"
-#include "core/errors.hpp"
-#include "core/float_chars.hpp"
-#include "core/safetensors.hpp"
+#include "core/io/atomic_file.hpp"
+#include "core/base/errors.hpp"
+#include "core/io/float_chars.hpp"
+#include "core/io/safetensors.hpp"
 
 namespace peviz::train {
 
@@ -260,7 +260,7 @@ std::unique_ptr<TrainRun> run_from_bytes(std::string_view bytes, const std::stri
     for (std::size_t d : param_shape(c, Param(p))) shape.push_back(d);
     if (it == idx.tensors.end() || (it->dtype != "F32" && it->dtype != "F16") || it->shape != shape)
       throw ParamError(param, "tensor '" + name + "' is missing or is not F32 / F16 of the shape the settings give");
-    const char* src = bytes.data() + idx.data_start + it->begin;  // little-endian hosts only, as core/safetensors
+    const char* src = bytes.data() + idx.data_start + it->begin;  // little-endian hosts only, as core/io/safetensors
     float* dst = params.data() + layout.offset[std::size_t(p)];
     if (it->dtype == "F32") {
       std::memcpy(dst, src, 4 * layout.size(Param(p)));

@@ -4,9 +4,9 @@
 #include <filesystem>
 #include <ostream>
 
-#include "core/atomic_file.hpp"
-#include "core/errors.hpp"
-#include "core/safetensors.hpp"
+#include "core/io/atomic_file.hpp"
+#include "core/base/errors.hpp"
+#include "core/io/safetensors.hpp"
 
 namespace peviz::train {
 

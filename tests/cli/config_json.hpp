@@ -5,7 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "run_peviz.hpp"
-#include "tests/core/model_config_fixtures.hpp"
+#include "tests/core/models/model_config_fixtures.hpp"
 
 // "--config '<path of the fixture `name`>'".
 inline std::string config(const std::string& name) { return "--config '" + model_config_fixture(name).string() + "'"; }

@@ -8,7 +8,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
-#include "core/nd_array.hpp"
+#include "core/io/nd_array.hpp"
 #include "run_peviz.hpp"
 #include <fstream>
 

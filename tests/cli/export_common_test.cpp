@@ -17,13 +17,13 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/absolute_encodings.hpp"
-#include "core/alibi.hpp"
-#include "core/distance_series.hpp"
-#include "core/nd_array.hpp"
-#include "core/shaw.hpp"
-#include "core/similarity.hpp"
-#include "core/t5_buckets.hpp"
+#include "core/encodings/absolute_encodings.hpp"
+#include "core/encodings/alibi.hpp"
+#include "core/encodings/distance_series.hpp"
+#include "core/io/nd_array.hpp"
+#include "core/encodings/shaw.hpp"
+#include "core/encodings/similarity.hpp"
+#include "core/encodings/t5_buckets.hpp"
 #include "run_peviz.hpp"
 
 namespace fs = std::filesystem;

@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
-#include "core/nd_array.hpp"
+#include "core/io/nd_array.hpp"
 #include "run_peviz.hpp"
 
 namespace fs = std::filesystem;

@@ -11,9 +11,9 @@
 #include <nlohmann/json.hpp>
 
 #include "config_json.hpp"
-#include "core/model_comparison.hpp"
-#include "core/model_config.hpp"
-#include "core/rope_bounds.hpp"
+#include "core/models/model_comparison.hpp"
+#include "core/models/model_config.hpp"
+#include "core/rope/rope_bounds.hpp"
 
 TEST_CASE("rope-bounds: d_extra and t_extra are Liu et al.'s Eq. 13 for the flags given") {
   for (const auto& [d, base, len] : {std::tuple{128, 10000.0, 4096}, std::tuple{64, 500000.0, 8192}, std::tuple{16, 100.0, 100}}) {

@@ -13,7 +13,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "core/params.hpp"
+#include "core/encodings/params.hpp"
 #include "run_peviz.hpp"
 
 using namespace peviz;

@@ -8,8 +8,8 @@
 #include <catch2/catch.hpp>
 
 #include "cli/commands.hpp"
-#include "core/atomic_file.hpp"
-#include "core/errors.hpp"
+#include "core/io/atomic_file.hpp"
+#include "core/base/errors.hpp"
 #include "tests/stderr_capture.hpp"
 
 using namespace peviz;

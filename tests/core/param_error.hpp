@@ -2,7 +2,7 @@
 #pragma once
 #include <string>
 
-#include "core/errors.hpp"
+#include "core/base/errors.hpp"
 
 template <class F>
 std::string param_error_of(F&& fn) {

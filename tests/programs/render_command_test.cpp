@@ -17,8 +17,8 @@ extern "C" {
 
 #include "app/model/figure.hpp"
 #include "app/plot/vector_metadata.hpp"
-#include "core/atomic_file.hpp"
-#include "core/png_file.hpp"
+#include "core/io/atomic_file.hpp"
+#include "core/io/png_file.hpp"
 #include "tests/app/ui/run_gui.hpp"
 #include "tests/cli/flag_probe.hpp"
 

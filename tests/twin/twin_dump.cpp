@@ -18,8 +18,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/errors.hpp"
-#include "core/safetensors.hpp"
+#include "core/base/errors.hpp"
+#include "core/io/safetensors.hpp"
 #include "core/train/experiment.hpp"
 #include "core/train/run_io.hpp"
 #include "core/train/twin.hpp"

@@ -8,7 +8,7 @@
 #include "app/model/figure.hpp"
 #include "app/model/json_fields.hpp"
 #include "app/model/page_model.hpp"
-#include "core/alibi.hpp"
+#include "core/encodings/alibi.hpp"
 
 namespace peviz::app {
 

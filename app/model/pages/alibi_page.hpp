@@ -5,8 +5,8 @@
 #include <vector>
 
 #include "app/plot/heatmap_image.hpp"
-#include "core/limits.hpp"
-#include "core/matrix.hpp"
+#include "core/base/limits.hpp"
+#include "core/base/matrix.hpp"
 
 namespace peviz::app {
 

@@ -14,9 +14,9 @@
 #include "app/model/app_state.hpp"
 #include "app/model/json_fields.hpp"
 #include "app/model/page_model.hpp"
-#include "core/absolute_encodings.hpp"
-#include "core/errors.hpp"
-#include "core/similarity.hpp"
+#include "core/encodings/absolute_encodings.hpp"
+#include "core/base/errors.hpp"
+#include "core/encodings/similarity.hpp"
 
 namespace peviz::app {
 

@@ -7,10 +7,10 @@
 #include <vector>
 
 #include "app/plot/heatmap_image.hpp"
-#include "core/binary_analogy.hpp"
-#include "core/matrix.hpp"
-#include "core/params.hpp"
-#include "core/similarity.hpp"
+#include "core/encodings/binary_analogy.hpp"
+#include "core/base/matrix.hpp"
+#include "core/encodings/params.hpp"
+#include "core/encodings/similarity.hpp"
 
 namespace peviz::app {
 

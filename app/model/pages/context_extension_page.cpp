@@ -1,4 +1,4 @@
-// The context-extension page: wavelength per RoPE pair for none / PI / NTK / YaRN / llama3 (core/context_extension).
+// The context-extension page: wavelength per RoPE pair for none / PI / NTK / YaRN / llama3 (core/models/context_extension).
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -12,9 +12,9 @@
 #include "app/model/figure.hpp"
 #include "app/model/json_fields.hpp"
 #include "app/model/page_model.hpp"
-#include "core/limits.hpp"
-#include "core/model_comparison.hpp"
-#include "core/model_config.hpp"
+#include "core/base/limits.hpp"
+#include "core/models/model_comparison.hpp"
+#include "core/models/model_config.hpp"
 #include "core/train/experiment.hpp"
 
 namespace peviz::app {

@@ -5,10 +5,10 @@
 #include <string>
 #include <vector>
 
-#include "core/context_extension.hpp"
-#include "core/matrix.hpp"
-#include "core/model_comparison.hpp"
-#include "core/shipped_models.hpp"
+#include "core/models/context_extension.hpp"
+#include "core/base/matrix.hpp"
+#include "core/models/model_comparison.hpp"
+#include "core/models/shipped_models.hpp"
 
 namespace peviz::app {
 
@@ -72,7 +72,7 @@ struct AppState;
 struct PageStates;
 // True for a .json file that is not a lab experiment (those are train::is_lab_file's): a model's config.json.
 bool is_model_config_file_name(const std::string& path);
-// Opens a Hugging Face config.json (core/model_config.hpp) on the page of its positions: a RoPE model is loaded
+// Opens a Hugging Face config.json (core/models/model_config.hpp) on the page of its positions: a RoPE model is loaded
 // onto every RoPE page (load_rope_model) and shown on this one unless a RoPE page is shown already; T5 buckets on
 // T5 & Shaw, ALiBi heads on ALiBi. Returns what was opened, for the toast. ParamError naming what is wrong (a
 // learned table: its weights are in the model's .safetensors, which the Learned tables page opens); the state is

@@ -4,10 +4,10 @@
 #include <string>
 #include <vector>
 
-#include "core/absolute_encodings.hpp"
-#include "core/criteria.hpp"
-#include "core/limits.hpp"
-#include "core/matrix.hpp"
+#include "core/encodings/absolute_encodings.hpp"
+#include "core/encodings/criteria.hpp"
+#include "core/base/limits.hpp"
+#include "core/base/matrix.hpp"
 
 namespace peviz::app {
 

@@ -1,4 +1,4 @@
-// The distance chart: every method's score against r = j - i on one normalised axis (core/distance_series).
+// The distance chart: every method's score against r = j - i on one normalised axis (core/encodings/distance_series).
 #include <algorithm>
 #include <string>
 

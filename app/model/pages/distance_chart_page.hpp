@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
-#include "core/distance_series.hpp"
-#include "core/matrix.hpp"
+#include "core/encodings/distance_series.hpp"
+#include "core/base/matrix.hpp"
 
 namespace peviz::app {
 

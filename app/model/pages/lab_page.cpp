@@ -13,9 +13,9 @@
 #include "app/model/json_fields.hpp"
 #include "app/model/page_model.hpp"
 #include "app/model/pages/lab_attention.hpp"
-#include "core/atomic_file.hpp"
-#include "core/errors.hpp"
-#include "core/parallel.hpp"
+#include "core/io/atomic_file.hpp"
+#include "core/base/errors.hpp"
+#include "core/base/parallel.hpp"
 #include "core/train/experiment.hpp"
 #include "core/train/run_io.hpp"
 

@@ -15,8 +15,8 @@
 #include <vector>
 
 #include "app/plot/heatmap_image.hpp"
-#include "core/limits.hpp"
-#include "core/matrix.hpp"
+#include "core/base/limits.hpp"
+#include "core/base/matrix.hpp"
 #include "core/train/run.hpp"
 #include "core/train/run_queue.hpp"
 
@@ -83,7 +83,7 @@ struct LabAttention {
 };
 
 struct LabOptions {
-  // --- inputs (the state JSON's "lab" object; ranges and defaults from core/limits.hpp, "training") ---
+  // --- inputs (the state JSON's "lab" object; ranges and defaults from core/base/limits.hpp, "training") ---
   train::TrainSettings settings;         // every run's settings but pe and seed
   std::array<bool, kLabEncodings> compare = [] {  // kAllPositionEncodings order; the classic six at first
     std::array<bool, kLabEncodings> classic{};

@@ -10,8 +10,8 @@
 #include "app/model/data_files.hpp"
 #include "app/model/page_model.hpp"
 #include "app/model/pages/lab_page.hpp"
-#include "core/errors.hpp"
-#include "core/nd_array.hpp"
+#include "core/base/errors.hpp"
+#include "core/io/nd_array.hpp"
 
 namespace peviz::app {
 

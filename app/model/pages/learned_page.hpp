@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
-#include "core/safetensors.hpp"
-#include "core/matrix.hpp"
+#include "core/io/safetensors.hpp"
+#include "core/base/matrix.hpp"
 
 namespace peviz::app {
 

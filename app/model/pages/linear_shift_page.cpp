@@ -1,12 +1,12 @@
-// The linear-shift page: PE(p+k) = R(k)·PE(p) for the sidebar's sinusoid (core/shift_analysis).
+// The linear-shift page: PE(p+k) = R(k)·PE(p) for the sidebar's sinusoid (core/encodings/shift_analysis).
 #include <algorithm>
 #include <cmath>
 
 #include "app/model/app_state.hpp"
 #include "app/model/json_fields.hpp"
 #include "app/model/page_model.hpp"
-#include "core/absolute_encodings.hpp"
-#include "core/shift_analysis.hpp"
+#include "core/encodings/absolute_encodings.hpp"
+#include "core/encodings/shift_analysis.hpp"
 
 namespace peviz::app {
 

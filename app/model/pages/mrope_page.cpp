@@ -1,5 +1,5 @@
 // The multimodal RoPE page: get_rope_index's t, h, w ids of text + image + text, the score of an offset along each
-// axis, and an image patch's scores with the others under M-RoPE and under 1D RoPE (core/mrope.hpp).
+// axis, and an image patch's scores with the others under M-RoPE and under 1D RoPE (core/models/mrope.hpp).
 #include <algorithm>
 #include <string>
 
@@ -7,8 +7,8 @@
 #include "app/model/figure.hpp"
 #include "app/model/json_fields.hpp"
 #include "app/model/page_model.hpp"
-#include "core/rope.hpp"
-#include "core/shipped_models.hpp"
+#include "core/rope/rope.hpp"
+#include "core/models/shipped_models.hpp"
 
 namespace peviz::app {
 

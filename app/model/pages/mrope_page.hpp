@@ -6,9 +6,9 @@
 #include <vector>
 
 #include "app/plot/heatmap_image.hpp"
-#include "core/matrix.hpp"
-#include "core/model_config.hpp"
-#include "core/mrope.hpp"
+#include "core/base/matrix.hpp"
+#include "core/models/model_config.hpp"
+#include "core/models/mrope.hpp"
 
 namespace peviz::app {
 

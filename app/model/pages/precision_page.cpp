@@ -1,11 +1,11 @@
-// The precision page: phase error of t·θ in fp32 / bf16 / fp16 against t (core/precision).
+// The precision page: phase error of t·θ in fp32 / bf16 / fp16 against t (core/rope/precision).
 #include <cmath>
 
 #include "app/model/app_state.hpp"
 #include "app/model/figure.hpp"
 #include "app/model/json_fields.hpp"
 #include "app/model/page_model.hpp"
-#include "core/absolute_encodings.hpp"
+#include "core/encodings/absolute_encodings.hpp"
 
 namespace peviz::app {
 

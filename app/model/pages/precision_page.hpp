@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
-#include "core/precision.hpp"
-#include "core/matrix.hpp"
+#include "core/rope/precision.hpp"
+#include "core/base/matrix.hpp"
 
 namespace peviz::app {
 

@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
-#include "core/rope.hpp"
-#include "core/matrix.hpp"
+#include "core/rope/rope.hpp"
+#include "core/base/matrix.hpp"
 
 namespace peviz::app {
 

@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
-#include "core/rope.hpp"
-#include "core/matrix.hpp"
+#include "core/rope/rope.hpp"
+#include "core/base/matrix.hpp"
 
 namespace peviz::app {
 
@@ -24,7 +24,7 @@ struct RopeDecayOptions {
   std::string model_label;                              // cache: "name, base b", the legend's label
   std::vector<float> model_base_score, model_base_bound;  // cache: as score and bound, at the model's base
   // The context-extension page's compared models instead of the three bases: each model's own head and scaled
-  // frequencies (core/model_comparison.hpp model_rope), one colour each as there.
+  // frequencies (core/models/model_comparison.hpp model_rope), one colour each as there.
   bool models = false;
   std::vector<std::string> model_names;                 // cache, per compared model
   std::vector<std::vector<float>> model_score, model_bound;

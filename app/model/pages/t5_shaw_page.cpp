@@ -5,8 +5,8 @@
 #include "app/model/figure.hpp"
 #include "app/model/json_fields.hpp"
 #include "app/model/page_model.hpp"
-#include "core/shaw.hpp"
-#include "core/t5_buckets.hpp"
+#include "core/encodings/shaw.hpp"
+#include "core/encodings/t5_buckets.hpp"
 
 namespace peviz::app {
 

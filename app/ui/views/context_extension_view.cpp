@@ -13,7 +13,7 @@
 #include "app/ui/views/views.hpp"
 #include "app/ui/views/model_comparison_view.hpp"
 #include "app/ui/views/rope_model_line.hpp"
-#include "core/rope_scaling.hpp"
+#include "core/rope/rope_scaling.hpp"
 
 namespace peviz::app {
 

@@ -6,7 +6,7 @@
 
 #include "app/model/page_model.hpp"
 #include "app/ui/views/views.hpp"
-#include "core/absolute_encodings.hpp"
+#include "core/encodings/absolute_encodings.hpp"
 
 namespace peviz::app {
 

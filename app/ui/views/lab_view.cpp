@@ -10,7 +10,7 @@
 
 #include "app/plot/draw/plot.hpp"
 #include "app/ui/views/views.hpp"
-#include "core/parallel.hpp"
+#include "core/base/parallel.hpp"
 
 namespace peviz::app {
 

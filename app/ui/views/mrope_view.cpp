@@ -1,5 +1,5 @@
 // Multimodal RoPE: the t, h, w position ids of text + image + text, the score of an offset along each axis, and one
-// image patch's scores with the others under M-RoPE beside 1D RoPE over the same tokens (core/mrope.hpp).
+// image patch's scores with the others under M-RoPE beside 1D RoPE over the same tokens (core/models/mrope.hpp).
 #include <algorithm>
 #include <cstdio>
 #include <string>

@@ -1,5 +1,5 @@
 // Precision: phase error of t * theta in fp32, bf16 and fp16 against position, with the position at
-// which neighbouring positions round to the same number marked (core/precision.hpp).
+// which neighbouring positions round to the same number marked (core/rope/precision.hpp).
 #include <algorithm>
 #include <array>
 #include <cmath>

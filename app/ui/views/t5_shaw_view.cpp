@@ -7,7 +7,7 @@
 
 #include "app/plot/draw/plot.hpp"
 #include "app/ui/views/views.hpp"
-#include "core/t5_buckets.hpp"
+#include "core/encodings/t5_buckets.hpp"
 
 namespace peviz::app {
 

@@ -12,7 +12,7 @@
 #include "app/model/presets.hpp"
 #include "app/ui/views/teach_views.hpp"
 #include "app/ui/views/views.hpp"
-#include "core/errors.hpp"
+#include "core/base/errors.hpp"
 
 namespace peviz::app {
 

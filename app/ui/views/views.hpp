@@ -10,7 +10,7 @@
 #include "app/model/presentation.hpp"  // shows_part
 #include "app/plot/draw/plot.hpp"
 #include "app/plot/heatmap_image.hpp"
-#include "core/limits.hpp"
+#include "core/base/limits.hpp"
 
 namespace peviz::app {
 
@@ -73,7 +73,7 @@ void next_on_line(float item_width, const char* label = nullptr);
 // Width of a radio button or small button with this label.
 float radio_width(const char* label);
 float small_button_width(const char* label);
-// A slider over a limit's window range (core/limits.hpp), logarithmic where the limit says so,
+// A slider over a limit's window range (core/base/limits.hpp), logarithmic where the limit says so,
 // clamped. True when changed.
 bool limit_slider(const char* label, int& v, const Limit& l, const char* format = "%d");
 bool limit_slider(const char* label, double& v, const Limit& l, const char* format = "%.6g");
@@ -110,7 +110,7 @@ void heatmap_panel(plot::HeatmapImage& img, const char* id, const char* x_label,
 // Slider over an int option; marks `page` dirty when it moves.
 bool page_slider(AppState& s, Page page, const char* label, int& v, int lo, int hi, bool log = false);
 bool page_slider(AppState& s, Page page, const char* label, double& v, double lo, double hi, bool log = false);
-// The same over a limit's window range and scale (core/limits.hpp).
+// The same over a limit's window range and scale (core/base/limits.hpp).
 bool page_slider(AppState& s, Page page, const char* label, int& v, const Limit& l);
 bool page_slider(AppState& s, Page page, const char* label, double& v, const Limit& l);
 // Puts the next page slider (labelled `label`) on the current line when it fits there, else on a new line.

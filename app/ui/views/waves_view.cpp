@@ -12,7 +12,7 @@
 
 #include "app/plot/draw/plot.hpp"
 #include "app/ui/views/views.hpp"
-#include "core/absolute_encodings.hpp"
+#include "core/encodings/absolute_encodings.hpp"
 
 namespace peviz::app {
 

@@ -55,7 +55,7 @@ PARAMS = ["wte", "wpe", "t5_bias", "ln1w", "ln1b", "qkvw", "qkvb", "attprojw", "
 FIRE_HIDDEN, FIRE_MIN_C, FIRE_MIN_THRESHOLD = 32, 1e-3, 1.0  # core/train/fire.hpp
 
 
-# ---- the position encodings (core/absolute_encodings, core/rope, core/alibi, core/t5_buckets) ---------------
+# ---- the position encodings (core/encodings/absolute_encodings, core/rope/rope, core/encodings/alibi, core/encodings/t5_buckets) ---------------
 
 def sinusoid_table(max_positions, d, base=10000.0):
     """Interleaved, Vaswani et al. 2017 §3.5: PE(t, 2i) = sin(t w_i), PE(t, 2i+1) = cos(t w_i), w_i = base^(-2i/d)."""
@@ -75,7 +75,7 @@ def rope_tables(head_dim, base, max_positions, dtype=torch.float32):
 
 
 def alibi_slopes(heads):
-    """Press et al. 2022 (ofirpress/attention_with_linear_biases get_slopes), as core/alibi.cpp."""
+    """Press et al. 2022 (ofirpress/attention_with_linear_biases get_slopes), as core/encodings/alibi.cpp."""
     p = 1
     while p * 2 <= heads:
         p *= 2
@@ -254,7 +254,7 @@ def exact_match(model, cfg, device):
     return out
 
 
-# ---- files (core/safetensors*.cpp, core/train/run_io.cpp, experiment.cpp) -------------------------------------
+# ---- files (core/io/safetensors*.cpp, core/train/run_io.cpp, experiment.cpp) -------------------------------------
 
 def read_safetensors(path):
     """{name: float32 tensor} and the __metadata__ strings; F32 and F16 (peviz's --half) tensors."""
@@ -284,7 +284,7 @@ def write_atomically(path, data):
 
 def safetensors_bytes(tensors, meta):
     """F32 tensors in the given order, little-endian; header keys sorted, padded with spaces to 8 bytes."""
-    assert sys.byteorder == "little", "little-endian hosts only, as core/safetensors"
+    assert sys.byteorder == "little", "little-endian hosts only, as core/io/safetensors"
     header, offset, blobs = {"__metadata__": meta}, 0, []
     for name, t in tensors:
         t = t.detach().to("cpu", torch.float32).contiguous()

@@ -8,7 +8,7 @@
 
 #include "app/media/gif_file.hpp"
 #include "app/plot/colormap.hpp"
-#include "core/errors.hpp"
+#include "core/base/errors.hpp"
 #include "tests/temp_path.hpp"
 
 using namespace peviz;

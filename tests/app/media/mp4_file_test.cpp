@@ -11,7 +11,7 @@ extern "C" {
 }
 
 #include "app/media/mp4_file.hpp"
-#include "core/errors.hpp"
+#include "core/base/errors.hpp"
 #include "tests/temp_path.hpp"
 
 using namespace peviz;

@@ -9,8 +9,8 @@
 #include "app/model/figure_io.hpp"
 #include "app/model/state_json.hpp"
 #include "app/plot/vector_metadata.hpp"
-#include "core/atomic_file.hpp"
-#include "core/errors.hpp"
+#include "core/io/atomic_file.hpp"
+#include "core/base/errors.hpp"
 #include "tests/app/plot/sample_display_list.hpp"
 #include "tests/cli/run_peviz.hpp"
 

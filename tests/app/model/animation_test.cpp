@@ -6,7 +6,7 @@
 
 #include "app/model/animation.hpp"
 #include "app/model/state_json.hpp"
-#include "core/errors.hpp"
+#include "core/base/errors.hpp"
 
 using namespace peviz;
 using namespace peviz::app;

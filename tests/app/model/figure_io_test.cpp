@@ -12,9 +12,9 @@
 #include "app/model/figure_io.hpp"
 #include "app/model/state_json.hpp"
 #include "app/plot/svg_writer.hpp"
-#include "core/errors.hpp"
-#include "core/png_file.hpp"
-#include "tests/core/model_config_fixtures.hpp"
+#include "core/base/errors.hpp"
+#include "core/io/png_file.hpp"
+#include "tests/core/models/model_config_fixtures.hpp"
 #include "tests/temp_path.hpp"
 
 using namespace peviz;

@@ -15,9 +15,9 @@
 #include "app/model/lessons.hpp"
 #include "app/model/presentation.hpp"
 #include "app/model/word_order_demo.hpp"
-#include "core/criteria.hpp"
-#include "core/errors.hpp"
-#include "core/rope.hpp"
+#include "core/encodings/criteria.hpp"
+#include "core/base/errors.hpp"
+#include "core/rope/rope.hpp"
 #include "tests/build_paths.hpp"
 
 using namespace peviz;

@@ -13,9 +13,9 @@
 #include "app/model/page_model.hpp"
 #include "app/model/figure.hpp"
 #include "app/model/state_json.hpp"
-#include "core/rope.hpp"
-#include "core/errors.hpp"
-#include "../../core/model_config_fixtures.hpp"
+#include "core/rope/rope.hpp"
+#include "core/base/errors.hpp"
+#include "tests/core/models/model_config_fixtures.hpp"
 #include "../../temp_path.hpp"
 
 using namespace peviz;

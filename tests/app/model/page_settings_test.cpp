@@ -11,7 +11,7 @@
 #include "app/model/page_model.hpp"
 #include "app/model/state_json.hpp"
 #include "app/model/view_link.hpp"
-#include "core/errors.hpp"
+#include "core/base/errors.hpp"
 
 using namespace peviz;
 using namespace peviz::app;

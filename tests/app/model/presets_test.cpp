@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "app/model/presets.hpp"
-#include "core/errors.hpp"
+#include "core/base/errors.hpp"
 #include "tests/build_paths.hpp"
 #include "tests/temp_path.hpp"
 

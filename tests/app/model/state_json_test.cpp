@@ -2,8 +2,8 @@
 #include <catch2/catch.hpp>
 
 #include "app/model/state_json.hpp"
-#include "core/errors.hpp"
-#include "core/limits.hpp"
+#include "core/base/errors.hpp"
+#include "core/base/limits.hpp"
 
 using namespace peviz;
 using namespace peviz::app;

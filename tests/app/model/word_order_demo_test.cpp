@@ -5,7 +5,7 @@
 #include <cmath>
 
 #include "app/model/word_order_demo.hpp"
-#include "core/absolute_encodings.hpp"
+#include "core/encodings/absolute_encodings.hpp"
 
 using namespace peviz;
 using namespace peviz::app;

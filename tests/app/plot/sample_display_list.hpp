@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "app/plot/display_list.hpp"
-#include "core/matrix.hpp"
+#include "core/base/matrix.hpp"
 
 // 400 x 300 pixels, white background. A 2 x 3 heatmap fills [40, 40]..[160, 120] (40 px per cell),
 // a red 10 x 10 square sits at [300, 200], and the labels are "position", "value", "0", "64",

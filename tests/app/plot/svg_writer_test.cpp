@@ -6,8 +6,8 @@
 
 #include "app/plot/svg_writer.hpp"
 #include "app/plot/vector_metadata.hpp"
-#include "core/atomic_file.hpp"
-#include "core/errors.hpp"
+#include "core/io/atomic_file.hpp"
+#include "core/base/errors.hpp"
 #include "tests/app/plot/sample_display_list.hpp"
 #include "tests/cli/run_peviz.hpp"
 

@@ -4,7 +4,7 @@
 
 #include "app/plot/svg_writer.hpp"
 #include "app/plot/vector_metadata.hpp"
-#include "core/errors.hpp"
+#include "core/base/errors.hpp"
 #include "tests/app/plot/sample_display_list.hpp"
 
 using namespace peviz;

@@ -13,7 +13,7 @@
 #include "app/model/presentation.hpp"
 #include "app/plot/draw/drawn_plots.hpp"
 #include "app/ui/views/views.hpp"
-#include "core/params.hpp"
+#include "core/encodings/params.hpp"
 #include "tests/app/ui/imgui_headless.hpp"
 #include "tests/build_paths.hpp"
 

@@ -10,8 +10,8 @@
 #include <nlohmann/json.hpp>
 
 #include "app/plot/draw/drawn_plots.hpp"
-#include "core/atomic_file.hpp"
-#include "core/png_file.hpp"
+#include "core/io/atomic_file.hpp"
+#include "core/io/png_file.hpp"
 #include "tests/app/plot/draw/plot_context_scope.hpp"
 #include "tests/app/ui/run_gui.hpp"
 

@@ -9,7 +9,7 @@
 #include <catch2/catch.hpp>
 
 #include "app/model/page_model.hpp"
-#include "core/absolute_encodings.hpp"
+#include "core/encodings/absolute_encodings.hpp"
 #include "tests/app/ui/run_gui.hpp"
 #include "tests/stderr_capture.hpp"
 

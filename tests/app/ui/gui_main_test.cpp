@@ -3,7 +3,7 @@
 
 #include "tests/cli/run_peviz.hpp"
 
-#include "core/limits.hpp"
+#include "core/base/limits.hpp"
 
 TEST_CASE("initial parameters outside the window's ranges exit 2 with the flag named, without a display") {
   for (const char* args : {"--d-model 0", "--d-model 5000", "--seq-len 9000", "--base 1", "--size 10x10",

@@ -7,7 +7,7 @@
 
 #include "app/gfx/window.hpp"
 #include "app/model/lessons.hpp"
-#include "core/limits.hpp"
+#include "core/base/limits.hpp"
 #include "tests/build_paths.hpp"
 #include "tests/app/ui/imgui_headless.hpp"
 

@@ -7,7 +7,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "core/simd_kernels.hpp"
+#include "core/simd/simd_kernels.hpp"
 
 using namespace peviz::train;
 

@@ -10,9 +10,9 @@
 #include <nlohmann/json.hpp>
 #include "tests/temp_path.hpp"
 
-#include "core/safetensors.hpp"
+#include "core/io/safetensors.hpp"
 #include "core/train/run_io.hpp"
-#include "../param_error.hpp"
+#include "tests/core/param_error.hpp"
 
 using namespace peviz::train;
 namespace fs = std::filesystem;

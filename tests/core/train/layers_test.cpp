@@ -3,7 +3,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "core/rope.hpp"
+#include "core/rope/rope.hpp"
 #include "gradient_check.hpp"
 
 using namespace peviz::train;

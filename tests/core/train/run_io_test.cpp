@@ -10,8 +10,8 @@
 #include "tiny_run.hpp"
 #include "tests/temp_path.hpp"
 
-#include "core/safetensors.hpp"
-#include "../param_error.hpp"
+#include "core/io/safetensors.hpp"
+#include "tests/core/param_error.hpp"
 
 using namespace peviz::train;
 

@@ -7,7 +7,7 @@
 #include <catch2/catch.hpp>
 #include "tiny_run.hpp"
 
-#include "core/errors.hpp"
+#include "core/base/errors.hpp"
 #include "core/train/experiment.hpp"
 
 using namespace peviz::train;

@@ -6,7 +6,7 @@
 #include <catch2/catch.hpp>
 #include "tiny_run.hpp"
 
-#include "../param_error.hpp"
+#include "tests/core/param_error.hpp"
 
 using namespace peviz::train;
 

@@ -222,7 +222,7 @@ TEST_CASE("the engine's products are split where the halves keep the whole produ
 }
 
 TEST_CASE("OpenBLAS's Haswell kernels: halves cut at 16 rows change bits, at 48 they keep them", "[train][spare][simd]") {
-  // The cause of the AVX2 hosts' failures: the kernel takes the rows in tiles of 12 (docs/architecture.md). Only
+  // The cause of the AVX2 hosts' failures: the kernel takes the rows in tiles of 12 (docs/benchmarks.md). Only
   // where OpenBLAS runs its Haswell kernels (every AVX2 host, and the suite's forced-AVX2 run).
   const char* kernels = std::getenv("OPENBLAS_CORETYPE");
   if (!kernels || std::string(kernels) != "Haswell") {

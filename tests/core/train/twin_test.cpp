@@ -14,10 +14,10 @@
 #include "tests/temp_path.hpp"
 #include "tiny_run.hpp"
 
-#include "core/safetensors.hpp"
+#include "core/io/safetensors.hpp"
 #include "core/train/experiment.hpp"
 #include "core/train/run_io.hpp"
-#include "../param_error.hpp"
+#include "tests/core/param_error.hpp"
 
 using namespace peviz::train;
 namespace fs = std::filesystem;

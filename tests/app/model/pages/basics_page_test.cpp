@@ -6,8 +6,8 @@
 #include <cmath>
 #include <variant>
 
-#include "core/errors.hpp"
-#include "core/similarity.hpp"
+#include "core/base/errors.hpp"
+#include "core/encodings/similarity.hpp"
 #include "tests/app/model/pages/page_test_helpers.hpp"
 
 using namespace peviz;

@@ -17,11 +17,11 @@
 #include "app/model/presets.hpp"
 #include "app/model/state_check.hpp"
 #include "app/model/state_json.hpp"
-#include "core/errors.hpp"
-#include "core/model_comparison.hpp"
-#include "core/shipped_models.hpp"
+#include "core/base/errors.hpp"
+#include "core/models/model_comparison.hpp"
+#include "core/models/shipped_models.hpp"
 #include "tests/app/model/pages/page_test_helpers.hpp"
-#include "tests/core/model_config_fixtures.hpp"
+#include "tests/core/models/model_config_fixtures.hpp"
 
 using namespace peviz;
 using namespace peviz::app;
@@ -157,7 +157,7 @@ TEST_CASE("models compared: the bases that hold, scanned frame by frame while th
   REQUIRE(o.holding_scans[0].done());
   const std::string text = holding_bases_text(o.summaries[0], o.holding_scans[0]);
   CAPTURE(text);
-  // The island 26,952..26,973 first (tests/core/rope_bounds_test.cpp), eight ranges listed, the rest counted.
+  // The island 26,952..26,973 first (tests/core/rope/rope_bounds_test.cpp), eight ranges listed, the rest counted.
   CHECK(text.find("below the span 4096, from Men base up to 2x it: ") != std::string::npos);
   CHECK(text.find("\n  26952.4 .. 26973.1\n") != std::string::npos);
   const std::vector<BaseRange>& ranges = o.holding_scans[0].ranges();

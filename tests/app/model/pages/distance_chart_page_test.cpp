@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include "core/shipped_models.hpp"
+#include "core/models/shipped_models.hpp"
 #include "tests/app/model/pages/page_test_helpers.hpp"
 
 using namespace peviz;

@@ -7,7 +7,7 @@
 #include "app/model/app_update.hpp"
 #include "app/model/data_files.hpp"
 #include "app/model/state_json.hpp"
-#include "core/errors.hpp"
+#include "core/base/errors.hpp"
 
 using namespace peviz;
 using namespace peviz::app;

@@ -17,7 +17,7 @@
 #include "app/model/page_model.hpp"
 #include "app/model/presets.hpp"
 #include "app/model/state_json.hpp"
-#include "core/errors.hpp"
+#include "core/base/errors.hpp"
 #include "core/train/experiment.hpp"
 #include "core/train/run_io.hpp"
 #include "core/train/run_queue.hpp"

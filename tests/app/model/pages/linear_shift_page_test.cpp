@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include "core/errors.hpp"
+#include "core/base/errors.hpp"
 
 #include "tests/app/model/pages/page_test_helpers.hpp"
 

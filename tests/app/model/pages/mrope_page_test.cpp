@@ -5,9 +5,9 @@
 #include <cmath>
 
 #include "app/model/presets.hpp"
-#include "core/errors.hpp"
-#include "core/rope.hpp"
-#include "core/shipped_models.hpp"
+#include "core/base/errors.hpp"
+#include "core/rope/rope.hpp"
+#include "core/models/shipped_models.hpp"
 #include "tests/app/model/pages/page_test_helpers.hpp"
 
 using namespace peviz;

@@ -21,7 +21,7 @@
 #include "app/model/app_update.hpp"
 #include "app/model/state_check.hpp"
 #include "app/ui/views/views.hpp"
-#include "core/shipped_models.hpp"
+#include "core/models/shipped_models.hpp"
 #include "tests/app/ui/imgui_headless.hpp"
 #include "tests/app/ui/run_gui.hpp"
 #include "tests/temp_path.hpp"
