@@ -12,12 +12,19 @@ constexpr std::string_view kTaskNames[] = {"copy", "reverse", "sort"};
 std::string_view to_string(Task t) { return kTaskNames[int(t)]; }
 
 bool parse_task(std::string_view s, Task& out) {
-  for (int i = 0; i < 3; ++i)
-    if (kTaskNames[i] == s) {
-      out = Task(i);
+  for (Task t : kAllTasks)
+    if (to_string(t) == s) {
+      out = t;
       return true;
     }
   return false;
+}
+
+std::string task_names(std::string_view separator, std::string_view last) {
+  std::string text;
+  for (std::size_t i = 0; i < std::size(kAllTasks); ++i)
+    text += std::string(i == 0 ? "" : i + 1 == std::size(kAllTasks) ? last : separator) + std::string(to_string(kAllTasks[i]));
+  return text;
 }
 
 std::vector<int> task_sequence(Task task, const std::vector<int>& symbols) {

@@ -7,6 +7,7 @@
 #pragma once
 #include <cstdint>
 #include <random>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -15,8 +16,11 @@
 namespace peviz::train {
 
 enum class Task { copy, reverse, sort };
+inline constexpr Task kAllTasks[] = {Task::copy, Task::reverse, Task::sort};
 std::string_view to_string(Task t);
-bool parse_task(std::string_view s, Task& out);  // "copy" | "reverse" | "sort"
+bool parse_task(std::string_view s, Task& out);  // any name of task_names
+// The names joined, `last` before the last: "copy, reverse or sort" (defaults), "copy | reverse | sort".
+std::string task_names(std::string_view separator = ", ", std::string_view last = " or ");
 
 inline constexpr int kSymbols = 10;
 inline constexpr int kBos = 10, kSep = 11, kEos = 12;

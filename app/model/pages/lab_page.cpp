@@ -341,7 +341,7 @@ void read_json(const nlohmann::json& j, PageStates& a) {
   LabOptions& o = a.lab;
   std::string task(train::to_string(o.settings.task)), attention_pe(train::to_string(train::kAllPositionEncodings[std::size_t(o.attention_pe)]));
   read(j, "task", task);
-  if (!train::parse_task(task, o.settings.task)) throw ParamError("task", "must be copy, reverse or sort, got " + task);
+  if (!train::parse_task(task, o.settings.task)) throw ParamError("task", "must be " + train::task_names() + ", got " + task);
   if (j.contains("encodings")) {
     const nlohmann::json& e = j.at("encodings");
     if (!e.is_array()) throw ParamError("encodings", "must be an array of encoding names");
