@@ -84,7 +84,7 @@ nlohmann::json inv_freq_extra(const ResolvedRope& r, const ScaledRope& s) {
   extra["inv_freq"] = floats_json(s.inv_freq);
   extra["rotary_dim"] = rotary_dim(r.rope);
   extra["base"] = r.rope.base;
-  extra["rope_type"] = r.scaling.kind == RopeScaling::none ? "default" : std::string(to_string(r.scaling.kind));
+  extra["rope_type"] = std::string(rope_scaling_row(r.scaling.kind).rope_type);
   extra["model"] = r.model;
   extra["layer_type"] = r.layer_type;
   if (!r.pair_axis.empty()) {  // M-RoPE: the position axis each pair turns with

@@ -27,22 +27,24 @@ void add_rope_flags(CLI::App& sub, RopeFlags& f) {
   add_shared_flag(sub, shared_flags::head_dim, f.rope.head_dim, limits::head_dim);
   add_shared_flag(sub, shared_flags::base, f.rope.base, limits::rope_base);
   sub.add_option("--rotary-dim", f.rope.rotary_dim, "Channels that rotate (partial rotary), even, <= head-dim");
-  sub.add_option("--scaling", f.scaling, "none | linear | dynamic | yarn | llama3 | longrope")->capture_default_str();
+  sub.add_option("--scaling", f.scaling, rope_scaling_names(" | ", " | "))->capture_default_str();
   add_shared_flag(sub, shared_flags::factor, f.factor, limits::factor);
   sub.add_option("--original-max-len", f.original_max_len,
                  "original_max_position_embeddings (dynamic: the training context, HF max_position_embeddings)");
-  sub.add_option("--max-len", f.max_len, "Extended max_position_embeddings (yarn/longrope: factor = max-len / original)");
-  sub.add_option("--seq-len", f.seq_len, "Current sequence length (dynamic, longrope)");
-  sub.add_option("--beta-fast", f.beta_fast, "YaRN: rotations above which pairs extrapolate (default 32)");
-  sub.add_option("--beta-slow", f.beta_slow, "YaRN: rotations below which pairs interpolate (default 1)");
-  sub.add_option("--low-freq-factor", f.low_freq_factor, "Llama 3: low-frequency factor (default 1)");
-  sub.add_option("--high-freq-factor", f.high_freq_factor, "Llama 3: high-frequency factor (default 4)");
-  sub.add_option("--attention-factor", f.attention_factor, "YaRN/LongRoPE: attention factor instead of the derived one");
-  sub.add_option("--mscale", f.mscale, "YaRN: DeepSeek mscale (with --mscale-all-dim)");
-  sub.add_option("--mscale-all-dim", f.mscale_all_dim, "YaRN: DeepSeek mscale_all_dim (with --mscale)");
-  sub.add_flag("--no-truncate", f.no_truncate, "YaRN: keep the correction range fractional (HF truncate=false)");
-  sub.add_option("--short-factor", f.short_factor, "LongRoPE: rotary-dim/2 comma-separated divisors (short context)");
-  sub.add_option("--long-factor", f.long_factor, "LongRoPE: rotary-dim/2 comma-separated divisors (long context)");
+  // Each scaling field's help starts with the scalings that read it (rope_scaling.cpp's tables).
+  const auto of = [](ScalingField field, const std::string& text) { return scaling_readers(field) + ": " + text; };
+  sub.add_option("--max-len", f.max_len, "Extended max_position_embeddings (factor = max-len / original where not given)");
+  sub.add_option("--seq-len", f.seq_len, of(ScalingField::seq_len, "current sequence length"));
+  sub.add_option("--beta-fast", f.beta_fast, of(ScalingField::beta_fast, "rotations above which pairs extrapolate (default 32)"));
+  sub.add_option("--beta-slow", f.beta_slow, of(ScalingField::beta_slow, "rotations below which pairs interpolate (default 1)"));
+  sub.add_option("--low-freq-factor", f.low_freq_factor, of(ScalingField::low_freq_factor, "low-frequency factor (default 1)"));
+  sub.add_option("--high-freq-factor", f.high_freq_factor, of(ScalingField::high_freq_factor, "high-frequency factor (default 4)"));
+  sub.add_option("--attention-factor", f.attention_factor, of(ScalingField::attention_factor, "attention factor instead of the derived one"));
+  sub.add_option("--mscale", f.mscale, of(ScalingField::mscale, "DeepSeek mscale (with --mscale-all-dim)"));
+  sub.add_option("--mscale-all-dim", f.mscale_all_dim, of(ScalingField::mscale_all_dim, "DeepSeek mscale_all_dim (with --mscale)"));
+  sub.add_flag("--no-truncate", f.no_truncate, of(ScalingField::truncate, "keep the correction range fractional (HF truncate=false)"));
+  sub.add_option("--short-factor", f.short_factor, of(ScalingField::short_factor, "rotary-dim/2 comma-separated divisors (short context)"));
+  sub.add_option("--long-factor", f.long_factor, of(ScalingField::long_factor, "rotary-dim/2 comma-separated divisors (long context)"));
 }
 
 std::vector<double> parse_number_list(const std::string& text, const std::string& param) {
@@ -118,7 +120,7 @@ ResolvedRope resolve_rope_flags(const RopeFlags& f) {
   if (given(f, "--rotary-dim")) r.rope.rotary_dim = f.rope.rotary_dim;
   if (given(f, "--scaling") || f.config.empty()) {
     const auto kind = parse_rope_scaling(f.scaling);
-    if (!kind) throw ParamError("scaling", "must be none, linear, dynamic, yarn, llama3 or longrope, got '" + f.scaling + "'");
+    if (!kind) throw ParamError("scaling", "must be " + rope_scaling_names() + ", got '" + f.scaling + "'");
     if (*kind != r.scaling.kind) r.scaling = RopeScalingParams{};  // another scaling: none of the config's values
     r.scaling.kind = *kind;
   }

@@ -41,6 +41,8 @@ struct TrainCommand {
   bool half = false;  // --out weights as F16
   std::string emit_pytorch;  // a folder: write the PyTorch twin of these runs there instead of training
   bool emit = false;         // --emit-pytorch was given (its folder may be empty: refused by the emitter)
+  bool list_encodings = false, list_tasks = false;  // print the lab's table (lab_table_json) instead of training
+  std::string format;                               // of the lists: text (the default) or json
 };
 
 // --pe: names and group names (all, fixes), comma separated; each encoding once, in the order given.
@@ -164,9 +166,48 @@ void emit_pytorch(const std::vector<TrainSettings>& settings, const std::string&
               written.size(), lab_py.c_str(), lab_py.c_str());
 }
 
+// One aligned line per row of a lab_table_json section: its values, lists joined by commas.
+std::string table_text(const nlohmann::ordered_json& rows) {
+  std::vector<std::vector<std::string>> cells;
+  std::vector<std::size_t> width;
+  for (const auto& row : rows) {
+    cells.emplace_back();
+    for (const auto& [key, value] : row.items()) {
+      std::string cell;
+      if (!value.is_array()) cell = value.get<std::string>();
+      else for (const auto& v : value) cell += (cell.empty() ? "" : ",") + v.get<std::string>();
+      width.resize(std::max(width.size(), cells.back().size() + 1));
+      width[cells.back().size()] = std::max(width[cells.back().size()], cell.size());
+      cells.back().push_back(cell);
+    }
+  }
+  std::string text;
+  for (const auto& line : cells) {
+    std::string out;
+    for (std::size_t k = 0; k < line.size(); ++k)
+      out += k + 1 < line.size() ? line[k] + std::string(width[k] + 2 - line[k].size(), ' ') : line[k];
+    text += out + "\n";
+  }
+  return text;
+}
+
+// --list-encodings / --list-tasks: the sections asked for of the lab's table, as text or as lab_table_json.
+void print_lab_table(const TrainCommand& c) {
+  const std::string format = c.format.empty() ? "text" : c.format;
+  if (format != "text" && format != "json") throw ParamError("format", "must be text or json, got '" + format + "'");
+  nlohmann::ordered_json j = train::lab_table_json();
+  if (!c.list_encodings) j.erase("encodings");
+  if (!c.list_tasks) j.erase("tasks");
+  if (format == "json") return (void)std::printf("%s\n", j.dump(1).c_str());
+  for (const char* section : {"encodings", "tasks"})
+    if (j.contains(section)) std::printf("%s", table_text(j[section]).c_str());
+}
+
 void run_train(TrainCommand& c) {
+  if (c.list_encodings || c.list_tasks) return print_lab_table(c);
+  if (!c.format.empty()) throw ParamError("format", "goes with --list-encodings or --list-tasks");
   if (!train::parse_task(c.task, c.settings.task))
-    throw ParamError("task", "must be copy, reverse or sort, got '" + c.task + "'");
+    throw ParamError("task", "must be " + train::task_names() + ", got '" + c.task + "'");
   const std::vector<PositionEncoding> encodings = parse_encodings(c.pe);
   const std::vector<std::uint64_t> seeds = parse_seeds(c.seeds, c.settings.seed);
   check_int(limits::train_threads, c.threads);
@@ -210,9 +251,10 @@ void run_train(TrainCommand& c) {
 void register_train(CLI::App& app) {
   auto c = std::make_shared<TrainCommand>();
   TrainSettings& s = c->settings;
-  CLI::App* sub = app.add_subcommand("train", "Train a tiny transformer per position encoding on copy/reverse/sort; "
-                                              "print one JSON line per encoding and seed (exact match by length)");
-  sub->add_option("--task", c->task, "copy | reverse | sort")->capture_default_str();
+  CLI::App* sub = app.add_subcommand("train", "Train a tiny transformer per position encoding on " +
+                                                  train::task_names("/", "/") +
+                                                  "; print one JSON line per encoding and seed (exact match by length)");
+  sub->add_option("--task", c->task, train::task_names(" | ", " | "))->capture_default_str();
   sub->add_option("--pe", c->pe, train::lab_encoding_names(" | ") + ", a comma list; " +
                                    std::string(train::kClassicGroup) + " = the first six, " +
                                    std::string(train::kFixesGroup) + " = the rest (docs/lab.md)")
@@ -247,6 +289,11 @@ void register_train(CLI::App& app) {
       ->type_name("DIR")
       ->each([c](const std::string&) { c->emit = true; })
       ->excludes(out);
+  sub->add_flag("--list-encodings", c->list_encodings, "Train nothing: print the encodings (name, the model the "
+                                                         "PyTorch twin builds, position ids, group)");
+  sub->add_flag("--list-tasks", c->list_tasks, "Train nothing: print the tasks (name, the position ids they take)");
+  sub->add_option("--format", c->format, "Of --list-encodings / --list-tasks: text (default) or json (both flags: "
+                                         "the lab_table.json --emit-pytorch writes)");
   sub->callback([c] { run_train(*c); });
 }
 

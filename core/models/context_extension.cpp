@@ -22,8 +22,7 @@ ContextExtension compare_context_extensions(const ContextExtensionParams& p) {
     throw ParamError(p.target_len ? "target-len" : "factor", "the target context must be in " +
                                                                  range_text(limits::context_len) + ", got " +
                                                                  std::to_string(out.target_len));
-  for (RopeScaling kind : {RopeScaling::none, RopeScaling::linear, RopeScaling::dynamic, RopeScaling::yarn,
-                           RopeScaling::llama3}) {
+  for (RopeScaling kind : compared_scalings()) {
     RopeScalingParams s;
     s.kind = kind;
     const auto reads = [kind](ScalingField f) { return scaling_reads(kind, f); };

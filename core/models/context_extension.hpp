@@ -1,8 +1,8 @@
 // The context-extension comparison: every RoPE scaling at the same factor and lengths, per-pair wavelengths.
 //
-// One set of knobs (factor, original context, YaRN betas, Llama 3 frequency factors) drives none,
-// linear (position interpolation), dynamic NTK, YaRN and llama3 together, each computed by
-// rope_scaled_inv_freq (HF transformers modeling_rope_utils.py), so the five can be drawn side by
+// One set of knobs (factor, original context, YaRN betas, Llama 3 frequency factors) drives every scaling of
+// compared_scalings (rope_scaling.hpp's table: none, linear, dynamic NTK, YaRN and llama3) together, each computed by
+// rope_scaled_inv_freq (HF transformers modeling_rope_utils.py), so they can be drawn side by
 // side. The target context is original_len * factor unless given (Llama 3.1 scales 8192 by 8 but
 // claims 131072); dynamic NTK is evaluated at the target length.
 #pragma once
@@ -43,10 +43,10 @@ struct ScalingWavelengths {
 
 struct ContextExtension {
   double target_len = 0.0;                 // the target context used (given, or original_len * factor)
-  std::vector<ScalingWavelengths> rows;    // none, linear, dynamic, yarn, llama3 (in that order)
+  std::vector<ScalingWavelengths> rows;    // one per compared_scalings(), in its order
 };
 
-// Validates (ParamError naming the flag: factor, original-max-len, beta-fast, ...) and computes all five.
+// Validates (ParamError naming the flag: factor, original-max-len, beta-fast, ...) and computes every row.
 ContextExtension compare_context_extensions(const ContextExtensionParams& p);
 // One scaling's row from its scaled frequencies: the wavelength 2 pi / inv_freq per pair and the pairs past each
 // context (the five above, and a model's own scaling as model_rope gives it).

@@ -66,12 +66,13 @@ RopeScaling kind_of(const Fields& dict, std::string_view model_type) {
   const bool typed = dict.has("rope_type");
   const std::string field = dict.name(typed ? "rope_type" : "type");
   const std::string name = (typed ? dict.text("rope_type") : dict.text("type")).value_or("default");
-  // Qwen2VLConfig turns the legacy type "mrope" into "default": M-RoPE changes which position each pair turns
-  // with (read_pair_axis), not the frequencies.
-  if (name == "default" || name == "mrope") return RopeScaling::none;
-  // Phi3Config._rope_scaling_adjustment: older Phi-3 configs wrote "su" (and "yarn") for LongRoPE.
-  if (name == "su" || (name == "yarn" && !typed && model_type == "phi3")) return RopeScaling::longrope;
-  if (const auto k = parse_rope_scaling(name); k && *k != RopeScaling::none) return *k;
+  // The table's rope_type or legacy type (rope_scaling.cpp): Qwen2VLConfig turns the legacy "mrope" into "default"
+  // (M-RoPE changes which position each pair turns with, read_pair_axis, not the frequencies); older Phi-3 configs
+  // wrote "su" for LongRoPE.
+  const std::optional<RopeScaling> kind = parse_rope_type(name);
+  // Phi3Config._rope_scaling_adjustment: an untyped Phi-3 yarn is LongRoPE too.
+  if (kind == RopeScaling::yarn && !typed && model_type == "phi3") return RopeScaling::longrope;
+  if (kind) return *kind;
   refuse(field + " '" + name + "' is not supported");
 }
 

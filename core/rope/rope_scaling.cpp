@@ -330,26 +330,80 @@ ScaledRope scale_longrope(const RopeParams& p, const RopeScalingParams& s) {
   return out;
 }
 
-// The scalings: each one's name (the CLI's --scaling and transformers' rope_type) and its computation, once.
-struct RopeScalingRow {
-  RopeScaling kind;
-  std::string_view name;
-  ScaledRope (*scale)(const RopeParams&, const RopeScalingParams&);
-};
+// The scalings, once (rope_scaling.hpp RopeScalingRow); explanations after transformers' modeling_rope_utils.py
+// and the papers it cites.
 constexpr RopeScalingRow kRopeScalingRows[] = {
-    {RopeScaling::none, "none", scale_none},       {RopeScaling::linear, "linear", scale_linear},
-    {RopeScaling::dynamic, "dynamic", scale_dynamic}, {RopeScaling::yarn, "yarn", scale_yarn},
-    {RopeScaling::llama3, "llama3", scale_llama3},   {RopeScaling::longrope, "longrope", scale_longrope}};
+    {.kind = RopeScaling::none, .name = "none", .rope_type = "default", .legacy_type = "mrope", .label = "none",
+     .explanation = "No scaling: the model's own inverse frequencies base^(-2j/d).", .color = 0, .scale = scale_none},
+    {.kind = RopeScaling::linear, .name = "linear", .rope_type = "linear", .label = "linear (PI)",
+     .explanation = "PI = position interpolation (Chen et al. 2023): every position is divided by the factor, so every "
+                    "pair turns factor times more slowly.",
+     .color = 1, .scale = scale_linear},
+    {.kind = RopeScaling::dynamic, .name = "dynamic", .rope_type = "dynamic", .label = "dynamic NTK",
+     .explanation = "Dynamic NTK-aware scaling (bloc97, 2023; rope_type \"dynamic\"): the base is raised so that the "
+                    "slowest pair is interpolated and the fastest barely change; 'dynamic' because the new base "
+                    "depends on the sequence length.",
+     .color = 2, .scale = scale_dynamic},
+    {.kind = RopeScaling::yarn, .name = "yarn", .rope_type = "yarn", .label = "YaRN",
+     .explanation = "YaRN (Peng et al. 2023): pairs that turn often inside the original context keep their frequency, "
+                    "slow pairs are interpolated by the factor, a linear ramp between (beta_fast, beta_slow); "
+                    "attention is scaled by 0.1 ln(factor) + 1.",
+     .color = 3, .scale = scale_yarn},
+    {.kind = RopeScaling::llama3, .name = "llama3", .rope_type = "llama3", .label = "llama3",
+     .explanation = "llama3 (Meta, Llama 3.1): like YaRN's ramp, but the cut is by wavelength: shorter than original / "
+                    "high_freq_factor kept, longer than original / low_freq_factor divided by the factor, smooth "
+                    "between.",
+     .color = 4, .scale = scale_llama3},
+    {.kind = RopeScaling::longrope, .name = "longrope", .rope_type = "longrope", .legacy_type = "su",
+     .label = "LongRoPE",
+     .explanation = "LongRoPE (Ding et al. 2024; Phi-3): every pair divided by its own searched factor, the short "
+                    "factors up to the original context and the long ones beyond it.",
+     .scale = scale_longrope}};
 
-const RopeScalingRow& row_of(RopeScaling kind) {
+// The labels or names of the rows `pick` keeps, joined; `last` before the last.
+template <class Pick>
+std::string joined(Pick pick, std::string_view separator, std::string_view last) {
+  std::vector<std::string_view> kept;
+  for (const RopeScalingRow& r : kRopeScalingRows)
+    if (const std::string_view v = pick(r); !v.empty()) kept.push_back(v);
+  std::string text;
+  for (std::size_t i = 0; i < kept.size(); ++i)
+    text += std::string(i == 0 ? "" : i + 1 == kept.size() ? last : separator) + std::string(kept[i]);
+  return text;
+}
+
+}  // namespace
+
+std::span<const RopeScalingRow> rope_scaling_rows() { return kRopeScalingRows; }
+
+const RopeScalingRow& rope_scaling_row(RopeScaling kind) {
   for (const RopeScalingRow& r : kRopeScalingRows)
     if (r.kind == kind) return r;
   return kRopeScalingRows[0];
 }
 
-}  // namespace
+std::vector<RopeScaling> compared_scalings() {
+  std::vector<RopeScaling> out;
+  for (const RopeScalingRow& r : kRopeScalingRows)
+    if (r.color >= 0) out.push_back(r.kind);
+  return out;
+}
 
-std::string_view to_string(RopeScaling s) { return row_of(s).name; }
+std::string rope_scaling_names(std::string_view separator, std::string_view last) {
+  return joined([](const RopeScalingRow& r) { return r.name; }, separator, last);
+}
+
+std::string scaling_readers(ScalingField field) {
+  return joined([field](const RopeScalingRow& r) { return scaling_reads(r.kind, field) ? r.label : ""; }, "/", "/");
+}
+
+std::string_view to_string(RopeScaling s) { return rope_scaling_row(s).name; }
+
+std::optional<RopeScaling> parse_rope_type(std::string_view rope_type) {
+  for (const RopeScalingRow& r : kRopeScalingRows)
+    if (r.rope_type == rope_type || (!r.legacy_type.empty() && r.legacy_type == rope_type)) return r.kind;
+  return std::nullopt;
+}
 
 std::optional<RopeScaling> parse_rope_scaling(std::string_view s) {
   for (const RopeScalingRow& r : kRopeScalingRows)
@@ -359,7 +413,7 @@ std::optional<RopeScaling> parse_rope_scaling(std::string_view s) {
 
 ScaledRope rope_scaled_inv_freq(const RopeParams& p, const RopeScalingParams& s) {
   validate(p, s);
-  return row_of(s.kind).scale(p, s);
+  return rope_scaling_row(s.kind).scale(p, s);
 }
 
 }  // namespace peviz

@@ -9,6 +9,8 @@
 //  - Frequencies are computed in double; HF computes them in float32, so values agree to ~1e-7 relative.
 #pragma once
 #include <optional>
+#include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -73,7 +75,31 @@ std::vector<double> yarn_ramp(double beta_fast, double beta_slow, int dim, doubl
 // YaRN get_mscale: 0.1 * mscale * ln(scale) + 1, or 1 when scale <= 1.
 double yarn_get_mscale(double scale, double mscale = 1.0);
 
+// One row per scaling, in enum order (rope_scaling.cpp kRopeScalingRows): its names, what front ends say and draw
+// of it, and its computation. Adding a scaling = its enum value, its row, its scale function and the fields it reads.
+struct RopeScalingRow {
+  RopeScaling kind;
+  std::string_view name;         // --scaling, the CLI's JSON, captions: none, linear, yarn, ...
+  std::string_view rope_type;    // transformers' rope_type in config.json ("default" for none)
+  std::string_view legacy_type = {};  // an older spelling transformers reads as this one ("su": Phi-3's LongRoPE), or ""
+  std::string_view label;        // legends, notes and help: "linear (PI)", "YaRN"
+  std::string_view explanation;  // what it does, one paragraph (the Context extension page's legend hint)
+  int color = -1;                // palette index of its curve on the Context extension page; -1: not compared there
+  ScaledRope (*scale)(const RopeParams&, const RopeScalingParams&) = nullptr;  // unvalidated (rope_scaled_inv_freq)
+};
+std::span<const RopeScalingRow> rope_scaling_rows();
+const RopeScalingRow& rope_scaling_row(RopeScaling kind);
+// The scalings compare_context_extensions computes side by side (color >= 0; LongRoPE needs per-pair factors), in
+// table order.
+std::vector<RopeScaling> compared_scalings();
+// The names joined, `last` before the last: "none, linear, dynamic, yarn, llama3 or longrope".
+std::string rope_scaling_names(std::string_view separator = ", ", std::string_view last = " or ");
+// The labels of the scalings that read `field`, joined by "/": "YaRN/LongRoPE" for attention_factor.
+std::string scaling_readers(ScalingField field);
+
 std::string_view to_string(RopeScaling s);
 std::optional<RopeScaling> parse_rope_scaling(std::string_view s);
+// A config.json's rope_type (or legacy type): the row's rope_type or legacy_type; nullopt when none has it.
+std::optional<RopeScaling> parse_rope_type(std::string_view rope_type);
 
 }  // namespace peviz

@@ -167,6 +167,13 @@ std::vector<float> sinusoidal_lab_table(int positions, int d_model) {
 
 std::string_view to_string(PositionEncoding pe) { return lab_encoding_info(pe).name; }
 
+PositionEncoding mechanism_encoding(PositionEncoding pe) {
+  const LabEncodingInfo& info = lab_encoding_info(pe);
+  for (const LabEncodingInfo& e : kLabEncodings)
+    if (e.mechanism == info.mechanism && e.table == info.table && e.slopes == info.slopes) return e.id;
+  return pe;
+}
+
 std::vector<PositionEncoding> classic_encodings() {
   std::vector<PositionEncoding> out;
   for (const LabEncodingInfo& e : kLabEncodings)

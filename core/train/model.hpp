@@ -91,6 +91,9 @@ inline constexpr std::array<PositionEncoding, kLabEncodingCount> kAllPositionEnc
 constexpr const LabEncodingInfo& lab_encoding_info(PositionEncoding pe) { return kLabEncodings[std::size_t(pe)]; }
 constexpr PositionMechanism mechanism_of(PositionEncoding pe) { return lab_encoding_info(pe).mechanism; }
 constexpr PositionSampler sampler_of(PositionEncoding pe) { return lab_encoding_info(pe).positions; }
+// The first encoding of the table whose model this one's is (the same mechanism, table and slopes; ids apart):
+// rand-rope -> rope, coupled -> learned, fire -> fire. The PyTorch twin implements one model per such encoding.
+PositionEncoding mechanism_encoding(PositionEncoding pe);
 // The classic six (`--pe all`) and the fixes (`--pe fixes`), table order.
 std::vector<PositionEncoding> classic_encodings();
 std::vector<PositionEncoding> fix_encodings();

@@ -8,7 +8,10 @@ namespace peviz::train {
 
 namespace {
 constexpr std::uint64_t kTestPositionStream = 0x8CB92BA72F3D8DD7ull;  // test ids: apart from the symbols' stream
-}
+constexpr std::string_view kSamplerNames[] = {"contiguous", "randomized", "coupled"};
+}  // namespace
+
+std::string_view to_string(PositionSampler s) { return kSamplerNames[int(s)]; }
 
 std::string sampler_refusal(PositionSampler s, Task task) {
   if (s == PositionSampler::coupled && task == Task::sort)

@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <random>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/train/packed_batch.hpp"
@@ -28,6 +29,9 @@
 namespace peviz::train {
 
 enum class PositionSampler { contiguous, randomized, coupled };
+inline constexpr PositionSampler kAllPositionSamplers[] = {PositionSampler::contiguous, PositionSampler::randomized,
+                                                           PositionSampler::coupled};
+std::string_view to_string(PositionSampler s);  // "contiguous", "randomized", "coupled" (the lab table's JSON)
 
 // Empty when the sampler has a meaning on the task; otherwise why not (coupled on sort).
 std::string sampler_refusal(PositionSampler s, Task task);

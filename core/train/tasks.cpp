@@ -16,6 +16,13 @@ bool parse_task(std::string_view s, Task& out) {
   return false;
 }
 
+std::string task_names(std::string_view separator, std::string_view last) {
+  std::string text;
+  for (std::size_t i = 0; i < std::size(kAllTasks); ++i)
+    text += std::string(i == 0 ? "" : i + 1 == std::size(kAllTasks) ? last : separator) + std::string(to_string(kAllTasks[i]));
+  return text;
+}
+
 std::vector<int> task_sequence(Task task, const std::vector<int>& symbols) {
   std::vector<int> answer = symbols;
   if (task == Task::reverse) std::reverse(answer.begin(), answer.end());

@@ -8,6 +8,7 @@
 #include <array>
 #include <cstdint>
 #include <random>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -17,8 +18,11 @@ namespace peviz::train {
 
 enum class Task { copy, reverse, sort };
 inline constexpr std::array<std::string_view, 3> kTaskNames = {"copy", "reverse", "sort"};  // the enum's order
+inline constexpr Task kAllTasks[] = {Task::copy, Task::reverse, Task::sort};
 std::string_view to_string(Task t);
-bool parse_task(std::string_view s, Task& out);  // "copy" | "reverse" | "sort"
+bool parse_task(std::string_view s, Task& out);  // any name of task_names
+// The names joined, `last` before the last: "copy, reverse or sort" (defaults), "copy | reverse | sort".
+std::string task_names(std::string_view separator = ", ", std::string_view last = " or ");
 
 inline constexpr int kSymbols = 10;
 inline constexpr int kBos = 10, kSep = 11, kEos = 12;

@@ -1,4 +1,5 @@
-// Emitting the PyTorch twin of an experiment: lab.py, lab_data.py, settings.json and each run's initial weights.
+// Emitting the PyTorch twin of an experiment: lab.py, lab_data.py, the lab's table, settings.json and each run's
+// initial weights.
 #include "core/train/twin.hpp"
 
 #include <filesystem>
@@ -11,6 +12,25 @@
 namespace peviz::train {
 
 namespace fs = std::filesystem;
+
+nlohmann::ordered_json lab_table_json() {
+  nlohmann::ordered_json j;
+  j["format"] = kLabTableFormat;
+  j["encodings"] = nlohmann::ordered_json::array();
+  for (const LabEncodingInfo& e : kLabEncodings)
+    j["encodings"].push_back({{"name", e.name},
+                              {"mechanism", to_string(mechanism_encoding(e.id))},
+                              {"positions", to_string(e.positions)},
+                              {"group", e.classic ? kClassicGroup : kFixesGroup}});
+  j["tasks"] = nlohmann::ordered_json::array();
+  for (Task t : kAllTasks) {
+    nlohmann::ordered_json samplers = nlohmann::ordered_json::array();
+    for (PositionSampler s : kAllPositionSamplers)
+      if (sampler_refusal(s, t).empty()) samplers.push_back(to_string(s));
+    j["tasks"].push_back({{"name", to_string(t)}, {"positions", samplers}});
+  }
+  return j;
+}
 
 std::string twin_init_file_name(const TrainSettings& s) {
   return "init-" + std::string(to_string(s.pe)) + "-seed" + std::to_string(s.seed) + ".safetensors";
@@ -58,6 +78,7 @@ std::vector<std::string> emit_pytorch_experiment(const std::vector<TrainSettings
   };
   write_text("lab.py", std::string(twin_lab_py()));
   write_text("lab_data.py", std::string(twin_lab_data_py()));
+  write_text(kLabTableFile, lab_table_json().dump(1) + "\n");
   write_text("settings.json", twin_settings_json(runs, init_files).dump(1) + "\n");
   for (std::size_t i = 0; i < runs.size(); ++i) {
     const TrainSettings& s = runs[i];

@@ -1,11 +1,13 @@
-// The PyTorch twin of a lab experiment: lab.py and lab_data.py (compiled in), its settings and peviz's initial
-// weights in one folder.
+// The PyTorch twin of a lab experiment: lab.py and lab_data.py (compiled in), the lab's table, its settings and
+// peviz's initial weights in one folder.
 //
 // `peviz train ... --emit-pytorch DIR` writes, and trains nothing:
 //   DIR/lab.py                            core/train/twin/lab.py, byte for byte: the same model, task stream,
 //                                         loss, AdamW and schedule, evaluation and run files, in PyTorch alone
 //   DIR/lab_data.py                       core/train/twin/lab_data.py, byte for byte: the task streams and position
 //                                         ids lab.py imports
+//   DIR/lab_table.json                    lab_table_json(): every encoding and task, which lab.py reads (it types
+//                                         none); `peviz train --list-encodings --list-tasks --format json` prints it
 //   DIR/settings.json                     {"format": kTwinFormat, "settings": {every TrainSettings field but pe and
 //                                         seed}, "runs": [{"pe", "seed", "init"}...]}
 //   DIR/init-<pe>-seed<S>.safetensors     peviz's initial weights of each run (model.hpp names, F32)
@@ -23,6 +25,15 @@
 namespace peviz::train {
 
 inline constexpr const char* kTwinFormat = "peviz-pytorch-twin-1";
+inline constexpr const char* kLabTableFormat = "peviz-lab-table-1";
+inline constexpr const char* kLabTableFile = "lab_table.json";
+
+// The lab's encodings and tasks for the twin, from kLabEncodings and kAllTasks, in their order:
+//   {"format": kLabTableFormat,
+//    "encodings": [{"name", "mechanism": the name of mechanism_encoding (the model the twin builds: "rope" for
+//                   rand-rope), "positions": its sampler's name, "group": kClassicGroup or kFixesGroup}...],
+//    "tasks": [{"name", "positions": the samplers that have a meaning on it (sampler_refusal empty)}...]}
+nlohmann::ordered_json lab_table_json();
 
 // core/train/twin/lab.py and lab_data.py as compiled into this binary.
 std::string_view twin_lab_py();

@@ -8,6 +8,7 @@
 #include <numbers>
 
 #include "config_json.hpp"
+#include "core/rope/rope_scaling.hpp"
 #include "tests/temp_path.hpp"
 
 namespace fs = std::filesystem;
@@ -111,4 +112,17 @@ TEST_CASE("--config refusals: one line naming the field and value") {
   check_refused("export rope-inv-freq " + config("llama-3.1-8b-instruct.json") + " --seq-len 100",
                 "peviz: --seq-len: only applies to --scaling dynamic|longrope, not llama3");
   fs::remove_all(dir);
+}
+
+TEST_CASE("--scaling's help and refusal, and each scaling field's help, come from core's scaling table") {
+  const RunResult help = run_peviz("export rope-inv-freq --help");
+  REQUIRE(help.code == 0);
+  CHECK(help.out.find(peviz::rope_scaling_names(" | ", " | ")) != std::string::npos);
+  CHECK(help.out.find("none | linear | dynamic | yarn | llama3 | longrope") != std::string::npos);
+  CHECK(help.out.find(peviz::scaling_readers(peviz::ScalingField::attention_factor) + ": attention factor") !=
+        std::string::npos);
+  CHECK(help.out.find("YaRN/LongRoPE: attention factor") != std::string::npos);
+  CHECK(help.out.find("llama3: low-frequency factor") != std::string::npos);
+  check_refused("export rope-inv-freq --head-dim 64 --base 10000 --scaling ntk",
+                "peviz: --scaling: must be " + peviz::rope_scaling_names() + ", got 'ntk'");
 }

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/train/model.hpp"
+#include "core/train/twin.hpp"
 #include "run_peviz.hpp"
 
 namespace {
@@ -67,6 +68,30 @@ TEST_CASE("peviz train refuses bad flags with one line and exit 2") {
                                                       "No such file or directory");
   check_refused("train --pe rope,t5 --out /proc/run.safetensors", "peviz: --out: cannot write /proc/run-rope.safetensors: "
                                                             "No such file or directory");
+}
+
+TEST_CASE("peviz train --list-encodings / --list-tasks print the lab's table, as text or as lab_table.json") {
+  const RunResult both = run_peviz("train --list-encodings --list-tasks --format json");
+  REQUIRE(both.code == 0);
+  CHECK(nlohmann::ordered_json::parse(both.out) == peviz::train::lab_table_json());  // what --emit-pytorch writes
+  const nlohmann::json encodings = nlohmann::json::parse(run_peviz("train --list-encodings --format json").out);
+  CHECK_FALSE(encodings.contains("tasks"));
+  REQUIRE(encodings["encodings"].size() == std::size(peviz::train::kLabEncodings));
+  CHECK(encodings["encodings"][10] ==
+        nlohmann::json::parse(R"({"name":"coupled-rope","mechanism":"rope","positions":"coupled","group":"fixes"})"));
+  const nlohmann::json tasks = nlohmann::json::parse(run_peviz("train --list-tasks --format json").out);
+  CHECK_FALSE(tasks.contains("encodings"));
+  CHECK(tasks["tasks"][1] == nlohmann::json::parse(R"({"name":"reverse","positions":["contiguous","randomized","coupled"]})"));
+  // Text: one aligned line per row, the same order; the training flags are left alone.
+  const RunResult text = run_peviz("train --list-encodings --steps 5");
+  REQUIRE(text.code == 0);
+  REQUIRE(count_lines(text.out) == int(std::size(peviz::train::kLabEncodings)));
+  CHECK(text.out.starts_with("nope             nope        contiguous  all\n"));
+  CHECK(text.out.find("\nrand-rope        rope        randomized  fixes\n") != std::string::npos);
+  CHECK(run_peviz("train --list-tasks").out == "copy     contiguous,randomized,coupled\nreverse  contiguous,randomized,coupled\n"
+                                               "sort     contiguous,randomized\n");
+  check_refused("train --list-tasks --format csv", "peviz: --format: must be text or json, got 'csv'");
+  check_refused("train --format json", "peviz: --format: goes with --list-encodings or --list-tasks");
 }
 
 TEST_CASE("peviz train --seeds prints one line per encoding and seed, seed-major, and --out writes the set") {
@@ -134,9 +159,9 @@ TEST_CASE("peviz train --emit-pytorch writes the twin's folder, trains nothing, 
   REQUIRE(r.code == 0);
   CHECK(r.err == "peviz: warning: beyond what peviz trains itself (emitted for the PyTorch twin): layers 9 > 8, "
                  "steps 200000 > 100000\n");
-  CHECK(r.out == "wrote " + dir + " (7 files); train with: python3 " + dir + "/lab.py, or on N ranks: python3 " + dir +
+  CHECK(r.out == "wrote " + dir + " (8 files); train with: python3 " + dir + "/lab.py, or on N ranks: python3 " + dir +
                  "/lab.py --ranks N\n");  // tests/twin/distributed_test.py runs both commands as printed
-  for (const char* name : {"lab.py", "settings.json", "init-rope-seed0.safetensors", "init-alibi-seed1.safetensors"})
+  for (const char* name : {"lab.py", "lab_table.json", "settings.json", "init-rope-seed0.safetensors", "init-alibi-seed1.safetensors"})
     CHECK(std::filesystem::exists(dir + "/" + name));
   const nlohmann::json settings = nlohmann::json::parse(std::ifstream(dir + "/settings.json"));
   CHECK(settings["settings"]["layers"] == 9);
@@ -147,7 +172,7 @@ TEST_CASE("peviz train --emit-pytorch writes the twin's folder, trains nothing, 
   const RunResult quiet = run_peviz(kSmall + "--pe nope --emit-pytorch \"" + spaced + "\"");
   CHECK(quiet.code == 0);
   CHECK(quiet.err.empty());
-  CHECK(quiet.out == "wrote " + spaced + " (4 files); train with: python3 '" + dir + " it'\\''s/lab.py', or on N ranks: "
+  CHECK(quiet.out == "wrote " + spaced + " (5 files); train with: python3 '" + dir + " it'\\''s/lab.py', or on N ranks: "
                      "python3 '" + dir + " it'\\''s/lab.py' --ranks N\n");
   std::filesystem::remove_all(spaced);
 }

@@ -28,10 +28,10 @@ from parity_test import TOLERANCE, check, determined, failures, load_lab, rel, r
 
 import torch  # noqa: E402
 
-ENCODINGS = ["nope", "sinusoidal", "learned", "rope", "alibi", "t5"]
 GRADIENT_FLAGS = ["--pe", "all", "--layers", "2", "--heads", "4", "--d-model", "32", "--test-samples", "10"]
 DISTRIBUTED_FLAGS = ["--pe", "rope,t5", "--steps", "8", "--warmup", "3", "--layers", "2", "--d-model", "32",
                      "--batch", "10", "--test-samples", "20", "--seed", "5"]
+DISTRIBUTED_TRAINED = DISTRIBUTED_FLAGS[DISTRIBUTED_FLAGS.index("--pe") + 1].split(",")  # the encodings it trains
 
 
 def prepare(folder, peviz, dump, assets):
@@ -42,10 +42,9 @@ def prepare(folder, peviz, dump, assets):
     run([peviz, "train", *DISTRIBUTED_FLAGS, "--emit-pytorch", os.path.join(folder, "distributed")])
     os.makedirs(os.path.join(folder, "trained"), exist_ok=True)
     with open(os.path.join(folder, "trained", "peviz.jsonl"), "w") as lines:
-        shipped = shipped_seed0_runs(assets)
-        for pe in ENCODINGS:
-            shutil.copy(shipped[pe], os.path.join(folder, "trained", f"{pe}-seed0.safetensors"))
-            lines.write(run([dump, "evaluate", shipped[pe]]).strip() + "\n")
+        for pe, path in shipped_seed0_runs(assets).items():  # the encodings the shipped experiment trained
+            shutil.copy(path, os.path.join(folder, "trained", f"{pe}-seed0.safetensors"))
+            lines.write(run([dump, "evaluate", path]).strip() + "\n")
 
 
 def gradients_and_steps(lab, folder, r, spec, cuda):
@@ -80,7 +79,7 @@ def evaluation(lab, folder, cuda):
     print("exact match of peviz's trained weights (assets/lab, seed 0) on the GPU, peviz / twin:")
     with open(os.path.join(folder, "trained", "peviz.jsonl")) as f:
         theirs = {j["pe"]: j["exact_match"] for j in map(json.loads, f)}
-    for pe in ENCODINGS:
+    for pe in theirs:
         weights, meta = lab.read_safetensors(os.path.join(folder, "trained", f"{pe}-seed0.safetensors"))
         cfg = lab.settings_of_run_file(meta)
         mine = {str(n): v for n, v in lab.exact_match(lab.LabModel(cfg, weights).to(cuda).eval(), cfg, cuda)}
@@ -100,7 +99,7 @@ def distributed(lab, folder, device):
         launcher += ["--redirects", "1", "--tee", "1"]
     run([*launcher, "--standalone", "--nproc_per_node", "2", lab_py, "--device", device.type, "--backend", "gloo",
          "--out", os.path.join(folder, "two.safetensors")])
-    for pe in ["rope", "t5"]:
+    for pe in DISTRIBUTED_TRAINED:
         curve_one = json.loads(lab.read_safetensors(os.path.join(folder, f"one-{pe}.safetensors"))[1]["loss"])
         curve_two = json.loads(lab.read_safetensors(os.path.join(folder, f"two-{pe}.safetensors"))[1]["loss"])
         worst = max(abs(x - y) / abs(x) for x, y in zip(curve_one, curve_two))

@@ -30,6 +30,7 @@ except ImportError:
 TOLERANCE = 1e-5
 FLAGS = ["--pe", "rope,t5", "--steps", "8", "--warmup", "3", "--layers", "2", "--d-model", "32", "--batch", "10",
          "--test-samples", "20", "--seed", "5"]
+TRAINED = FLAGS[FLAGS.index("--pe") + 1].split(",")  # the encodings FLAGS trains
 PRINTED = re.compile(r"wrote .+ \(\d+ files\); train with: (?P<one>.+), or on N ranks: (?P<ranks>.+ --ranks) N\n")
 
 
@@ -104,7 +105,7 @@ def run_printed(command, folder, stem, env):
     r = subprocess.run(command, shell=True, capture_output=True, text=True, env=env, timeout=600)
     if r.returncode == 0:
         print("  " + "\n  ".join(r.stdout.strip().splitlines()))
-        for pe in ("rope", "t5"):
+        for pe in TRAINED:
             os.replace(os.path.join(folder, f"run-{pe}.safetensors"), os.path.join(folder, f"{stem}-{pe}.safetensors"))
     return r
 
@@ -187,7 +188,7 @@ def main():
         if loss_gap > TOLERANCE or g_rel[g_worst] > TOLERANCE:
             failures.append(f"first batch: gradients differ by {g_rel[g_worst]:.3g} ({g_worst}), "
                             f"loss by {loss_gap:.3g}")
-        for pe in ("rope", "t5"):
+        for pe in TRAINED:
             failures += compare_runs(lab, folder, pe)
         print("FAILED: " + "; ".join(failures) if failures else "PASSED")
         return 1 if failures else 0

@@ -17,14 +17,14 @@ slopes then not a power of two):
 Prints what it measured. Exit 0 pass, 1 fail, 77 (ctest's skip) when torch cannot be imported.
 usage: parity_test.py --peviz PEVIZ --dump TWIN_DUMP --assets ASSETS_LAB
 """
-import argparse
-import importlib.util
 import json
 import math
 import os
-import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from twin_checks import arguments, check, failures, load_lab, run  # noqa: E402,F401 (cuda_test.py imports them from here)
 
 try:
     import torch
@@ -41,13 +41,6 @@ LARGE_STEP_WEIGHTS = 1e-3  # weights after five steps of lr 0.01 from warm-up 2:
 SETTINGS = [(["--test-samples", "10"], TOLERANCE),
             (["--steps", "5", "--warmup", "2", "--test-samples", "10", "--layers", "2", "--heads", "6", "--d-model", "96",
               "--batch", "8", "--train-max", "9", "--test-max", "20", "--seed", "3", "--lr", "0.01"], LARGE_STEP_WEIGHTS)]
-failures = []
-
-
-def check(ok, what):
-    if not ok:
-        failures.append(what)
-        print("FAIL:", what)
 
 
 def shipped_seed0_runs(assets):
@@ -56,13 +49,6 @@ def shipped_seed0_runs(assets):
     with open(os.path.join(assets, "default-copy.json")) as f:
         runs = json.load(f)["runs"]
     return {r["pe"]: os.path.join(assets, r["file"]) for r in runs if r["seed"] == 0}
-
-
-def run(cmd):
-    r = subprocess.run(cmd, capture_output=True, text=True)
-    if r.returncode != 0:
-        sys.exit(f"FAIL: {' '.join(cmd)} exited {r.returncode}: {r.stderr.strip()}")
-    return r.stdout
 
 
 def rel(a, b):
@@ -115,13 +101,6 @@ def gradient_tolerances(lab, cfg, init, tok, pos, tgt, n_targets):
         print(f"  fire_{name}: condition {kappa:.3g}, bias gradient's float32 error {eps:.3g}, "
               f"tolerance {tolerances['fire_' + name]:.3g}")
     return tolerances
-
-
-def load_lab(path):
-    spec = importlib.util.spec_from_file_location("lab", path)
-    lab = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(lab)
-    return lab
 
 
 def compare_run(lab, folder, spec, r, worst, weight_tolerance):
@@ -205,11 +184,7 @@ def compare_run(lab, folder, spec, r, worst, weight_tolerance):
 
 
 def main():
-    a = argparse.ArgumentParser()
-    a.add_argument("--peviz", required=True)
-    a.add_argument("--dump", required=True)
-    a.add_argument("--assets", required=True)
-    a = a.parse_args()
+    a = arguments()
     torch.set_num_threads(1)
     repo_twin = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "core", "train", "twin")
     worst = {}
@@ -242,9 +217,7 @@ def main():
                       f"{cfg['pe']}: reopened exact match differs")
         # Peviz's trained weights (the shipped default experiment, seed 0) evaluated by both.
         print("exact match of peviz's trained weights (assets/lab, seed 0), peviz / twin:")
-        shipped = shipped_seed0_runs(a.assets)
-        for pe in ["nope", "sinusoidal", "learned", "rope", "alibi", "t5"]:
-            path = shipped[pe]
+        for pe, path in shipped_seed0_runs(a.assets).items():  # the encodings the shipped experiment trained
             theirs = json.loads(run([a.dump, "evaluate", path]))["exact_match"]
             weights, meta = lab.read_safetensors(path)
             cfg = lab.settings_of_run_file(meta)

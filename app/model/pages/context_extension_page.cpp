@@ -1,4 +1,4 @@
-// The context-extension page: wavelength per RoPE pair for none / PI / NTK / YaRN / llama3 (core/models/context_extension).
+// The context-extension page: wavelength per RoPE pair for every compared scaling (core/models/context_extension).
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -148,11 +148,13 @@ void update(AppState& s) {
   o.from_model = follows_model(s.pages);  // a knob moved: custom from now on
   if (o.compare) ensure_comparison(s.pages);
   o.result = compare_context_extensions(o.params);
+  o.log10_wavelength.assign(o.result.rows.size(), {});
+  o.ramp.clear();
   for (std::size_t k = 0; k < o.result.rows.size(); ++k) {
-    o.log10_wavelength[k].clear();
-    for (double w : o.result.rows[k].wavelength) o.log10_wavelength[k].push_back(float(std::log10(w)));
+    const ScalingWavelengths& row = o.result.rows[k];
+    for (double w : row.wavelength) o.log10_wavelength[k].push_back(float(std::log10(w)));
+    if (!row.scaled.yarn_ramp.empty()) o.ramp.assign(row.scaled.yarn_ramp.begin(), row.scaled.yarn_ramp.end());
   }
-  o.ramp.assign(o.result.rows[3].scaled.yarn_ramp.begin(), o.result.rows[3].scaled.yarn_ramp.end());
   update_query_scale(o, *s.pages.rope_model.model);
   update_own_scaling(o, s.pages.rope_model);
   update_summaries(o);
@@ -172,7 +174,7 @@ NdArray comparison_data(const ContextExtensionOptions& o) {
   return data_columns(cols);
 }
 
-// Columns: pair, wavelength for none, linear, dynamic, yarn, llama3, then the YaRN ramp.
+// Columns: pair, wavelength per compared scaling (none, linear, dynamic, yarn, llama3), then the YaRN ramp.
 NdArray export_data(const AppState& s) {
   const ContextExtensionOptions& o = s.pages.context_extension;
   if (o.compare) return comparison_data(o);

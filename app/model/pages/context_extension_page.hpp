@@ -38,7 +38,7 @@ struct ContextExtensionOptions {
   // config.json opened) while `from_model` is set: its name shows with them (state JSON, captions) and its layer
   // types switch. Moving a knob makes them custom (the update clears the flag).
   ContextExtensionParams params = default_rope_model_preset().params;
-  std::array<bool, 5> shown{true, true, true, true, true};  // none, linear, dynamic, yarn, llama3
+  std::vector<bool> shown = std::vector<bool>(compared_scalings().size(), true);  // per compared scaling, in order
   bool from_model = true;
   // Models side by side (up to kMaxComparedModels): wavelengths per pair and a table of bounds.
   bool compare = false;                    // the page shows the comparison instead of one model's scalings
@@ -55,8 +55,8 @@ struct ContextExtensionOptions {
   std::vector<std::string> compared_labels;
   // cache
   ContextExtension result;
-  std::array<std::vector<float>, 5> log10_wavelength;
-  std::vector<float> ramp;        // YaRN ramp per pair
+  std::vector<std::vector<float>> log10_wavelength;  // per row of result
+  std::vector<float> ramp;        // the ramp per pair of the row that has one (YaRN's)
   // While the page follows a model whose NoPE layers scale their queries (Llama 4's attn_temperature_tuning): the
   // scale at kQueryScaleSamples positions spread evenly over [0, target context], and its formula (the legend).
   std::vector<float> query_scale;

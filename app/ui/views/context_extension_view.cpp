@@ -1,10 +1,11 @@
-// Context-extension explorer: wavelength per pair (log scale) for none, linear (PI), dynamic NTK, YaRN
-// and llama3 side by side, and an opened model's own scaling; the original and target contexts, the YaRN ramp and
-// the attention factors.
+// Context-extension explorer: wavelength per pair (log scale) for every compared scaling side by side (their
+// labels, colours and explanations from core's scaling table), and an opened model's own scaling; the original and
+// target contexts, the YaRN ramp and the attention factors.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <memory>
 
 #include <imgui.h>
 
@@ -19,21 +20,18 @@ namespace peviz::app {
 
 namespace {
 
-constexpr const char* kNames[5] = {"none", "linear (PI)", "dynamic NTK", "YaRN", "llama3"};
 // The opened model's own scaling: the palette's seventh colour (pink; the sixth, brown, reads poorly on the dark
 // theme), translucent: it is drawn wide under the others.
 ImU32 own_color() { return (plot::series_color(6) & 0x00FFFFFFu) | 0x99000000u; }
-// What each scaling is (transformers' modeling_rope_utils.py and the papers it cites).
-constexpr const char* kExplanations[5] = {
-    "No scaling: the model's own inverse frequencies base^(-2j/d).",
-    "PI = position interpolation (Chen et al. 2023): every position is divided by the factor, so every pair turns "
-    "factor times more slowly.",
-    "Dynamic NTK-aware scaling (bloc97, 2023; rope_type \"dynamic\"): the base is raised so that the slowest pair is "
-    "interpolated and the fastest barely change; 'dynamic' because the new base depends on the sequence length.",
-    "YaRN (Peng et al. 2023): pairs that turn often inside the original context keep their frequency, slow pairs are "
-    "interpolated by the factor, a linear ramp between (beta_fast, beta_slow); attention is scaled by 0.1 ln(factor) + 1.",
-    "llama3 (Meta, Llama 3.1): like YaRN's ramp, but the cut is by wavelength: shorter than original / "
-    "high_freq_factor kept, longer than original / low_freq_factor divided by the factor, smooth between."};
+// A compared scaling's legend name and colour (core's table); the table's strings are literals, so .data() ends in 0.
+const char* label_of(RopeScaling kind) { return rope_scaling_row(kind).label.data(); }
+ImU32 color_of(RopeScaling kind) { return plot::series_color(rope_scaling_row(kind).color); }
+// The row whose scaling has a ramp over the pairs (YaRN's), or nullptr.
+const ScalingWavelengths* ramp_row(const ContextExtension& r) {
+  for (const ScalingWavelengths& row : r.rows)
+    if (!row.scaled.yarn_ramp.empty()) return &row;
+  return nullptr;
+}
 void controls(AppState& s) {
   ContextExtensionOptions& o = s.pages.context_extension;
   ContextExtensionParams& p = o.params;
@@ -68,12 +66,14 @@ void controls(AppState& s) {
   hint("original_max_position_embeddings: the context the model was trained on.");
   next_slider_on_line("target (0 = orig x factor)");
   changed |= page_slider(s, page, "target (0 = orig x factor)", p.target_len, limits::target_len);
-  changed |= page_slider(s, page, "YaRN beta_fast", p.beta_fast, limits::beta_fast);
+  changed |= page_slider(s, page, (scaling_readers(ScalingField::beta_fast) + " beta_fast").c_str(), p.beta_fast,
+                         limits::beta_fast);
   hint("YaRN keeps pairs that turn more than beta_fast times inside the original context.");
   next_slider_on_line("beta_slow");
   changed |= page_slider(s, page, "beta_slow", p.beta_slow, limits::beta_slow);
   hint("YaRN fully interpolates (divides by the factor) pairs that turn fewer than beta_slow times.");
-  changed |= page_slider(s, page, "llama3 low_freq_factor", p.low_freq_factor, limits::low_freq_factor);
+  changed |= page_slider(s, page, (scaling_readers(ScalingField::low_freq_factor) + " low_freq_factor").c_str(),
+                         p.low_freq_factor, limits::low_freq_factor);
   hint("llama3: pairs whose wavelength is longer than original length / low_freq_factor are divided by the factor.");
   next_slider_on_line("high_freq_factor");
   changed |= page_slider(s, page, "high_freq_factor", p.high_freq_factor, limits::high_freq_factor);
@@ -117,12 +117,23 @@ void notes(const ContextExtensionOptions& o, const ContextExtension& r) {
     ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(color), "%s", count.c_str());
   };
   if (!o.own.label.empty()) count_note(o.own.label, o.own.pairs_beyond_target, plot::series_color(6));
-  for (int k = 0; k < 5; ++k) count_note(kNames[k], r.rows[std::size_t(k)].pairs_beyond_target, plot::series_color(k));
-  char own[96] = "";
-  if (!o.own.label.empty()) std::snprintf(own, sizeof own, "%s %.4f; ", o.own.label.c_str(), o.own.attention_factor);
-  ImGui::TextDisabled("attention factor (multiplies cos and sin): %sYaRN %.4f; every other scaling 1. Pairs beyond "
+  int unscaled_beyond_original = 0;
+  for (const ScalingWavelengths& row : r.rows) {
+    count_note(label_of(row.kind), row.pairs_beyond_target, color_of(row.kind));
+    if (row.kind == RopeScaling::none) unscaled_beyond_original = row.pairs_beyond_original;
+  }
+  char factor[96] = "";
+  std::string factors;  // the model's own, then each compared scaling that scales attention
+  if (!o.own.label.empty()) std::snprintf(factor, sizeof factor, "%s %.4f; ", o.own.label.c_str(), o.own.attention_factor);
+  factors += factor;
+  for (const ScalingWavelengths& row : r.rows)
+    if (scaling_reads(row.kind, ScalingField::attention_factor)) {
+      std::snprintf(factor, sizeof factor, "%s %.4f; ", label_of(row.kind), row.scaled.attention_factor);
+      factors += factor;
+    }
+  ImGui::TextDisabled("attention factor (multiplies cos and sin): %severy other scaling 1. Pairs beyond "
                       "the original %.0f without scaling: %d.",
-                      own, r.rows[3].scaled.attention_factor, double(o.params.original_len), r.rows[0].pairs_beyond_original);
+                      factors.c_str(), double(o.params.original_len), unscaled_beyond_original);
   ImGui::PopTextWrapPos();
 }
 
@@ -139,23 +150,41 @@ void wavelength_plot(const ContextExtensionOptions& o, double target, float heig
   if (!o.own.label.empty())
     plot::plot_line(o.own.label.c_str(), o.own.log10_wavelength.data(), int(o.own.log10_wavelength.size()), 0.0, 1.0, 1,
                     own_color(), 6.0f);
-  for (int k = 0; k < 5; ++k) {
-    if (!o.shown[std::size_t(k)]) continue;
-    const auto& w = o.log10_wavelength[std::size_t(k)];
-    plot::plot_line(kNames[k], w.data(), n, 0.0, 1.0, 1, plot::series_color(k), k == 0 ? 2.5f : 1.5f);
+  for (std::size_t k = 0; k < o.log10_wavelength.size(); ++k) {
+    if (!o.shown[k]) continue;
+    const RopeScaling kind = o.result.rows[k].kind;
+    const auto& w = o.log10_wavelength[k];
+    plot::plot_line(label_of(kind), w.data(), n, 0.0, 1.0, 1, color_of(kind), kind == RopeScaling::none ? 2.5f : 1.5f);
     for (int j = 0; j < n; ++j)
       if (w[std::size_t(j)] > std::log10(target))
-        plot::canvas_circle(plot::data_to_screen(j, w[std::size_t(j)]), 3.5f, plot::series_color(k));
+        plot::canvas_circle(plot::data_to_screen(j, w[std::size_t(j)]), 3.5f, color_of(kind));
   }
   const ImU32 line = ImGui::GetColorU32(ImGuiCol_Text, 0.55f);
   const double orig = double(o.params.original_len);
   plot::plot_hline(std::log10(orig), line, 1.0f);
   plot::plot_text(0.0, std::log10(orig), "original context", line);
-  // In the text colour: the highlight's orange is the palette's "linear (PI)" orange on the light theme.
+  // In the text colour: the highlight's orange is the palette's linear (PI) orange on the light theme.
   const ImU32 reference = ImGui::GetColorU32(ImGuiCol_Text);
   plot::plot_hline(std::log10(target), reference, 1.5f);
   plot::plot_text(0.0, std::log10(target), "target context", reference);
   plot::end_plot();
+}
+
+// The legend that shows or hides each compared scaling, its explanation on hover.
+void scaling_toggles(ContextExtensionOptions& o) {
+  const std::vector<RopeScaling> kinds = compared_scalings();
+  std::vector<const char*> names, hints;
+  std::vector<int> colors;
+  const auto shown = std::make_unique<bool[]>(kinds.size());
+  for (std::size_t i = 0; i < kinds.size(); ++i) {
+    const RopeScalingRow& row = rope_scaling_row(kinds[i]);
+    names.push_back(row.label.data());
+    hints.push_back(row.explanation.data());
+    colors.push_back(row.color);
+    shown[i] = o.shown[i];
+  }
+  if (series_toggles("##ext_toggles", names, shown.get(), 0, hints, colors))
+    for (std::size_t i = 0; i < kinds.size(); ++i) o.shown[i] = shown[i];
 }
 
 }  // namespace
@@ -168,14 +197,10 @@ void draw_context_extension_view(AppState& s) {
   if (o.compare) return draw_model_comparison(s);
   if (shows_controls(s)) {  // the settings and the series shown; figures and presented slides leave them out
     controls(s);
-    bool shown[5];
-    for (int i = 0; i < 5; ++i) shown[i] = o.shown[std::size_t(i)];
-    if (series_toggles("##ext_toggles", {kNames[0], kNames[1], kNames[2], kNames[3], kNames[4]}, shown, 0,
-                       {kExplanations, kExplanations + 5}))
-      for (int i = 0; i < 5; ++i) o.shown[std::size_t(i)] = shown[i];
+    scaling_toggles(o);
   }
   const ContextExtension& r = o.result;
-  if (r.rows.size() != 5) {
+  if (r.rows.empty() || r.rows.size() != o.shown.size()) {
     ImGui::TextDisabled("no results yet: see the status line");
     return;
   }
@@ -198,10 +223,12 @@ void draw_context_extension_view(AppState& s) {
   // Beside the ramp, Llama 4's query scale on its NoPE layers when the model has one.
   const bool scaled = !o.query_scale.empty();
   const float ramp_w = scaled ? (ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ItemSpacing.x) * 0.5f : -1.0f;
-  if (plot::begin_plot("##yarn_ramp", ImVec2(ramp_w, ramp_h))) {
-    plot::setup_axes("pair j", "YaRN ramp", {-0.5, n - 0.5}, {-0.05, 1.05}, plot::axis_integer);
+  const ScalingWavelengths* with_ramp = ramp_row(r);
+  if (with_ramp && plot::begin_plot("##yarn_ramp", ImVec2(ramp_w, ramp_h))) {
+    plot::setup_axes("pair j", (std::string(label_of(with_ramp->kind)) + " ramp").c_str(), {-0.5, n - 0.5},
+                     {-0.05, 1.05}, plot::axis_integer);
     plot::plot_line("ramp: 0 keeps the pair, 1 divides its frequency by the factor", o.ramp.data(), int(o.ramp.size()),
-                    0.0, 1.0, 1, plot::series_color(3), 2.0f);
+                    0.0, 1.0, 1, color_of(with_ramp->kind), 2.0f);
     plot::end_plot();
   }
   if (!wavelengths) record_page_region(s);

@@ -129,14 +129,14 @@ bool limit_slider(const char* label, double& v, const Limit& l, const char* form
 }
 
 bool series_toggles(const char* id, const std::vector<const char*>& names, bool* shown, int first_color,
-                    const std::vector<const char*>& hints) {
+                    const std::vector<const char*>& hints, const std::vector<int>& colors) {
   bool changed = false;
   ImGui::PushID(id);
   for (std::size_t i = 0; i < names.size(); ++i) {
     if (i > 0) ImGui::SameLine();
     const float w = radio_width(names[i]);
     if (i > 0 && ImGui::GetContentRegionAvail().x < w) ImGui::NewLine();  // wrap instead of running off the pane
-    const ImU32 c = plot::series_color(first_color + int(i));
+    const ImU32 c = plot::series_color(i < colors.size() ? colors[i] : first_color + int(i));
     ImGui::PushStyleColor(ImGuiCol_CheckMark, c);
     ImGui::PushStyleColor(ImGuiCol_Text, c);
     changed |= ImGui::Checkbox(names[i], &shown[i]);

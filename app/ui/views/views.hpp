@@ -98,9 +98,10 @@ struct HeatmapPanel {
 void heatmap_with_colorbar(AppState& s, plot::HeatmapImage& img, const HeatmapPanel& panel, float height,
                            ScreenRect& image_region, ScreenRect& bar_region);
 // A legend that toggles series: one checkbox per name, coloured like its line, wrapping onto more lines; hovering
-// a name shows its entry of `hints` (what the name means) when given. True when changed.
+// a name shows its entry of `hints` (what the name means) when given; `colors`, when given, is each name's palette
+// index (else first_color, first_color + 1, ...). True when changed.
 bool series_toggles(const char* id, const std::vector<const char*>& names, bool* shown, int first_color = 0,
-                    const std::vector<const char*>& hints = {});
+                    const std::vector<const char*>& hints = {}, const std::vector<int>& colors = {});
 // Records the screen rectangle of the last item (a plot) as the page's key region.
 void record_page_region(AppState& s);
 // A heatmap with its colourbar at the right filling `size` (size.x <= 0: the remaining width), `title` in its top

@@ -2,7 +2,8 @@
 """The PyTorch twin of a peviz lab experiment: the same model, data, loss, optimizer, schedule and evaluation.
 
 Written by `peviz train ... --emit-pytorch DIR` beside DIR/lab_data.py (the task streams and position ids it
-imports), DIR/settings.json and DIR/init-<pe>-seed<S>.safetensors (peviz's initial weights). PyTorch and the
+imports), DIR/lab_table.json (peviz's encodings and tasks: each encoding's model and position ids; this file names
+no encoding), DIR/settings.json and DIR/init-<pe>-seed<S>.safetensors (peviz's initial weights). PyTorch and the
 standard library only.
 
     python3 DIR/lab.py [--device cpu|cuda] [--out DIR/run.safetensors] [--threads N] [--stop-after N]
@@ -39,20 +40,40 @@ import torch.distributed as dist
 import torch.nn.functional as F
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # lab_data.py beside this file, however it is loaded
-from lab_data import (BOS, DATA_STREAM, EOS, MASK64, MT19937_64, POSITION_STREAM, SAMPLER, SEP, SYMBOLS,  # noqa: E402,F401
+from lab_data import (BOS, DATA_STREAM, EOS, MASK64, MT19937_64, POSITION_STREAM, SEP, SYMBOLS,  # noqa: E402,F401
                       TEST_POSITION_STREAM, VOCAB, batch_positions, coupled_positions, pad, random_symbols,
                       randomized_positions, task_sequence, test_lengths, test_positions, test_sequences, training_batch)
 
-ENCODINGS = ["nope", "sinusoidal", "learned", "rope", "alibi", "t5", "rand-sinusoidal", "rand-learned", "rand-rope",
-             "coupled", "coupled-rope", "fire"]
-# The fixes (core/train/model.hpp kLabEncodings): a classic mechanism given sampled ids (lab_data.SAMPLER).
-MECHANISM = {"rand-sinusoidal": "sinusoidal", "rand-learned": "learned", "rand-rope": "rope", "coupled": "learned",
-             "coupled-rope": "rope"}
+TABLE_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "lab_table.json")
 # Parameter tensors in peviz's buffer order (core/train/model.hpp Param).
 PARAMS = ["wte", "wpe", "t5_bias", "ln1w", "ln1b", "qkvw", "qkvb", "attprojw", "attprojb", "ln2w", "ln2b",
           "fcw", "fcb", "fcprojw", "fcprojb", "lnfw", "lnfb", "headw", "headb", "fire_w1", "fire_b1", "fire_w2",
           "fire_c", "fire_threshold"]
 FIRE_HIDDEN, FIRE_MIN_C, FIRE_MIN_THRESHOLD = 32, 1e-3, 1.0  # core/train/fire.hpp
+
+
+# ---- peviz's table of encodings and tasks (core/train/twin.hpp lab_table_json) ------------------------------
+
+_table = None
+
+
+def lab_table():
+    """lab_table.json beside this file, read once: {"encodings": [{"name", "mechanism", "positions", "group"}...],
+    "tasks": [{"name", "positions"}...]}."""
+    global _table
+    if _table is None:
+        with open(TABLE_FILE) as f:
+            _table = json.load(f)
+    return _table
+
+
+def encoding_row(pe):
+    """The table's row of an encoding: "mechanism" names the model built (a fix shares a classic one's), "positions"
+    the ids it reads (lab_data.batch_positions)."""
+    for row in lab_table()["encodings"]:
+        if row["name"] == pe:
+            return row
+    raise ValueError(f"{pe!r} is not an encoding of peviz's table ({TABLE_FILE})")
 
 
 # ---- the position encodings (core/encodings/absolute_encodings, core/rope/rope, core/encodings/alibi, core/encodings/t5_buckets) ---------------
@@ -99,7 +120,7 @@ def t5_bucket(distance, buckets, max_distance):
 
 def param_shapes(cfg):
     """Shape of every tensor (model.cpp param_shape); wpe, t5_bias and fire_* only for their encodings."""
-    L, d, V, pe = cfg["layers"], cfg["d_model"], VOCAB, MECHANISM.get(cfg["pe"], cfg["pe"])
+    L, d, V, pe = cfg["layers"], cfg["d_model"], VOCAB, cfg["mechanism"]
     shapes = {"wte": [V, d], "wpe": [cfg["position_rows"], d] if pe == "learned" else None,
               "t5_bias": [cfg["heads"], cfg["t5_buckets"]] if pe == "t5" else None,
               "ln1w": [L, d], "ln1b": [L, d], "qkvw": [L, 3 * d, d], "qkvb": [L, 3 * d], "attprojw": [L, d, d],
@@ -118,25 +139,27 @@ class LabModel(torch.nn.Module):
     def __init__(self, cfg, weights, dtype=torch.float32):
         """dtype float64 reproduces peviz's double engine (its gradient checks): tables rounded as it rounds them."""
         super().__init__()
-        self.cfg, self.kind = cfg, MECHANISM.get(cfg["pe"], cfg["pe"])
+        self.cfg, self.kind = cfg, cfg["mechanism"]
         for name, shape in param_shapes(cfg):
             if list(weights[name].shape) != shape:
                 raise ValueError(f"tensor {name} has shape {list(weights[name].shape)}, the settings give {shape}")
             setattr(self, name, torch.nn.Parameter(weights[name].clone().to(dtype)))
         P, hd, rows = cfg["max_positions"], cfg["d_model"] // cfg["heads"], cfg["position_rows"]
+        distance = (torch.arange(P)[:, None] - torch.arange(P)[None, :]).clamp(min=0)  # i - j, 0 for a later key
         if self.kind == "sinusoidal":  # core's float table, also beside double weights
             self.register_buffer("table", sinusoid_table(rows, cfg["d_model"]).to(dtype))
-        if self.kind == "rope":
+        elif self.kind == "rope":
             cos, sin = rope_tables(hd, cfg["rope_base"], rows, dtype)
             self.register_buffer("rope_cos", cos)
             self.register_buffer("rope_sin", sin)
-        distance = torch.arange(P)[:, None] - torch.arange(P)[None, :]  # i - j
-        if cfg["pe"] == "alibi":  # -m_h (i - j), in double then rounded once (attention.cpp bias_mask_softmax)
+        elif self.kind == "alibi":  # -m_h (i - j), in double then rounded once (attention.cpp bias_mask_softmax)
             slopes = torch.tensor(alibi_slopes(cfg["heads"]), dtype=torch.float64)
-            self.register_buffer("alibi", (-slopes[:, None, None] * distance.clamp(min=0).double()).to(dtype))
-        if cfg["pe"] == "t5":
+            self.register_buffer("alibi", (-slopes[:, None, None] * distance.double()).to(dtype))
+        elif self.kind == "t5":
             table = [t5_bucket(k, cfg["t5_buckets"], cfg["t5_max_distance"]) for k in range(P)]
-            self.register_buffer("t5_index", torch.tensor(table)[distance.clamp(min=0)])
+            self.register_buffer("t5_index", torch.tensor(table)[distance])
+        elif self.kind not in ("nope", "learned", "fire"):  # these three need their parameters only
+            raise ValueError(f"the twin builds no model {self.kind!r} (peviz's table gives it to {cfg['pe']})")
 
     def embed(self, tokens, positions):
         x = self.wte[tokens]
@@ -174,9 +197,9 @@ class LabModel(torch.nn.Module):
         if self.kind == "rope":
             q, k = self.rope(q, positions), self.rope(k, positions)
         scores = (q @ k.transpose(-2, -1)) * (1.0 / math.sqrt(C // H))
-        if self.cfg["pe"] == "alibi":
+        if self.kind == "alibi":
             scores = scores + self.alibi[:, :T, :T]
-        if self.cfg["pe"] == "t5":
+        if self.kind == "t5":
             scores = scores + self.t5_bias[:, self.t5_index[:T, :T]]
         if fire is not None:
             scores = scores + fire
@@ -238,7 +261,7 @@ def exact_match(model, cfg, device):
     out = []
     for n in test_lengths(cfg["test_max"]):
         L = 2 * n + 3
-        if MECHANISM.get(cfg["pe"], cfg["pe"]) == "learned" and L > cfg["position_rows"]:
+        if cfg["mechanism"] == "learned" and L > cfg["position_rows"]:
             out.append((n, None))
             continue
         seqs = torch.tensor(test_sequences(cfg["task"], n, cfg["test_samples"], cfg["seed"]), dtype=torch.long)
@@ -326,7 +349,7 @@ def settings_metadata(cfg):
             "steps": str(cfg["steps"]), "train-max": str(cfg["train_max"]), "test-max": str(cfg["test_max"]),
             "test-samples": str(cfg["test_samples"]), "seed": str(cfg["seed"]), "base": shortest(cfg["rope_base"]),
             "lr": shortest(cfg["lr"]), "warmup": str(cfg["warmup"]),
-            **({"position-range": str(cfg["position_range"])} if cfg["pe"] in SAMPLER else {})}
+            **({"position-range": str(cfg["position_range"])} if cfg["positions"] != "contiguous" else {})}
 
 
 def run_summary(cfg, result):
@@ -386,9 +409,10 @@ def save_experiment(cfgs, weights, results, out):
 def run_config(settings, model, pe, seed):
     """One run's settings (settings.json's "settings" and "model", or a run file's metadata) as one dict, with the
     rows of its position tables (model.hpp ModelConfig::position_rows)."""
-    cfg = {**settings, **model, "pe": pe, "seed": seed}
-    cfg["position_rows"] = (cfg["position_range"] if pe in SAMPLER else cfg["learned_len"] if pe == "learned"
-                            else cfg["max_positions"])
+    row = encoding_row(pe)
+    cfg = {**settings, **model, "pe": pe, "seed": seed, "mechanism": row["mechanism"], "positions": row["positions"]}
+    cfg["position_rows"] = (cfg["position_range"] if row["positions"] != "contiguous" else cfg["learned_len"]
+                            if row["mechanism"] == "learned" else cfg["max_positions"])
     return cfg
 
 
@@ -454,7 +478,7 @@ def settings_of_run_file(meta):
     settings = {"task": meta["task"], "layers": i("layers"), "heads": i("heads"), "d_model": i("d-model"),
                 "batch": i("batch"), "steps": i("steps"), "train_max": i("train-max"), "test_max": i("test-max"),
                 "test_samples": i("test-samples"), "rope_base": float(meta["base"]), "lr": float(meta["lr"]),
-                "warmup": i("warmup"), "position_range": i("position-range") if meta["pe"] in SAMPLER else 0}
+                "warmup": i("warmup"), "position_range": i("position-range") if "position-range" in meta else 0}
     longest = 2 * max(settings["train_max"], settings["test_max"]) + 3
     model = {"vocab": VOCAB, "learned_len": 2 * settings["train_max"] + 3, "max_positions": longest,
              "t5_buckets": 32, "t5_max_distance": 128}

@@ -11,9 +11,6 @@ MASK64 = (1 << 64) - 1
 DATA_STREAM = 0xA0761D6478BD642F  # core/train/run.cpp kDataStream: training batches, a stream apart from init
 POSITION_STREAM = 0xE7037ED1A0B428DB  # run.cpp kPositionStream: sampled training ids
 TEST_POSITION_STREAM = 0x8CB92BA72F3D8DD7  # positions.cpp kTestPositionStream: sampled test ids
-# The fixes' samplers (core/train/model.hpp kLabEncodings): randomized or coupled ids; the others read 0..L-1.
-SAMPLER = {"rand-sinusoidal": "randomized", "rand-learned": "randomized", "rand-rope": "randomized",
-           "coupled": "coupled", "coupled-rope": "coupled"}
 
 
 # ---- the task streams (core/train/tasks.cpp) ------------------------------------------------------------------
@@ -47,8 +44,15 @@ class MT19937_64:
 
 
 def task_sequence(task, symbols):
-    """BOS x1..xn SEP y1..yn EOS."""
-    answer = symbols[::-1] if task == "reverse" else sorted(symbols) if task == "sort" else list(symbols)
+    """BOS x1..xn SEP y1..yn EOS (tasks.cpp task_sequence); a task of peviz's table it does not know is refused."""
+    if task == "copy":
+        answer = list(symbols)
+    elif task == "reverse":
+        answer = symbols[::-1]
+    elif task == "sort":
+        answer = sorted(symbols)
+    else:
+        raise ValueError(f"the twin has no task {task!r}")
     return [BOS] + list(symbols) + [SEP] + answer + [EOS]
 
 
@@ -84,25 +88,30 @@ def coupled_positions(task, n, s):
 
 
 def batch_positions(cfg, pairs, rng):
-    """Each training sequence's ids (positions.cpp sample_batch_positions): 0..L-1, or drawn from rng."""
-    sampler, out = SAMPLER.get(cfg["pe"]), []
+    """Each training sequence's ids (positions.cpp sample_batch_positions): 0..L-1, or drawn from rng; cfg["positions"]
+    names the encoding's sampler (lab.py run_config, from peviz's table)."""
+    sampler, out = cfg["positions"], []
     for seq, n in pairs:
         if sampler == "randomized":
             out.append(randomized_positions(len(seq), cfg["position_range"], rng))
         elif sampler == "coupled":
             out.append(coupled_positions(cfg["task"], n, rng() % (cfg["position_range"] - n - 1)))
-        else:
+        elif sampler == "contiguous":
             out.append(list(range(len(seq))))
+        else:
+            raise ValueError(f"the twin has no position sampler {sampler!r}")
     return out
 
 
 def test_positions(cfg, n, count):
     """positions.cpp test_positions: randomized ids from a stream seeded by (seed, n); coupled from start 0."""
-    sampler, L = SAMPLER.get(cfg["pe"]), 2 * n + 3
+    sampler, L = cfg["positions"], 2 * n + 3
     if sampler == "coupled":
         return [coupled_positions(cfg["task"], n, 0)] * count
-    if sampler != "randomized":
+    if sampler == "contiguous":
         return [list(range(L))] * count
+    if sampler != "randomized":
+        raise ValueError(f"the twin has no position sampler {sampler!r}")
     rng = MT19937_64(cfg["seed"] ^ TEST_POSITION_STREAM ^ ((0xD1B54A32D192ED03 * (n + 1)) & MASK64))
     return [randomized_positions(L, cfg["position_range"], rng) for _ in range(count)]
 

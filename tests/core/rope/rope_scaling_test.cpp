@@ -254,3 +254,39 @@ TEST_CASE("scaling_reads is the table validate refuses by: a field alone is refu
   CHECK_FALSE(scaling_reads(RopeScaling::linear, F::original_max_len));  // linear divides positions only
   CHECK(scaling_reads(RopeScaling::longrope, F::seq_len));                // short or long factors by length
 }
+
+TEST_CASE("the scaling table: enum order, names that parse back, config spellings, labels and the compared ones") {
+  REQUIRE(rope_scaling_rows().size() == 6);
+  for (std::size_t i = 0; i < rope_scaling_rows().size(); ++i) {
+    const RopeScalingRow& row = rope_scaling_rows()[i];
+    CHECK(row.kind == RopeScaling(i));
+    CHECK(&rope_scaling_row(row.kind) == &row);
+    CHECK(to_string(row.kind) == row.name);
+    CHECK(parse_rope_scaling(row.name) == row.kind);
+    CHECK(parse_rope_type(row.rope_type) == row.kind);
+    if (!row.legacy_type.empty()) CHECK(parse_rope_type(row.legacy_type) == row.kind);
+    CHECK_FALSE(row.label.empty());
+    CHECK_FALSE(row.explanation.empty());
+    CHECK(row.scale != nullptr);
+  }
+  CHECK(rope_scaling_names() == "none, linear, dynamic, yarn, llama3 or longrope");
+  CHECK(rope_scaling_names(" | ", " | ") == "none | linear | dynamic | yarn | llama3 | longrope");
+  CHECK(parse_rope_type("default") == RopeScaling::none);
+  CHECK(parse_rope_type("mrope") == RopeScaling::none);  // Qwen2VLConfig's legacy type
+  CHECK(parse_rope_type("su") == RopeScaling::longrope);  // older Phi-3 configs
+  CHECK_FALSE(parse_rope_type("none"));
+  CHECK_FALSE(parse_rope_scaling("default"));
+  // The Context extension page draws every scaling but LongRoPE (its factors are per pair), each in its own colour.
+  CHECK(compared_scalings() == std::vector<RopeScaling>{RopeScaling::none, RopeScaling::linear, RopeScaling::dynamic,
+                                                        RopeScaling::yarn, RopeScaling::llama3});
+  std::vector<int> colors;
+  for (RopeScaling k : compared_scalings()) colors.push_back(rope_scaling_row(k).color);
+  CHECK(colors == std::vector<int>{0, 1, 2, 3, 4});
+  CHECK(rope_scaling_row(RopeScaling::longrope).color == -1);
+  CHECK(rope_scaling_row(RopeScaling::linear).label == "linear (PI)");
+  // Help names the scalings that read a field, by label.
+  CHECK(scaling_readers(ScalingField::beta_fast) == "YaRN");
+  CHECK(scaling_readers(ScalingField::attention_factor) == "YaRN/LongRoPE");
+  CHECK(scaling_readers(ScalingField::seq_len) == "dynamic NTK/LongRoPE");
+  CHECK(scaling_readers(ScalingField::low_freq_factor) == "llama3");
+}

@@ -178,6 +178,20 @@ TEST_CASE("the lab encoding table: enum order, names that parse back, one mechan
   CHECK(unknown == PositionEncoding::rope);
 }
 
+TEST_CASE("mechanism_encoding: the first encoding whose model an encoding shares", "[train][model]") {
+  CHECK(mechanism_encoding(PositionEncoding::rand_rope) == PositionEncoding::rope);
+  CHECK(mechanism_encoding(PositionEncoding::coupled_rope) == PositionEncoding::rope);
+  CHECK(mechanism_encoding(PositionEncoding::coupled) == PositionEncoding::learned);
+  CHECK(mechanism_encoding(PositionEncoding::rand_sinusoidal) == PositionEncoding::sinusoidal);
+  CHECK(mechanism_encoding(PositionEncoding::fire) == PositionEncoding::fire);
+  for (const LabEncodingInfo& info : kLabEncodings) {
+    const LabEncodingInfo& shared = lab_encoding_info(mechanism_encoding(info.id));
+    CHECK(shared.mechanism == info.mechanism);
+    CHECK(mechanism_encoding(shared.id) == shared.id);
+    if (info.classic) CHECK(shared.id == info.id);  // the classic six are six models
+  }
+}
+
 TEST_CASE("each mechanism sizes only its own tensors", "[train][model]") {
   ModelConfig c;
   for (const LabEncodingInfo& info : kLabEncodings) {

@@ -7,6 +7,13 @@
 
 using namespace peviz::train;
 
+TEST_CASE("each sampler has its own name", "[train][positions]") {
+  CHECK(to_string(PositionSampler::contiguous) == "contiguous");
+  CHECK(to_string(PositionSampler::randomized) == "randomized");
+  CHECK(to_string(PositionSampler::coupled) == "coupled");
+  CHECK(std::size(kAllPositionSamplers) == 3);
+}
+
 TEST_CASE("randomized ids: distinct, sorted, inside the range, and every id about equally often", "[train][positions]") {
   std::mt19937_64 rng(3);
   std::map<int, int> seen;

@@ -14,6 +14,9 @@ TEST_CASE("copy, reverse and sort sequences", "[train][tasks]") {
   Task t;
   CHECK((parse_task("reverse", t) && t == Task::reverse));
   CHECK_FALSE(parse_task("add", t));
+  CHECK(task_names() == "copy, reverse or sort");
+  CHECK(task_names(" | ", " | ") == "copy | reverse | sort");
+  for (Task each : kAllTasks) CHECK((parse_task(to_string(each), t) && t == each));
 }
 
 TEST_CASE("a training batch scores exactly y1..yn and EOS", "[train][tasks]") {

@@ -55,6 +55,25 @@ TEST_CASE("the compiled-in lab.py and lab_data.py are core/train/twin's") {
   CHECK(twin_lab_data_py() == read_text(twin / "lab_data.py"));
 }
 
+TEST_CASE("lab_table_json: every encoding with the model the twin builds, its ids and group; every task") {
+  const nlohmann::ordered_json j = lab_table_json();
+  CHECK(j["format"] == kLabTableFormat);
+  REQUIRE(j["encodings"].size() == std::size(kLabEncodings));
+  for (std::size_t i = 0; i < std::size(kLabEncodings); ++i) {
+    const LabEncodingInfo& e = kLabEncodings[i];
+    CHECK(j["encodings"][i]["name"] == e.name);
+    CHECK(j["encodings"][i]["mechanism"] == to_string(mechanism_encoding(e.id)));
+    CHECK(j["encodings"][i]["positions"] == to_string(e.positions));
+  }
+  CHECK(j["encodings"][0].dump() == R"({"name":"nope","mechanism":"nope","positions":"contiguous","group":"all"})");
+  CHECK(j["encodings"][8].dump() == R"({"name":"rand-rope","mechanism":"rope","positions":"randomized","group":"fixes"})");
+  CHECK(j["encodings"][9].dump() == R"({"name":"coupled","mechanism":"learned","positions":"coupled","group":"fixes"})");
+  CHECK(j["encodings"][11].dump() == R"({"name":"fire","mechanism":"fire","positions":"contiguous","group":"fixes"})");
+  REQUIRE(j["tasks"].size() == std::size(kAllTasks));
+  CHECK(j["tasks"][0].dump() == R"({"name":"copy","positions":["contiguous","randomized","coupled"]})");
+  CHECK(j["tasks"][2].dump() == R"({"name":"sort","positions":["contiguous","randomized"]})");  // no coupling
+}
+
 TEST_CASE("emit_pytorch_experiment writes lab.py, every setting and each run's initial weights") {
   TempDir dir;
   TrainSettings base = tiny_run(PositionEncoding::rope, 4);
@@ -63,9 +82,10 @@ TEST_CASE("emit_pytorch_experiment writes lab.py, every setting and each run's i
       experiment_settings(base, {PositionEncoding::learned, PositionEncoding::t5}, {4, 7});
   const fs::path out = dir.path / "twin";  // created: its parent exists
   const std::vector<std::string> written = emit_pytorch_experiment(runs, out.string());
-  CHECK(written.size() == 7);  // lab.py, lab_data.py, settings.json, four initial weights
+  CHECK(written.size() == 8);  // lab.py, lab_data.py, lab_table.json, settings.json, four initial weights
   CHECK(read_text(out / "lab.py") == twin_lab_py());
   CHECK(read_text(out / "lab_data.py") == twin_lab_data_py());
+  CHECK(nlohmann::ordered_json::parse(read_text(out / kLabTableFile)) == lab_table_json());
   const nlohmann::json j = nlohmann::json::parse(read_text(out / "settings.json"));
   CHECK(j["format"] == kTwinFormat);
   const nlohmann::json& t = j["settings"];
