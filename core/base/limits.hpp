@@ -97,6 +97,9 @@ inline constexpr Limit export_max_distance{.name = "max-distance", .min = 0, .ma
     .scale = Scale::logarithmic};
 inline constexpr Limit context_len{.name = "context-len", .min = 1, .max = 1 << 30, .fallback = 8192,
     .scale = Scale::logarithmic};
+// p-RoPE's fraction of the frequency pairs that turn, the fastest first (Barbero et al. 2024, "Round and Round We
+// Go!"; Gemma's rope_proportion, transformers' "proportional" rope_type): 1 is RoPE, 0 no rotation at all.
+inline constexpr Limit rope_proportion{.name = "rope-proportion", .min = 0, .max = 1, .fallback = 1};
 // The fraction of a head that rotates (transformers' partial_rotary_factor, GPT-NeoX's rotary_pct).
 inline constexpr Limit rotary_fraction{.name = "partial_rotary_factor", .min = 0, .max = 1, .fallback = 1,
     .min_exclusive = true};

@@ -32,6 +32,7 @@ void validate(const RopeParams& p) {
       throw ParamError("rotary-dim", "must be even and hold at least one pair, got " + std::to_string(p.rotary_dim));
   }
   check_real(limits::rope_base, p.base);
+  check_real(limits::rope_proportion, p.rotated_fraction);
 }
 
 int rotary_dim(const RopeParams& p) { return p.rotary_dim == 0 ? p.head_dim : p.rotary_dim; }
@@ -40,9 +41,11 @@ std::vector<double> rope_inv_freq(const RopeParams& p) {
   validate(p);
   // HF transformers modeling_rope_utils.py, _compute_default_rope_parameters:
   //   inv_freq = 1 / base ** (arange(0, dim, 2) / dim), dim = the rotary dimension.
+  // p-RoPE (RopeParams::rotated_fraction): the pairs past the turning ones keep frequency 0.
   const int r = rotary_dim(p);
-  std::vector<double> inv(std::size_t(r / 2));
-  for (int j = 0; j < r / 2; ++j) inv[std::size_t(j)] = std::pow(p.base, -2.0 * j / r);
+  const int turning = int(std::floor(p.rotated_fraction * r / 2));
+  std::vector<double> inv(std::size_t(r / 2), 0.0);
+  for (int j = 0; j < turning; ++j) inv[std::size_t(j)] = std::pow(p.base, -2.0 * j / r);
   return inv;
 }
 

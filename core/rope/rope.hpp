@@ -32,6 +32,10 @@ struct RopeParams {
   int rotary_dim = 0;        // channels that rotate, even, 2..head_dim; 0 = head_dim
   double base = 10000.0;     // rope_theta, finite and > 1
   RopePairing pairing = RopePairing::halves;
+  // p-RoPE: the first floor(fraction x rotary_dim / 2) pairs (the fastest) keep base^(-2j/R); the slower ones get
+  // frequency 0 and do not turn (Barbero et al. 2024; Gemma's apply_rope pads its rope_proportion's inverse
+  // frequencies with zeros the same way). 1 = RoPE.
+  double rotated_fraction = limits::rope_proportion.fallback;
   bool operator==(const RopeParams&) const = default;
 };
 

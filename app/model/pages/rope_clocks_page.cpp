@@ -13,9 +13,13 @@ namespace {
 
 constexpr auto kSettings = join_settings(
     rope_settings<&PageStates::rope_clocks, &RopeClocksOptions::rope>(limits::clock_head_dim),
-    std::array<PageSetting, 1>{{{.key = "position", .help = "The position t whose rotations the dials draw",
+    std::array<PageSetting, 2>{{{.key = "position", .help = "The position t whose rotations the dials draw",
                                  .access = member<&PageStates::rope_clocks, &RopeClocksOptions::position>(),
-                                 .limit = &limits::rope_position, .full_range = true, .shared_flag = true}}});
+                                 .limit = &limits::rope_position, .full_range = true, .shared_flag = true},
+                                {.key = "rope_proportion",
+                                 .help = "p-RoPE: the fraction of pairs that turn, the fastest first (Barbero et al. 2024)",
+                                 .access = member<&PageStates::rope_clocks, &RopeClocksOptions::rope, &RopeParams::rotated_fraction>(),
+                                 .limit = &limits::rope_proportion}}});
 
 void take_model(PageStates& a) {
   a.rope_clocks.rope = single_rope(a.rope_model);
@@ -69,7 +73,8 @@ std::string caption(const AppState& s) {
   const std::string dot = kCaptionDot;
   return "RoPE" + dot + rope_model_caption(s.pages, follows_model(s.pages)) + "head_dim " +
          std::to_string(o.rope.head_dim) + dot + "base " + caption_number(o.rope.base) + dot +
-         std::string(to_string(o.rope.pairing)) + dot + "t = " + caption_number(o.position);
+         std::string(to_string(o.rope.pairing)) + dot + "t = " + caption_number(o.position) +
+         (o.rope.rotated_fraction < 1.0 ? dot + "p-RoPE p = " + caption_number(o.rope.rotated_fraction) : "");
 }
 
 bool read_extra(const nlohmann::json& j, PageStates& a) {

@@ -25,6 +25,9 @@ void settings_controls(AppState& s) {
   hint("Rotary pairs = head_dim / 2. Pair j turns by t * base^(-2j/head_dim) radians.");
   next_slider_on_line("base##clocks");
   page_slider(s, page, "base##clocks", o.rope.base, limits::rope_base);
+  page_slider(s, page, "turning (p-RoPE)", o.rope.rotated_fraction, limits::rope_proportion);
+  hint("p-RoPE (Barbero et al. 2024; Gemma's rope_proportion): only the fastest p of the pairs turn; the slower "
+       "ones stand still (grey hands) and carry no position.");
   int pairing = int(o.rope.pairing);
   next_on_line(radio_width("halves"));
   bool pairing_changed = ImGui::RadioButton("halves", &pairing, 0);
@@ -74,7 +77,10 @@ void dials(const RopeClocksOptions& o, ImVec2 size) {
   plot::note_drawn_plot(
       {.id = "##dials", .frame = box, .area = box, .legend = {}, .series_colors = 0, .unnamed_series = {}});
   const ImU32 rim = ImGui::GetColorU32(ImGuiCol_Text, 0.35f), text = ImGui::GetColorU32(ImGuiCol_Text, 0.8f);
-  const double log_fast = 0.0, log_slow = std::log(std::max(1.0 / o.inv_freq.back(), 1.0 + 1e-9));
+  // The slowest turning pair sets the colour scale; p-RoPE's still pairs (frequency 0) are drawn grey.
+  const auto slowest_turning = std::find_if(o.inv_freq.rbegin(), o.inv_freq.rend(), [](double f) { return f > 0.0; });
+  const double log_fast = 0.0,
+               log_slow = slowest_turning == o.inv_freq.rend() ? 1.0 : std::log(std::max(1.0 / *slowest_turning, 1.0 + 1e-9));
   const bool light = light_background();
   for (int j = 0; j < n; ++j) {
     const ImVec2 c(origin.x + (float(j % cols) + 0.5f) * cell, origin.y + (float(j / cols) + 0.5f) * cell);
@@ -86,7 +92,9 @@ void dials(const RopeClocksOptions& o, ImVec2 size) {
     // yellow end vanishes on white, so the light theme stops at its orange.
     const double speed = 1.0 - (std::log(1.0 / o.inv_freq[std::size_t(j)]) - log_fast) / std::max(log_slow, 1e-9);
     const double slowest = light ? 0.0 : 0.25, fastest = light ? 0.75 : 1.0;
-    const ImU32 hand = plot::colormap_color(plot::Colormap::magma, slowest + (fastest - slowest) * std::clamp(speed, 0.0, 1.0));
+    const ImU32 hand = o.inv_freq[std::size_t(j)] == 0.0
+                           ? rim
+                           : plot::colormap_color(plot::Colormap::magma, slowest + (fastest - slowest) * std::clamp(speed, 0.0, 1.0));
     const double a = o.angles[std::size_t(j)];
     const ImVec2 tip(c.x + r * float(std::cos(a)), c.y - r * float(std::sin(a)));  // y up on screen
     plot::canvas_line(c, tip, hand, std::max(1.5f, 0.06f * r));
@@ -102,7 +110,11 @@ void dials(const RopeClocksOptions& o, ImVec2 size) {
     const int col = int((m.x - origin.x) / cell), row = int((m.y - origin.y) / cell), j = row * cols + col;
     if (col >= 0 && col < cols && j >= 0 && j < n) {
       ImGui::BeginTooltip();
-      ImGui::Text("pair %d: channels %d and %d\ntheta = %.6g rad/position, wavelength %.6g positions\n"
+      if (o.inv_freq[std::size_t(j)] == 0.0)
+        ImGui::Text("pair %d: channels %d and %d\nstill: p-RoPE leaves this pair unrotated (theta = 0)", j,
+                    o.channel_a[std::size_t(j)], o.channel_b[std::size_t(j)]);
+      else
+        ImGui::Text("pair %d: channels %d and %d\ntheta = %.6g rad/position, wavelength %.6g positions\n"
                   "angle at t = %.6g: %.4f rad (%.1f deg), %.4g full turns so far",
                   j, o.channel_a[std::size_t(j)], o.channel_b[std::size_t(j)], o.inv_freq[std::size_t(j)],
                   2 * std::numbers::pi / o.inv_freq[std::size_t(j)], o.position, o.angles[std::size_t(j)],
@@ -130,10 +142,22 @@ void draw_rope_clocks_view(AppState& s) {
   ImGui::PushTextWrapPos(0.0f);  // wraps at the pane's right edge
   // Each number kept on the line of its name (no-break spaces, U+00A0), the wavelength in whole positions: a narrow
   // figure wrapped "(wavelength" away from "4.712e+04)". The hover hint only where there is a pointer.
-  ImGui::TextDisabled("t\u00a0=\u00a0%.2f. Pair 0 turns 1 rad per position (wavelength\u00a02\u00a0pi); pair %d turns "
-                      "%.3g\u00a0rad per position (wavelength\u00a0%.0f).%s",
-                      o.position, int(o.angles.size()) - 1, o.inv_freq.back(), 2 * std::numbers::pi / o.inv_freq.back(),
-                      s.figure_drawing.offscreen ? "" : " Hover a dial for its numbers.");
+  // p-RoPE's still pairs (frequency 0) follow the turning ones: the slowest turning pair is the last nonzero.
+  const int n = int(o.inv_freq.size()),
+            turning = int(std::count_if(o.inv_freq.begin(), o.inv_freq.end(), [](double f) { return f > 0.0; }));
+  const char* hover = s.figure_drawing.offscreen ? "" : " Hover a dial for its numbers.";
+  if (turning == 0)
+    ImGui::TextDisabled("t\u00a0=\u00a0%.2f. No pair turns (p-RoPE with p\u00a0=\u00a00): the position reaches no score.%s",
+                        o.position, hover);
+  else
+    ImGui::TextDisabled("t\u00a0=\u00a0%.2f. Pair 0 turns 1 rad per position (wavelength\u00a02\u00a0pi); pair %d turns "
+                        "%.3g\u00a0rad per position (wavelength\u00a0%.0f).%s%s",
+                        o.position, turning - 1, o.inv_freq[std::size_t(turning - 1)],
+                        2 * std::numbers::pi / o.inv_freq[std::size_t(turning - 1)],
+                        turning < n ? (" Pairs " + std::to_string(turning) + " to " + std::to_string(n - 1) +
+                                       " stand still (p-RoPE).").c_str()
+                                    : "",
+                        hover);
   ImGui::PopTextWrapPos();
   // The dials over the angle plot; a presented step that names one of them gives it the whole height.
   const bool dial_grid = shows_part(s, kRopeClocksDials), angles = shows_part(s, kRopeClocksAngles);

@@ -41,7 +41,7 @@ const std::vector<const Limit*> kEntries = {
     &limits::precision_max_position_log2, &limits::figure_width, &limits::figure_height,
     &limits::window_width, &limits::window_height, &limits::sidebar_width, &limits::pane_split,
     &limits::alibi_heads, &limits::alibi_seq_len, &limits::t5_shaw_seq_len, &limits::num_buckets,
-    &limits::t5_max_distance, &limits::max_relative, &limits::t5_shaw_max_relative, &limits::shift_position,
+    &limits::t5_max_distance, &limits::max_relative, &limits::t5_shaw_max_relative, &limits::rope_proportion, &limits::shift_position,
     &limits::shift_offset, &limits::criteria_length, &limits::criteria_length_long,
     &limits::ui_zoom, &limits::clock_head_dim, &limits::clock_speed, &limits::compare_offset, &limits::binary_positions, &limits::binary_morph,
     &limits::max_output, &limits::threads, &limits::bench_reps, &limits::window_frames, &limits::lesson_step,

@@ -78,6 +78,30 @@ TEST_CASE("partial rotary: frequencies use R and channels >= R pass through") {
   CHECK(n_out == Approx(4.0 * n_in).epsilon(1e-6));
 }
 
+TEST_CASE("p-RoPE: the fastest floor(p R/2) pairs keep their frequencies, the slower ones stand still") {
+  RopeParams r;
+  r.head_dim = 64;
+  r.base = 10000.0;
+  const std::vector<double> full = rope_inv_freq(r);
+  r.rotated_fraction = 0.25;  // Gemma's rope_proportion 0.25: 8 of 32 pairs turn
+  const std::vector<double> p = rope_inv_freq(r);
+  REQUIRE(p.size() == 32);
+  for (std::size_t j = 0; j < p.size(); ++j) {
+    CAPTURE(j);
+    CHECK(p[j] == (j < 8 ? full[j] : 0.0));
+  }
+  CHECK(p[7] == std::pow(10000.0, -14.0 / 64));
+  r.rotated_fraction = 0.3;  // 9.6 pairs: the ninth does not turn (floor)
+  CHECK(rope_inv_freq(r)[8] == full[8]);
+  CHECK(rope_inv_freq(r)[9] == 0.0);
+  r.rotated_fraction = 0.0;  // no pair turns: NoPE
+  for (double f : rope_inv_freq(r)) CHECK(f == 0.0);
+  r.rotated_fraction = 1.5;
+  CHECK_THROWS_AS(validate(r), ParamError);
+  r.rotated_fraction = -0.1;
+  CHECK_THROWS_AS(validate(r), ParamError);
+}
+
 TEST_CASE("the score of positions m and n depends only on n - m") {
   std::mt19937 rng(7);
   std::normal_distribution<float> g;
