@@ -143,10 +143,11 @@ std::string caption_slug(const AppState& s, FigureView v) {
   return c;
 }
 
-// Whether a figure shows what the sidebar's encoding controls: the window, Basics' views, the pages that follow it.
+// Whether a figure shows the sidebar's encoding and nothing of its own: the window, Basics' views, and a page without
+// a caption of its settings (which, when it has one, names the file instead).
 bool shows_sidebar_encoding(FigureView v) {
   if (v.kind == FigureView::binary) return false;
-  return v.kind != FigureView::one_page || uses_sidebar_encoding(v.page);
+  return v.kind != FigureView::one_page || !page_model(v.page).caption;
 }
 
 }  // namespace
@@ -154,11 +155,15 @@ bool shows_sidebar_encoding(FigureView v) {
 std::string figure_file_name(const AppState& s, FigureView v, long long unix_seconds) {
   std::string name = "peviz-" + figure_view_name(v) + "-";
   v = described_view(s, v);  // the window: the parameters of the page shown
-  if (shows_sidebar_encoding(v))
-    name += std::string("d").append(std::to_string(s.params.d_model)).append("-b").append(caption_number(s.params.base))
-                .append("-L").append(std::to_string(s.params.seq_len));  // appends: GCC 12's -Wrestrict misfires on +
-  else
-    name += caption_slug(s, v);
+  const std::string sidebar = std::string("d").append(std::to_string(s.params.d_model)).append("-b")
+                                  .append(caption_number(s.params.base)).append("-L")
+                                  .append(std::to_string(s.params.seq_len));  // appends: GCC 12's -Wrestrict misfires on +
+  if (shows_sidebar_encoding(v)) return name + sidebar + file_time_stamp(unix_seconds) + ".png";
+  // A page's caption names its settings; one that begins with the sidebar's encoding (it follows it) is named by the
+  // short sidebar form and the rest.
+  const std::string caption = figure_caption(s, v), encoding = absolute_caption(s.params);
+  if (caption.rfind(encoding, 0) == 0) name += sidebar + "-" + slug(caption.substr(encoding.size()), 48);
+  else name += caption_slug(s, v);
   return name + file_time_stamp(unix_seconds) + ".png";
 }
 

@@ -2,6 +2,7 @@
 #include <algorithm>
 
 #include "app/model/app_state.hpp"
+#include "app/model/figure.hpp"
 #include "app/model/json_fields.hpp"
 #include "app/model/page_model.hpp"
 
@@ -61,6 +62,13 @@ NdArray export_data(const AppState& s) {
 
 }  // namespace
 
+// The sidebar's encoding and the page's own two lengths (its file name too).
+std::string caption(const AppState& s) {
+  const CriteriaOptions& o = s.pages.criteria;
+  return absolute_caption(s.params) + kCaptionDot + "lengths " + std::to_string(o.length_a) + ", " +
+         std::to_string(o.length_b);
+}
+
 constexpr PageSetting kSettings[] = {
     {.key = "length_a", .help = "The shorter of the two lengths the same-offset plot compares",
      .access = member<&PageStates::criteria, &CriteriaOptions::length_a>(), .limit = &limits::criteria_length},
@@ -71,6 +79,7 @@ constexpr PageSetting kSettings[] = {
 
 extern const PageModel criteria_page{.name = "criteria", .title = "Criteria", .json_key = "criteria",
                                      .follows_params = true, .update = criteria_local::update,
-                                     .export_data = criteria_local::export_data, .settings = criteria_local::kSettings, .parts = kCriteriaParts};
+                                     .export_data = criteria_local::export_data, .caption = criteria_local::caption,
+                                     .settings = criteria_local::kSettings, .parts = kCriteriaParts};
 
 }  // namespace peviz::app

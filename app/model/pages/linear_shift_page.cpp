@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "app/model/app_state.hpp"
+#include "app/model/figure.hpp"
 #include "app/model/json_fields.hpp"
 #include "app/model/page_model.hpp"
 #include "core/encodings/absolute_encodings.hpp"
@@ -50,6 +51,12 @@ void heatmaps(PageStates& a, std::vector<plot::HeatmapImage*>& out) { out.push_b
 
 }  // namespace
 
+// The sidebar's encoding and the page's own p and k (its file name too).
+std::string caption(const AppState& s) {
+  const LinearShiftOptions& o = s.pages.linear_shift;
+  return absolute_caption(s.params) + kCaptionDot + "p = " + std::to_string(o.p) + ", k = " + std::to_string(o.k);
+}
+
 constexpr PageSetting kSettings[] = {
     {.key = "p", .help = "The base position p", .access = member<&PageStates::linear_shift, &LinearShiftOptions::p>(),
      .limit = &limits::shift_position},
@@ -61,7 +68,7 @@ constexpr PageSetting kSettings[] = {
 extern const PageModel linear_shift_page{.name = "linear-shift", .title = "Linear shift", .json_key = "linear_shift",
                                          .follows_params = true, .update = linear_shift_local::update,
                                          .export_data = linear_shift_local::export_data,
-                                         .settings = linear_shift_local::kSettings,
+                                         .caption = linear_shift_local::caption, .settings = linear_shift_local::kSettings,
                                          .heatmaps = linear_shift_local::heatmaps, .parts = kLinearShiftParts};
 
 }  // namespace peviz::app

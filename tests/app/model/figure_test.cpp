@@ -38,7 +38,9 @@ TEST_CASE("file names and captions carry the parameters") {
   const std::string name = figure_file_name(s, {FigureView::encoding}, 0);
   CHECK(name.rfind("peviz-encoding-d64-b500000-L300-", 0) == 0);
   CHECK(name.size() == std::string("peviz-encoding-d64-b500000-L300-19700101-000000.png").size());
-  CHECK(figure_file_name(s, {FigureView::one_page, Page::criteria}, -1) == "peviz-criteria-d64-b500000-L300.png");
+  // A page following the sidebar adds its own settings to the sidebar's short form.
+  CHECK(figure_file_name(s, {FigureView::one_page, Page::criteria}, -1) == "peviz-criteria-d64-b500000-L300-lengths-64-256.png");
+  CHECK(figure_file_name(s, {FigureView::one_page, Page::linear_shift}, -1) == "peviz-linear-shift-d64-b500000-L300-p-10-k-5.png");
   // Pages with their own controls are named after them (the caption), not after the sidebar's encoding.
   CHECK(figure_file_name(s, {FigureView::one_page, Page::alibi}, -1) == "peviz-alibi-8-heads-l-64-causal.png");
   s.pages.rope_clocks.position = 12;
