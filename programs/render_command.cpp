@@ -61,7 +61,7 @@ struct RenderOptions {
   std::map<std::string, double> page_reals;
   std::map<std::string, bool> page_switches;
   std::vector<std::string> set;
-  bool list_settings = false;
+  bool list_settings = false, print_state = false;
   CLI::App* sub = nullptr;
   bool given(const char* flag) const { return sub->count(flag) > 0; }
 };
@@ -283,6 +283,8 @@ void add_page_flags(CLI::App& sub, RenderOptions& o) {
   }
   sub.add_option("--set", o.set, "A page's setting, PAGE.KEY=VALUE (repeatable; --list-settings lists them)");
   sub.add_flag("--list-settings", o.list_settings, "Print every page's settings (PAGE.KEY, range, help) and exit");
+  sub.add_flag("--print-state", o.print_state, "Print the state JSON the flags describe (over --state) and exit: "
+                                                "nothing is drawn, no display needed");
 }
 
 // "alibi.heads  an integer in [1, 64] (default 8)  Attention heads ...": one line per setting of every page.
@@ -332,6 +334,12 @@ void write_outputs(RenderOptions& o, AppState& s, gfx::HeatmapRenderer& renderer
 void run_render(RenderOptions& o) {
   if (o.list_settings) {
     std::fputs(settings_list().c_str(), stdout);
+    return;
+  }
+  if (o.print_state) {  // the state the flags describe, without a display
+    AppState s;
+    apply_render_state(o, s);
+    std::puts(state_to_json(s).dump(2).c_str());
     return;
   }
   if (o.out.empty()) throw ParamError("out", "is required: a .png, .svg or .pdf path (a folder with --all; .gif or .mp4 with --animate)");

@@ -19,6 +19,7 @@ extern "C" {
 #include "app/plot/vector_metadata.hpp"
 #include "core/io/atomic_file.hpp"
 #include "core/io/png_file.hpp"
+#include "tests/app/model/page_setting_values.hpp"
 #include "tests/app/ui/run_gui.hpp"
 #include "tests/cli/flag_probe.hpp"
 
@@ -438,6 +439,28 @@ TEST_CASE("render --present records a lesson as presentation mode shows it: ligh
   CHECK(marked == 0);  // "ALiBi · 8 heads ..." in presentation type: over 20 pixels tall
   fs::remove(plain);
   fs::remove(presented);
+}
+
+TEST_CASE("every declared page setting reaches the state render draws through --set, and a shared flag all of its name") {
+  using nlohmann::json;
+  for (const app::PageModel* page : app::page_models())
+    for (const app::PageSetting& setting : page->settings) {
+      const std::string name = std::string(page->name) + "." + setting.key;
+      INFO(name);
+      const auto v = peviz::test::other_setting_value(*page, setting);
+      REQUIRE(v);
+      const RunResult r = run_peviz("render --print-state --set '" + name + "=" + v->text + "'");
+      REQUIRE(r.code == 0);
+      CHECK(json::parse(r.out).at(page->json_key).at(setting.key) == v->value);
+    }
+  // --heads sets ALiBi's and the distance chart's; an out-of-range --set names the assignment.
+  const RunResult heads = run_peviz("render --print-state --heads 12");
+  REQUIRE(heads.code == 0);
+  CHECK(json::parse(heads.out).at("alibi").at("heads") == 12);
+  CHECK(json::parse(heads.out).at("distance").at("heads") == 12);
+  const RunResult bad = run_peviz("render --print-state --set alibi.heads=100");
+  CHECK(bad.code == 2);
+  CHECK(bad.err == "peviz: --set: alibi.heads must be an integer in [1, 64], got 100\n");
 }
 
 TEST_CASE("every numeric flag of render refuses a value out of its range in one line of peviz's words") {
