@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "app/model/page_model.hpp"
 #include "core/base/errors.hpp"
 #include "core/base/limits.hpp"
 
@@ -82,23 +83,18 @@ double animation_value(const AnimationSpec& a, int frame) {
 
 nlohmann::json animation_patch(AnimatedParam p, double value) {
   nlohmann::json j = nlohmann::json::object();
-  const int n = int(std::lround(value));
-  switch (p) {
-    case AnimatedParam::position: j["rope_clocks"]["position"] = value; break;
-    case AnimatedParam::base:
-      j["params"]["base"] = value;
-      j["rope_clocks"]["base"] = j["context_extension"]["base"] = j["precision"]["base"] = value;
-      j["distance"]["rope_base"] = j["distance"]["sinusoid_base"] = value;
-      break;
-    case AnimatedParam::d_model: j["params"]["d_model"] = j["distance"]["d_model"] = n; break;
-    case AnimatedParam::seq_len:
-      j["params"]["seq_len"] = j["distance"]["seq_len"] = j["alibi"]["seq_len"] = j["t5_shaw"]["seq_len"] = n;
-      break;
-    case AnimatedParam::factor:
-      j["context_extension"]["factor"] = value;
-      break;
-    case AnimatedParam::lesson: break;  // steps apply their own states (go_to_step)
-  }
+  if (p == AnimatedParam::lesson) return j;  // steps apply their own states (go_to_step)
+  // The sidebar's value of that name, and every page setting the shared flag of that name sets (as render's does).
+  const std::string name = kAnimatedParamNames[int(p)];
+  const nlohmann::json number = value;
+  const nlohmann::json whole = std::lround(value);
+  if (p == AnimatedParam::base) j["params"]["base"] = number;
+  if (p == AnimatedParam::d_model) j["params"]["d_model"] = whole;
+  if (p == AnimatedParam::seq_len) j["params"]["seq_len"] = whole;
+  for (const auto& [flag, refs] : shared_page_flags())
+    if (flag == name)
+      for (const PageSettingRef& ref : refs)
+        j[ref.page->json_key][ref.setting->key] = ref.setting->access.type == SettingType::integer ? whole : number;
   return j;
 }
 
