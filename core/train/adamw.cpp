@@ -17,7 +17,9 @@ struct AdamWStep {
 };
 
 // Element by element (IEEE square root and division, no fused multiply-add: core builds with -ffp-contract=off), so
-// any split and either build gives the same bits; only the width of the registers differs.
+// any split and every build gives the same bits; only the width of the registers differs. The loop vectorises only
+// because this file is compiled with -fno-math-errno (CMakeLists.txt): else std::sqrt keeps a branch to libm's
+// sqrtf for a negative argument (to set errno), and the loop stays scalar on every path.
 [[gnu::always_inline]] inline void adamw_body(float* __restrict p, float* __restrict m, float* __restrict v,
                                               const float* __restrict g, std::size_t n, const AdamWStep& k) {
   for (std::size_t i = 0; i < n; ++i) {
@@ -27,6 +29,9 @@ struct AdamWStep {
   }
 }
 [[PEVIZ_AVX512]] void adamw_avx512(float* p, float* m, float* v, const float* g, std::size_t n, const AdamWStep& k) {
+  adamw_body(p, m, v, g, n, k);
+}
+[[PEVIZ_AVX2]] void adamw_avx2(float* p, float* m, float* v, const float* g, std::size_t n, const AdamWStep& k) {
   adamw_body(p, m, v, g, n, k);
 }
 void adamw_baseline(float* p, float* m, float* v, const float* g, std::size_t n, const AdamWStep& k) {
@@ -49,9 +54,9 @@ void adamw_update(std::span<float> params, std::span<const float> grads, AdamWSt
                     .decay = float(1.0 - lr * c.weight_decay),
                     .eps = float(c.eps),
                     .inv_sqrt_c2 = 1.0f / std::sqrt(float(correction2))};
-  const bool wide = best_simd_path() == SimdPath::avx512;
+  const SimdPath path = best_simd_path();
+  auto* update = path == SimdPath::avx512 ? adamw_avx512 : path == SimdPath::avx2 ? adamw_avx2 : adamw_baseline;
   split_rows(params.size(), 64, 8.0 * double(params.size()), [&](std::size_t first, std::size_t end) {
-    auto* update = wide ? adamw_avx512 : adamw_baseline;
     update(params.data() + first, s.m.data() + first, s.v.data() + first, grads.data() + first, end - first, k);
   });
 }

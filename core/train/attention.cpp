@@ -58,18 +58,25 @@ void rotate_qk(T* qkv, const PackedBatch& b, const RopeTable<T>& table, int C, i
   }
 }
 
-// row[j] = e^(row[j] - shift), j < n, by exp_float: GCC vectorises its selects only with AVX-512's masks.
-[[gnu::always_inline]] inline void exp_shifted_body(float* row, int n, float shift) {
+// row[j] = e^(row[j] - shift), j < n, by exp_float (blends, no branch: vectorised on every path).
+[[gnu::always_inline]] inline void exp_shifted_body(float* __restrict row, int n, float shift) {
   for (int j = 0; j < n; ++j) row[j] = exp_float(row[j] - shift);
 }
-[[PEVIZ_AVX512]] void exp_shifted_avx512(float* row, int n, float shift) {
-  exp_shifted_body(row, n, shift);
-}
-void exp_shifted_plain(float* row, int n, float shift) { exp_shifted_body(row, n, shift); }
+[[PEVIZ_AVX512]] void exp_shifted_avx512(float* row, int n, float shift) { exp_shifted_body(row, n, shift); }
+[[PEVIZ_AVX2]] void exp_shifted_avx2(float* row, int n, float shift) { exp_shifted_body(row, n, shift); }
+void exp_shifted_baseline(float* row, int n, float shift) { exp_shifted_body(row, n, shift); }
 
-void exp_shifted(float* row, int n, float shift) {
-  best_simd_path() == SimdPath::avx512 ? exp_shifted_avx512(row, n, shift) : exp_shifted_plain(row, n, shift);
+}  // namespace
+
+void exp_shifted_float(SimdPath path, float* row, int n, float shift) {
+  switch (path) {
+    case SimdPath::avx512: exp_shifted_avx512(row, n, shift); break;
+    case SimdPath::avx2: exp_shifted_avx2(row, n, shift); break;
+    default: exp_shifted_baseline(row, n, shift); break;
+  }
 }
+
+namespace {
 
 // Scores to probabilities in place for one [L, L] block: add the bias (fire: this block's FIRE bias), mask j > i,
 // softmax each row.
@@ -83,8 +90,8 @@ void bias_mask_softmax(T* P, int L, int h, const AttentionBias<T>& bias, const T
       if (fire) row[j] += fire[std::size_t(i) * std::size_t(L) + std::size_t(j)];
     }
     const T zmax = *std::max_element(row, row + i + 1);
-    if constexpr (std::is_same_v<T, float>) {  // training: straight-line exps, vectorised where AVX-512 is
-      exp_shifted(row, i + 1, zmax);
+    if constexpr (std::is_same_v<T, float>) {  // training: straight-line exps, vectorised on every path
+      exp_shifted_float(best_simd_path(), row, i + 1, zmax);
     } else {  // the gradient checks: the C library's
       for (int j = 0; j <= i; ++j) row[j] = std::exp(row[j] - zmax);
     }

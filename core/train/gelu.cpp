@@ -44,7 +44,7 @@ namespace {
     const float t = 1.0f / (1.0f + 0.5f * z);
     const float density = exp_float(-0.5f * x * x);  // e^(-z^2) = sqrt(2 pi) phi(x)
     const float tail = 0.5f * t * erfcx_over_t(t) * density;  // Phi(-|x|)
-    const float cdf = x < 0.0f ? tail : 1.0f - tail;
+    const float cdf = blend(all_ones_if(x < 0.0f), tail, 1.0f - tail);  // both sides for every x: vectorises on AVX2
     out[i] = x * cdf;
     dgelu[i] = cdf + x * (inv_sqrt_2pi * density);
   }
@@ -60,7 +60,29 @@ void gelu_baseline(float* out, float* dgelu, const float* inp, const float* bias
   gelu_float_body(out, dgelu, inp, bias, n);
 }
 
+// dinp[i] = dgelu[i] dout[i]: the GELU backward, one IEEE product, so every build gives the same bits.
+[[gnu::always_inline]] inline void gelu_backward_body(float* __restrict dinp, const float* __restrict dgelu,
+                                                      const float* __restrict dout, std::size_t n) {
+  for (std::size_t i = 0; i < n; ++i) dinp[i] = dgelu[i] * dout[i];
+}
+[[PEVIZ_AVX512]] void gelu_backward_avx512(float* dinp, const float* dgelu, const float* dout, std::size_t n) {
+  gelu_backward_body(dinp, dgelu, dout, n);
+}
+[[PEVIZ_AVX2]] void gelu_backward_avx2(float* dinp, const float* dgelu, const float* dout, std::size_t n) {
+  gelu_backward_body(dinp, dgelu, dout, n);
+}
+void gelu_backward_baseline(float* dinp, const float* dgelu, const float* dout, std::size_t n) {
+  gelu_backward_body(dinp, dgelu, dout, n);
+}
+
 }  // namespace
+
+void gelu_backward_float(SimdPath path, float* dinp, const float* dgelu, const float* dout, std::size_t n) {
+  auto* multiply = path == SimdPath::avx512 ? gelu_backward_avx512
+                   : path == SimdPath::avx2 ? gelu_backward_avx2
+                                            : gelu_backward_baseline;
+  multiply(dinp, dgelu, dout, n);
+}
 
 void gelu_forward_float(SimdPath path, float* out, float* dgelu, const float* inp, const float* bias, int n) {
   switch (path) {
@@ -92,9 +114,16 @@ void gelu_forward(T* out, T* dgelu, const T* inp, const T* bias, int N, int C) {
 
 template <class T>
 void gelu_backward(T* dinp, const T* dgelu, const T* dout, int n) {
-  split_rows(std::size_t(n), 64, double(n), [&](std::size_t first, std::size_t end) {
-    for (std::size_t i = first; i < end; ++i) dinp[i] = dgelu[i] * dout[i];
-  });
+  if constexpr (std::is_same_v<T, float>) {  // training: the widest build the CPU has (the same bits on every one)
+    const SimdPath path = best_simd_path();
+    split_rows(std::size_t(n), 64, double(n), [&](std::size_t first, std::size_t end) {
+      gelu_backward_float(path, dinp + first, dgelu + first, dout + first, end - first);
+    });
+  } else {
+    split_rows(std::size_t(n), 64, double(n), [&](std::size_t first, std::size_t end) {
+      for (std::size_t i = first; i < end; ++i) dinp[i] = dgelu[i] * dout[i];
+    });
+  }
 }
 
 template void gelu_forward<float>(float*, float*, const float*, const float*, int, int);
