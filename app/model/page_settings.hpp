@@ -46,6 +46,9 @@ struct PageSetting {
   bool shared_flag = false;     // `peviz render --<limit name>` sets it too (with every other page's of that name)
   bool knob = false;            // a RoPE knob: the loaded model's while the state names a model (loaded_rope_model.hpp)
   bool in_link = true;          // the address bar names it (else it rides in state=)
+  // The figure's caption names it (page_settings_test checks that changing it changes the caption). False for what
+  // the figure titles itself or does not draw (the Lab's settings for the next training).
+  bool in_caption = true;
 };
 
 // ---- generating the access of a member (a chain of member pointers from PageStates) ----

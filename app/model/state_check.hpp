@@ -10,10 +10,9 @@
 namespace peviz::app {
 
 // "" when the state is valid, else one line saying where and what: "<where>: <parameter>: <rule>"
-// (where = "params", "rope_clocks", ..., or "round trip"). The checks, in order:
-//  1. core validation of every parameter set: the sidebar's EncodingParams (validate), each other
-//     page's options through the validators its update step calls (RoPE, context extension, ALiBi,
-//     T5 buckets, Shaw, distance series, precision);
+// (where = "params", a page's JSON key, or "round trip"). The checks, in order:
+//  1. core validation of every parameter set: the sidebar's EncodingParams (validate), then each page's own
+//     check (PageModel::check: the validators its update step calls);
 //  2. state JSON: state_to_json -> text -> apply to a default AppState -> state_to_json gives the same
 //     JSON (the path of a session save and load), except "learned_file" (a loaded table is named, not
 //     embedded). A refusal or any changed value is reported with its JSON path.

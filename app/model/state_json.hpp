@@ -8,9 +8,9 @@
 namespace peviz::app {
 
 // Everything that decides what the views show: "params" (the sidebar's encoding parameters), "page",
-// "view" (theme, zoom, layout, options of the four Basics views) and one object per other page
-// ("rope_clocks", "rope_decay", "context_extension", "alibi", "t5_shaw", "distance", "linear_shift",
-// "criteria", "precision"). A table loaded from a file is named ("learned_file") but not embedded.
+// "view" (theme, zoom, layout, options of the four Basics views) and one object per other page under its
+// PageModel::json_key, written from its settings table. A table loaded from a file is named ("learned_file") but
+// not embedded.
 nlohmann::json state_to_json(const AppState& s);
 
 // Applies the keys present in `j` to `s`. Every parameter set goes through core's validation (and the

@@ -57,7 +57,7 @@ std::string caption(const AppState& s) {
   const AlibiOptions& o = s.pages.alibi;
   const std::string dot = kCaptionDot;
   return "ALiBi" + dot + std::to_string(o.heads) + " heads" + dot + "L " + std::to_string(o.seq_len) + dot +
-         (o.bidirectional ? "bidirectional" : "causal");
+         (o.bidirectional ? "bidirectional" : "causal") + (o.per_head_scale ? dot + "each head on its own scale" : "");
 }
 
 void heatmaps(PageStates& a, std::vector<plot::HeatmapImage*>& out) {
@@ -77,7 +77,7 @@ constexpr PageSetting kSettings[] = {
     {.key = "bidirectional", .help = "The symmetric bias -m|i-j| instead of the causal -m(i-j)",
      .access = member<&PageStates::alibi, &AlibiOptions::bidirectional>(), .shared_flag = true},
     {.key = "head", .help = "The head shown large (0-based; clamped to the heads)",
-     .access = member<&PageStates::alibi, &AlibiOptions::head>()},
+     .access = member<&PageStates::alibi, &AlibiOptions::head>(), .in_caption = false},  // the plot's own title
     {.key = "per_head_scale", .help = "Each head's tile on its own colour scale (its largest |bias|)",
      .access = member<&PageStates::alibi, &AlibiOptions::per_head_scale>()},
 };

@@ -98,10 +98,11 @@ std::string caption(const AppState& s) {
   const std::string rope = follows_model(s.pages)
                                ? rope_model_label(s.pages.rope_model) + " (head_dim " + std::to_string(d.rope.head_dim) +
                                      ", base " + caption_number(d.rope.base) + ")"
-                               : "head_dim " + std::to_string(d.rope.head_dim);
-  return "L " + std::to_string(d.seq_len) + dot + "sinusoidal d " + std::to_string(d.d_model) + dot + "RoPE " + rope + dot + "ALiBi " + std::to_string(d.heads) + " heads" + dot + "T5 " +
-         std::to_string(d.num_buckets) + "/" + std::to_string(d.max_distance) + dot + "Shaw k " +
-         std::to_string(d.max_relative);
+                               : "head_dim " + std::to_string(d.rope.head_dim) + ", base " + caption_number(d.rope.base);
+  return "L " + std::to_string(d.seq_len) + dot + "sinusoidal d " + std::to_string(d.d_model) + ", base " +
+         caption_number(d.sinusoid_base) + dot + "RoPE " + rope + dot + "ALiBi " + std::to_string(d.heads) + " heads" +
+         dot + "T5 " + std::to_string(d.num_buckets) + "/" + std::to_string(d.max_distance) + dot + "Shaw k " +
+         std::to_string(d.max_relative) + (d.causal ? dot + "causal" : "");
 }
 
 bool read_extra(const nlohmann::json& j, PageStates& a) {

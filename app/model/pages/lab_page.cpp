@@ -379,13 +379,14 @@ void write_extra(const PageStates& a, nlohmann::json& j) {
 
 void check(const PageStates& a) { check_inputs(a.lab); }
 
-// The runs' settings (core's limits: train::validate checks them together in check_inputs) and the views'.
+// The runs' settings (core's limits: train::validate checks them together in check_inputs) and the views'. The
+// caption names the runs shown (an opened or trained experiment), not these settings for the next Train.
 #define PEVIZ_LAB_TRAIN(field, limit_row, text)                                                                \
   {.key = #field, .help = text, .access = member<&PageStates::lab, &LabOptions::settings, &TrainSettings::field>(), \
-   .limit = &limits::limit_row, .full_range = true}
+   .limit = &limits::limit_row, .full_range = true, .in_caption = false}
 constexpr PageSetting kSettings[] = {
     {.key = "task", .help = "What the runs learn: copy, reverse or sort the symbols",
-     .access = choice_member<train::kTaskNames, &PageStates::lab, &LabOptions::settings, &TrainSettings::task>()},
+     .access = choice_member<train::kTaskNames, &PageStates::lab, &LabOptions::settings, &TrainSettings::task>(), .in_caption = false},
     PEVIZ_LAB_TRAIN(layers, train_layers, "Transformer layers"),
     PEVIZ_LAB_TRAIN(heads, train_heads, "Attention heads (d_model / heads even)"),
     PEVIZ_LAB_TRAIN(d_model, train_d_model, "Model width"),
@@ -394,20 +395,20 @@ constexpr PageSetting kSettings[] = {
     PEVIZ_LAB_TRAIN(train_max, train_max, "Training lengths n = 1..this"),
     PEVIZ_LAB_TRAIN(test_max, test_max, "Test lengths n = 5, 10, ..., this (at most 4 x train_max)"),
     {.key = "seed", .help = "The first run's seed (each further seed +1)",
-     .access = member<&PageStates::lab, &LabOptions::settings, &TrainSettings::seed>()},
+     .access = member<&PageStates::lab, &LabOptions::settings, &TrainSettings::seed>(), .in_caption = false},
     {.key = "rope_base", .help = "RoPE's base", .access = member<&PageStates::lab, &LabOptions::settings, &TrainSettings::rope_base>(),
-     .limit = &limits::base},
+     .limit = &limits::base, .in_caption = false},
     PEVIZ_LAB_TRAIN(position_range, position_range, "Randomized and coupled ids: drawn from [0, this)"),
     {.key = "seeds", .help = "Runs per encoding", .access = member<&PageStates::lab, &LabOptions::seeds>(),
-     .limit = &limits::train_seeds, .full_range = true},
+     .limit = &limits::train_seeds, .full_range = true, .in_caption = false},
     {.key = "attention_pe", .help = "The run whose attention maps are drawn",
-     .access = choice_member<kLabEncodingNames, &PageStates::lab, &LabOptions::attention_pe>()},
+     .access = choice_member<kLabEncodingNames, &PageStates::lab, &LabOptions::attention_pe>(), .in_caption = false},
     {.key = "attention_length", .help = "The attention maps' test sequence: its n symbols",
-     .access = member<&PageStates::lab, &LabOptions::attention_length>()},
+     .access = member<&PageStates::lab, &LabOptions::attention_length>(), .in_caption = false},
     {.key = "attention_sample", .help = "The attention maps' test sequence: which one of that length",
-     .access = member<&PageStates::lab, &LabOptions::attention_sample>()},
+     .access = member<&PageStates::lab, &LabOptions::attention_sample>(), .in_caption = false},
     {.key = "show", .help = "What the page shows: all, the charts or the attention maps",
-     .access = choice_member<kLabShowNames, &PageStates::lab, &LabOptions::show>()},
+     .access = choice_member<kLabShowNames, &PageStates::lab, &LabOptions::show>(), .in_caption = false},
 };
 #undef PEVIZ_LAB_TRAIN
 

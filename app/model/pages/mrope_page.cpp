@@ -97,7 +97,7 @@ std::string caption(const AppState& s) {
   return "Multimodal RoPE" + dot + (o.model ? o.model->name : std::string(kDefaultMropeModel)) + dot +
          std::to_string(q.text_before) + " text + " + std::to_string(q.grid_h) + " x " + std::to_string(q.grid_w) +
          " image + " + std::to_string(q.text_after) + " text" + dot + "patch (" + std::to_string(o.patch_row) + ", " +
-         std::to_string(o.patch_col) + ")";
+         std::to_string(o.patch_col) + ")" + dot + "offsets to " + std::to_string(o.max_offset);
 }
 
 // The M-RoPE model: the loaded one (named as every RoPE page names it) or a shipped one by name.

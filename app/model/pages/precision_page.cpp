@@ -83,7 +83,8 @@ std::string caption(const AppState& s) {
   if (!o.use_rope) return absolute_caption(s.params);
   const std::string dot = kCaptionDot;
   return "RoPE" + dot + rope_model_caption(s.pages, follows_model(s.pages)) + "head_dim " +
-         std::to_string(o.head_dim) + dot + "base " + caption_number(o.base);
+         std::to_string(o.head_dim) + dot + "base " + caption_number(o.base) + dot + "t to 2^" +
+         std::to_string(o.max_position_log2);
 }
 
 bool read_extra(const nlohmann::json& j, PageStates& a) {

@@ -71,8 +71,9 @@ NdArray export_data(const AppState& s) {
 std::string caption(const AppState& s) {
   const RopeClocksOptions& o = s.pages.rope_clocks;
   const std::string dot = kCaptionDot;
+  const bool partial = o.rope.rotary_dim != 0 && o.rope.rotary_dim != o.rope.head_dim;
   return "RoPE" + dot + rope_model_caption(s.pages, follows_model(s.pages)) + "head_dim " +
-         std::to_string(o.rope.head_dim) + dot + "base " + caption_number(o.rope.base) + dot +
+         std::to_string(o.rope.head_dim) + (partial ? ", rotary_dim " + std::to_string(o.rope.rotary_dim) : "") + dot + "base " + caption_number(o.rope.base) + dot +
          std::string(to_string(o.rope.pairing)) + dot + "t = " + caption_number(o.position) +
          (o.rope.rotated_fraction < 1.0 ? dot + "p-RoPE p = " + caption_number(o.rope.rotated_fraction) : "");
 }

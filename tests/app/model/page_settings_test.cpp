@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "app/model/app_update.hpp"
 #include "app/model/page_model.hpp"
 #include "app/model/state_json.hpp"
 #include "app/model/view_link.hpp"
@@ -148,4 +149,19 @@ TEST_CASE("shared flags: one name, every page's setting of it") {
   std::vector<std::string> pages;
   for (const PageSettingRef& ref : seq_len->second) pages.emplace_back(ref.page->name);
   CHECK(pages == std::vector<std::string>{"alibi", "t5-shaw", "distance"});
+}
+
+TEST_CASE("a figure's caption names every setting its table says it shows") {
+  for (const Named& n : every_setting()) {
+    if (!n.page->caption || !n.setting->in_caption) continue;
+    CAPTURE(n.name());
+    const auto v = peviz::test::other_setting_value(*n.page, *n.setting);
+    REQUIRE(v);
+    AppState before;
+    before.pages.page = v->state.pages.page;
+    update_app_state(before);
+    AppState after = v->state;
+    update_app_state(after);
+    CHECK(n.page->caption(before) != n.page->caption(after));
+  }
 }
