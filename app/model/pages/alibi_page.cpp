@@ -38,8 +38,10 @@ void update(AppState& s) {
     }
   o.grid_cols = o.grid_cols_wanted > 0 ? std::min(o.grid_cols_wanted, o.heads) : int(std::ceil(std::sqrt(double(o.heads))));
   o.grid = tile_heads(stacked, o.heads, o.seq_len, o.grid_cols);
-  // One shared scale: down to the steepest head's farthest key; per head: [-1, 0].
-  const double lo = o.per_head_scale && o.seq_len > 1 ? -1.0 : -o.slopes[0] * double(o.seq_len - 1);
+  // One shared scale: down to the steepest head's farthest key (head 0 only for a power-of-two H: the others
+  // interleave the next power's steeper slopes); per head: [-1, 0].
+  const double steepest = *std::max_element(o.slopes.begin(), o.slopes.end());
+  const double lo = o.per_head_scale && o.seq_len > 1 ? -1.0 : -steepest * double(o.seq_len - 1);
   set_heatmap(o.head_image, o.head_bias, plot::Colormap::magma, -o.slopes[std::size_t(o.head)] * double(o.seq_len - 1), 0.0);
   set_heatmap(o.grid_image, o.grid, plot::Colormap::magma, lo, 0.0);
   // Future keys of the causal mask are NaN: drawn grey as masked, not as missing data.

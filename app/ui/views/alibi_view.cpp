@@ -17,7 +17,9 @@ namespace {
 void draw_slopes(AppState& s, ImVec2 size) {
   AlibiOptions& o = s.pages.alibi;
   if (!plot::begin_plot("##alibi_slopes", size)) return;
-  plot::setup_axes("head h", "slope m_h", {-0.5, o.heads - 0.5}, {0.0, o.slopes.front() * 1.1}, plot::axis_integer);
+  // The steepest slope is head 0's only for a power-of-two H: the others interleave the next power's, steeper ones.
+  const double steepest = *std::max_element(o.slopes.begin(), o.slopes.end());
+  plot::setup_axes("head h", "slope m_h", {-0.5, o.heads - 0.5}, {0.0, steepest * 1.1}, plot::axis_integer);
   plot::plot_line("slope", o.slopes_f.data(), int(o.slopes_f.size()), 0.0, 1.0, 1, plot::series_color(0), 2.0f);
   plot::plot_vline(o.head, highlight_color(), 1.0f);
   if (plot::plot_clicked()) {

@@ -224,9 +224,10 @@ void draw_context_extension_view(AppState& s) {
   const bool scaled = !o.query_scale.empty();
   const float ramp_w = scaled ? (ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ItemSpacing.x) * 0.5f : -1.0f;
   const ScalingWavelengths* with_ramp = ramp_row(r);
+  // The axis keeps the label's pointer until end_plot draws it: the text lives as long as the plot.
+  const std::string ramp_label = with_ramp ? std::string(label_of(with_ramp->kind)) + " ramp" : std::string();
   if (with_ramp && plot::begin_plot("##yarn_ramp", ImVec2(ramp_w, ramp_h))) {
-    plot::setup_axes("pair j", (std::string(label_of(with_ramp->kind)) + " ramp").c_str(), {-0.5, n - 0.5},
-                     {-0.05, 1.05}, plot::axis_integer);
+    plot::setup_axes("pair j", ramp_label.c_str(), {-0.5, n - 0.5}, {-0.05, 1.05}, plot::axis_integer);
     plot::plot_line("ramp: 0 keeps the pair, 1 divides its frequency by the factor", o.ramp.data(), int(o.ramp.size()),
                     0.0, 1.0, 1, color_of(with_ramp->kind), 2.0f);
     plot::end_plot();

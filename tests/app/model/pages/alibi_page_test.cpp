@@ -39,6 +39,17 @@ TEST_CASE("ALiBi: slopes, the causal mask and the heads grid at both scales") {
   s.pages.alibi.per_head_scale = false;
 }
 
+TEST_CASE("ALiBi with H not a power of two: the shared scale reaches the steepest head, not head 0") {
+  AppState s;
+  s.pages.alibi.heads = 12;  // 8 slopes from 2^(-8/8) and 4 interleaved from 16 heads': head 8 is 2^(-0.5)
+  show(s, Page::alibi);
+  const AlibiOptions& a = s.pages.alibi;
+  REQUIRE(a.slopes.size() == 12);
+  CHECK(a.slopes[8] == Approx(std::exp2(-0.5)));
+  CHECK(a.slopes[8] > a.slopes[0]);
+  CHECK(a.grid_image.vmin == Approx(-std::exp2(-0.5) * 63));  // every tile within the colour bar
+}
+
 TEST_CASE("tile_heads lays heads out row-major with NaN gutters") {
   Matrix stacked(3 * 2, 2);
   for (std::size_t i = 0; i < stacked.data.size(); ++i) stacked.data[i] = float(i);
