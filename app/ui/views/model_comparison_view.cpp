@@ -187,6 +187,9 @@ void draw_model_comparison(AppState& s) {
     ImGui::TextDisabled("no model ticked yet");
     return;
   }
+  // A tick this frame changed the models before the update step summarised them again (next frame): the cached
+  // rows no longer match o.compared (peviz --monkey 55123 indexed past it).
+  if (o.summaries.size() != o.compared.size()) return;
   ImGui::PushTextWrapPos(0.0f);  // wrap at the pane's edge
   ImGui::TextDisabled("Thick: each model's wavelengths with its own scaling at its extended context; thin: unscaled. "
                       "A pair below its model's context line completes a turn there.");
