@@ -85,10 +85,15 @@ void drop_gradients(Model<float>& m) {
 void check_positions(const TrainSettings& s) {
   if (const std::string why = sampler_refusal(sampler_of(s.pe), s.task); !why.empty())
     throw ParamError("pe", std::string(to_string(s.pe)) + " cannot train on " + std::string(to_string(s.task)) + ": " + why);
-  if (sampler_of(s.pe) != PositionSampler::contiguous && s.position_range < longest_sequence(s))
-    throw ParamError("position-range", std::string("must be at least the longest sequence, ") +
-                                           (s.task == Task::add ? "3 x max(train-max, test-max) + 5 = " : "2 x max(train-max, test-max) + 3 = ") +
-                                           std::to_string(longest_sequence(s)) + ", got " + std::to_string(s.position_range));
+  const int needed = minimum_position_range(s);
+  if (s.position_range >= needed) return;
+  if (sampler_of(s.pe) == PositionSampler::coupled)
+    throw ParamError("position-range", std::string("must hold the coupled ids of the longest sequence, max(train-max, test-max) + ") +
+                                           (s.task == Task::add ? "3" : "2") + " = " + std::to_string(needed) +
+                                           ", got " + std::to_string(s.position_range));
+  throw ParamError("position-range", std::string("must be at least the longest sequence, ") +
+                                         (s.task == Task::add ? "3 x max(train-max, test-max) + 5 = " : "2 x max(train-max, test-max) + 3 = ") +
+                                         std::to_string(needed) + ", got " + std::to_string(s.position_range));
 }
 
 void check_test_max(const TrainSettings& s) {
@@ -99,6 +104,14 @@ void check_test_max(const TrainSettings& s) {
 }
 
 }  // namespace
+
+int minimum_position_range(const TrainSettings& s) {
+  switch (sampler_of(s.pe)) {
+    case PositionSampler::randomized: return longest_sequence(s);
+    case PositionSampler::coupled: return coupled_span(s.task, std::max(s.train_max, s.test_max)) + 1;
+    default: return 0;
+  }
+}
 
 void validate(const TrainSettings& s) {
   check_int(limits::train_layers, s.layers);

@@ -58,8 +58,10 @@ TEST_CASE("peviz train refuses bad flags with one line and exit 2") {
   check_refused("train --pe rand-rope --test-max 60 --train-max 20 --position-range 100",
                 "peviz: --position-range: must be at least the longest sequence, 2 x max(train-max, test-max) + 3 = 123, got 100");
   check_refused("train --task multiply", "peviz: --task: must be copy, reverse, sort or add, got 'multiply'");
-  check_refused("train --pe coupled --task add --train-max 10 --test-max 40 --position-range 100",
+  check_refused("train --pe rand-rope --task add --train-max 10 --test-max 40 --position-range 100",
                 "peviz: --position-range: must be at least the longest sequence, 3 x max(train-max, test-max) + 5 = 125, got 100");
+  check_refused("train --pe coupled --task add --train-max 10 --test-max 40 --position-range 42",
+                "peviz: --position-range: must hold the coupled ids of the longest sequence, max(train-max, test-max) + 3 = 43, got 42");
   check_refused("train --heads 3", "peviz: --heads: d-model / heads must be an even integer (the head dimension), got d-model "
                              "64 and heads 3");
   check_refused("train --steps 0", "peviz: --steps: must be an integer in [1, 100000], got 0");

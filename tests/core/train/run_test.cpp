@@ -72,6 +72,19 @@ TEST_CASE("sampled ids: the range must hold the longest sequence, and coupling r
   s.pe = PositionEncoding::rope;  // contiguous ids: the range is not used
   s.position_range = 2;
   CHECK(param_error_of([&] { validate(s); }).empty());
+  // Coupled ids repeat: the range need only hold the longest sequence's ids, n + 2 values (n + 3 on add).
+  s = TrainSettings{};
+  s.pe = PositionEncoding::coupled_rope;
+  s.position_range = 41;  // test n = 40: ids 0..41
+  CHECK(param_error_of([&] { validate(s); }) ==
+        "position-range: must hold the coupled ids of the longest sequence, max(train-max, test-max) + 2 = 42, got 41");
+  s.position_range = 42;
+  CHECK(param_error_of([&] { validate(s); }).empty());
+  CHECK(minimum_position_range(s) == 42);
+  s.task = Task::add;
+  CHECK(minimum_position_range(s) == 43);
+  s.pe = PositionEncoding::rand_rope;
+  CHECK(minimum_position_range(s) == 125);  // 3 x 40 + 5 tokens
   s = TrainSettings{};
   s.pe = PositionEncoding::coupled;
   s.task = Task::sort;
