@@ -29,7 +29,7 @@ std::vector<LengthAccuracy> evaluate_lengths(Model<float>& m, Task task, const s
 // evaluation is tested against, and what a front end shows as "the model's answer".
 // `ids`: the sequence's position ids (empty: 0..L-1); the prefix decoded so far keeps its own.
 std::vector<int> greedy_answer(Model<float>& m, const std::vector<int>& sequence, const std::vector<int>& ids = {});
-// Whether a test length is defined for the model (a learned table at least as long as its sequences).
+// Whether a test length is defined for the model (a learned table with a row for every id its sequences take).
 bool length_defined(const ModelConfig& c, Task task, int n);
 
 // Attention probabilities of every layer and head for one sequence: [layer][head] an L x L matrix,

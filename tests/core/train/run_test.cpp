@@ -118,3 +118,17 @@ TEST_CASE("a fix's run trains, is reproducible, and tests on the ids of its test
   rand_rope.train(std::atomic<bool>{false});
   CHECK(rope.snapshot().loss.front() != rand_rope.snapshot().loss.front());
 }
+
+TEST_CASE("a coupled table as short as its ids' span is defined at every test length", "[train][run]") {
+  TrainSettings s = tiny_run(PositionEncoding::coupled, 1, 4);
+  s.task = Task::add;
+  s.position_range = 11;  // test n = 8: ids 0..10, 29 tokens
+  TrainRun run(s);
+  run.train(std::atomic<bool>{false});
+  for (const LengthAccuracy& a : run.snapshot().accuracy) CHECK(a.exact_match.has_value());
+  CHECK(run.attention_maps(8, 0).has_value());
+  ModelConfig c = model_config(s);
+  CHECK(length_defined(c, Task::add, 8));
+  c.position_range = 10;
+  CHECK_FALSE(length_defined(c, Task::add, 8));
+}
