@@ -477,6 +477,8 @@ void open_lab_experiment(AppState& s, const std::string& path) {
   for (const auto& r : runs) {
     o.compare[std::size_t(lab_encoding_index(r->settings().pe))] = true;
   }
+  // The attention panel shows an opened run: the one it showed when the file has it, else the file's first.
+  if (!o.compare[std::size_t(o.attention_pe)]) o.attention_pe = lab_encoding_index(t.pe);
   o.runs = std::make_shared<train::RunQueue>(std::move(runs));
   // Train afterwards uses as many seeds as were opened, from the lowest (the caption names the opened ones).
   const std::vector<std::uint64_t> seeds = lab_local::shown_seeds(o);

@@ -92,13 +92,13 @@ void settings_controls(AppState& s, LabOptions& o, bool training) {
   if (!o.settings_beyond_limits.empty()) return view_only_settings(s, o);
   train::TrainSettings& t = o.settings;
   ImGui::BeginDisabled(training);
-  const char* tasks[] = {"copy", "reverse", "sort"};
   int task = int(t.task);
-  if (ImGui::Combo("task", &task, tasks, 3)) {
+  if (names_combo("task", task, train::kTaskNames)) {
     t.task = train::Task(task);
     s.pages.mark(kLabPage);
   }
-  hint("BOS x1..xn SEP y1..yn EOS over 10 symbols; y = x (copy), reversed, or sorted. Loss and accuracy on y and EOS.");
+  hint("BOS x1..xn SEP y1..yn EOS over 10 symbols; y = x (copy), reversed, or sorted; or add: BOS a SEP b SEP a + b "
+       "EOS, n digits per operand, least significant first. Loss and accuracy on the answer and EOS.");
   encoding_checkboxes(s, o);
   page_slider(s, kLabPage, "layers", t.layers, limits::train_layers);
   page_slider(s, kLabPage, "heads##lab", t.heads, limits::train_heads);

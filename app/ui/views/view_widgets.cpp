@@ -47,6 +47,21 @@ bool colormap_combo(const char* label, int& choice) {
   return changed;
 }
 
+bool names_combo(const char* label, int& choice, std::span<const std::string_view> names) {
+  bool changed = false;
+  const std::string shown = choice >= 0 && std::size_t(choice) < names.size() ? std::string(names[std::size_t(choice)]) : "";
+  if (!ImGui::BeginCombo(label, shown.c_str())) return false;
+  for (std::size_t k = 0; k < names.size(); ++k) {
+    const std::string name(names[k]);
+    if (ImGui::Selectable(name.c_str(), int(k) == choice) && int(k) != choice) {
+      choice = int(k);
+      changed = true;
+    }
+  }
+  ImGui::EndCombo();
+  return changed;
+}
+
 void view_title(const char* title) {
   ImGui::AlignTextToFramePadding();
   ImGui::PushTextWrapPos(0.0f);  // wraps at the pane's right edge

@@ -2,6 +2,8 @@
 // every page's. Each edits AppState and draws its cached results through ImGui and the plotting layer; none
 // computes or calls GL.
 #pragma once
+#include <span>
+#include <string_view>
 #include <vector>
 
 #include <imgui.h>
@@ -65,6 +67,8 @@ void draw_shown_page(AppState& s);
 void hint(const char* sentence);
 // Colormap choice: 0 = automatic, else Colormap + 1. True when changed.
 bool colormap_combo(const char* label, int& choice);
+// A combo over a table's names (core's name arrays: train::kTaskNames, ...): choice indexes them. True when changed.
+bool names_combo(const char* label, int& choice, std::span<const std::string_view> names);
 // Title line of a view.
 void view_title(const char* title);
 // Puts the next header widget on the same line when it fits (`item_width` wide plus its label),

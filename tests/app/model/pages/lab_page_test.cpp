@@ -479,6 +479,32 @@ TEST_CASE("an experiment of scattered seeds opens with its own seeds in the capt
   fs::remove_all(dir);
 }
 
+TEST_CASE("an addition run opens with its task, its run in the attention panel and the answer's tokens named") {
+  AppState s;
+  tiny(s.pages.lab, 2);
+  train::TrainSettings t = s.pages.lab.settings;
+  t.task = train::Task::add;
+  t.pe = PositionEncoding::coupled_rope;
+  train::TrainRun run(t);
+  run.train(std::atomic<bool>{false});
+  const fs::path path = fs::temp_directory_path() / ("peviz-lab-add-" + std::to_string(::getpid()) + ".safetensors");
+  train::save_run(run, path.string());
+  CHECK(s.pages.lab.attention_pe == int(PositionEncoding::rope));
+  open_lab_experiment(s, path.string());
+  const LabOptions& o = s.pages.lab;
+  CHECK(o.runs_task == train::Task::add);
+  CHECK(o.attention_pe == int(PositionEncoding::coupled_rope));  // the file's run, not RoPE's empty slot
+  update_app_state(s);
+  s.pages.lab.runs->wait();
+  update_app_state(s);
+  REQUIRE(o.attention.defined);
+  CHECK(o.attention.task == train::Task::add);
+  CHECK(o.attention.answer_start == train::first_answer_target(train::Task::add, o.attention_length));
+  CHECK(int(o.attention.answer.size()) == o.attention_length + 2);  // c0..cn and EOS
+  CHECK(page_model(Page::lab).caption(s).find("add") != std::string::npos);
+  fs::remove(path);
+}
+
 TEST_CASE("a run beyond peviz's limits opens view only: its settings as they are, no Train until New experiment") {
   AppState s;
   LabOptions& o = s.pages.lab;
