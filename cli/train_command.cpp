@@ -278,6 +278,12 @@ void register_train(CLI::App& app) {
   sub->add_option("--position-range", s.position_range, "rand-* and coupled: position ids in [0, position-range), " +
                                                             range_text(limits::position_range) + ", at least 2 x test-max + 3")
       ->capture_default_str();
+  sub->add_option("--ema", s.ema_decay, "Decay of the weights' moving average, " + range_text(limits::train_ema) +
+                                          ": evaluated, drawn and saved in place of the weights; 0 = off (docs/lab.md)")
+      ->capture_default_str();
+  sub->add_option("--dropout", s.dropout, "Dropout on the attention probabilities and both residual branches in "
+                                          "training, " + range_text(limits::train_dropout) + "; 0 = off (docs/lab.md)")
+      ->capture_default_str();
   sub->add_option("--threads", c->threads, "Threads: runs trained in parallel; a thread with no run left computes half of a running run's larger loops (results do not depend on it)")
       ->capture_default_str();
   CLI::Option* out = sub->add_option("--out", c->out, "Save the run as PATH (.safetensors); several runs: PATH-<pe>[-seed<S>].safetensors, their loss and "
