@@ -148,7 +148,7 @@ void validate_shape(const TrainSettings& s) {
   check_positions(s);
   // Viewing evaluates one test sequence at a time: its activations, attention and scratch, and the position tables.
   const double L = 2.0 * std::max(s.train_max, s.test_max) + 3, layers = s.layers;
-  const double viewing = 4 * (L * (layers * 32 * s.d_model + 4.0 * s.d_model) + layers * s.heads * L * L + 2 * L * L +
+  const double viewing = 4 * (L * (layers * 32 * s.d_model + 4.0 * s.d_model) + layers * s.heads * L * L + 4 * L * L +
                               L * s.d_model);
   if (viewing > double(kDefaultMemoryBudget))
     throw ParamError("test-max", "evaluating one test sequence would need " + std::to_string(std::llround(viewing / 1048576)) +
