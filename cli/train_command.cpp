@@ -276,7 +276,8 @@ void register_train(CLI::App& app) {
   sub->add_option("--lr", s.lr, "Peak learning rate (AdamW)")->capture_default_str();
   sub->add_option("--warmup", s.warmup, "Linear warm-up steps before the cosine decay")->capture_default_str();
   sub->add_option("--position-range", s.position_range, "rand-* and coupled: position ids in [0, position-range), " +
-                                                            range_text(limits::position_range) + ", at least 2 x test-max + 3")
+                                                            range_text(limits::position_range) +
+                                                            "; rand-*: at least the longest sequence, coupled: its ids' span + 1")
       ->capture_default_str();
   sub->add_option("--ema", s.ema_decay, "Decay of the weights' moving average, " + range_text(limits::train_ema) +
                                           ": evaluated, drawn and saved in place of the weights; 0 = off (docs/lab.md)")

@@ -14,13 +14,13 @@ int argmax_row(const Model<float>& m, int token) {
 
 // Packs as many sequences from `next` on as fit the model; returns the index after the last packed.
 std::size_t pack_from(const Model<float>& m, const std::vector<std::vector<int>>& seqs,
-                      const std::vector<std::vector<int>>& ids, std::size_t next, int n, PackedBatch& b) {
+                      const std::vector<std::vector<int>>& ids, std::size_t next, PackedBatch& b) {
   b.clear();
   std::size_t att = 0;
-  const std::size_t L = std::size_t(sequence_length(n)), per_seq = std::size_t(m.config.heads) * L * L;
+  const std::size_t L = seqs[next].size(), per_seq = std::size_t(m.config.heads) * L * L;
   while (next < seqs.size() && std::size_t(b.n_tokens()) + L <= std::size_t(m.token_capacity) &&
          att + per_seq <= m.att_capacity) {
-    b.append(seqs[next], first_answer_target(n), ids[next]);
+    b.append(seqs[next], answer_start(seqs[next]), ids[next]);
     ++next;
     att += per_seq;
   }
@@ -35,13 +35,13 @@ std::vector<LengthAccuracy> evaluate_lengths(Model<float>& m, Task task, const s
   PackedBatch b;
   for (int n : lengths) {
     LengthAccuracy acc{n, std::nullopt};
-    if (length_defined(m.config, n)) {
+    if (length_defined(m.config, task, n)) {
       const std::vector<std::vector<int>> seqs = test_sequences(task, n, samples, seed);
       const std::vector<std::vector<int>> ids =
           test_positions(sampler_of(m.config.pe), task, n, samples, m.config.position_range, seed);
       int exact = 0;
       for (std::size_t next = 0; next < seqs.size();) {
-        next = pack_from(m, seqs, ids, next, n, b);
+        next = pack_from(m, seqs, ids, next, b);
         model_forward(m, b);
         for (int s = 0; s < b.n_seqs(); ++s) {
           bool all = true;
@@ -57,16 +57,19 @@ std::vector<LengthAccuracy> evaluate_lengths(Model<float>& m, Task task, const s
   return out;
 }
 
-bool length_defined(const ModelConfig& c, int n) {
-  return mechanism_of(c.pe) != PositionMechanism::trainable_table || sequence_length(n) <= c.position_rows();
+bool length_defined(const ModelConfig& c, Task task, int n) {
+  // The rows a sequence's ids need: as many as its tokens, but coupled ids repeat and span only coupled_span + 1.
+  const int rows = sampler_of(c.pe) == PositionSampler::coupled ? coupled_span(task, n) + 1 : sequence_length(task, n);
+  return mechanism_of(c.pe) != PositionMechanism::trainable_table || rows <= c.position_rows();
 }
 
-std::vector<int> greedy_answer(Model<float>& m, const std::vector<int>& sequence, int n, const std::vector<int>& ids) {
-  std::vector<int> prefix(sequence.begin(), sequence.begin() + first_answer_target(n) + 1);  // BOS x SEP
+std::vector<int> greedy_answer(Model<float>& m, const std::vector<int>& sequence, const std::vector<int>& ids) {
+  const int start = answer_start(sequence);
+  std::vector<int> prefix(sequence.begin(), sequence.begin() + start + 1);  // up to the last SEP
   std::vector<int> answer;
   const std::vector<int> all_ids = ids.empty() ? contiguous_positions(int(sequence.size())) : ids;
   PackedBatch b;
-  for (int k = 0; k <= n; ++k) {
+  for (int k = start + 1; k < int(sequence.size()); ++k) {
     b.clear();
     b.append(prefix, int(prefix.size()), all_ids);  // no targets: only the logits are read
     model_forward(m, b);

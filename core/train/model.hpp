@@ -22,7 +22,8 @@
 namespace peviz::train {
 
 enum class PositionEncoding {
-  nope, sinusoidal, learned, rope, alibi, t5, rand_sinusoidal, rand_learned, rand_rope, coupled, coupled_rope, fire
+  nope, sinusoidal, learned, rope, alibi, t5, rand_sinusoidal, rand_learned, rand_rope, coupled, coupled_rope, fire,
+  rand_fire
 };
 
 // How an encoding brings position into the model (the families of Kazemnejad et al. 2023, §3).
@@ -81,6 +82,11 @@ inline constexpr LabEncodingInfo kLabEncodings[] = {
      .positions = PositionSampler::coupled, .classic = false},
     // Li et al. 2023 (fire.hpp): the contiguous ids, interpolated by the query's own position.
     {.id = PositionEncoding::fire, .name = "fire", .mechanism = PositionMechanism::interpolated_bias, .classic = false},
+    // Zhou et al. 2024 ("Transformers Can Achieve Length Generalization But Not Robustly", §3) pair FIRE with
+    // randomized ids: the same FIRE (its threshold L still starts at the longest training sequence), reading ids
+    // drawn as rand-*'s, so training meets the id values and distances a longer test brings.
+    {.id = PositionEncoding::rand_fire, .name = "rand-fire", .mechanism = PositionMechanism::interpolated_bias,
+     .positions = PositionSampler::randomized, .classic = false},
 };
 inline constexpr std::size_t kLabEncodingCount = std::size(kLabEncodings);
 inline constexpr std::array<PositionEncoding, kLabEncodingCount> kAllPositionEncodings = [] {
@@ -92,7 +98,7 @@ constexpr const LabEncodingInfo& lab_encoding_info(PositionEncoding pe) { return
 constexpr PositionMechanism mechanism_of(PositionEncoding pe) { return lab_encoding_info(pe).mechanism; }
 constexpr PositionSampler sampler_of(PositionEncoding pe) { return lab_encoding_info(pe).positions; }
 // The first encoding of the table whose model this one's is (the same mechanism, table and slopes; ids apart):
-// rand-rope -> rope, coupled -> learned, fire -> fire. The PyTorch twin implements one model per such encoding.
+// rand-rope -> rope, coupled -> learned, fire and rand-fire -> fire. The PyTorch twin implements one model per such encoding.
 PositionEncoding mechanism_encoding(PositionEncoding pe);
 // The classic six (`--pe all`) and the fixes (`--pe fixes`), table order.
 std::vector<PositionEncoding> classic_encodings();

@@ -39,7 +39,15 @@ std::vector<int> randomized_positions(int length, int range, std::mt19937_64& rn
 std::vector<int> coupled_positions(Task task, int n, int start) {
   const int s = start;
   std::vector<int> ids{s};                                         // BOS
-  for (int i = 1; i <= n; ++i) ids.push_back(s + i);               // x_i
+  for (int i = 1; i <= n; ++i) ids.push_back(s + i);               // x_i, or a_(i-1)
+  if (task == Task::add) {
+    ids.push_back(s + n + 1);                                      // SEP ('+')
+    for (int i = 1; i <= n; ++i) ids.push_back(s + i);             // b_(i-1)
+    ids.push_back(s);                                              // SEP ('=')
+    for (int k = 0; k <= n; ++k) ids.push_back(s + 1 + k);         // c_k
+    ids.push_back(s + n + 2);                                      // EOS
+    return ids;
+  }
   const bool reverse = task == Task::reverse;
   ids.push_back(reverse ? s + n + 1 : s);                          // SEP
   for (int k = 1; k <= n; ++k) ids.push_back(reverse ? s + n + 1 - k : s + k);  // y_k
@@ -47,18 +55,21 @@ std::vector<int> coupled_positions(Task task, int n, int start) {
   return ids;
 }
 
+int coupled_span(Task task, int n) { return task == Task::add ? n + 2 : n + 1; }
+
 std::vector<int> training_positions(PositionSampler s, Task task, int n, int range, std::mt19937_64& rng) {
   switch (s) {
-    case PositionSampler::randomized: return randomized_positions(sequence_length(n), range, rng);
-    case PositionSampler::coupled: return coupled_positions(task, n, int(rng() % std::uint64_t(range - n - 1)));
-    default: return contiguous_positions(sequence_length(n));
+    case PositionSampler::randomized: return randomized_positions(sequence_length(task, n), range, rng);
+    case PositionSampler::coupled:
+      return coupled_positions(task, n, int(rng() % std::uint64_t(range - coupled_span(task, n))));
+    default: return contiguous_positions(sequence_length(task, n));
   }
 }
 
 void sample_batch_positions(PositionSampler s, Task task, int range, std::mt19937_64& rng, PackedBatch& b) {
   if (s == PositionSampler::contiguous) return;
   for (int q = 0; q < b.n_seqs(); ++q) {
-    const int n = (b.seq_len[std::size_t(q)] - 3) / 2;
+    const int n = length_of_sequence(task, b.seq_len[std::size_t(q)]);
     const std::vector<int> ids = training_positions(s, task, n, range, rng);
     std::copy(ids.begin(), ids.end(), b.positions.begin() + b.seq_start[std::size_t(q)]);
   }
@@ -69,22 +80,22 @@ std::vector<std::vector<int>> test_positions(PositionSampler s, Task task, int n
   std::mt19937_64 rng(seed ^ kTestPositionStream ^ (0xD1B54A32D192ED03ull * std::uint64_t(n + 1)));
   std::vector<std::vector<int>> out;
   for (int i = 0; i < count; ++i)
-    out.push_back(s == PositionSampler::randomized ? randomized_positions(sequence_length(n), range, rng)
+    out.push_back(s == PositionSampler::randomized ? randomized_positions(sequence_length(task, n), range, rng)
                   : s == PositionSampler::coupled   ? coupled_positions(task, n, 0)
-                                                    : contiguous_positions(sequence_length(n)));
+                                                    : contiguous_positions(sequence_length(task, n)));
   return out;
 }
 
-PositionCoverage training_coverage(PositionSampler s, int train_max, int range) {
+PositionCoverage training_coverage(PositionSampler s, Task task, int train_max, int range) {
   switch (s) {
     case PositionSampler::randomized: return {range - 1, range - 1};
-    case PositionSampler::coupled: return {range - 1, train_max + 1};
-    default: return {sequence_length(train_max) - 1, sequence_length(train_max) - 1};
+    case PositionSampler::coupled: return {range - 1, coupled_span(task, train_max)};
+    default: return {sequence_length(task, train_max) - 1, sequence_length(task, train_max) - 1};
   }
 }
 
-int covered_length(PositionSampler s, int train_max, int range) {
-  return s == PositionSampler::randomized ? (range - 3) / 2 : train_max;
+int covered_length(PositionSampler s, Task task, int train_max, int range) {
+  return s == PositionSampler::randomized ? length_of_sequence(task, range) : train_max;
 }
 
 int largest_distance(const std::vector<int>& ids) {

@@ -16,6 +16,10 @@
 //     reverse: BOS s, x_i s + i, SEP s + n + 1, y_k s + n + 1 - k, EOS s
 //   so the token that predicts an answer symbol always finds it one id away (+1 on copy, -1 on reverse). This is
 //   the task's structure put into the positions: it teaches what extrapolation needs, and has no meaning on sort.
+//   On add, digits of equal significance share an id (Cho et al. §4, src/data/addition.py, with our operands written
+//   least significant digit first as the answer is):
+//     add:     BOS s, a_k s + 1 + k, SEP s + n + 1, b_k s + 1 + k, SEP s, c_k s + 1 + k (k = 0..n), EOS s + n + 2
+//   so the token that predicts c_k (the last SEP, or c_(k-1)) sits one id below the digits c_k is made of.
 #pragma once
 #include <cstdint>
 #include <random>
@@ -35,14 +39,17 @@ std::string_view to_string(PositionSampler s);  // "contiguous", "randomized", "
 
 // Empty when the sampler has a meaning on the task; otherwise why not (coupled on sort).
 std::string sampler_refusal(PositionSampler s, Task task);
-// The ids of one sequence of n symbols (2n + 3 tokens) with position-id range `range`.
+// The ids of one sequence: 0..length-1.
 std::vector<int> contiguous_positions(int length);
 // `length` distinct ids of [0, range), sorted: selection sampling (Knuth, TAOCP vol. 2, 3.4.2, Algorithm S), one
 // draw rng() % (range - i) per candidate id i until all are chosen. Needs length <= range.
 std::vector<int> randomized_positions(int length, int range, std::mt19937_64& rng);
-// The coupled ids above with start `start` (copy or reverse).
+// The coupled ids above with start `start` (copy, reverse or add).
 std::vector<int> coupled_positions(Task task, int n, int start);
-// Training: a sequence's ids; randomized and coupled draw from rng (coupled: start uniform in [0, range - n - 1)).
+// The largest id coupled_positions gives above its start: n + 1, or n + 2 on add.
+int coupled_span(Task task, int n);
+// Training: a sequence's ids; randomized and coupled draw from rng (coupled: start uniform in
+// [0, range - coupled_span)).
 std::vector<int> training_positions(PositionSampler s, Task task, int n, int range, std::mt19937_64& rng);
 // Rewrites the positions of every sequence of a packed training batch (built by training_batch) with the sampler.
 void sample_batch_positions(PositionSampler s, Task task, int range, std::mt19937_64& rng, PackedBatch& b);
@@ -52,18 +59,19 @@ std::vector<std::vector<int>> test_positions(PositionSampler s, Task task, int n
                                              std::uint64_t seed);
 
 // What training showed of positions: every id below max_id + 1, and query-key id differences up to max_distance.
-// contiguous: the longest training sequence's ids 0..L-1 (L = 2 train_max + 3), distances up to L - 1;
-// randomized: every id of [0, range), distances up to range - 1; coupled: every id of [0, range) (the random
-// start), but within a sequence ids span only n + 2 values, so distances up to train_max + 1 (EOS or SEP back to BOS).
+// contiguous: the longest training sequence's ids 0..L-1 (L = sequence_length(task, train_max)), distances up to
+// L - 1; randomized: every id of [0, range), distances up to range - 1; coupled: every id of [0, range) (the random
+// start), but within a sequence ids span only coupled_span + 1 values, so distances up to
+// coupled_span(task, train_max) (EOS back to BOS, or SEP back to BOS on reverse).
 struct PositionCoverage {
   int max_id = 0;
   int max_distance = 0;
 };
-PositionCoverage training_coverage(PositionSampler s, int train_max, int range);
+PositionCoverage training_coverage(PositionSampler s, Task task, int train_max, int range);
 // The longest test length n whose ids and id distances all lie inside that coverage: train_max for contiguous
-// ids, and for coupled ids too (their distances grow with n); for randomized ids every n that fits the range,
-// (range - 3) / 2.
-int covered_length(PositionSampler s, int train_max, int range);
+// ids, and for coupled ids too (their distances grow with n); for randomized ids every n whose sequence fits the
+// range, length_of_sequence(task, range).
+int covered_length(PositionSampler s, Task task, int train_max, int range);
 // The largest |id difference| between a token and an earlier one in `ids` (what a query of that sequence meets).
 int largest_distance(const std::vector<int>& ids);
 

@@ -17,8 +17,10 @@ namespace {
 constexpr std::uint64_t kDataStream = 0xA0761D6478BD642Full;  // training batches: a stream apart from init
 constexpr std::uint64_t kPositionStream = 0xE7037ED1A0B428DBull;  // sampled training ids: apart from the batches
 
-int longest_training_sequence(const TrainSettings& s) { return sequence_length(s.train_max); }
-int longest_sequence(const TrainSettings& s) { return sequence_length(std::max(s.train_max, s.test_max)); }
+int longest_training_sequence(const TrainSettings& s) { return sequence_length(s.task, s.train_max); }
+// sequence_length in double, for settings not yet checked (any int n).
+double tokens_of(Task task, double n) { return task == Task::add ? 3 * n + 5 : 2 * n + 3; }
+int longest_sequence(const TrainSettings& s) { return sequence_length(s.task, std::max(s.train_max, s.test_max)); }
 
 // Tokens and attention values per layer a run's model must hold: a training batch of the longest
 // sequences, or one test sequence of the longest length.
@@ -54,7 +56,7 @@ std::vector<BoundedSetting> bounded_settings(const TrainSettings& s) {
 
 // Weights of the model, in double (param_layout's count in size_t could overflow for settings not yet checked).
 double weight_count(const TrainSettings& s) {
-  const double rows = sampler_of(s.pe) == PositionSampler::contiguous ? 2.0 * s.train_max + 3 : s.position_range;
+  const double rows = sampler_of(s.pe) == PositionSampler::contiguous ? tokens_of(s.task, s.train_max) : s.position_range;
   const double d = s.d_model, V = kVocab, learned = mechanism_of(s.pe) == PositionMechanism::trainable_table ? rows : 0;
   const double t5 = mechanism_of(s.pe) == PositionMechanism::trainable_bias ? 32.0 * s.heads : 0;
   const double fire = mechanism_of(s.pe) == PositionMechanism::interpolated_bias
@@ -65,7 +67,7 @@ double weight_count(const TrainSettings& s) {
 // Bytes of one training step's buffers (validate's estimate: activations, attention, parameters with gradients and
 // moments), in double so that any settings can be asked.
 double training_bytes(const TrainSettings& s) {
-  const double train_l = 2.0 * s.train_max + 3, test_l = 2.0 * std::max(s.train_max, s.test_max) + 3;
+  const double train_l = tokens_of(s.task, s.train_max), test_l = tokens_of(s.task, std::max(s.train_max, s.test_max));
   const double tokens = std::max(double(s.batch) * train_l, test_l);
   const double att = double(s.heads) * std::max(double(s.batch) * train_l * train_l, test_l * test_l);
   const double per_token = double(s.layers) * 2 * 16 * s.d_model + 4.0 * s.d_model;
@@ -84,9 +86,15 @@ void drop_gradients(Model<float>& m) {
 void check_positions(const TrainSettings& s) {
   if (const std::string why = sampler_refusal(sampler_of(s.pe), s.task); !why.empty())
     throw ParamError("pe", std::string(to_string(s.pe)) + " cannot train on " + std::string(to_string(s.task)) + ": " + why);
-  if (sampler_of(s.pe) != PositionSampler::contiguous && s.position_range < longest_sequence(s))
-    throw ParamError("position-range", "must be at least the longest sequence, 2 x max(train-max, test-max) + 3 = " +
-                                           std::to_string(longest_sequence(s)) + ", got " + std::to_string(s.position_range));
+  const int needed = minimum_position_range(s);
+  if (s.position_range >= needed) return;
+  if (sampler_of(s.pe) == PositionSampler::coupled)
+    throw ParamError("position-range", std::string("must hold the coupled ids of the longest sequence, max(train-max, test-max) + ") +
+                                           (s.task == Task::add ? "3" : "2") + " = " + std::to_string(needed) +
+                                           ", got " + std::to_string(s.position_range));
+  throw ParamError("position-range", std::string("must be at least the longest sequence, ") +
+                                         (s.task == Task::add ? "3 x max(train-max, test-max) + 5 = " : "2 x max(train-max, test-max) + 3 = ") +
+                                         std::to_string(needed) + ", got " + std::to_string(s.position_range));
 }
 
 void check_test_max(const TrainSettings& s) {
@@ -97,6 +105,14 @@ void check_test_max(const TrainSettings& s) {
 }
 
 }  // namespace
+
+int minimum_position_range(const TrainSettings& s) {
+  switch (sampler_of(s.pe)) {
+    case PositionSampler::randomized: return longest_sequence(s);
+    case PositionSampler::coupled: return coupled_span(s.task, std::max(s.train_max, s.test_max)) + 1;
+    default: return 0;
+  }
+}
 
 void validate(const TrainSettings& s) {
   check_int(limits::train_layers, s.layers);
@@ -147,7 +163,7 @@ void validate_shape(const TrainSettings& s) {
   check_test_max(s);
   check_positions(s);
   // Viewing evaluates one test sequence at a time: its activations, attention and scratch, and the position tables.
-  const double L = 2.0 * std::max(s.train_max, s.test_max) + 3, layers = s.layers;
+  const double L = tokens_of(s.task, std::max(s.train_max, s.test_max)), layers = s.layers;
   const double viewing = 4 * (L * (layers * 32 * s.d_model + 4.0 * s.d_model) + layers * s.heads * L * L + 4 * L * L +
                               L * s.d_model);
   if (viewing > double(kDefaultMemoryBudget))
@@ -311,17 +327,17 @@ std::vector<int> TrainRun::test_position_ids(int n, int index) const {
 
 std::vector<int> TrainRun::greedy_answer(int n, int index) const {
   const std::vector<int> seq = test_sequence(n, index);
-  const int L = sequence_length(n);
-  if (!length_defined(model_config(settings_), n)) return {};
+  const int L = sequence_length(settings_.task, n);
+  if (!length_defined(model_config(settings_), settings_.task, n)) return {};
   Model<float> m = private_copy(L, std::size_t(settings_.heads) * std::size_t(L) * std::size_t(L));
-  return train::greedy_answer(m, seq, n, test_position_ids(n, index));
+  return train::greedy_answer(m, seq, test_position_ids(n, index));
 }
 
 std::optional<std::vector<std::vector<Matrix>>> TrainRun::attention_maps(int n, int index) const {
   check_int(Limit{.name = "length", .min = 1, .max = double(std::max(settings_.train_max, settings_.test_max)), .fallback = 1}, n);
   check_int(Limit{.name = "index", .min = 0, .max = double(settings_.test_samples - 1), .fallback = 0}, index);
-  const int L = sequence_length(n);
-  if (!length_defined(model_config(settings_), n)) return std::nullopt;
+  const int L = sequence_length(settings_.task, n);
+  if (!length_defined(model_config(settings_), settings_.task, n)) return std::nullopt;
   Model<float> m = private_copy(L, std::size_t(settings_.heads) * std::size_t(L) * std::size_t(L));
   const std::vector<std::vector<int>> seqs = test_sequences(settings_.task, n, index + 1, settings_.seed);
   return train::attention_maps(m, seqs[std::size_t(index)], test_position_ids(n, index));

@@ -64,6 +64,10 @@ void validate_shape(const TrainSettings& s);
 // "<flag name> <value> > <max>" ("layers 12 > 8"), and "memory <N> MiB > 1024" when a training step would exceed
 // the per-result budget. For settings that validate_shape accepts: empty exactly when validate() accepts them too.
 std::vector<std::string> beyond_engine_limits(const TrainSettings& s);
+// The position range a run's sampled ids need: randomized, the longest sequence (each id of a sequence distinct);
+// coupled, the span of the longest sequence's coupled ids plus one (max(train-max, test-max) + 2, + 3 on add: ids
+// repeat, so the range can be far shorter than the sequence; Cho et al.'s max_position); contiguous ids, 0.
+int minimum_position_range(const TrainSettings& s);
 // The model a run builds: 13 tokens, learned table of 2 * train_max + 3 rows, tables for 2 * test_max + 3; with
 // sampled ids (rand-*, coupled) every table has position_range rows.
 ModelConfig model_config(const TrainSettings& s);

@@ -51,13 +51,17 @@ TEST_CASE("peviz train --out saves a run whose learned table the encoding export
 
 TEST_CASE("peviz train refuses bad flags with one line and exit 2") {
   check_refused("train --pe fourier", "peviz: --pe: must be nope, sinusoidal, learned, rope, alibi, t5, rand-sinusoidal, "
-                                "rand-learned, rand-rope, coupled, coupled-rope, fire, a comma list of them, all (the first six) or fixes (the "
+                                "rand-learned, rand-rope, coupled, coupled-rope, fire, rand-fire, a comma list of them, all (the first six) or fixes (the "
                                 "rest); got 'fourier'");
   check_refused("train --pe coupled --task sort", "peviz: --pe: coupled cannot train on sort: position coupling needs each "
                                 "answer symbol to copy one input symbol (copy, reverse); sort's do not");
   check_refused("train --pe rand-rope --test-max 60 --train-max 20 --position-range 100",
                 "peviz: --position-range: must be at least the longest sequence, 2 x max(train-max, test-max) + 3 = 123, got 100");
-  check_refused("train --task add", "peviz: --task: must be copy, reverse or sort, got 'add'");
+  check_refused("train --task multiply", "peviz: --task: must be copy, reverse, sort or add, got 'multiply'");
+  check_refused("train --pe rand-rope --task add --train-max 10 --test-max 40 --position-range 100",
+                "peviz: --position-range: must be at least the longest sequence, 3 x max(train-max, test-max) + 5 = 125, got 100");
+  check_refused("train --pe coupled --task add --train-max 10 --test-max 40 --position-range 42",
+                "peviz: --position-range: must hold the coupled ids of the longest sequence, max(train-max, test-max) + 3 = 43, got 42");
   check_refused("train --heads 3", "peviz: --heads: d-model / heads must be an even integer (the head dimension), got d-model "
                              "64 and heads 3");
   check_refused("train --steps 0", "peviz: --steps: must be an integer in [1, 100000], got 0");
@@ -91,7 +95,7 @@ TEST_CASE("peviz train --list-encodings / --list-tasks print the lab's table, as
   CHECK(text.out.starts_with("nope             nope        contiguous  all\n"));
   CHECK(text.out.find("\nrand-rope        rope        randomized  fixes\n") != std::string::npos);
   CHECK(run_peviz("train --list-tasks").out == "copy     contiguous,randomized,coupled\nreverse  contiguous,randomized,coupled\n"
-                                               "sort     contiguous,randomized\n");
+                                               "sort     contiguous,randomized\nadd      contiguous,randomized,coupled\n");
   check_refused("train --list-tasks --format csv", "peviz: --format: must be text or json, got 'csv'");
   check_refused("train --format json", "peviz: --format: goes with --list-encodings or --list-tasks");
 }

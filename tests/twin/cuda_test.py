@@ -56,7 +56,7 @@ def gradients_and_steps(lab, folder, r, spec, cuda):
     ids = lab.batch_positions(cfg, pairs, lab.MT19937_64(cfg["seed"] ^ lab.POSITION_STREAM))
     model = lab.LabModel(cfg, init).to(cuda)
     tok, pos, tgt = lab.pad(pairs, ids, cuda)
-    loss = lab.answer_loss_sum(model(tok, pos), tgt) / sum(n + 1 for _, n in pairs)
+    loss = lab.answer_loss_sum(model(tok, pos), tgt) / int((tgt >= 0).sum())
     loss.backward()
     loss_rel = abs(loss.item() - float(meta["loss"])) / abs(float(meta["loss"]))
     grad_rel = {p: rel(getattr(model, p).grad.cpu(), dump["grad." + p]) for p, _ in lab.param_shapes(cfg)}

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """The PyTorch twin (core/train/twin/lab.py, as `peviz train --emit-pytorch` writes it) against peviz's engine.
 
-For every encoding (the six and the fixes), on two settings (the default model; 2 layers x 6 heads, ALiBi's
-slopes then not a power of two), and for one encoding per mechanism with EMA and dropout on (their masks: step 0's
-for the first batch; the five-step weights: the averaged ones):
+For every encoding (the six and the fixes), on three settings (the default model; 2 layers x 6 heads, ALiBi's
+slopes then not a power of two; addition, the default model on short sums), and for one encoding per mechanism with
+EMA and dropout on (their masks: step 0's for the first batch; the five-step weights: the averaged ones):
   - the twin's stream gives peviz's first training batch token for token (std::mt19937_64 re-implemented), with
     peviz's position ids (sampled by the fixes) and test ids, its position tables match core's, and it starts from
     peviz's initial weights bit for bit;
@@ -37,14 +37,16 @@ TOLERANCE = 1e-5      # float32, twin vs peviz: loss, gradients (FIRE's scalars:
 #                       losses, weights on the lab's schedule
 TOLERANCE64 = 1e-10   # float64 twin vs peviz's double engine: loss and every gradient
 LARGE_STEP_WEIGHTS = 1e-3  # weights after five steps of lr 0.01 from warm-up 2: AdamW's float32 floor (see main)
-# (flags, weight tolerance after five steps): the lab's default run, five steps into its 3000-step schedule; and a
-# small model taking five large steps (ALiBi's six slopes are not a power of two's).
-# A third: EMA and dropout on (one encoding per mechanism), on the lab's schedule; its five-step weights are the EMA's,
-# each tensor held to FLOOR_TOLERANCE.
+# (flags, weight tolerance after five steps): the lab's default run, five steps into its 3000-step schedule; a
+# small model taking five large steps (ALiBi's six slopes are not a power of two's); and addition on a five-step
+# schedule (warm-up 2: large steps too). A fourth: EMA and dropout on (one encoding per mechanism), on the lab's
+# schedule; its five-step weights are the EMA's, each tensor held to FLOOR_TOLERANCE.
 FLOOR_TOLERANCE = None
 SETTINGS = [(["--test-samples", "10"], TOLERANCE),
             (["--steps", "5", "--warmup", "2", "--test-samples", "10", "--layers", "2", "--heads", "6", "--d-model", "96",
               "--batch", "8", "--train-max", "9", "--test-max", "20", "--seed", "3", "--lr", "0.01"], LARGE_STEP_WEIGHTS),
+            (["--task", "add", "--steps", "5", "--warmup", "2", "--test-samples", "10", "--batch", "8", "--train-max", "6",
+              "--test-max", "12", "--seed", "1"], LARGE_STEP_WEIGHTS),
             (["--pe", "nope,sinusoidal,learned,coupled-rope,alibi,t5,fire", "--test-samples", "10", "--ema", "0.9",
               "--dropout", "0.2", "--seed", "5"], FLOOR_TOLERANCE)]
 
@@ -92,7 +94,7 @@ def gradient_tolerances(lab, cfg, init, tok, pos, tgt, n_targets, drop):
     over every (row, query, key) pair of the batch. Their relative error in float32 is the error of the pairs' shares
     (that of the bias gradient, eps) times the sum's condition number kappa = sum |share| / |sum| (float64). Each
     float32 engine lies within kappa eps of float64, so the two may differ by 2 kappa eps; never less than TOLERANCE."""
-    if cfg["pe"] != "fire":
+    if cfg["mechanism"] != "fire":
         return {}
     model, plain, dbias = fire_bias_gradient(lab, cfg, init, tok, pos, tgt, n_targets, torch.float64, drop)
     eps = rel(fire_bias_gradient(lab, cfg, init, tok, pos, tgt, n_targets, torch.float32, drop)[2], dbias)
@@ -118,7 +120,8 @@ def compare_run(lab, folder, spec, r, worst, weight_tolerance):
     # The same data: the twin's first batch of the stream, packed as peviz packs it.
     pairs = lab.training_batch(cfg["task"], cfg["batch"], cfg["train_max"], lab.MT19937_64(cfg["seed"] ^ lab.DATA_STREAM))
     tokens = [t for s, _ in pairs for t in s]
-    targets = [s[i + 1] if n + 1 <= i < len(s) - 1 else -1 for s, n in pairs for i in range(len(s))]
+    firsts = [lab.answer_start(cfg["task"], n) for _, n in pairs]
+    targets = [s[i + 1] if first <= i < len(s) - 1 else -1 for (s, _), first in zip(pairs, firsts) for i in range(len(s))]
     check(tokens == dump["tokens"].long().tolist(), f"{name}: the first batch's tokens differ from peviz's")
     check(targets == dump["targets"].long().tolist(), f"{name}: the first batch's targets differ from peviz's")
     check([len(s) for s, _ in pairs] == dump["seq_len"].long().tolist(), f"{name}: sequence lengths differ")
@@ -140,7 +143,7 @@ def compare_run(lab, folder, spec, r, worst, weight_tolerance):
             check(diff <= 1e-7, f"{name}: {key} differs from core's by {diff:.3g}")
     # Loss and gradients of that batch.
     tok, pos, tgt = lab.pad(pairs, ids, torch.device("cpu"))
-    n_targets = sum(n + 1 for _, n in pairs)
+    n_targets = sum(len(s) - 1 - first for (s, _), first in zip(pairs, firsts))
     check(n_targets == int(meta["n_targets"]), f"{name}: answer-token count differs")
     drop = lab.step_dropout(cfg, 0, pairs, torch.device("cpu"))  # the first step's masks (None when off)
     loss = lab.answer_loss_sum(model(tok, pos, drop), tgt) / n_targets

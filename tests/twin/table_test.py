@@ -61,7 +61,7 @@ def compare_first_batch(lab, torch, folder, spec, r):
     test_ids = [i for row in lab.test_positions(cfg, cfg["test_max"], 3) for i in row]
     check(test_ids == dump["test_ids"].long().tolist(), f"{name}: test ids differ")
     tok, pos, tgt = lab.pad(pairs, ids, torch.device("cpu"))
-    loss = lab.answer_loss_sum(lab.LabModel(cfg, init)(tok, pos), tgt) / sum(n + 1 for _, n in pairs)
+    loss = lab.answer_loss_sum(lab.LabModel(cfg, init)(tok, pos), tgt) / int((tgt >= 0).sum())
     loss_rel = abs(loss.item() - float(meta["loss"])) / abs(float(meta["loss"]))
     check(loss_rel <= TOLERANCE, f"{name}: loss differs from peviz's by {loss_rel:.3g} (model {cfg['mechanism']})")
     print(f"  {name:22} model {cfg['mechanism']:10} ids {cfg['positions']:10} loss {loss_rel:.1e}")

@@ -104,7 +104,7 @@ void parity(const std::string& dir) {
     training_batch(s.task, s.batch, s.train_max, rng, b);
     std::mt19937_64 position_rng(s.seed ^ kPositionStream);
     sample_batch_positions(sampler_of(s.pe), s.task, s.position_range, position_rng, b);
-    const std::size_t L = std::size_t(sequence_length(s.train_max));
+    const std::size_t L = std::size_t(sequence_length(s.task, s.train_max));
     Model<float> m = make_model<float>(c, s.batch * int(L), std::size_t(s.heads) * std::size_t(s.batch) * L * L, s.seed);
     m.dropout = training_dropout(s.dropout, s.seed, 0);  // the first step's masks
     const double loss = model_forward(m, b);

@@ -18,10 +18,10 @@ using train::TrainSettings;
 
 namespace {
 
-// The query that predicts answer token k (y1 .. yn, then EOS) of a sequence of n symbols is token n + 1 + k.
-int first_wrong_query(const std::vector<int>& sequence, const std::vector<int>& answer, int n) {
+// The query that predicts answer token k (y1 .. yn or c0 .. cn, then EOS) is token start + k, start the last SEP.
+int first_wrong_query(const std::vector<int>& sequence, const std::vector<int>& answer, int start) {
   for (int k = 0; k < int(answer.size()); ++k)
-    if (answer[std::size_t(k)] != sequence[std::size_t(n + 2 + k)]) return n + 1 + k;
+    if (answer[std::size_t(k)] != sequence[std::size_t(start + 1 + k)]) return start + k;
   return -1;
 }
 
@@ -87,11 +87,11 @@ void refresh_attention(const LabOptions& o, int pe_index, LabAttention& a) {
   const auto maps = run->attention_maps(n, sample);
   if (!maps) {
     a.note = "not defined: a sequence of n = " + std::to_string(n) + " has " +
-                       std::to_string(train::sequence_length(n)) + " tokens, the learned table only " +
-                       std::to_string(train::sequence_length(t.train_max)) + " rows";
+                       std::to_string(train::sequence_length(t.task, n)) + " tokens, the learned table only " +
+                       std::to_string(train::sequence_length(t.task, t.train_max)) + " rows";
     return;
   }
-  const std::size_t L = std::size_t(train::sequence_length(n));
+  const std::size_t L = std::size_t(train::sequence_length(t.task, n));
   Matrix stacked(maps->size() * (*maps)[0].size() * L, L);
   std::size_t tile = 0;
   for (const auto& layer : *maps)
@@ -103,13 +103,15 @@ void refresh_attention(const LabOptions& o, int pe_index, LabAttention& a) {
   a.layers = int(maps->size());
   a.heads = int((*maps)[0].size());
   a.tokens = int(L);
+  a.task = t.task;
   a.tokens_ids = run->test_sequence(n, sample);
+  a.answer_start = train::answer_start(a.tokens_ids);
   a.position_ids = run->test_position_ids(n, sample);
-  a.coverage = train::training_coverage(train::sampler_of(t.pe), t.train_max, t.position_range);
+  a.coverage = train::training_coverage(train::sampler_of(t.pe), t.task, t.train_max, t.position_range);
   a.widest = train::largest_distance(a.position_ids);
   a.id_runs = id_runs(a.position_ids, a.coverage.max_id);
   a.answer = run->greedy_answer(n, sample);
-  a.wrong = first_wrong_query(a.tokens_ids, a.answer, n);
+  a.wrong = first_wrong_query(a.tokens_ids, a.answer, a.answer_start);
   a.maps = tile_heads(stacked, int(tile), int(L), a.heads);
   set_heatmap(a.maps_image, a.maps, plot::Colormap::viridis, 0.0, 1.0);
   a.maps_image.tile_side = int(L), a.maps_image.tiles_across = a.heads;

@@ -131,7 +131,7 @@ void keep_lab_inputs_valid(LabOptions& o) {
   const int lo = (int(limits::train_d_model.min) + m - 1) / m * m, hi = int(limits::train_d_model.max) / m * m;
   t.d_model = std::clamp((t.d_model + m / 2) / m * m, lo, hi);
   t.test_max = std::min(t.test_max, 4 * t.train_max);
-  t.position_range = std::max(t.position_range, train::sequence_length(std::max(t.train_max, t.test_max)));
+  t.position_range = std::max(t.position_range, train::sequence_length(t.task, std::max(t.train_max, t.test_max)));
   for (;;) {
     try {
       train::validate(lab_local::settings_for(o, PositionEncoding::rope));
@@ -165,6 +165,7 @@ void start_runs(LabOptions& o) {
   o.series.clear();
   o.lengths = train::test_lengths(o.settings.test_max);
   o.runs_train_max = o.settings.train_max;
+  o.runs_task = o.settings.task;
   if (o.attention_length <= o.runs_train_max) o.attention_length = first_length_beyond(o.lengths, o.runs_train_max);
   o.runs.reset();  // the previous runs have ended: their destructor joins at once
   o.opened_from.clear();
@@ -256,7 +257,7 @@ void refresh_coverage(LabOptions& o) {
     const train::TrainSettings& t = o.runs->settings(i);
     const auto shown = std::find_if(o.series.begin(), o.series.end(), [&](const LabSeries& sr) { return sr.pe == t.pe; });
     if (train::sampler_of(t.pe) == train::PositionSampler::randomized && shown != o.series.end() && shown->evaluated > 0)
-      o.covered_by_fixes = std::max(o.covered_by_fixes, train::covered_length(train::sampler_of(t.pe), t.train_max, t.position_range));
+      o.covered_by_fixes = std::max(o.covered_by_fixes, train::covered_length(train::sampler_of(t.pe), t.task, t.train_max, t.position_range));
   }
 }
 
@@ -385,7 +386,7 @@ void check(const PageStates& a) { check_inputs(a.lab); }
   {.key = #field, .help = text, .access = member<&PageStates::lab, &LabOptions::settings, &TrainSettings::field>(), \
    .limit = &limits::limit_row, .full_range = true, .in_caption = false}
 constexpr PageSetting kSettings[] = {
-    {.key = "task", .help = "What the runs learn: copy, reverse or sort the symbols",
+    {.key = "task", .help = "What the runs learn: copy, reverse or sort the symbols, or add two numbers",
      .access = choice_member<train::kTaskNames, &PageStates::lab, &LabOptions::settings, &TrainSettings::task>(), .in_caption = false},
     PEVIZ_LAB_TRAIN(layers, train_layers, "Transformer layers"),
     PEVIZ_LAB_TRAIN(heads, train_heads, "Attention heads (d_model / heads even)"),
@@ -487,6 +488,7 @@ void open_lab_experiment(AppState& s, const std::string& path) {
   o.series.clear();
   o.lengths = train::test_lengths(t.test_max);
   o.runs_train_max = t.train_max;
+  o.runs_task = t.task;
   o.attention_length = lab_local::first_length_beyond(o.lengths, t.train_max);
   o.opened_from = path;
   o.settings_beyond_limits = train::beyond_engine_limits(t);

@@ -63,6 +63,8 @@ struct LabAttention {
   bool defined = false;                // false: not computed or not defined (see note)
   std::string note;                    // why there are no maps ("" when shown)
   int layers = 0, heads = 0, tokens = 0;
+  train::Task task = train::Task::copy;  // the run's task: what each token is (core's token_role)
+  int answer_start = 0;                // the last SEP: the query that predicts the answer's first token
   int wrong = -1;                      // query index of the first wrong answer token (-1: all right)
   std::vector<int> tokens_ids;         // the test sequence shown
   std::vector<int> position_ids;       // its position ids (0..L-1 unless the run's encoding samples them)
@@ -73,7 +75,7 @@ struct LabAttention {
   };
   std::vector<IdRun> id_runs;          // position_ids as runs of consecutive ids, split where training's ids end
   int widest = 0;                      // the widest id distance a query of the shown sequence meets
-  std::vector<int> answer;             // the model's greedy answer to it (y1..yn EOS)
+  std::vector<int> answer;             // the model's greedy answer to it (y1..yn EOS, or c0..cn EOS)
   int query = -1;                      // the query of query_rows: the first wrong answer token's (else the last), or
                                        // beside another run, the earliest of the two (lab_page.cpp)
   Matrix query_rows;                   // [layer x heads + head, key 0..query] that query's attention
@@ -115,6 +117,7 @@ struct LabOptions {
   std::vector<LabSeries> series;       // one per encoding among the runs, kAllPositionEncodings order
   std::vector<int> lengths;            // test lengths n of the runs (5, 10, ..., test_max)
   int runs_train_max = 0;              // train_max of the runs (the chart's vertical line)
+  train::Task runs_task = train::Task::copy;  // the runs' task (what the chart's n counts)
   int covered_by_fixes = 0;            // longest n whose ids a shown rand-* run saw in training (0: none shown)
   int generation = 0;                  // counts Train presses and opened experiments (a new set of runs)
   LabAttention attention;              // the maps of the run `attention_pe` names

@@ -267,9 +267,9 @@ void accuracy_plot(AppState& s, const LabOptions& o, ImVec2 size) {
   if (!plot::begin_plot("##lab_accuracy", size)) return;
   const int train_max = o.runs_train_max > 0 ? o.runs_train_max : o.settings.train_max;
   const double last = o.lengths.empty() ? double(o.settings.test_max) : double(o.lengths.back());
-  const char* x_label = o.covered_by_fixes > train_max ? "symbols n (shaded: trained, lighter: rand ids)"
-                                                       : "symbols n (shaded: trained)";
-  plot::setup_axes(x_label, "exact match", {0.0, 1.15 * last + 2.0}, {-0.05, 1.1}, plot::axis_integer);
+  const std::string n_is = o.runs_task == train::Task::add ? "digits per operand n" : "symbols n";
+  const std::string x_label = n_is + (o.covered_by_fixes > train_max ? " (shaded: trained, lighter: rand ids)" : " (shaded: trained)");
+  plot::setup_axes(x_label.c_str(), "exact match", {0.0, 1.15 * last + 2.0}, {-0.05, 1.1}, plot::axis_integer);
   seen_in_training_shading(o, train_max, last);
   plot::plot_vline(train_max, ImGui::GetColorU32(ImGuiCol_Text, 0.5f), 1.0f);
   plot::plot_text(train_max, 1.06, "train max", ImGui::GetColorU32(ImGuiCol_Text, 0.7f));
@@ -293,16 +293,6 @@ void accuracy_plot(AppState& s, const LabOptions& o, ImVec2 size) {
   record_page_region(s);
 }
 
-// "BOS", "x3", "SEP", "y3", "EOS": what token i of a sequence of n symbols is.
-std::string token_role(int i, int n) {
-  if (i == 0) return "BOS";
-  if (i == n + 1) return "SEP";
-  if (i > 2 * n + 1) return "EOS";
-  char text[16];
-  std::snprintf(text, sizeof text, "%c%d", i <= n ? 'x' : 'y', i <= n ? i : i - n - 1);
-  return text;
-}
-
 // Flowing text: the next item on this line when `text` still fits before `right_edge` (screen x), else on the next.
 void same_line_if_fits(const std::string& text, float right_edge) {
   const float gap = ImGui::GetFontSize() * 0.3f;
@@ -318,12 +308,12 @@ void sequence_line(const LabAttention& a, int n, bool mark_answer) {
     const int id = a.tokens_ids[std::size_t(i)];
     const std::string text = id == train::kBos ? "BOS" : id == train::kSep ? "SEP" : id == train::kEos ? "EOS" : std::to_string(id);
     same_line_if_fits("[" + text + "]", pane_right_edge());
-    const bool answer = mark_answer && i >= n + 2;
+    const bool answer = mark_answer && i > a.answer_start;
     const bool wrong = mark_answer && a.wrong >= 0 && i == a.wrong + 1;
     const ImVec4 color = wrong ? ImVec4(1.0f, 0.35f, 0.35f, 1.0f) : answer ? ImVec4(0.5f, 0.85f, 0.5f, 1.0f)
                                                                           : ImGui::GetStyleColorVec4(ImGuiCol_Text);
     ImGui::TextColored(color, wrong ? "[%s]" : "%s", text.c_str());
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("token %d: %s", i, token_role(i, n).c_str());
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("token %d: %s", i, train::token_role(a.task, i, n).c_str());
   }
 }
 
@@ -355,15 +345,15 @@ void position_ids_line(const LabAttention& a, float right_edge) {
 void verdict_line(const LabAttention& a, int n, const char* where) {
   const std::string then = where ? std::string("; that query's attention is ") + where : std::string();
   if (a.wrong >= 0) {
-    const int k = a.wrong - n - 1;  // answer token k: y(k+1), or EOS
+    const int k = a.wrong - a.answer_start;  // answer token k: y(k+1) or c(k), or EOS
     const auto name = [](int id) { return id == train::kEos ? std::string("EOS") : id >= train::kSymbols ? std::string("?")
                                                                                                    : std::to_string(id); };
-    const std::string wrong_token = token_role(a.wrong + 1, n), said = name(a.answer[std::size_t(k)]),
+    const std::string wrong_token = train::token_role(a.task, a.wrong + 1, n), said = name(a.answer[std::size_t(k)]),
                       right = name(a.tokens_ids[std::size_t(a.wrong + 1)]);
     if (where)
       ImGui::TextColored(ImVec4(1.0f, 0.35f, 0.35f, 1.0f), "first wrong answer token: %s, the model says %s where %s is "
                          "right (query %d, %s)%s", wrong_token.c_str(), said.c_str(), right.c_str(), a.wrong,
-                         token_role(a.wrong, n).c_str(), then.c_str());
+                         train::token_role(a.task, a.wrong, n).c_str(), then.c_str());
     else  // a column beside another: the short form
       ImGui::TextColored(ImVec4(1.0f, 0.35f, 0.35f, 1.0f), "first wrong: %s = %s, not %s", wrong_token.c_str(),
                          said.c_str(), right.c_str());
@@ -408,7 +398,7 @@ void attention_controls(AppState& s, LabOptions& o) {
 void query_row_panel(LabAttention& a, int n, const char* id, float width, float height) {
   const int query = a.query;
   ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width);  // the heading wraps at its heatmap's width
-  ImGui::Text("attention of query %d (%s); one row per layer and head (%d x %d)", query, token_role(query, n).c_str(),
+  ImGui::Text("attention of query %d (%s); one row per layer and head (%d x %d)", query, train::token_role(a.task, query, n).c_str(),
               a.layers, a.heads);
   ImGui::PopTextWrapPos();
   heatmap_panel(a.query_image, id, "key j", "layer x head", "attention probability",
@@ -433,7 +423,7 @@ void beside_column(const LabAttention& a, int pe, int n, float width) {
 // query both are shown at, one row per layer and head of each, in one picture on one colour scale.
 void side_by_side_panel(LabOptions& o) {
   const LabAttention& first = o.attention.defined ? o.attention : o.beside;
-  const int n = (first.tokens - 3) / 2;
+  const int n = train::length_of_sequence(first.task, first.tokens);
   if (first.defined) sequence_line(first, n, false);
   const float spacing = ImGui::GetStyle().ItemSpacing.x, em = ImGui::GetFontSize();
   const float width = 0.5f * (ImGui::GetContentRegionAvail().x - spacing - em);
@@ -445,7 +435,7 @@ void side_by_side_panel(LabOptions& o) {
   const float avail = ImGui::GetContentRegionAvail().x;
   ImGui::PushTextWrapPos(0.0f);
   ImGui::Text("attention of query %d (%s): %s's %d x %d layer x head rows above the grey line, %s's below", a.query,
-              token_role(a.query, n).c_str(), encoding_name(o.attention_pe), a.layers, a.heads, encoding_name(o.beside_pe));
+              train::token_role(a.task, a.query, n).c_str(), encoding_name(o.attention_pe), a.layers, a.heads, encoding_name(o.beside_pe));
   ImGui::PopTextWrapPos();
   heatmap_panel(o.pair_image, "##lab_pair_rows", "key j", "layer x head, both runs", "attention probability",
                 ImVec2(avail, readable_height(ImGui::GetContentRegionAvail().y)));
@@ -462,7 +452,7 @@ void attention_panel(AppState& s, LabOptions& o, float height) {
     ImGui::Dummy(ImVec2(1.0f, std::max(height - 2.0f * ImGui::GetFrameHeightWithSpacing(), 1.0f)));
     return;
   }
-  const int n = (a.tokens - 3) / 2;
+  const int n = train::length_of_sequence(a.task, a.tokens);
   sequence_line(a, n, true);
   position_ids_line(a, pane_right_edge());
   ImGui::PushTextWrapPos(0.0f);  // the verdict wraps at the pane's right edge

@@ -41,9 +41,9 @@ import torch.nn.functional as F
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # lab_data.py beside this file, however it is loaded
 from lab_data import (BOS, DATA_STREAM, EOS, MASK64, MT19937_64, POSITION_STREAM, SEP, SYMBOLS,  # noqa: E402,F401
-                      TEST_POSITION_STREAM, VOCAB, batch_positions, coupled_positions, pad, random_symbols,
-                      randomized_positions, step_dropout, task_sequence, test_lengths, test_positions, test_sequences,
-                      training_batch)
+                      TEST_POSITION_STREAM, VOCAB, answer_start, batch_positions, coupled_positions, pad,
+                      random_symbols, randomized_positions, sequence_length, step_dropout, task_sequence, test_lengths,
+                      test_positions, test_sequences, training_batch)
 
 TABLE_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "lab_table.json")
 # Parameter tensors in peviz's buffer order (core/train/model.hpp Param).
@@ -186,7 +186,9 @@ class LabModel(torch.nn.Module):
         threshold = (self.fire_threshold if threshold is None else threshold).clamp(min=FIRE_MIN_THRESHOLD)
         p = positions.to(c.dtype)
         distance = (p[:, :, None] - p[:, None, :]).clamp(min=0)
-        scale = torch.maximum(threshold, p)[:, :, None]
+        # max(L, p_i) with fire.cpp's gradient: all of it to L where L > p_i, none at a tie (torch.maximum would split
+        # it; randomized ids meet the initial L, an integer, exactly).
+        scale = torch.where(threshold > p, threshold, p)[:, :, None]
         u = torch.log(c * distance + 1) / torch.log(c * scale + 1)
         hidden = torch.relu(u[..., None] * self.fire_w1 + self.fire_b1)
         return (hidden @ self.fire_w2.t()).permute(0, 3, 1, 2)
@@ -266,7 +268,7 @@ def exact_match(model, cfg, device):
     learned table is shorter than the sequence."""
     out = []
     for n in test_lengths(cfg["test_max"]):
-        L = 2 * n + 3
+        L, first = sequence_length(cfg["task"], n), answer_start(cfg["task"], n)
         if cfg["mechanism"] == "learned" and L > cfg["position_rows"]:
             out.append((n, None))
             continue
@@ -275,10 +277,10 @@ def exact_match(model, cfg, device):
         per_seq = L * (cfg["d_model"] * 16 + cfg["heads"] * L) * cfg["layers"]
         chunk = max(1, int(5e7 // per_seq))
         exact = 0
-        for first in range(0, len(seqs), chunk):
-            s = seqs[first:first + chunk].to(device)
-            pred = model(s[:, :-1], ids[first:first + chunk, :-1].to(device))[:, n + 1:2 * n + 2].argmax(-1)
-            exact += int((pred == s[:, n + 2:]).all(dim=1).sum())
+        for at in range(0, len(seqs), chunk):
+            s = seqs[at:at + chunk].to(device)
+            pred = model(s[:, :-1], ids[at:at + chunk, :-1].to(device))[:, first:L - 1].argmax(-1)
+            exact += int((pred == s[:, first + 1:]).all(dim=1).sum())
         out.append((n, exact / cfg["test_samples"]))
     return out
 
@@ -431,7 +433,8 @@ def batch_loss(trained, pairs, ids, device, world, rank, dropout=None):
     `world`, because DistributedDataParallel averages gradients over ranks (torch/nn/parallel/distributed.py: the
     reducer all-reduces each bucket and divides by world_size). The ranks' gradients then add up to one process's
     gradient of the global batch's mean loss, peviz's loss (layers.cpp crossentropy: a mean over the batch's targets)."""
-    n_targets = sum(n + 1 for _, n in pairs)  # y1..yn and EOS of every sequence of the global batch
+    # The answer and EOS of every sequence of the global batch: the tokens after the last SEP.
+    n_targets = sum(s[::-1].index(SEP) for s, _ in pairs)
     tokens, positions, targets = pad(pairs[rank::world], ids[rank::world], device)
     local = answer_loss_sum(trained(tokens, positions, dropout), targets)
     total = local.detach().clone()

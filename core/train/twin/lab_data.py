@@ -45,8 +45,36 @@ class MT19937_64:
         return (y ^ (y >> 43)) & MASK64
 
 
+def sequence_length(task, n):
+    """tasks.hpp sequence_length: 2n + 3 tokens, 3n + 5 on add."""
+    return 3 * n + 5 if task == "add" else 2 * n + 3
+
+
+def input_symbols(task, n):
+    """tasks.hpp input_symbols: the random digits a sequence is made of (both operands on add)."""
+    return 2 * n if task == "add" else n
+
+
+def answer_start(task, n):
+    """tasks.hpp first_answer_target: the (last) SEP, whose prediction is the answer's first token."""
+    return 2 * n + 2 if task == "add" else n + 1
+
+
+def addition_sequence(digits):
+    """BOS a SEP b SEP c EOS, a and b the halves of digits, c = a + b, least significant digit first (tasks.cpp)."""
+    n, carry, c = len(digits) // 2, 0, []
+    for k in range(n):
+        total = digits[k] + digits[n + k] + carry
+        c.append(total % 10)
+        carry = total // 10
+    return [BOS] + list(digits[:n]) + [SEP] + list(digits[n:]) + [SEP] + c + [carry, EOS]
+
+
 def task_sequence(task, symbols):
-    """BOS x1..xn SEP y1..yn EOS (tasks.cpp task_sequence); a task of peviz's table it does not know is refused."""
+    """BOS x1..xn SEP y1..yn EOS, or add's (tasks.cpp task_sequence); a task of peviz's table it does not know is
+    refused."""
+    if task == "add":
+        return addition_sequence(symbols)
     if task == "copy":
         answer = list(symbols)
     elif task == "reverse":
@@ -67,7 +95,7 @@ def training_batch(task, batch, train_max, rng):
     out = []
     for _ in range(batch):
         n = 1 + rng() % train_max
-        out.append((task_sequence(task, random_symbols(rng, n)), n))
+        out.append((task_sequence(task, random_symbols(rng, input_symbols(task, n))), n))
     return out
 
 
@@ -83,7 +111,11 @@ def randomized_positions(length, range_, rng):
 
 
 def coupled_positions(task, n, s):
-    """positions.cpp coupled_positions: BOS s, x_i s + i, then SEP and y_k sharing their input's id, EOS."""
+    """positions.cpp coupled_positions: BOS s, x_i s + i, then SEP and y_k sharing their input's id, EOS; on add the
+    digits of 10^k (a_k, b_k, c_k) share s + 1 + k."""
+    if task == "add":
+        digits = [s + 1 + k for k in range(n)]
+        return [s] + digits + [s + n + 1] + digits + [s] + [s + 1 + k for k in range(n + 1)] + [s + n + 2]
     if task == "reverse":
         return [s] + [s + i for i in range(1, n + 1)] + [s + n + 1] + [s + n + 1 - k for k in range(1, n + 1)] + [s]
     return [s] + [s + i for i in range(1, n + 1)] + [s] + [s + k for k in range(1, n + 1)] + [s + n + 1]
@@ -97,7 +129,8 @@ def batch_positions(cfg, pairs, rng):
         if sampler == "randomized":
             out.append(randomized_positions(len(seq), cfg["position_range"], rng))
         elif sampler == "coupled":
-            out.append(coupled_positions(cfg["task"], n, rng() % (cfg["position_range"] - n - 1)))
+            span = n + 2 if cfg["task"] == "add" else n + 1  # positions.cpp coupled_span
+            out.append(coupled_positions(cfg["task"], n, rng() % (cfg["position_range"] - span)))
         elif sampler == "contiguous":
             out.append(list(range(len(seq))))
         else:
@@ -107,7 +140,7 @@ def batch_positions(cfg, pairs, rng):
 
 def test_positions(cfg, n, count):
     """positions.cpp test_positions: randomized ids from a stream seeded by (seed, n); coupled from start 0."""
-    sampler, L = cfg["positions"], 2 * n + 3
+    sampler, L = cfg["positions"], sequence_length(cfg["task"], n)
     if sampler == "coupled":
         return [coupled_positions(cfg["task"], n, 0)] * count
     if sampler == "contiguous":
@@ -125,13 +158,13 @@ def test_lengths(test_max):
 def test_sequences(task, n, count, seed):
     """The fixed test set of one length: a stream seeded by (seed, n) only."""
     rng = MT19937_64(seed ^ ((0xD1B54A32D192ED03 * (n + 1)) & MASK64))
-    return [task_sequence(task, random_symbols(rng, n)) for _ in range(count)]
+    return [task_sequence(task, random_symbols(rng, input_symbols(task, n))) for _ in range(count)]
 
 
 def pad(pairs, ids, device):
     """Sequences padded at the end: tokens [B, T]; their position ids [B, T] (0 where padded); targets [B, T], the
-    next token at SEP, y1..yn, else -1 (core/train/packed_batch.cpp: token i, first_target = n + 1 <= i < L - 1,
-    targets seq[i + 1])."""
+    next token at the last SEP and at every answer symbol, else -1 (core/train/packed_batch.cpp: token i,
+    first_target <= i < L - 1, targets seq[i + 1]; first_target the last SEP, n + 1 or 2n + 2 on add)."""
     T = max(len(s) for s, _ in pairs)
     tokens = torch.zeros(len(pairs), T, dtype=torch.long)
     positions = torch.zeros(len(pairs), T, dtype=torch.long)
@@ -139,7 +172,8 @@ def pad(pairs, ids, device):
     for b, ((s, n), p) in enumerate(zip(pairs, ids)):
         tokens[b, :len(s)] = torch.tensor(s)
         positions[b, :len(s)] = torch.tensor(p)
-        targets[b, n + 1:len(s) - 1] = torch.tensor(s[n + 2:])
+        first = len(s) - 1 - s[::-1].index(SEP)  # the last SEP
+        targets[b, first:len(s) - 1] = torch.tensor(s[first + 1:])
     return tokens.to(device), positions.to(device), targets.to(device)
 
 

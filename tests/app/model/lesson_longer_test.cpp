@@ -207,7 +207,7 @@ TEST_CASE("step 7: rand-rope, three seeds, copies about 3 in 4 at n = 25 where R
 TEST_CASE("step 7: randomized ids are drawn from [0, 128) without repeats and sorted: every id and distance up to 127 seen") {
   AppState s = longer_lesson_at_step(7);
   CHECK(s.pages.lab.settings.position_range == 128);
-  const train::PositionCoverage random = train::training_coverage(train::PositionSampler::randomized, 20, 128);
+  const train::PositionCoverage random = train::training_coverage(train::PositionSampler::randomized, train::Task::copy, 20, 128);
   CHECK(random.max_id == 127);
   CHECK(random.max_distance == 127);
   std::mt19937_64 rng(7);

@@ -41,8 +41,8 @@ TEST_CASE("one teacher-forced pass gives the greedy decode's exact match", "[tra
     const auto seqs = test_sequences(Task::copy, acc.n, 40, 3);
     int exact = 0;
     for (const auto& seq : seqs) {
-      const std::vector<int> answer(seq.begin() + first_answer_target(acc.n) + 1, seq.end());
-      exact += greedy_answer(m, seq, acc.n) == answer ? 1 : 0;
+      const std::vector<int> answer(seq.begin() + first_answer_target(Task::copy, acc.n) + 1, seq.end());
+      exact += greedy_answer(m, seq) == answer ? 1 : 0;
     }
     REQUIRE(acc.exact_match.has_value());
     INFO("n = " << acc.n << ", exact " << exact << " of 40");

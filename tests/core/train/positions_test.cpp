@@ -48,6 +48,7 @@ TEST_CASE("coupled ids: an answer symbol has the id of the input symbol it copie
     }
   }
   CHECK(sampler_refusal(PositionSampler::coupled, Task::sort).find("sort") != std::string::npos);
+  CHECK(sampler_refusal(PositionSampler::coupled, Task::add).empty());
   CHECK(sampler_refusal(PositionSampler::coupled, Task::copy).empty());
   CHECK(sampler_refusal(PositionSampler::randomized, Task::sort).empty());
 }
@@ -81,12 +82,35 @@ TEST_CASE("a batch's ids are rewritten per sequence; contiguous leaves 0..L-1", 
   }
 }
 
+TEST_CASE("coupled ids on add: digits of equal significance share an id", "[train][positions]") {
+  // BOS a0 a1 SEP b0 b1 SEP c0 c1 c2 EOS, start 3 (Cho et al. 2024, §4).
+  CHECK(coupled_positions(Task::add, 2, 3) == std::vector<int>{3, 4, 5, 6, 4, 5, 3, 4, 5, 6, 7});
+  const int n = 7;
+  const std::vector<int> ids = coupled_positions(Task::add, n, 0);
+  REQUIRE(int(ids.size()) == sequence_length(Task::add, n));
+  for (int k = 0; k < n; ++k) {  // a_k, b_k and c_k: one id; the query predicting c_k sits one id below
+    CHECK(ids[std::size_t(1 + k)] == ids[std::size_t(n + 2 + k)]);
+    CHECK(ids[std::size_t(2 * n + 3 + k)] == ids[std::size_t(1 + k)]);
+    CHECK(ids[std::size_t(2 * n + 2 + k)] == ids[std::size_t(1 + k)] - 1);
+  }
+  // Training starts keep every id below the range; the widest distance in training is coupled_span.
+  std::mt19937_64 rng(4);
+  int widest = 0, highest = 0;
+  for (int k = 0; k < 2000; ++k) {
+    const std::vector<int> t = training_positions(PositionSampler::coupled, Task::add, 1 + k % 10, 40, rng);
+    widest = std::max(widest, largest_distance(t));
+    highest = std::max(highest, *std::max_element(t.begin(), t.end()));
+  }
+  CHECK(widest == training_coverage(PositionSampler::coupled, Task::add, 10, 40).max_distance);
+  CHECK(highest == 39);
+}
+
 TEST_CASE("test ids: the same for every run of a seed, coupled from 0, randomized apart per length", "[train][positions]") {
   const auto a = test_positions(PositionSampler::randomized, Task::copy, 10, 4, 64, 3);
   CHECK(a == test_positions(PositionSampler::randomized, Task::copy, 10, 4, 64, 3));
   CHECK(a != test_positions(PositionSampler::randomized, Task::copy, 10, 4, 64, 4));
   CHECK(a[0] != a[1]);
-  CHECK(a[0].size() == std::size_t(sequence_length(10)));
+  CHECK(a[0].size() == std::size_t(sequence_length(Task::copy, 10)));
   CHECK(test_positions(PositionSampler::coupled, Task::reverse, 4, 2, 64, 3)[1] == coupled_positions(Task::reverse, 4, 0));
   CHECK(test_positions(PositionSampler::contiguous, Task::sort, 4, 1, 64, 3)[0] == contiguous_positions(11));
 }
@@ -94,30 +118,31 @@ TEST_CASE("test ids: the same for every run of a seed, coupled from 0, randomize
 TEST_CASE("training coverage: the ids and id distances training showed, against what a test sequence needs",
           "[train][positions]") {
   // Contiguous, train_max 20: 43 tokens, ids 0..42; a test sequence of n = 25 (53 tokens) needs id 52.
-  CHECK(training_coverage(PositionSampler::contiguous, 20, 128).max_id == 42);
-  CHECK(largest_distance(contiguous_positions(sequence_length(25))) == 52);
+  CHECK(training_coverage(PositionSampler::contiguous, Task::copy, 20, 128).max_id == 42);
+  CHECK(largest_distance(contiguous_positions(sequence_length(Task::copy, 25))) == 52);
   // Randomized: every id and distance of the range.
-  CHECK(training_coverage(PositionSampler::randomized, 20, 128).max_distance == 127);
+  CHECK(training_coverage(PositionSampler::randomized, Task::copy, 20, 128).max_distance == 127);
   // Coupled: the largest distance a training sequence holds is n + 1, the EOS (copy) or SEP (reverse) back to BOS.
   std::mt19937_64 rng(2);
   int widest = 0;
   for (int k = 0; k < 500; ++k)
     for (Task task : {Task::copy, Task::reverse})
       widest = std::max(widest, largest_distance(training_positions(PositionSampler::coupled, task, 1 + k % 20, 128, rng)));
-  CHECK(widest == training_coverage(PositionSampler::coupled, 20, 128).max_distance);
+  CHECK(widest == training_coverage(PositionSampler::coupled, Task::copy, 20, 128).max_distance);
   CHECK(largest_distance(coupled_positions(Task::copy, 40, 0)) == 41);  // n = 40 at test: past 21
   // The longest covered test length: its ids and distances within the coverage, and n + 1 no longer.
   for (PositionSampler s : {PositionSampler::contiguous, PositionSampler::randomized, PositionSampler::coupled}) {
-    const PositionCoverage c = training_coverage(s, 20, 128);
-    const int n = covered_length(s, 20, 128);
+    const PositionCoverage c = training_coverage(s, Task::copy, 20, 128);
+    const int n = covered_length(s, Task::copy, 20, 128);
     auto inside = [&](int length) {  // contiguous / coupled ids at test (start 0); randomized: every id < range
       const std::vector<int> ids = s == PositionSampler::coupled ? coupled_positions(Task::copy, length, 0)
-                                                                 : contiguous_positions(sequence_length(length));
-      return s == PositionSampler::randomized ? sequence_length(length) <= 128
+                                                                 : contiguous_positions(sequence_length(Task::copy, length));
+      return s == PositionSampler::randomized ? sequence_length(Task::copy, length) <= 128
                                               : ids.back() <= c.max_id && largest_distance(ids) <= c.max_distance;
     };
     CHECK(inside(n));
     CHECK_FALSE(inside(n + 1));
   }
-  CHECK(covered_length(PositionSampler::randomized, 20, 128) == 62);
+  CHECK(covered_length(PositionSampler::randomized, Task::copy, 20, 128) == 62);
+  CHECK(covered_length(PositionSampler::randomized, Task::add, 10, 128) == 41);  // 3 x 41 + 5 = 128 tokens
 }

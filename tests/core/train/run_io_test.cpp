@@ -117,3 +117,19 @@ TEST_CASE("a FIRE run reopens with its accuracies and attention, its MLP, c and 
   CHECK(w2.cols == 32u);
   std::remove(path.c_str());
 }
+
+TEST_CASE("an addition run reopens with its task, accuracies, answers and coupled ids", "[train][run_io]") {
+  TrainSettings s = tiny_run(PositionEncoding::coupled_rope, 2);
+  s.task = Task::add;
+  TrainRun run(s);
+  run.train(std::atomic<bool>{false});
+  const std::string path = unique_temp_path("add-run.safetensors");
+  save_run(run, path);
+  const auto loaded = load_run(path);
+  CHECK(loaded->settings().task == Task::add);
+  CHECK(run_summary_json(*loaded)["exact_match"] == run_summary_json(run)["exact_match"]);
+  CHECK(loaded->greedy_answer(8, 2) == run.greedy_answer(8, 2));
+  CHECK(run.greedy_answer(8, 2).size() == 10u);  // c0..c8 and EOS
+  CHECK(loaded->test_position_ids(8, 2) == coupled_positions(Task::add, 8, 0));
+  std::remove(path.c_str());
+}

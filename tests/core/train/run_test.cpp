@@ -106,6 +106,19 @@ TEST_CASE("sampled ids: the range must hold the longest sequence, and coupling r
   s.pe = PositionEncoding::rope;  // contiguous ids: the range is not used
   s.position_range = 2;
   CHECK(param_error_of([&] { validate(s); }).empty());
+  // Coupled ids repeat: the range need only hold the longest sequence's ids, n + 2 values (n + 3 on add).
+  s = TrainSettings{};
+  s.pe = PositionEncoding::coupled_rope;
+  s.position_range = 41;  // test n = 40: ids 0..41
+  CHECK(param_error_of([&] { validate(s); }) ==
+        "position-range: must hold the coupled ids of the longest sequence, max(train-max, test-max) + 2 = 42, got 41");
+  s.position_range = 42;
+  CHECK(param_error_of([&] { validate(s); }).empty());
+  CHECK(minimum_position_range(s) == 42);
+  s.task = Task::add;
+  CHECK(minimum_position_range(s) == 43);
+  s.pe = PositionEncoding::rand_rope;
+  CHECK(minimum_position_range(s) == 125);  // 3 x 40 + 5 tokens
   s = TrainSettings{};
   s.pe = PositionEncoding::coupled;
   s.task = Task::sort;
@@ -138,4 +151,18 @@ TEST_CASE("a fix's run trains, is reproducible, and tests on the ids of its test
   rope.train(std::atomic<bool>{false});
   rand_rope.train(std::atomic<bool>{false});
   CHECK(rope.snapshot().loss.front() != rand_rope.snapshot().loss.front());
+}
+
+TEST_CASE("a coupled table as short as its ids' span is defined at every test length", "[train][run]") {
+  TrainSettings s = tiny_run(PositionEncoding::coupled, 1, 4);
+  s.task = Task::add;
+  s.position_range = 11;  // test n = 8: ids 0..10, 29 tokens
+  TrainRun run(s);
+  run.train(std::atomic<bool>{false});
+  for (const LengthAccuracy& a : run.snapshot().accuracy) CHECK(a.exact_match.has_value());
+  CHECK(run.attention_maps(8, 0).has_value());
+  ModelConfig c = model_config(s);
+  CHECK(length_defined(c, Task::add, 8));
+  c.position_range = 10;
+  CHECK_FALSE(length_defined(c, Task::add, 8));
 }

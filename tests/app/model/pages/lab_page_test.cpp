@@ -239,7 +239,7 @@ TEST_CASE("the Lab's options round-trip through the state JSON; bad values are r
   CHECK(r.attention_pe == 4);
 
   const char* bad[][2] = {
-      {R"({"lab": {"task": "add"}})", "task: "},
+      {R"({"lab": {"task": "multiply"}})", "task: "},
       {R"({"lab": {"encodings": ["fourier"]}})", "encodings: "},
       {R"({"lab": {"encodings": "rope"}})", "encodings: "},
       {R"({"lab": {"layers": 9}})", "layers: "},
@@ -346,7 +346,7 @@ TEST_CASE("the fixes: the classic six at first, coupling greyed out on sort, the
   CHECK(lab_settings(o).size() == 6u);
   o.compare.fill(true);
   CHECK(lab_settings(o).size() == std::size_t(kLabEncodings));
-  CHECK(lab_settings(o).back().pe == PositionEncoding::fire);
+  CHECK(lab_settings(o).back().pe == PositionEncoding::rand_fire);
   o.settings.task = train::Task::sort;
   CHECK_FALSE(encoding_fits_task(o, int(PositionEncoding::coupled)));
   CHECK(encoding_fits_task(o, int(PositionEncoding::rand_rope)));
