@@ -279,6 +279,12 @@ void register_train(CLI::App& app) {
                                                             range_text(limits::position_range) +
                                                             "; rand-*: at least the longest sequence, coupled: its ids' span + 1")
       ->capture_default_str();
+  sub->add_option("--ema", s.ema_decay, "Decay of the weights' moving average, " + range_text(limits::train_ema) +
+                                          ": evaluated, drawn and saved in place of the weights; 0 = off (docs/lab.md)")
+      ->capture_default_str();
+  sub->add_option("--dropout", s.dropout, "Dropout on the attention probabilities and both residual branches in "
+                                          "training, " + range_text(limits::train_dropout) + "; 0 = off (docs/lab.md)")
+      ->capture_default_str();
   sub->add_option("--threads", c->threads, "Threads: runs trained in parallel; a thread with no run left computes half of a running run's larger loops (results do not depend on it)")
       ->capture_default_str();
   CLI::Option* out = sub->add_option("--out", c->out, "Save the run as PATH (.safetensors); several runs: PATH-<pe>[-seed<S>].safetensors, their loss and "

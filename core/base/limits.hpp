@@ -196,6 +196,12 @@ inline constexpr Limit warmup{.name = "warmup", .min = 0, .max = 100000, .fallba
 // et al.'s L. At least the longest sequence, 2 x max(train-max, test-max) + 3; the default: docs/lab.md.
 inline constexpr Limit position_range{.name = "position-range", .min = 2, .max = 4096, .fallback = 128,
     .scale = Scale::logarithmic};
+// The exponential moving average of the weights (core/train/run.hpp): ema = decay * ema + (1 - decay) * w after every
+// step, evaluated in place of the weights; 0 (the default) = off. Dropout's probability on the attention probabilities
+// and on both residual branches (core/train/dropout.hpp), training steps only; 0 (the default) = off. docs/lab.md,
+// "EMA of the weights and dropout" (Zsámboki et al. 2025 found both help length generalisation).
+inline constexpr Limit train_ema{.name = "ema", .min = 0, .max = 0.9999, .fallback = 0};
+inline constexpr Limit train_dropout{.name = "dropout", .min = 0, .max = 0.9, .fallback = 0};
 // Runs in parallel, one run per thread.
 inline constexpr Limit train_threads{.name = "threads", .min = 1, .max = 64, .fallback = 1};
 // Seeds per encoding (a count; --seeds also takes a list).

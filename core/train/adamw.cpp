@@ -61,6 +61,11 @@ void adamw_update(std::span<float> params, std::span<const float> grads, AdamWSt
   });
 }
 
+void ema_update(std::span<float> ema, std::span<const float> weights, double decay) {
+  const float d = float(decay), c = float(1.0 - decay);
+  for (std::size_t i = 0; i < ema.size(); ++i) ema[i] = d * ema[i] + c * weights[i];
+}
+
 double learning_rate(int step, int total, double peak, int warmup) {
   if (step < warmup) return peak * double(step + 1) / double(warmup);
   const int span = std::max(1, total - 1 - warmup);

@@ -22,6 +22,11 @@ struct AdamWState {
 void adamw_update(std::span<float> params, std::span<const float> grads, AdamWState& state, const AdamWConfig& c,
                   double lr);
 
+// The exponential moving average of the weights, after an update: ema[i] = d * ema[i] + c * w[i] in float, with
+// d = float(decay) and c = float(1 - decay) (1 - decay in double, then rounded), no fused multiply-add (the PyTorch
+// twin: ema.mul_(decay).add_(w * (1 - decay)), the same operations).
+void ema_update(std::span<float> ema, std::span<const float> weights, double decay);
+
 // Learning rate for 0-based `step` of `total` steps: linear warm-up peak * (step + 1) / warmup over
 // the first `warmup` steps, then cosine decay peak * 0.5 * (1 + cos(pi * progress)) with
 // progress = (step - warmup) / (total - 1 - warmup), reaching 0 at the last step.

@@ -119,6 +119,23 @@ void for_each_sequence_head(const PackedBatch& b, int heads, int head_dim, Fn fn
   });
 }
 
+// D = the probabilities P of one [L, L] block times dropout's factors (element att_offset + i L + j), 0 above the
+// diagonal.
+template <class T>
+void dropped_probabilities(T* D, const T* P, int L, std::size_t att_offset, const DropoutMask& dropout) {
+  for (int i = 0; i < L; ++i) {
+    const std::size_t row = std::size_t(i) * std::size_t(L);
+    dropout_scale(D + row, P + row, std::size_t(i) + 1, att_offset + row, dropout);
+    std::fill(D + row + std::size_t(i) + 1, D + row + std::size_t(L), T(0));
+  }
+}
+
+// The longest sequence's [L, L] block: the size of one core's scratch block.
+std::size_t block_size(const PackedBatch& b) {
+  const int longest = b.n_seqs() > 0 ? *std::max_element(b.seq_len.begin(), b.seq_len.end()) : 0;
+  return std::size_t(longest) * std::size_t(longest);
+}
+
 }  // namespace
 
 template <class T>
@@ -140,34 +157,51 @@ std::vector<int> attention_offsets(const PackedBatch& b, int heads) {
 
 template <class T>
 void attention_forward(T* out, T* att, const T* qkv, const PackedBatch& b, const AttentionBias<T>& bias, int C,
-                       int heads) {
+                       int heads, const DropoutMask& dropout, T* scratch) {
   const int hd = C / heads;
   const T scale = T(1) / std::sqrt(T(hd));
-  for_each_sequence_head(b, heads, hd, [&](int L, std::size_t start, std::size_t att_offset, int h, int) {
+  const std::size_t block = block_size(b);
+  for_each_sequence_head(b, heads, hd, [&](int L, std::size_t start, std::size_t att_offset, int h, int first_head) {
     const T* q = qkv + start * std::size_t(3 * C) + std::size_t(h * hd);
     T* P = att + att_offset;
     gemm(Op::none, Op::transpose, L, L, hd, scale, q, 3 * C, q + C, 3 * C, T(0), P, L);
     bias_mask_softmax(P, L, h, bias, bias.fire ? bias.fire + att_offset : nullptr);
-    gemm(Op::none, Op::none, L, hd, L, T(1), P, L, q + 2 * C, 3 * C, T(0), out + start * std::size_t(C) + h * hd, C);
+    const T* weights = P;
+    if (dropout.on()) {  // one block per core
+      T* D = scratch + (first_head == 0 ? 0 : block);
+      dropped_probabilities(D, P, L, att_offset, dropout);
+      weights = D;
+    }
+    gemm(Op::none, Op::none, L, hd, L, T(1), weights, L, q + 2 * C, 3 * C, T(0), out + start * std::size_t(C) + h * hd, C);
   });
 }
 
 template <class T>
 void attention_backward(T* dqkv, const AttentionBiasGrads<T>& dbias, const T* dout, const T* qkv, const T* att,
-                        const PackedBatch& b, const AttentionBias<T>& bias, int C, int heads, T* scratch) {
+                        const PackedBatch& b, const AttentionBias<T>& bias, int C, int heads, T* scratch,
+                        const DropoutMask& dropout) {
   const int hd = C / heads;
   const T scale = T(1) / std::sqrt(T(hd));
-  const int longest = b.n_seqs() > 0 ? *std::max_element(b.seq_len.begin(), b.seq_len.end()) : 0;
-  const std::size_t scratch_half = std::size_t(longest) * std::size_t(longest);
+  const std::size_t block = block_size(b);
   for_each_sequence_head(b, heads, hd, [&](int L, std::size_t start, std::size_t att_offset, int h, int first_head) {
     const std::size_t col = std::size_t(h * hd);
     const T* q = qkv + start * std::size_t(3 * C) + col;
     T* dq = dqkv + start * std::size_t(3 * C) + col;
     const T* P = att + att_offset;
     const T* dO = dout + start * std::size_t(C) + col;
-    T* dS = first_head == 0 ? scratch : scratch + scratch_half;  // one [L, L] block per core
+    const std::size_t core = first_head == 0 ? 0 : 1;
+    T* dS = scratch + core * block;  // one [L, L] block per core
     gemm(Op::none, Op::transpose, L, L, hd, T(1), dO, C, q + 2 * C, 3 * C, T(0), dS, L);    // dP = dO V^T
-    gemm(Op::transpose, Op::none, L, hd, L, T(1), P, L, dO, C, T(0), dq + 2 * C, 3 * C);     // dV = P^T dO
+    const T* weights = P;  // what multiplied V: P, or with dropout D = P times the mask's factors
+    if (dropout.on()) {
+      T* D = scratch + (2 + core) * block;
+      dropped_probabilities(D, P, L, att_offset, dropout);
+      for (int i = 0; i < L; ++i)  // dP of the softmax's output: dD times the same factors
+        dropout_scale(dS + std::size_t(i) * std::size_t(L), dS + std::size_t(i) * std::size_t(L), std::size_t(i) + 1,
+                      att_offset + std::size_t(i) * std::size_t(L), dropout);
+      weights = D;
+    }
+    gemm(Op::transpose, Op::none, L, hd, L, T(1), weights, L, dO, C, T(0), dq + 2 * C, 3 * C);  // dV = P^T dO
     for (int i = 0; i < L; ++i) {  // softmax backward: dS = P (dP - sum_k P dP)
       const T* p = P + std::size_t(i) * std::size_t(L);
       T* d = dS + std::size_t(i) * std::size_t(L);
@@ -189,10 +223,11 @@ void attention_backward(T* dqkv, const AttentionBiasGrads<T>& dbias, const T* do
   template RopeTable<T> make_rope_table<T>(int, double, int);                                                 \
   template void rope_forward<T>(T*, const PackedBatch&, const RopeTable<T>&, int, int);                       \
   template void rope_backward<T>(T*, const PackedBatch&, const RopeTable<T>&, int, int);                      \
-  template void attention_forward<T>(T*, T*, const T*, const PackedBatch&, const AttentionBias<T>&, int, int); \
+  template void attention_forward<T>(T*, T*, const T*, const PackedBatch&, const AttentionBias<T>&, int, int, \
+                                     const DropoutMask&, T*);                                                 \
   template void attention_backward<T>(T*, const AttentionBiasGrads<T>&, const T*, const T*, const T*,        \
-                                      const PackedBatch&,                                                     \
-                                      const AttentionBias<T>&, int, int, T*);
+                                      const PackedBatch&, const AttentionBias<T>&, int, int, T*,              \
+                                      const DropoutMask&);
 PEVIZ_INSTANTIATE_ATTENTION(float)
 PEVIZ_INSTANTIATE_ATTENTION(double)
 

@@ -9,6 +9,7 @@
 #pragma once
 #include <vector>
 
+#include "core/train/dropout.hpp"
 #include "core/train/packed_batch.hpp"
 
 namespace peviz::train {
@@ -95,16 +96,19 @@ std::vector<int> attention_offsets(const PackedBatch& b, int heads);
 
 // Block-causal multi-head attention on a packed batch. qkv is [N, 3C] (q, k, v, heads side by side,
 // head_dim = C / heads); att receives the softmax probabilities (zero above the diagonal) of every
-// sequence and head at attention_offsets; out is [N, C]. Scores are q.k / sqrt(head_dim) + bias.
+// sequence and head at attention_offsets; out is [N, C]. Scores are q.k / sqrt(head_dim) + bias. With dropout on,
+// V is multiplied by the probabilities times the mask's factors (dropout.hpp: element att_offset + i L + j), att
+// keeps them unmasked, and scratch holds 2 L*L values for the longest sequence (one block per core).
 template <class T>
 void attention_forward(T* out, T* att, const T* qkv, const PackedBatch& b, const AttentionBias<T>& bias, int C,
-                       int heads);
+                       int heads, const DropoutMask& dropout = {}, T* scratch = nullptr);
 // Writes dqkv (each row belongs to one sequence, each column to one head: one source per value) and
 // accumulates into the trained bias's gradient (dbias); scratch holds at least 2 L*L values for the longest sequence
-// (one block per core when the heads are split).
+// (one block per core when the heads are split), 4 L*L with dropout (the forward's mask, recomputed).
 template <class T>
 void attention_backward(T* dqkv, const AttentionBiasGrads<T>& dbias, const T* dout, const T* qkv, const T* att,
-                        const PackedBatch& b, const AttentionBias<T>& bias, int C, int heads, T* scratch);
+                        const PackedBatch& b, const AttentionBias<T>& bias, int C, int heads, T* scratch,
+                        const DropoutMask& dropout = {});
 
 // Softmax of [N, V] logits into probs; returns the mean cross-entropy over the tokens with a target
 // (0 when there are none), accumulated in double.

@@ -264,7 +264,7 @@ Model<T> make_model(const ModelConfig& c, int token_capacity, std::size_t att_ca
   m.grad_act_offset = act_offsets(c, std::size_t(token_capacity), 0);
   m.acts.assign(m.act_offset.back(), T(0));
   m.grad_acts.assign(m.grad_act_offset.back(), T(0));
-  m.scratch.assign(2 * std::size_t(c.max_positions) * std::size_t(c.max_positions), T(0));  // attention_backward
+  m.scratch.assign(4 * std::size_t(c.max_positions) * std::size_t(c.max_positions), T(0));  // attention
   m.weight_t.assign(std::size_t(c.d_model) * std::size_t(std::max(4 * c.d_model, c.vocab)), T(0));  // matmul_forward
   init_weights(m, seed);
   init_fire(m, seed);
@@ -292,17 +292,24 @@ double model_forward(Model<T>& m, const PackedBatch& b) {
     matmul_forward(A(Act::qkv), A(Act::ln1), m.param(Param::qkvw) + L * 3 * pd * pd, m.param(Param::qkvb) + L * 3 * pd, n,
                    d, 3 * d, m.weight_t.data());
     if (mechanism_of(c.pe) == PositionMechanism::qk_rotation) rope_forward(A(Act::qkv), b, m.rope, d, c.heads);
-    attention_forward(A(Act::atty), A(Act::att), A(Act::qkv), b, bias, d, c.heads);
+    attention_forward(A(Act::atty), A(Act::att), A(Act::qkv), b, bias, d, c.heads,
+                      m.dropout.mask(l, DropoutSite::attention), m.scratch.data());
+    // With dropout a branch's product is made alone, then masked and added to the residual stream.
+    const DropoutMask branch2 = m.dropout.mask(l, DropoutSite::attention_branch);
     matmul_forward(A(Act::residual2), A(Act::atty), m.param(Param::attprojw) + L * pd * pd,
-                   m.param(Param::attprojb) + L * pd, n, d, d, m.weight_t.data(), x);
+                   m.param(Param::attprojb) + L * pd, n, d, d, m.weight_t.data(), branch2.on() ? nullptr : x);
+    if (branch2.on()) dropout_residual(A(Act::residual2), x, std::size_t(n) * pd, branch2);
     layernorm_forward(A(Act::ln2), A(Act::ln2_mean), A(Act::ln2_rstd), A(Act::residual2), m.param(Param::ln2w) + L * pd,
                       m.param(Param::ln2b) + L * pd, n, d);
     // fch is the product alone: GELU adds the bias in the sweep that reads it.
     matmul_forward<T>(A(Act::fch), A(Act::ln2), m.param(Param::fcw) + L * 4 * pd * pd, nullptr, n, d, 4 * d,
                       m.weight_t.data());
     gelu_forward(A(Act::fch_gelu), A(Act::fch_dgelu), A(Act::fch), m.param(Param::fcb) + L * 4 * pd, n, 4 * d);
+    const DropoutMask branch3 = m.dropout.mask(l, DropoutSite::mlp_branch);
     matmul_forward(A(Act::residual3), A(Act::fch_gelu), m.param(Param::fcprojw) + L * 4 * pd * pd,
-                   m.param(Param::fcprojb) + L * pd, n, 4 * d, d, m.weight_t.data(), A(Act::residual2));
+                   m.param(Param::fcprojb) + L * pd, n, 4 * d, d, m.weight_t.data(),
+                   branch3.on() ? nullptr : A(Act::residual2));
+    if (branch3.on()) dropout_residual(A(Act::residual3), A(Act::residual2), std::size_t(n) * pd, branch3);
     x = A(Act::residual3);
   }
   layernorm_forward(m.act(Act::lnf), m.act(Act::lnf_mean), m.act(Act::lnf_rstd), x, m.param(Param::lnfw),
@@ -341,19 +348,27 @@ void model_backward(Model<T>& m, const PackedBatch& b) {
     const T* x = l == 0 ? m.act(Act::encoded) : A(Act::residual3, l - 1);
     T* dx = l == 0 ? m.grad_act(Act::encoded) : G(Act::residual3, l - 1);
     // A residual add's gradient is its output's for both branches: the branch's product reads it in place, and the
-    // LayerNorm that opens the branch adds it to its own input gradient.
+    // LayerNorm that opens the branch adds it to its own input gradient. With dropout the branch's gradient is that
+    // times the mask's factors, written into a buffer not yet (G residual2) or no longer (G ln2) in use.
+    const std::size_t nd = std::size_t(n) * pd;
+    const DropoutMask branch3 = m.dropout.mask(l, DropoutSite::mlp_branch);
+    if (branch3.on()) dropout_scale(G(Act::residual2, l), G(Act::residual3, l), nd, 0, branch3);
     matmul_backward(G(Act::fch_gelu, l), m.grad(Param::fcprojw) + L * 4 * pd * pd, m.grad(Param::fcprojb) + L * pd,
-                    G(Act::residual3, l), A(Act::fch_gelu, l), m.param(Param::fcprojw) + L * 4 * pd * pd, n, 4 * d, d);
+                    branch3.on() ? G(Act::residual2, l) : G(Act::residual3, l), A(Act::fch_gelu, l),
+                    m.param(Param::fcprojw) + L * 4 * pd * pd, n, 4 * d, d);
     gelu_backward(G(Act::fch, l), A(Act::fch_dgelu, l), G(Act::fch_gelu, l), n * 4 * d);
     matmul_backward(G(Act::ln2, l), m.grad(Param::fcw) + L * 4 * pd * pd, m.grad(Param::fcb) + L * 4 * pd, G(Act::fch, l),
                     A(Act::ln2, l), m.param(Param::fcw) + L * 4 * pd * pd, n, d, 4 * d);
     layernorm_backward(G(Act::residual2, l), m.grad(Param::ln2w) + L * pd, m.grad(Param::ln2b) + L * pd, G(Act::ln2, l),
                        A(Act::residual2, l), m.param(Param::ln2w) + L * pd, A(Act::ln2_mean, l), A(Act::ln2_rstd, l), n, d,
                        G(Act::residual3, l));
+    const DropoutMask branch2 = m.dropout.mask(l, DropoutSite::attention_branch);
+    if (branch2.on()) dropout_scale(G(Act::ln2, l), G(Act::residual2, l), nd, 0, branch2);
     matmul_backward(G(Act::atty, l), m.grad(Param::attprojw) + L * pd * pd, m.grad(Param::attprojb) + L * pd,
-                    G(Act::residual2, l), A(Act::atty, l), m.param(Param::attprojw) + L * pd * pd, n, d, d);
+                    branch2.on() ? G(Act::ln2, l) : G(Act::residual2, l), A(Act::atty, l),
+                    m.param(Param::attprojw) + L * pd * pd, n, d, d);
     attention_backward(G(Act::qkv, l), dbias, G(Act::atty, l), A(Act::qkv, l), A(Act::att, l), b, bias, d, c.heads,
-                       m.scratch.data());
+                       m.scratch.data(), m.dropout.mask(l, DropoutSite::attention));
     if (mechanism_of(c.pe) == PositionMechanism::qk_rotation) rope_backward(G(Act::qkv, l), b, m.rope, d, c.heads);
     matmul_backward(G(Act::ln1, l), m.grad(Param::qkvw) + L * 3 * pd * pd, m.grad(Param::qkvb) + L * 3 * pd,
                     G(Act::qkv, l), A(Act::ln1, l), m.param(Param::qkvw) + L * 3 * pd * pd, n, d, 3 * d);

@@ -168,7 +168,7 @@ struct Model {
   std::array<std::size_t, kActCount + 1> act_offset{};       // into acts
   std::array<std::size_t, kActCount + 1> grad_act_offset{};  // into grad_acts (no att block)
   std::vector<T> acts, grad_acts;       // activations and their gradients
-  std::vector<T> scratch;               // two [L, L] blocks for attention backward (one per core)
+  std::vector<T> scratch;               // four [L, L] blocks for attention (two per core: dropout's, backward's)
   std::vector<T> weight_t;              // matmul_forward's W^T, the largest linear layer's [C, OC]
   std::vector<T> pe_table;              // sinusoidal: core's interleaved table [max_positions, d_model]
   RopeTable<T> rope;                    // rope: cos/sin [max_positions, head_dim/2]
@@ -176,6 +176,7 @@ struct Model {
   std::vector<int> t5_bucket;           // t5: bucket of distance i - j, [max_positions]
   std::vector<T> fire_bias, fire_dbias;  // fire: the bias and its gradient over the layers, [att_capacity] each
   double last_loss = 0;
+  Dropout dropout;                      // the training step's (dropout.hpp); off (p = 0) unless a step sets it
 
   T* param(Param p) { return params.data() + layout.offset[int(p)]; }
   const T* param(Param p) const { return params.data() + layout.offset[int(p)]; }
@@ -195,7 +196,9 @@ struct Model {
 template <class T>
 Model<T> make_model(const ModelConfig& c, int token_capacity, std::size_t att_capacity, std::uint64_t seed);
 
-// Forward pass of a packed batch; returns the mean cross-entropy over its targets. Throws
+// Forward pass of a packed batch; returns the mean cross-entropy over its targets. m.dropout, when on, drops
+// attention probabilities and both residual branches of every layer (dropout.hpp), and the backward after it
+// multiplies by the same masks. Throws
 // std::invalid_argument when the batch exceeds the capacities, a sequence is longer than max_positions or a
 // position id is not below position_rows().
 template <class T>

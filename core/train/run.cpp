@@ -50,7 +50,8 @@ std::vector<BoundedSetting> bounded_settings(const TrainSettings& s) {
           {limits::train_steps, double(s.steps), true},     {limits::train_max, double(s.train_max), true},
           {limits::test_max, double(s.test_max), true},     {limits::test_samples, double(s.test_samples), true},
           {limits::base, s.rope_base, false},               {limits::learning_rate, s.lr, false},
-          {limits::warmup, double(s.warmup), true},         {limits::position_range, double(s.position_range), true}};
+          {limits::warmup, double(s.warmup), true},         {limits::position_range, double(s.position_range), true},
+          {limits::train_ema, s.ema_decay, false},          {limits::train_dropout, s.dropout, false}};
 }
 
 // Weights of the model, in double (param_layout's count in size_t could overflow for settings not yet checked).
@@ -130,6 +131,8 @@ void validate(const TrainSettings& s) {
   check_real(limits::learning_rate, s.lr);
   check_int(limits::warmup, s.warmup);
   check_int(limits::position_range, s.position_range);
+  check_real(limits::train_ema, s.ema_decay);
+  check_real(limits::train_dropout, s.dropout);
   check_positions(s);
   // Activations grow with batch x tokens x d x layers: keep one run under the per-result budget.
   const ModelConfig c = model_config(s);
@@ -154,11 +157,14 @@ void validate_shape(const TrainSettings& s) {
   if (s.d_model % s.heads != 0 || (s.d_model / s.heads) % 2 != 0)
     throw ParamError("heads", "d-model / heads must be an even integer (the head dimension), got d-model " +
                                   std::to_string(s.d_model) + " and heads " + std::to_string(s.heads));
+  for (const auto& [limit, value] : {std::pair{&limits::train_ema, s.ema_decay}, std::pair{&limits::train_dropout, s.dropout}})
+    if (!(value < 1))  // at any size: a decay of 1 never moves, a dropout of 1 keeps nothing
+      throw ParamError(std::string(limit->name), "must be below 1, got " + (std::ostringstream() << value).str());
   check_test_max(s);
   check_positions(s);
   // Viewing evaluates one test sequence at a time: its activations, attention and scratch, and the position tables.
   const double L = tokens_of(s.task, std::max(s.train_max, s.test_max)), layers = s.layers;
-  const double viewing = 4 * (L * (layers * 32 * s.d_model + 4.0 * s.d_model) + layers * s.heads * L * L + 2 * L * L +
+  const double viewing = 4 * (L * (layers * 32 * s.d_model + 4.0 * s.d_model) + layers * s.heads * L * L + 4 * L * L +
                               L * s.d_model);
   if (viewing > double(kDefaultMemoryBudget))
     throw ParamError("test-max", "evaluating one test sequence would need " + std::to_string(std::llround(viewing / 1048576)) +
@@ -206,6 +212,7 @@ TrainRun::TrainRun(const TrainSettings& s)
       data_rng_(s.seed ^ kDataStream),
       position_rng_(s.seed ^ kPositionStream) {
   progress_.steps = s.steps;
+  if (s.ema_decay > 0) ema_ = model_.params;  // the average starts at the initial weights
 }
 
 TrainRun::TrainRun(const TrainSettings& s, const std::vector<float>& params, TrainSnapshot saved)
@@ -219,6 +226,7 @@ TrainRun::TrainRun(const TrainSettings& s, const std::vector<float>& params, Tra
     throw ParamError("from-safetensors", "parameter count " + std::to_string(params.size()) + " does not match the "
                                          "settings (" + std::to_string(model_.params.size()) + ")");
   model_.params = params;
+  if (s.ema_decay > 0) ema_ = params;  // a saved run's weights are its average: further steps go on from it
   saved.step = int(saved.loss.size());
   saved.steps = s.steps;
   saved.evaluated = !saved.accuracy.empty();
@@ -232,17 +240,21 @@ bool TrainRun::step() {
   const auto t0 = std::chrono::steady_clock::now();
   training_batch(settings_.task, settings_.batch, settings_.train_max, data_rng_, batch_);
   sample_batch_positions(sampler_of(settings_.pe), settings_.task, settings_.position_range, position_rng_, batch_);
+  model_.dropout = training_dropout(settings_.dropout, settings_.seed, step);
   const double loss = model_forward(model_, batch_);
   if (!std::isfinite(loss)) {
+    model_.dropout = {};
     std::lock_guard<std::mutex> lock(mutex_);
     progress_.diverged_at = step + 1;
     return false;
   }
   model_backward(model_, batch_);
+  model_.dropout = {};  // evaluation never drops
   const double lr = learning_rate(step, settings_.steps, settings_.lr, settings_.warmup);
   {
     std::lock_guard<std::mutex> lock(mutex_);
     adamw_update(model_.params, model_.grads, adam_, AdamWConfig{}, lr);
+    if (!ema_.empty()) ema_update(ema_, model_.params, settings_.ema_decay);
   }
   seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::lock_guard<std::mutex> lock(mutex_);
@@ -265,6 +277,7 @@ void TrainRun::finish(bool cancelled) {
     std::lock_guard<std::mutex> lock(mutex_);
     progress_.cancelled = cancelled && progress_.step < settings_.steps && progress_.diverged_at == 0;
     diverged = progress_.diverged_at > 0;
+    if (!ema_.empty()) model_.params = ema_;  // evaluation and the run file read the average
   }
   if (!diverged) evaluate();
   resize_buffers(evaluation_tokens(settings_), evaluation_att(settings_));
@@ -296,7 +309,7 @@ TrainSnapshot TrainRun::snapshot() const {
 Model<float> TrainRun::private_copy(int tokens, std::size_t att) const {
   Model<float> m = make_model<float>(model_config(settings_), tokens, att, 0);
   std::lock_guard<std::mutex> lock(mutex_);
-  m.params = model_.params;
+  m.params = ema_.empty() ? model_.params : ema_;
   return m;
 }
 
@@ -334,14 +347,14 @@ Matrix TrainRun::learned_table() const {
   if (mechanism_of(settings_.pe) != PositionMechanism::trainable_table) return {};
   Matrix t(std::size_t(model_config(settings_).position_rows()), std::size_t(settings_.d_model));
   std::lock_guard<std::mutex> lock(mutex_);
-  const float* wpe = model_.param(Param::wpe);
+  const float* wpe = (ema_.empty() ? model_.params.data() : ema_.data()) + model_.layout.offset[int(Param::wpe)];
   std::copy(wpe, wpe + t.data.size(), t.data.begin());
   return t;
 }
 
 std::vector<float> TrainRun::parameters() const {
   std::lock_guard<std::mutex> lock(mutex_);
-  return model_.params;
+  return ema_.empty() ? model_.params : ema_;
 }
 
 }  // namespace peviz::train

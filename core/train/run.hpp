@@ -44,6 +44,13 @@ struct TrainSettings {
   double lr = limits::learning_rate.fallback;         // peak learning rate
   int warmup = int(limits::warmup.fallback);          // linear warm-up steps, then cosine decay to 0 at the last step
   int position_range = int(limits::position_range.fallback);  // rand-* and coupled: ids in [0, position_range)
+  // The exponential moving average of the weights: after every step ema = ema_decay * ema + (1 - ema_decay) * w
+  // (from ema = the initial weights); evaluation, the attention maps, greedy answers and the run file read the
+  // average. 0: off.
+  double ema_decay = limits::train_ema.fallback;
+  // Dropout's probability on the attention probabilities and on both residual branches, in training steps only
+  // (dropout.hpp: its mask, the same bits whatever the thread count). 0: off.
+  double dropout = limits::train_dropout.fallback;
 };
 
 // Throws ParamError naming the flag ("layers", "heads", "test-max", ...) and its rule.
@@ -93,7 +100,8 @@ class TrainRun {
   bool step();
   // Steps until done, diverged or `cancel` becomes true, then finish(cancel).
   void train(const std::atomic<bool>& cancel);
-  // After the last step: records whether training was cancelled early, evaluates unless the run diverged
+  // After the last step: records whether training was cancelled early, puts the average in place of the trained
+  // weights when ema_decay > 0 (further steps go on from it), evaluates unless the run diverged
   // (its weights are not finite, so no accuracy is reported), and gives back the training buffers (the
   // optimizer's moments and a batch's activations; more steps reallocate them). Call from the thread that steps.
   void finish(bool cancelled);
@@ -114,7 +122,8 @@ class TrainRun {
   std::vector<int> greedy_answer(int n, int index) const;
   // The trained position table [position_rows(), d_model] (empty unless the table is trainable). Thread-safe.
   Matrix learned_table() const;
-  // A copy of every parameter (buffer order of model.hpp's Param). Thread-safe.
+  // A copy of the weights evaluation reads (buffer order of model.hpp's Param): the trained weights, or their
+  // average when ema_decay > 0; what a run file keeps. Thread-safe.
   std::vector<float> parameters() const;
 
  private:
@@ -126,6 +135,7 @@ class TrainRun {
   TrainSettings settings_;
   bool trainable_ = true;          // validate() accepts the settings
   Model<float> model_;
+  std::vector<float> ema_;         // the average of the weights (ema_decay > 0), else empty; guarded by mutex_
   AdamWState adam_;
   std::mt19937_64 data_rng_;
   std::mt19937_64 position_rng_;   // sampled training ids, a stream apart from the batches

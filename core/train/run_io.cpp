@@ -203,9 +203,17 @@ TrainSettings classic_settings_from_metadata(const std::map<std::string, std::st
 
 }  // namespace
 
+// EMA and dropout are written only when on, so a run without them writes what peviz wrote before them; a file
+// without them (absent = 0) reads as a run without them. With "ema" the tensors are the average of the weights.
+constexpr const char* kOptionalReals[] = {"ema", "dropout"};
+double& optional_real(TrainSettings& s, std::string_view key) { return key == "ema" ? s.ema_decay : s.dropout; }
+
 std::map<std::string, std::string> settings_metadata(const TrainSettings& s) {
   std::map<std::string, std::string> m = classic_settings_metadata(s);
   if (sampler_of(s.pe) != PositionSampler::contiguous) m["position-range"] = std::to_string(s.position_range);
+  TrainSettings t = s;
+  for (const char* key : kOptionalReals)
+    if (optional_real(t, key) != 0) m[key] = shortest(optional_real(t, key));
   return m;
 }
 
@@ -216,6 +224,8 @@ TrainSettings settings_from_metadata(const std::map<std::string, std::string>& m
     if (range < 0 || range > (1LL << 30)) throw ParamError(param, "__metadata__ 'position-range' is out of range");
     s.position_range = int(range);
   }
+  for (const char* key : kOptionalReals)
+    if (m.count(key)) optional_real(s, key) = real_field(m, key, param);
   validate_shape(s);  // a run trained beyond peviz's own limits (the PyTorch twin) still opens for viewing
   return s;
 }

@@ -66,6 +66,8 @@ TEST_CASE("peviz train refuses bad flags with one line and exit 2") {
                              "64 and heads 3");
   check_refused("train --steps 0", "peviz: --steps: must be an integer in [1, 100000], got 0");
   check_refused("train --threads 0", "peviz: --threads: must be an integer in [1, 64], got 0");
+  check_refused("train --ema 1", "peviz: --ema: must be a finite number in [0, 0.9999], got 1");
+  check_refused("train --dropout 0.95", "peviz: --dropout: must be a finite number in [0, 0.9], got 0.95");
   check_refused("train --train-max 5 --test-max 21", "peviz: --test-max: must be at most 4 x train-max (20), got 21");
   // Before any training: a missing folder, and one nobody may create files in (root included).
   check_refused("train --pe rope --out /nonexistent/run.safetensors", "peviz: --out: cannot write /nonexistent/run.safetensors: "
@@ -209,5 +211,23 @@ TEST_CASE("peviz train prints the same JSON on 1 and 2 threads, for every encodi
     a.erase("steps_per_s");
     b.erase("steps_per_s");
     CHECK(a.dump() == b.dump());
+  }
+}
+
+TEST_CASE("peviz train with EMA and dropout prints the same JSON on 1 and 2 threads", "[simd]") {
+  const std::string run = "train --steps 12 --test-samples 8 --d-model 64 --batch 32 --train-max 20 --test-max 25 --pe ";
+  for (const std::string pe : {"rope", "fire"}) {
+    INFO(pe);
+    const std::string on = " --ema 0.9 --dropout 0.2";
+    const RunResult one = run_peviz(run + pe + on + " --threads 1"), two = run_peviz(run + pe + on + " --threads 2");
+    REQUIRE(one.code == 0);
+    REQUIRE(two.code == 0);
+    nlohmann::json a = nlohmann::json::parse(one.out), b = nlohmann::json::parse(two.out);
+    a.erase("steps_per_s");
+    b.erase("steps_per_s");
+    CHECK(a.dump() == b.dump());
+    const RunResult off = run_peviz(run + pe + " --threads 1");
+    REQUIRE(off.code == 0);
+    CHECK(nlohmann::json::parse(off.out)["final_loss"] != a["final_loss"]);  // they change the run
   }
 }

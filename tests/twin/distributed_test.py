@@ -8,7 +8,7 @@ on torch 1.13 this needs lab.torchrun_flags' --redirects 1 --tee 1). Checks that
 (lab.batch_loss, the part AdamW would hide a wrong scale from) agree to 1e-5 per tensor, that the loss curves agree to
 1e-5 relative at every step, the final weights to 1e-5 (||two - one|| / ||one|| per tensor, the key biases apart: see
 determined()) and the exact-match numbers exactly (after eight steps they are all 0: the curves and weights are the
-check).
+check). EMA and dropout are on: each rank takes its rows of the global batch's masks, the weights are the average.
 Exit 0 pass, 1 fail, 77 (ctest's skip) when torch is not installed or torchrun cannot start here.
 usage: distributed_test.py --peviz PEVIZ [--dump TWIN_DUMP --assets ASSETS_LAB (unused)]
 """
@@ -29,7 +29,7 @@ except ImportError:
 
 TOLERANCE = 1e-5
 FLAGS = ["--pe", "rope,t5", "--steps", "8", "--warmup", "3", "--layers", "2", "--d-model", "32", "--batch", "10",
-         "--test-samples", "20", "--seed", "5"]
+         "--test-samples", "20", "--seed", "5", "--ema", "0.9", "--dropout", "0.2"]
 TRAINED = FLAGS[FLAGS.index("--pe") + 1].split(",")  # the encodings FLAGS trains
 PRINTED = re.compile(r"wrote .+ \(\d+ files\); train with: (?P<one>.+), or on N ranks: (?P<ranks>.+ --ranks) N\n")
 
@@ -54,7 +54,8 @@ model = lab.LabModel(cfg, lab.read_safetensors(os.path.join(folder, r["init"]))[
 trained = torch.nn.parallel.DistributedDataParallel(model) if world > 1 else model
 pairs = lab.training_batch(cfg["task"], cfg["batch"], cfg["train_max"], lab.MT19937_64(cfg["seed"] ^ lab.DATA_STREAM))
 ids = lab.batch_positions(cfg, pairs, lab.MT19937_64(cfg["seed"] ^ lab.POSITION_STREAM))
-scaled, loss = lab.batch_loss(trained, pairs, ids, torch.device("cpu"), world, rank)
+drop = lab.step_dropout(cfg, 0, pairs, torch.device("cpu"), world, rank)  # step 0's masks, this rank's rows
+scaled, loss = lab.batch_loss(trained, pairs, ids, torch.device("cpu"), world, rank, drop)
 scaled.backward()
 if rank == 0:
     grads = [(n, p.grad) for n, p in model.named_parameters()]

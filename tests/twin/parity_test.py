@@ -2,7 +2,8 @@
 """The PyTorch twin (core/train/twin/lab.py, as `peviz train --emit-pytorch` writes it) against peviz's engine.
 
 For every encoding (the six and the fixes), on three settings (the default model; 2 layers x 6 heads, ALiBi's
-slopes then not a power of two; addition, the default model on short sums):
+slopes then not a power of two; addition, the default model on short sums), and for one encoding per mechanism with
+EMA and dropout on (their masks: step 0's for the first batch; the five-step weights: the averaged ones):
   - the twin's stream gives peviz's first training batch token for token (std::mt19937_64 re-implemented), with
     peviz's position ids (sampled by the fixes) and test ids, its position tables match core's, and it starts from
     peviz's initial weights bit for bit;
@@ -38,12 +39,16 @@ TOLERANCE64 = 1e-10   # float64 twin vs peviz's double engine: loss and every gr
 LARGE_STEP_WEIGHTS = 1e-3  # weights after five steps of lr 0.01 from warm-up 2: AdamW's float32 floor (see main)
 # (flags, weight tolerance after five steps): the lab's default run, five steps into its 3000-step schedule; a
 # small model taking five large steps (ALiBi's six slopes are not a power of two's); and addition on a five-step
-# schedule (warm-up 2: large steps too).
+# schedule (warm-up 2: large steps too). A fourth: EMA and dropout on (one encoding per mechanism), on the lab's
+# schedule; its five-step weights are the EMA's, each tensor held to FLOOR_TOLERANCE.
+FLOOR_TOLERANCE = None
 SETTINGS = [(["--test-samples", "10"], TOLERANCE),
             (["--steps", "5", "--warmup", "2", "--test-samples", "10", "--layers", "2", "--heads", "6", "--d-model", "96",
               "--batch", "8", "--train-max", "9", "--test-max", "20", "--seed", "3", "--lr", "0.01"], LARGE_STEP_WEIGHTS),
             (["--task", "add", "--steps", "5", "--warmup", "2", "--test-samples", "10", "--batch", "8", "--train-max", "6",
-              "--test-max", "12", "--seed", "1"], LARGE_STEP_WEIGHTS)]
+              "--test-max", "12", "--seed", "1"], LARGE_STEP_WEIGHTS),
+            (["--pe", "nope,sinusoidal,learned,coupled-rope,alibi,t5,fire", "--test-samples", "10", "--ema", "0.9",
+              "--dropout", "0.2", "--seed", "5"], FLOOR_TOLERANCE)]
 
 
 def shipped_seed0_runs(assets):
@@ -69,7 +74,7 @@ def determined(name, t, d):
     return torch.cat((t[:, :d], t[:, 2 * d:]), dim=1) if name == "qkvb" else t
 
 
-def fire_bias_gradient(lab, cfg, init, tok, pos, tgt, n_targets, dtype):
+def fire_bias_gradient(lab, cfg, init, tok, pos, tgt, n_targets, dtype, drop=None):
     """The model in dtype, its plain fire_bias, and the loss's gradient with respect to FIRE's bias [B, H, T, T]."""
     model = lab.LabModel(cfg, init, dtype)
     plain, kept = model.fire_bias, []
@@ -80,19 +85,19 @@ def fire_bias_gradient(lab, cfg, init, tok, pos, tgt, n_targets, dtype):
         kept.append(bias)
         return bias
     model.fire_bias = keep
-    (lab.answer_loss_sum(model(tok, pos), tgt) / n_targets).backward()
+    (lab.answer_loss_sum(model(tok, pos, drop), tgt) / n_targets).backward()
     return model, plain, kept[0].grad
 
 
-def gradient_tolerances(lab, cfg, init, tok, pos, tgt, n_targets):
+def gradient_tolerances(lab, cfg, init, tok, pos, tgt, n_targets, drop):
     """Float32 tolerances of the gradients that are one sum with cancellation: FIRE's scalars c and threshold, summed
     over every (row, query, key) pair of the batch. Their relative error in float32 is the error of the pairs' shares
     (that of the bias gradient, eps) times the sum's condition number kappa = sum |share| / |sum| (float64). Each
     float32 engine lies within kappa eps of float64, so the two may differ by 2 kappa eps; never less than TOLERANCE."""
     if cfg["mechanism"] != "fire":
         return {}
-    model, plain, dbias = fire_bias_gradient(lab, cfg, init, tok, pos, tgt, n_targets, torch.float64)
-    eps = rel(fire_bias_gradient(lab, cfg, init, tok, pos, tgt, n_targets, torch.float32)[2], dbias)
+    model, plain, dbias = fire_bias_gradient(lab, cfg, init, tok, pos, tgt, n_targets, torch.float64, drop)
+    eps = rel(fire_bias_gradient(lab, cfg, init, tok, pos, tgt, n_targets, torch.float32, drop)[2], dbias)
     B, T = pos.shape
     tolerances = {}
     for name, shape in (("c", (B, T, T)), ("threshold", (B, T))):
@@ -108,7 +113,8 @@ def gradient_tolerances(lab, cfg, init, tok, pos, tgt, n_targets):
 
 def compare_run(lab, folder, spec, r, worst, weight_tolerance):
     cfg = lab.run_config(spec["settings"], spec["model"], r["pe"], r["seed"])
-    name = f"{r['pe']} ({cfg['layers']}x{cfg['heads']}x{cfg['d_model']})"
+    name = f"{r['pe']} ({cfg['layers']}x{cfg['heads']}x{cfg['d_model']}" + (
+        f", ema {cfg['ema_decay']:g}, dropout {cfg['dropout']:g})" if cfg.get("dropout") else ")")
     dump, meta = lab.read_safetensors(os.path.join(folder, f"dump-{r['pe']}-seed{r['seed']}.safetensors"))
     init, _ = lab.read_safetensors(os.path.join(folder, r["init"]))
     # The same data: the twin's first batch of the stream, packed as peviz packs it.
@@ -139,19 +145,20 @@ def compare_run(lab, folder, spec, r, worst, weight_tolerance):
     tok, pos, tgt = lab.pad(pairs, ids, torch.device("cpu"))
     n_targets = sum(len(s) - 1 - first for (s, _), first in zip(pairs, firsts))
     check(n_targets == int(meta["n_targets"]), f"{name}: answer-token count differs")
-    loss = lab.answer_loss_sum(model(tok, pos), tgt) / n_targets
+    drop = lab.step_dropout(cfg, 0, pairs, torch.device("cpu"))  # the first step's masks (None when off)
+    loss = lab.answer_loss_sum(model(tok, pos, drop), tgt) / n_targets
     loss.backward()
     loss_rel = abs(loss.item() - float(meta["loss"])) / abs(float(meta["loss"]))
     grad_rel = {p: rel(getattr(model, p).grad, dump["grad." + p]) for p, _ in lab.param_shapes(cfg)}
     worst_grad = max(grad_rel, key=grad_rel.get)
     check(loss_rel <= TOLERANCE, f"{name}: loss {loss.item()} vs peviz {meta['loss']} (relative {loss_rel:.3g})")
-    tolerance = gradient_tolerances(lab, cfg, init, tok, pos, tgt, n_targets)
+    tolerance = gradient_tolerances(lab, cfg, init, tok, pos, tgt, n_targets, drop)
     for p, _ in lab.param_shapes(cfg):
         check(grad_rel[p] <= tolerance.get(p, TOLERANCE),
               f"{name}: gradient of {p} differs by {grad_rel[p]:.3g} (tolerance {tolerance.get(p, TOLERANCE):.3g})")
     # The same in float64 against peviz's double engine (its gradients stored as hi + lo floats).
     model64 = lab.LabModel(cfg, init, torch.float64)
-    loss64 = lab.answer_loss_sum(model64(tok, pos), tgt) / n_targets
+    loss64 = lab.answer_loss_sum(model64(tok, pos, drop), tgt) / n_targets
     loss64.backward()
     loss64_rel = abs(loss64.item() - float(meta["loss64"])) / abs(float(meta["loss64"]))
     grad64_rel = {p: rel(getattr(model64, p).grad, dump["grad64hi." + p].double() + dump["grad64lo." + p].double())
@@ -171,14 +178,19 @@ def compare_run(lab, folder, spec, r, worst, weight_tolerance):
                 for p, _ in lab.param_shapes(cfg)}
     floor = {p: rel(determined(p, weights[p], d), determined(p, weights64[p], d)) for p, _ in lab.param_shapes(cfg)}
     key_bias = (weights["qkvb"][:, d:2 * d] - dump["step5.qkvb"][:, d:2 * d]).abs().max().item()
-    worst_w, worst_move = max(w_rel, key=w_rel.get), max(move_rel, key=move_rel.get)
-    check(w_rel[worst_w] <= weight_tolerance,
-          f"{name}: weights after five steps differ by {w_rel[worst_w]:.3g} ({worst_w}; tolerance {weight_tolerance:g})")
+    worst_move = max(move_rel, key=move_rel.get)
+    # FLOOR_TOLERANCE: each float32 engine lies within the float32 twin's distance from the float64 twin (the floor) of
+    # the exact weights, so the two may differ by twice that; never less than TOLERANCE. Dropout's masks leave some
+    # bias gradients near 0, where AdamW turns rounding noise into steps (see main): alibi's qkvb, seed 5, floor 1e-5.
+    limit = {p: max(TOLERANCE, 2 * floor[p]) if weight_tolerance is FLOOR_TOLERANCE else weight_tolerance for p in w_rel}
+    worst_w = max(w_rel, key=lambda p: w_rel[p] / limit[p])
+    check(w_rel[worst_w] <= limit[worst_w],
+          f"{name}: weights after five steps differ by {w_rel[worst_w]:.3g} ({worst_w}; tolerance {limit[worst_w]:.3g})")
     print(f"{name:18} loss {loss_rel:.1e}  gradient {grad_rel[worst_grad]:.1e} ({worst_grad})  float64: loss "
           f"{loss64_rel:.1e} gradient {grad64_rel[worst64]:.1e} ({worst64})  5 steps: losses {step_rel:.1e} weights "
           f"{w_rel[worst_w]:.1e} ({worst_w}; float32 twin vs float64 twin {max(floor.values()):.1e}) update "
           f"{move_rel[worst_move]:.1e}  key biases {key_bias:.1e} (abs)")
-    tag = "lab schedule" if weight_tolerance == TOLERANCE else "large steps"
+    tag = {TOLERANCE: "lab schedule", LARGE_STEP_WEIGHTS: "large steps"}.get(weight_tolerance, "EMA and dropout")
     for key, value in (("loss", loss_rel), ("gradient", grad_rel[worst_grad]), ("float64 loss", loss64_rel),
                        ("float64 gradient", grad64_rel[worst64]), ("5-step losses", step_rel),
                        (f"weights ({tag})", w_rel[worst_w]), (f"float32 floor ({tag})", max(floor.values())),
@@ -197,7 +209,7 @@ def main():
     with tempfile.TemporaryDirectory(prefix="peviz-twin-parity-") as tmp:
         for k, (flags, weight_tolerance) in enumerate(SETTINGS):
             folder = os.path.join(tmp, f"settings{k}")
-            run([a.peviz, "train", "--pe", "all,fixes", *flags, "--emit-pytorch", folder])
+            run([a.peviz, "train", *([] if "--pe" in flags else ["--pe", "all,fixes"]), *flags, "--emit-pytorch", folder])
             for name in ("lab.py", "lab_data.py"):
                 with open(os.path.join(folder, name), "rb") as f, open(os.path.join(repo_twin, name), "rb") as g:
                     check(f.read() == g.read(), f"the emitted {name} is not core/train/twin/{name} byte for byte")
@@ -231,10 +243,10 @@ def main():
     # AdamW's first steps move every weight by about lr whatever its gradient's size, and by lr g / (|g| + 1e-8) where
     # |g| is near eps: float32 rounding noise of ~1e-9 in such a gradient becomes a visible step. The float32 twin
     # is as far from the float64 twin (the "floor" printed) as peviz is from it, so large steps are held to 1e-3.
-    print("worst over every encoding and both settings (relative unless marked): " +
+    print("worst over every encoding and setting (relative unless marked): " +
           ", ".join(f"{k} {v:.2e}" for k, v in worst.items()))
     print(f"tolerances: float32 {TOLERANCE:g}; float64 {TOLERANCE64:g}; weights after five large steps "
-          f"{LARGE_STEP_WEIGHTS:g}")
+          f"{LARGE_STEP_WEIGHTS:g}; with EMA and dropout, 2 x the float32 floor per tensor (at least {TOLERANCE:g})")
     print("FAILED: " + "; ".join(failures) if failures else "PASSED")
     return 1 if failures else 0
 

@@ -58,6 +58,8 @@ TrainSettings settings_of(const nlohmann::json& j, const nlohmann::json& run) {
   s.lr = t.at("lr");
   s.warmup = t.at("warmup");
   s.position_range = t.at("position_range");
+  s.ema_decay = t.at("ema_decay");
+  s.dropout = t.at("dropout");
   validate(s);
   return s;
 }
@@ -104,6 +106,7 @@ void parity(const std::string& dir) {
     sample_batch_positions(sampler_of(s.pe), s.task, s.position_range, position_rng, b);
     const std::size_t L = std::size_t(sequence_length(s.task, s.train_max));
     Model<float> m = make_model<float>(c, s.batch * int(L), std::size_t(s.heads) * std::size_t(s.batch) * L * L, s.seed);
+    m.dropout = training_dropout(s.dropout, s.seed, 0);  // the first step's masks
     const double loss = model_forward(m, b);
     model_backward(m, b);
     d.add_ints("tokens", b.tokens);
@@ -123,6 +126,7 @@ void parity(const std::string& dir) {
     // The same in the double engine (the one the gradient checks use), from the same weights.
     Model<double> m64 = make_model<double>(c, m.token_capacity, m.att_capacity, s.seed);
     m64.params.assign(m.params.begin(), m.params.end());
+    m64.dropout = m.dropout;
     const double loss64 = model_forward(m64, b);
     model_backward(m64, b);
     std::vector<float> hi(m64.grads.size()), lo(m64.grads.size());  // double = hi + lo, each a float

@@ -400,6 +400,8 @@ constexpr PageSetting kSettings[] = {
     {.key = "rope_base", .help = "RoPE's base", .access = member<&PageStates::lab, &LabOptions::settings, &TrainSettings::rope_base>(),
      .limit = &limits::base, .in_caption = false},
     PEVIZ_LAB_TRAIN(position_range, position_range, "Randomized and coupled ids: drawn from [0, this)"),
+    PEVIZ_LAB_TRAIN(ema_decay, train_ema, "Decay of the weights' moving average, evaluated in their place; 0 = off"),
+    PEVIZ_LAB_TRAIN(dropout, train_dropout, "Dropout on attention probabilities and residual branches; 0 = off"),
     {.key = "seeds", .help = "Runs per encoding", .access = member<&PageStates::lab, &LabOptions::seeds>(),
      .limit = &limits::train_seeds, .full_range = true, .in_caption = false},
     {.key = "attention_pe", .help = "The run whose attention maps are drawn",

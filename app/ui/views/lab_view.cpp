@@ -111,6 +111,12 @@ void settings_controls(AppState& s, LabOptions& o, bool training) {
   hint("Exact match is measured at n = 5, 10, ..., test max (at most 4 x train max), 200 sequences each.");
   page_slider(s, kLabPage, "RoPE base##lab", t.rope_base, limits::base);
   position_range_slider(s, o);
+  page_slider(s, kLabPage, "EMA decay", t.ema_decay, limits::train_ema);
+  hint("After every step the average ema = decay ema + (1 - decay) w; accuracy, attention and the saved run use it. "
+       "0 = off. With dropout, Zsamboki et al. 2025 found it helps length generalisation (docs/lab.md).");
+  page_slider(s, kLabPage, "dropout", t.dropout, limits::train_dropout);
+  hint("In training only: each attention probability and each value of both residual branches is zeroed with this "
+       "probability, the rest scaled by 1 / (1 - p). 0 = off.");
   if (ImGui::InputScalar("seed##lab", ImGuiDataType_U64, &t.seed)) s.pages.mark(kLabPage);
   page_slider(s, kLabPage, "seeds", o.seeds, limits::train_seeds);
   hint("Runs per encoding, seeds seed, seed + 1, ...: the charts draw each encoding's mean with its min-max band.");

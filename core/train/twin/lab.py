@@ -20,9 +20,9 @@ its settings, loss curve and exact match in __metadata__; with several runs also
 
 Each part mirrors one part of peviz's engine (core/train/): the task streams and position ids (lab_data.py:
 tasks.cpp and positions.cpp, std::mt19937_64 re-implemented, so one seed gives peviz's batches bit for bit), the
-position encodings, the pre-LN blocks
-(model.cpp), the loss on answer tokens (layers.cpp crossentropy), AdamW and the warm-up + cosine schedule
-(adamw.cpp) and the greedy exact-match evaluation (evaluate.cpp). Sequences are padded to the longest of a
+position encodings, the pre-LN blocks with dropout (model.cpp; its masks: lab_data.py, dropout.hpp's hash), the loss
+on answer tokens (layers.cpp crossentropy), AdamW, the weights' EMA and the warm-up + cosine schedule (adamw.cpp)
+and the greedy exact-match evaluation (evaluate.cpp). Sequences are padded to the longest of a
 batch instead of packed: with causal attention and padding at the end, every real token sees exactly the
 tokens it sees in peviz's block-causal packing, and padded rows carry no loss, hence no gradient.
 """
@@ -42,7 +42,7 @@ import torch.nn.functional as F
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # lab_data.py beside this file, however it is loaded
 from lab_data import (BOS, DATA_STREAM, EOS, MASK64, MT19937_64, POSITION_STREAM, SEP, SYMBOLS,  # noqa: E402,F401
                       TEST_POSITION_STREAM, VOCAB, answer_start, batch_positions, coupled_positions, pad,
-                      random_symbols, randomized_positions, sequence_length, task_sequence, test_lengths,
+                      random_symbols, randomized_positions, sequence_length, step_dropout, task_sequence, test_lengths,
                       test_positions, test_sequences, training_batch)
 
 TABLE_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "lab_table.json")
@@ -51,6 +51,7 @@ PARAMS = ["wte", "wpe", "t5_bias", "ln1w", "ln1b", "qkvw", "qkvb", "attprojw", "
           "fcw", "fcb", "fcprojw", "fcprojb", "lnfw", "lnfb", "headw", "headb", "fire_w1", "fire_b1", "fire_w2",
           "fire_c", "fire_threshold"]
 FIRE_HIDDEN, FIRE_MIN_C, FIRE_MIN_THRESHOLD = 32, 1e-3, 1.0  # core/train/fire.hpp
+OPTIONAL_REALS = {"ema": "ema_decay", "dropout": "dropout"}  # run_io.cpp: in a run file only when not 0
 
 
 # ---- peviz's table of encodings and tasks (core/train/twin.hpp lab_table_json) ------------------------------
@@ -192,7 +193,7 @@ class LabModel(torch.nn.Module):
         hidden = torch.relu(u[..., None] * self.fire_w1 + self.fire_b1)
         return (hidden @ self.fire_w2.t()).permute(0, 3, 1, 2)
 
-    def attention(self, x, positions, l, fire=None):
+    def attention(self, x, positions, l, fire=None, dropout=None):
         B, T, C = x.shape
         H = self.cfg["heads"]
         qkv = F.linear(x, self.qkvw[l], self.qkvb[l])
@@ -208,24 +209,28 @@ class LabModel(torch.nn.Module):
             scores = scores + fire
         causal = torch.ones(T, T, dtype=torch.bool, device=x.device).tril()
         probs = scores.masked_fill(~causal, float("-inf")).softmax(-1)
-        y = (probs @ v).transpose(1, 2).reshape(B, T, C)
+        weights = probs if dropout is None else probs * dropout.attention(l, probs.shape, probs.dtype)
+        y = (weights @ v).transpose(1, 2).reshape(B, T, C)
         return F.linear(y, self.attprojw[l], self.attprojb[l]), probs
 
     def mlp(self, x, l):
         """d -> 4d -> d with exact GELU (Hendrycks & Gimpel 2016; torch approximate='none')."""
         return F.linear(F.gelu(F.linear(x, self.fcw[l], self.fcb[l])), self.fcprojw[l], self.fcprojb[l])
 
-    def forward(self, tokens, positions=None):
-        """Logits [B, T, vocab]; positions [B, T] (None: 0..T-1 in every row)."""
+    def forward(self, tokens, positions=None, dropout=None):
+        """Logits [B, T, vocab]; positions [B, T] (None: 0..T-1 in every row); dropout: a training step's masks
+        (lab_data.Dropout) on the probabilities and on each residual branch before its add (model.cpp)."""
         d = self.cfg["d_model"]
         if positions is None:
             positions = torch.arange(tokens.shape[1], device=tokens.device).expand(tokens.shape)
         x = self.embed(tokens, positions)
         fire = self.fire_bias(positions) if self.kind == "fire" else None  # one FIRE for every layer, as peviz's
+        def dropped(branch, l, site):
+            return branch if dropout is None else branch * dropout.branch(l, site, branch.shape, branch.dtype)
         for l in range(self.cfg["layers"]):
-            a, _ = self.attention(F.layer_norm(x, (d,), self.ln1w[l], self.ln1b[l], 1e-5), positions, l, fire)
-            x = x + a
-            x = x + self.mlp(F.layer_norm(x, (d,), self.ln2w[l], self.ln2b[l], 1e-5), l)
+            a, _ = self.attention(F.layer_norm(x, (d,), self.ln1w[l], self.ln1b[l], 1e-5), positions, l, fire, dropout)
+            x = x + dropped(a, l, 1)
+            x = x + dropped(self.mlp(F.layer_norm(x, (d,), self.ln2w[l], self.ln2b[l], 1e-5), l), l, 2)
         return F.linear(F.layer_norm(x, (d,), self.lnfw, self.lnfb, 1e-5), self.headw, self.headb)
 
 
@@ -352,7 +357,8 @@ def settings_metadata(cfg):
             "steps": str(cfg["steps"]), "train-max": str(cfg["train_max"]), "test-max": str(cfg["test_max"]),
             "test-samples": str(cfg["test_samples"]), "seed": str(cfg["seed"]), "base": shortest(cfg["rope_base"]),
             "lr": shortest(cfg["lr"]), "warmup": str(cfg["warmup"]),
-            **({"position-range": str(cfg["position_range"])} if cfg["positions"] != "contiguous" else {})}
+            **({"position-range": str(cfg["position_range"])} if cfg["positions"] != "contiguous" else {}),
+            **{key: shortest(cfg[field]) for key, field in OPTIONAL_REALS.items() if cfg.get(field, 0) != 0}}
 
 
 def run_summary(cfg, result):
@@ -419,7 +425,7 @@ def run_config(settings, model, pe, seed):
     return cfg
 
 
-def batch_loss(trained, pairs, ids, device, world, rank):
+def batch_loss(trained, pairs, ids, device, world, rank, dropout=None):
     """(the loss this rank back-propagates, the global batch's mean answer-token loss as a float).
 
     Every rank draws the whole global batch from the same stream and keeps its share (sequences rank, rank + world,
@@ -430,7 +436,7 @@ def batch_loss(trained, pairs, ids, device, world, rank):
     # The answer and EOS of every sequence of the global batch: the tokens after the last SEP.
     n_targets = sum(s[::-1].index(SEP) for s, _ in pairs)
     tokens, positions, targets = pad(pairs[rank::world], ids[rank::world], device)
-    local = answer_loss_sum(trained(tokens, positions), targets)
+    local = answer_loss_sum(trained(tokens, positions, dropout), targets)
     total = local.detach().clone()
     if world > 1:
         dist.all_reduce(total)
@@ -447,13 +453,16 @@ def train_run(cfg, init, device, world, rank, log=None, dtype=torch.float32, sto
         trained = torch.nn.parallel.DistributedDataParallel(model, device_ids=[device.index] if device.type == "cuda"
                                                             else None, broadcast_buffers=False)
     opt = make_optimizer(list(model.parameters()))
+    decay = cfg.get("ema_decay", 0)
+    ema = [p.detach().clone() for p in model.parameters()] if decay else []  # run.cpp: from the initial weights
     rng, position_rng = MT19937_64(cfg["seed"] ^ DATA_STREAM), MT19937_64(cfg["seed"] ^ POSITION_STREAM)
     losses, diverged_at, seconds = [], 0, 0.0
     for step in range(cfg["steps"] if stop_after is None else min(stop_after, cfg["steps"])):
         t0 = time.perf_counter()
         pairs = training_batch(cfg["task"], cfg["batch"], cfg["train_max"], rng)
         ids = batch_positions(cfg, pairs, position_rng)
-        scaled, loss = batch_loss(trained, pairs, ids, device, world, rank)
+        drop = step_dropout(cfg, step, pairs, device, world, rank)
+        scaled, loss = batch_loss(trained, pairs, ids, device, world, rank, drop)
         if not math.isfinite(loss):
             diverged_at = step + 1
             break
@@ -462,10 +471,16 @@ def train_run(cfg, init, device, world, rank, log=None, dtype=torch.float32, sto
         for group in opt.param_groups:
             group["lr"] = learning_rate(step, cfg["steps"], cfg["lr"], cfg["warmup"])
         opt.step()
+        with torch.no_grad():  # adamw.cpp ema_update: ema = decay ema + (1 - decay) w, the same float operations
+            for e, p in zip(ema, model.parameters()):
+                e.mul_(decay).add_(p * (1.0 - decay))
         seconds += time.perf_counter() - t0
         losses.append(struct.unpack("<f", struct.pack("<f", loss))[0])  # peviz keeps float(loss)
         if log and (step + 1) % 500 == 0:
             log(f"{cfg['pe']} seed {cfg['seed']}: step {step + 1} of {cfg['steps']}, loss {losses[-1]:.4g}")
+    with torch.no_grad():  # run.cpp finish(): the average replaces the weights, evaluated and saved
+        for e, p in zip(ema, model.parameters()):
+            p.copy_(e)
     accuracy = []
     if not diverged_at and rank == 0:
         model.eval()
@@ -482,7 +497,8 @@ def settings_of_run_file(meta):
     settings = {"task": meta["task"], "layers": i("layers"), "heads": i("heads"), "d_model": i("d-model"),
                 "batch": i("batch"), "steps": i("steps"), "train_max": i("train-max"), "test_max": i("test-max"),
                 "test_samples": i("test-samples"), "rope_base": float(meta["base"]), "lr": float(meta["lr"]),
-                "warmup": i("warmup"), "position_range": i("position-range") if "position-range" in meta else 0}
+                "warmup": i("warmup"), "position_range": i("position-range") if "position-range" in meta else 0,
+                **{field: float(meta.get(key, 0)) for key, field in OPTIONAL_REALS.items()}}
     longest = 2 * max(settings["train_max"], settings["test_max"]) + 3
     model = {"vocab": VOCAB, "learned_len": 2 * settings["train_max"] + 3, "max_positions": longest,
              "t5_buckets": 32, "t5_max_distance": 128}

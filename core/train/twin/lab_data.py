@@ -1,7 +1,9 @@
-"""The data half of the PyTorch twin (lab.py imports it): peviz's task streams and position ids, bit for bit.
+"""The data half of the PyTorch twin (lab.py imports it): peviz's task streams, position ids and dropout masks, bit
+for bit.
 
 std::mt19937_64 re-implemented, so one seed gives peviz's batches (core/train/tasks.cpp) and the fixes' position ids
-(core/train/positions.cpp) draw for draw; and the padding that stands in for peviz's packing. Written beside lab.py
+(core/train/positions.cpp) draw for draw; the padding that stands in for peviz's packing; SplitMix64's hash, so
+dropout drops what peviz drops (core/train/dropout.hpp). Written beside lab.py
 by `peviz train ... --emit-pytorch DIR`; PyTorch and the standard library only.
 """
 import torch
@@ -173,3 +175,70 @@ def pad(pairs, ids, device):
         first = len(s) - 1 - s[::-1].index(SEP)  # the last SEP
         targets[b, first:len(s) - 1] = torch.tensor(s[first + 1:])
     return tokens.to(device), positions.to(device), targets.to(device)
+
+
+# ---- dropout's masks (core/train/dropout.hpp) --------------------------------------------------------------------
+
+DROPOUT_STREAM, GOLDEN = 0x8BB84B93962EACC9, 0x9E3779B97F4A7C15  # dropout.hpp kDropoutStream, kGolden
+DROPOUT_SITES = 3  # attention 0, the attention branch 1, the MLP branch 2
+
+
+def mix64(z):
+    """SplitMix64's output function (dropout.hpp mix64) on a uint64 Python int."""
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+    return z ^ (z >> 31)
+
+
+def signed64(v):
+    """A uint64 as the int64 of the same bits (a torch.long holds it)."""
+    v &= MASK64
+    return v - (1 << 64) if v >> 63 else v
+
+
+def mix64_tensor(z):
+    """mix64 on an int64 tensor: products wrap as uint64's do (two's complement); torch's >> on int64 is arithmetic,
+    so each logical shift right by k masks the top k bits after it."""
+    def srl(x, k):
+        return (x >> k) & ((1 << (64 - k)) - 1)
+    z = (z ^ srl(z, 30)) * signed64(0xBF58476D1CE4E5B9)
+    z = (z ^ srl(z, 27)) * signed64(0x94D049BB133111EB)
+    return z ^ srl(z, 31)
+
+
+class Dropout:
+    """One training step's masks (dropout.hpp): element i of a site is dropped iff mix64(site key + (i + 1) GOLDEN) >> 40
+    is below round(p 2^24), else scaled by 1 / (1 - p). Element indices are peviz's packing's: each sequence of the
+    global batch has its first token and its first attention value there; `rows` keeps this rank's sequences."""
+
+    def __init__(self, p, seed, step, lengths, heads, device, rows=slice(None)):
+        self.key = mix64((mix64(seed ^ DROPOUT_STREAM) + step) & MASK64)
+        self.threshold, self.scale = int(p * 2 ** 24 + 0.5), 1.0 / (1.0 - p)  # llround for p >= 0
+        L = torch.tensor(lengths, dtype=torch.long)
+        self.start = (torch.cumsum(L, 0) - L)[rows].to(device)
+        self.att = (torch.cumsum(heads * L * L, 0) - heads * L * L)[rows].to(device)
+        self.lengths = L[rows].to(device)
+
+    def factor(self, layer, site, index, dtype):
+        key = mix64((self.key + layer * DROPOUT_SITES + site) & MASK64)
+        bits = mix64_tensor((index + 1) * signed64(GOLDEN) + signed64(key))
+        return (((bits >> 40) & ((1 << 24) - 1)) >= self.threshold).to(dtype) * self.scale
+
+    def attention(self, layer, shape, dtype):
+        """[B, H, T, T] factors of the probabilities: element att_b + h L_b^2 + i L_b + j."""
+        B, H, T, _ = shape
+        L, r = self.lengths[:, None, None, None], torch.arange(T, device=self.lengths.device)
+        h = torch.arange(H, device=L.device)[None, :, None, None]
+        return self.factor(layer, 0, self.att[:, None, None, None] + h * L * L + r[:, None] * L + r, dtype)
+
+    def branch(self, layer, site, shape, dtype):
+        """[B, T, d] factors of a residual branch (site 1: attention's, 2: the MLP's): element (start_b + i) d + c."""
+        B, T, d = shape
+        r, c = torch.arange(T, device=self.start.device), torch.arange(d, device=self.start.device)
+        return self.factor(layer, site, (self.start[:, None, None] + r[:, None]) * d + c, dtype)
+
+
+def step_dropout(cfg, step, pairs, device, world=1, rank=0):
+    """The masks of 0-based training step `step` (run.cpp: training_dropout), rows of this rank; None when off."""
+    return Dropout(cfg["dropout"], cfg["seed"], step, [len(s) for s, _ in pairs], cfg["heads"], device,
+                   slice(rank, None, world)) if cfg.get("dropout", 0) else None

@@ -56,6 +56,21 @@ TEST_CASE("AdamW gives the same bits on the AVX-512, AVX2 and baseline builds, o
   }
 }
 
+TEST_CASE("the weights' moving average: each step's float operations, and the closed form after k steps", "[train][adamw]") {
+  std::vector<float> ema = {1.0f, -3.0f}, w = {0.25f, 5.0f};
+  ema_update(ema, w, 0.9);
+  CHECK(ema[0] == 0.9f * 1.0f + float(1.0 - 0.9) * 0.25f);
+  CHECK(ema[1] == 0.9f * -3.0f + float(1.0 - 0.9) * 5.0f);
+  // Constant weights w from e0: after k steps e = w + d^k (e0 - w).
+  std::vector<float> ef = {2.0f};
+  const std::vector<float> tf = {-1.0f};
+  for (int k = 0; k < 50; ++k) ema_update(ef, tf, 0.95);
+  CHECK(ef[0] == Approx(-1.0 + std::pow(0.95, 50) * 3.0).epsilon(1e-5));
+  // Decay 0 is the weights themselves.
+  ema_update(ema, w, 0.0);
+  CHECK(ema == w);
+}
+
 TEST_CASE("learning rate: linear warm-up, cosine to zero at the last step", "[train][adamw]") {
   CHECK(learning_rate(0, 3000, 1e-3, 100) == Approx(1e-5));
   CHECK(learning_rate(99, 3000, 1e-3, 100) == Approx(1e-3));

@@ -76,6 +76,26 @@ TEST_CASE("whole-model gradient matches finite differences for every encoding", 
   }
 }
 
+TEST_CASE("whole-model gradient matches finite differences with dropout on (a fixed step's masks)", "[train][model]") {
+  for (PositionEncoding pe : kAllPositionEncodings) {
+    INFO(to_string(pe));
+    const ModelConfig c = tiny_config_for(pe);
+    const PackedBatch b = tiny_batch(pe);
+    Model<double> m = make_model<double>(c, b.n_tokens(), std::size_t(attention_offsets(b, c.heads).back()), 7);
+    for (std::size_t i = 0; i < m.params.size(); ++i) m.params[i] += 0.3 * std::sin(double(i) * 1.7);
+    const double plain = model_forward(m, b);
+    m.dropout = training_dropout(0.3, 11, 2);
+    const double dropped = model_forward(m, b);
+    CHECK(dropped != plain);
+    CHECK(model_forward(m, b) == dropped);  // the same step: the same masks
+    model_backward(m, b);
+    const std::vector<double> analytic = m.grads;
+    check_gradient(m.params, analytic, [&] { return model_forward(m, b); });
+    m.dropout = {};
+    CHECK(model_forward(m, b) == plain);
+  }
+}
+
 TEST_CASE("float and double models agree on the loss", "[train][model]") {
   for (PositionEncoding pe : kAllPositionEncodings) {
     const ModelConfig c = tiny_config_for(pe);

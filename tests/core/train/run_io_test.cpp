@@ -69,6 +69,13 @@ TEST_CASE("settings go into the file's metadata and come back field by field", "
   no_range.erase("position-range");
   CHECK(param_error_of([&] { settings_from_metadata(no_range, "x"); }).rfind("x: ", 0) == 0);
   s.pe = PositionEncoding::rope;
+  CHECK(settings_metadata(s).count("ema") == 0);  // EMA and dropout off: files as before
+  CHECK(settings_metadata(s).count("dropout") == 0);
+  s.ema_decay = 0.999;
+  s.dropout = 0.125;
+  CHECK(settings_from_metadata(settings_metadata(s), "x").ema_decay == 0.999);
+  CHECK(settings_from_metadata(settings_metadata(s), "x").dropout == 0.125);
+  s.ema_decay = s.dropout = 0;
   auto broken = settings_metadata(s);
   broken["task"] = "juggle";
   CHECK(param_error_of([&] { settings_from_metadata(broken, "x"); }) == "x: unknown task juggle");

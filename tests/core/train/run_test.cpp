@@ -29,6 +29,34 @@ TEST_CASE("same seed, same bits: alone, twice, and beside another run on a secon
   CHECK_FALSE(same_bits(a.snapshot().loss, d.snapshot().loss));
 }
 
+TEST_CASE("EMA: the run keeps the average of its weights, evaluates it, and trains as without it", "[train][run]") {
+  TrainSettings s = quick_run(PositionEncoding::rope, 4);
+  s.steps = 6;
+  TrainRun plain(s), initial(s);
+  s.ema_decay = 0.5;
+  TrainRun averaged(s);
+  // The average of step k over the weights w_0 (initial) .. w_k: 0.5^k w_0 + sum_j 0.5^(k-j+1) w_j, kept in double.
+  const std::vector<float> w0 = initial.parameters();
+  std::vector<double> expected(w0.begin(), w0.end());
+  for (int k = 0; k < s.steps; ++k) {
+    plain.step();
+    averaged.step();
+    const std::vector<float> w = plain.parameters();
+    for (std::size_t i = 0; i < w.size(); ++i) expected[i] = 0.5 * expected[i] + 0.5 * double(w[i]);
+  }
+  CHECK(same_bits(plain.snapshot().loss, averaged.snapshot().loss));  // the average never feeds back into training
+  const std::vector<float> ema = averaged.parameters();
+  double worst = 0;
+  for (std::size_t i = 0; i < ema.size(); ++i) worst = std::max(worst, std::abs(double(ema[i]) - expected[i]));
+  CHECK(worst < 1e-6);
+  CHECK_FALSE(same_bits(ema, plain.parameters()));
+  plain.finish(false);
+  averaged.finish(false);
+  CHECK(same_bits(averaged.parameters(), ema));  // the average is what is evaluated and saved
+  CHECK(averaged.snapshot().evaluated);
+  CHECK(averaged.snapshot().accuracy.size() == plain.snapshot().accuracy.size());
+}
+
 TEST_CASE("cancel stops early and still evaluates", "[train][run]") {
   TrainRun run(quick_run(PositionEncoding::nope, 0));
   std::atomic<bool> cancel{true};
@@ -48,6 +76,12 @@ TEST_CASE("settings are validated against the limits table", "[train][run]") {
   s = TrainSettings{};
   s.test_max = 81;
   CHECK(param_error_of([&] { validate(s); }) == "test-max: must be at most 4 x train-max (80), got 81");
+  s = TrainSettings{};
+  s.ema_decay = 0.99999;
+  CHECK(param_error_of([&] { validate(s); }) == "ema: must be a finite number in [0, 0.9999], got 0.99999");
+  s = TrainSettings{};
+  s.dropout = 1;
+  CHECK(param_error_of([&] { validate_shape(s); }) == "dropout: must be below 1, got 1");
   s = TrainSettings{};
   s.layers = 9;
   CHECK(param_error_of([&] { validate(s); }) == "layers: must be an integer in [1, 8], got 9");

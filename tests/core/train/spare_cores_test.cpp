@@ -235,33 +235,52 @@ TEST_CASE("OpenBLAS's Haswell kernels: halves cut at 16 rows change bits, at 48 
   CHECK(align_of(p) == kBlasRowAlign);
 }
 
+namespace {
+
+// Trains `settings` alone and again with a spare core serving it: the core takes halves, the bits stay.
+void check_served_run_keeps_bits(const TrainSettings& settings) {
+  TrainRun alone(settings);
+  alone.train(std::atomic<bool>{false});
+  // The server is serving before the run starts, and wait_for_server leaves every posted half to it, so halves
+  // are lent however the machine is loaded.
+  SpareCores cores(1, Handoff::wait_for_server);
+  std::thread server([&] { cores.serve(0); });
+  while (!cores.split(2, 1, [](std::size_t, std::size_t) {})) std::this_thread::yield();  // serving now
+  const long lent_before = cores.lent();
+  TrainRun served(settings);
+  {
+    UseSpareCores use(&cores);
+    served.train(std::atomic<bool>{false});
+  }
+  cores.close();
+  server.join();
+  CHECK(cores.lent() > lent_before);
+  CHECK(same_bits(served.snapshot().loss, alone.snapshot().loss));
+  CHECK(same_bits(served.parameters(), alone.parameters()));
+  const auto& served_accuracy = served.snapshot().accuracy;
+  const auto& alone_accuracy = alone.snapshot().accuracy;
+  REQUIRE(served_accuracy.size() == alone_accuracy.size());
+  for (std::size_t i = 0; i < alone_accuracy.size(); ++i)
+    CHECK(served_accuracy[i].exact_match == alone_accuracy[i].exact_match);
+}
+
+}  // namespace
+
 TEST_CASE("a run served by a spare core lends it halves, and keeps its bits", "[train][spare]") {
   for (PositionEncoding pe : kAllPositionEncodings) {
     INFO(to_string(pe));
-    const TrainSettings settings = splittable_run(pe);
-    TrainRun alone(settings);
-    alone.train(std::atomic<bool>{false});
-    // The server is serving before the run starts, and wait_for_server leaves every posted half to it, so halves
-    // are lent however the machine is loaded.
-    SpareCores cores(1, Handoff::wait_for_server);
-    std::thread server([&] { cores.serve(0); });
-    while (!cores.split(2, 1, [](std::size_t, std::size_t) {})) std::this_thread::yield();  // serving now
-    const long lent_before = cores.lent();
-    TrainRun served(settings);
-    {
-      UseSpareCores use(&cores);
-      served.train(std::atomic<bool>{false});
-    }
-    cores.close();
-    server.join();
-    CHECK(cores.lent() > lent_before);
-    CHECK(same_bits(served.snapshot().loss, alone.snapshot().loss));
-    CHECK(same_bits(served.parameters(), alone.parameters()));
-    const auto& served_accuracy = served.snapshot().accuracy;
-    const auto& alone_accuracy = alone.snapshot().accuracy;
-    REQUIRE(served_accuracy.size() == alone_accuracy.size());
-    for (std::size_t i = 0; i < alone_accuracy.size(); ++i)
-      CHECK(served_accuracy[i].exact_match == alone_accuracy[i].exact_match);
+    check_served_run_keeps_bits(splittable_run(pe));
+  }
+}
+
+TEST_CASE("with EMA and dropout on, a run served by a spare core keeps its bits (the masks do not see the split)",
+          "[train][spare]") {
+  for (PositionEncoding pe : {PositionEncoding::rope, PositionEncoding::t5, PositionEncoding::fire}) {
+    INFO(to_string(pe));
+    TrainSettings s = splittable_run(pe);
+    s.ema_decay = 0.9;
+    s.dropout = 0.2;
+    check_served_run_keeps_bits(s);
   }
 }
 
