@@ -21,7 +21,7 @@ int run_frame_loop(std::function<bool()> frame, std::function<int()> done);
 // >= 0). The browser cannot block inside a frame: with no timeout it skips its animation frames from the next one
 // on until the page sees input, a change of its address, a file or fetched data (web/peviz-page.js counts them),
 // so an idle page costs no CPU; with a timeout (a page busy on its own: training, an animation) it keeps drawing,
-// since the browser's training runs inside its frames.
+// since the one-thread build's training runs inside its frames (the threaded build's, on workers, shows progress).
 void wait_for_input(double timeout_s);
 
 // The browser window's size in device pixels, which the canvas follows ({0, 0} on the desktop).
@@ -48,6 +48,11 @@ bool ask_for_file();
 enum class DataState { absent, fetching, ready, failed };
 // The state of the shipped lab runs; the first call with `start` begins fetching them into the page's files.
 DataState shipped_lab_runs(bool start);
+
+// How far the Lab's training is: optimizer steps done and planned over every run, and runs ended of all runs. The browser
+// hands it to the page (window.pevizPage.training, with the time each count was reached: what its tests and
+// bench/web_lab_speed.js read); the desktop ignores it.
+void report_training(long steps, long planned, int runs_ended, int runs);
 
 // Copies text to the system clipboard.
 void copy_text(const std::string& text);

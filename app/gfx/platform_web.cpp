@@ -38,6 +38,9 @@ EM_JS(void, js_pick_file, (), { pevizPage.pickFile(); });
 // lab/files.txt (written by the build) names the files; each goes to /peviz/assets/lab, then the page calls
 // peviz_lab_runs_arrived(1), or (0) when any fetch failed.
 EM_JS(void, js_fetch_lab_runs, (), { pevizPage.fetchFolder("lab/", "/peviz/assets/lab/", "_peviz_lab_runs_arrived"); });
+EM_JS(void, js_report_training, (double steps, double planned, int ended, int runs), {
+  pevizPage.reportTraining(steps, planned, ended, runs);
+});
 EM_JS(void, js_copy_text, (const char* text), { pevizPage.copyText(UTF8ToString(text)); });
 
 std::string take_js_string(char* text) {
@@ -120,6 +123,17 @@ DataState shipped_lab_runs(bool start) {
     js_fetch_lab_runs();
   }
   return g_lab_runs;
+}
+
+void report_training(long steps, long planned, int runs_ended, int runs) {
+  static long last_steps = -1, last_planned = -1;
+  static int last_ended = -1, last_runs = -1;
+  if (steps == last_steps && planned == last_planned && runs_ended == last_ended && runs == last_runs) return;
+  last_steps = steps;
+  last_planned = planned;
+  last_ended = runs_ended;
+  last_runs = runs;
+  js_report_training(double(steps), double(planned), runs_ended, runs);
 }
 
 void copy_text(const std::string& text) { js_copy_text(text.c_str()); }

@@ -165,6 +165,21 @@ void fetch_lab_runs_when_needed(AppState& s, FrameLoop& loop) {
   if (data == gfx::DataState::fetching && s.teach.notice.empty()) s.teach.notice = fetching;
 }
 
+// The Lab's training progress, as the page last refreshed it, for the platform (the browser's page reads it).
+void report_lab_progress(const AppState& s) {
+  const LabOptions& lab = s.pages.lab;
+  if (!lab.runs) return;
+  long steps = 0, planned = 0;
+  int ended = 0;
+  for (std::size_t i = 0; i < lab.runs->size(); ++i) {
+    planned += lab.runs->settings(i).steps;
+    if (i >= lab.views.size()) continue;
+    steps += lab.views[i].snapshot.step;
+    ended += lab.views[i].state == train::RunState::done || lab.views[i].state == train::RunState::failed;
+  }
+  gfx::report_training(steps, planned, ended, int(lab.runs->size()));
+}
+
 // Update: files asked for, then every dirty result recomputed through core (and, under --monkey, checked).
 void update(const GuiOptions& o, AppState& s, FrameLoop& loop) {
   follow_address(s, loop);
@@ -173,6 +188,7 @@ void update(const GuiOptions& o, AppState& s, FrameLoop& loop) {
   handle_file_requests(s, ImGui::GetTime(), (long long)std::time(nullptr));
   loop.recomputed = update_app_state(s);
   if (loop.recomputed) loop.stats.recompute_ms.push_back(s.last_recompute_ms);
+  report_lab_progress(s);
   if (!loop.monkey) return;
   if (const std::string problem = check_monkey_state(s, loop.frame); !problem.empty()) {  // ends the run
     std::fprintf(stderr, "peviz: --monkey: %s\n", problem.c_str());
