@@ -6,9 +6,9 @@
 const fs = require('fs');
 const path = require('path');
 const os = require('os');
-const http = require('http');
 const {execFileSync} = require('child_process');
 const png = require('./png');
+const {serve, baseOf} = require('./site_server');
 
 const args = Object.fromEntries(process.argv.slice(2).reduce((pairs, a, i, all) =>
   a.startsWith('--') ? [...pairs, [a.slice(2), all[i + 1]]] : pairs, []));
@@ -25,30 +25,14 @@ function skip(why) {
   console.log(`SKIPPED: ${why}`);
   process.exit(77);
 }
-if (!fs.existsSync(path.join(site, 'peviz.wasm'))) skip(`no browser build at ${site} (./setup.sh web --build-only)`);
+for (const build of ['peviz', 'peviz-threads'])
+  if (!fs.existsSync(path.join(site, `${build}.wasm`))) skip(`no ${build}.wasm at ${site} (./setup.sh web --build-only)`);
 if (!fs.existsSync(CHROMIUM)) skip(`no ${CHROMIUM} (apt-get install chromium)`);
 let puppeteer;
 try {
   puppeteer = require('puppeteer-core');
 } catch (e) {
   skip('puppeteer-core is not installed (npm install in tests/web; ./setup.sh test does it)');
-}
-
-// ---- a static server for the site (the page must come over http for fetch and wasm) ----
-const TYPES = {'.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.txt': 'text/plain'};
-function serve() {
-  const server = http.createServer((req, res) => {
-    const file = path.join(site, decodeURIComponent(new URL(req.url, 'http://x').pathname));
-    if (!file.startsWith(site) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {
-      const index = path.join(file, 'index.html');
-      if (file.startsWith(site) && fs.existsSync(index)) return res.end(fs.readFileSync(index));
-      res.writeHead(404);
-      return res.end();
-    }
-    res.writeHead(200, {'Content-Type': TYPES[path.extname(file)] || 'application/octet-stream'});
-    res.end(fs.readFileSync(file));
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }
 
 // ---- checks ----
@@ -342,19 +326,69 @@ async function idlePageDrawsNothing(browser, base) {
   await page.close();
 }
 
-const CHECKS = {cliExportsMatchNative, reportFrameRate, idlePageDrawsNothing, everyPageMatchesTheDesktop, highDpiCanvasIsCrisp, everyLessonStepOpens, linksRoundTrip, uploadedConfigOpensTheModel,
+// The Lab's training as the page reports it (gfx::report_training): waits until `steps` steps are done in all.
+async function waitForSteps(page, steps, timeoutMs) {
+  await page.waitForFunction((n) => (window.pevizPage.training || {steps: 0}).steps >= n,
+                             {timeout: timeoutMs, polling: 100}, steps);
+}
+
+// Steps trained and frames drawn over `ms` of a training Lab.
+async function trainingRates(page, ms) {
+  const sample = () => page.evaluate(() => [pevizPage.training.steps, pevizPage.framesDrawn, performance.now()]);
+  const a = await sample();
+  await new Promise((r) => setTimeout(r, ms));
+  const b = await sample();
+  const s = (b[2] - a[2]) / 1000;
+  return {stepsPerS: (b[0] - a[0]) / s, framesPerS: (b[1] - a[1]) / s};
+}
+
+// Where the page is cross-origin isolated it loads the threaded build: the Lab's runs train on worker threads
+// (one per core the browser reports) while the page's own thread keeps drawing.
+async function threadedBuildWhenIsolated(browser, base, isolatedBase) {
+  const page = await openApp(browser, isolatedBase, '?hide_pointer&train#view=lab', 10);
+  const [isolated, build, cores] = await page.evaluate(() => [window.crossOriginIsolated, window.pevizPage.build,
+                                                              navigator.hardwareConcurrency]);
+  check('a cross-origin isolated page loads the threaded build', isolated === true && build === 'peviz-threads',
+        `crossOriginIsolated ${isolated}, ${build}.js, ${cores} cores`);
+  await waitForSteps(page, 5, 180000);
+  const rate = await trainingRates(page, 5000);
+  await screenshot(page, 'lab-training-threads');
+  const training = await page.evaluate(() => window.pevizPage.training);
+  check('its Lab trains on worker threads and the page keeps drawing',
+        rate.stepsPerS > 0 && rate.framesPerS >= 2 && page.consoleErrors.length === 0,
+        `${training.runs} runs, ${rate.stepsPerS.toFixed(1)} steps/s in all, ${rate.framesPerS.toFixed(1)} frames drawn/s` +
+        (page.consoleErrors.length ? `; console: ${page.consoleErrors[0]}` : ''));
+  await page.close();
+}
+
+// Without the isolation headers the page loads the one-thread build, says so, and the Lab trains in its frames.
+async function oneThreadWithoutIsolation(browser, base) {
+  const page = await openApp(browser, base, '?hide_pointer&train#view=lab', 10);
+  const [isolated, build] = await page.evaluate(() => [window.crossOriginIsolated, window.pevizPage.build]);
+  const said = page.consoleLines.find((l) => /training on one thread: this page is not cross-origin isolated/.test(l));
+  const hint = fs.readFileSync(path.join(site, 'peviz.wasm')).includes('Training on one thread: this page is not cross-origin isolated');
+  check('a page without isolation loads the one-thread build and says why, in the console and the Lab\'s hint',
+        isolated === false && build === 'peviz' && said !== undefined && hint, `crossOriginIsolated ${isolated}, ${build}.js; ${said}`);
+  await waitForSteps(page, 3, 180000);
+  const rate = await trainingRates(page, 3000);
+  check('its Lab trains a slice of steps per frame', rate.stepsPerS > 0 && page.consoleErrors.length === 0,
+        `${rate.stepsPerS.toFixed(1)} steps/s, ${rate.framesPerS.toFixed(1)} frames drawn/s`);
+  await page.close();
+}
+
+const CHECKS = {threadedBuildWhenIsolated, oneThreadWithoutIsolation, cliExportsMatchNative, reportFrameRate, idlePageDrawsNothing, everyPageMatchesTheDesktop, highDpiCanvasIsCrisp, everyLessonStepOpens, linksRoundTrip, uploadedConfigOpensTheModel,
                 droppedConfigOpensTheModel, figureDownloadIsAPngWithItsParameters, randomInputOverEveryPage};
 
 (async () => {
-  const server = await serve();
-  const base = `http://127.0.0.1:${server.address().port}/`;
+  const server = await serve(site), isolatedServer = await serve(site, {isolated: true});
+  const base = baseOf(server), isolatedBase = baseOf(isolatedServer);
   const browser = await puppeteer.launch({executablePath: CHROMIUM, headless: true,
     args: ['--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', `--window-size=${WIDTH},${HEIGHT}`]});
   try {
     for (const [name, fn] of Object.entries(CHECKS)) {
       if (args.only && args.only !== name) continue;
       try {
-        await fn(browser, base);
+        await fn(browser, base, isolatedBase);
       } catch (e) {
         check(name, false, e.stack.split('\n').slice(0, 3).join(' '));
       }
@@ -362,6 +396,7 @@ const CHECKS = {cliExportsMatchNative, reportFrameRate, idlePageDrawsNothing, ev
   } finally {
     await browser.close();
     server.close();
+    isolatedServer.close();
   }
   const failed = results.filter((ok) => !ok).length;
   console.log(`screenshots in ${out}`);
