@@ -1,5 +1,6 @@
 // The browser build in a real browser: Debian's chromium (headless, SwiftShader's WebGL 2) driven by puppeteer-core,
-// the page served from build-web/site by a local server. Prints "SKIPPED: <why>" and exits 77 where the web build,
+// the page served from build-web/site by local servers, with the cross-origin isolation headers (the threaded build)
+// and without (the one-thread build, which every check but the threaded build's uses). Prints "SKIPPED: <why>" and exits 77 where the web build,
 // chromium or puppeteer-core is missing; else one line per check and "N passed, M failed".
 //   node tests/web/browser_test.js --site build-web/site --peviz build/peviz [--out DIR] [--only NAME]
 'use strict';
@@ -376,7 +377,24 @@ async function oneThreadWithoutIsolation(browser, base) {
   await page.close();
 }
 
-const CHECKS = {threadedBuildWhenIsolated, oneThreadWithoutIsolation, cliExportsMatchNative, reportFrameRate, idlePageDrawsNothing, everyPageMatchesTheDesktop, highDpiCanvasIsCrisp, everyLessonStepOpens, linksRoundTrip, uploadedConfigOpensTheModel,
+// A static host that cannot send the headers: the page's own service worker (web/peviz-isolation.js, registered over
+// https or with ?isolation_worker) adds them and the page reloads once, isolated. On a server of its own: the worker
+// would isolate every later page of its origin.
+async function serviceWorkerIsolates(browser) {
+  const server = await serve(site);
+  try {
+    const page = await openApp(browser, baseOf(server), '?isolation_worker#view=basics', 10);
+    const [isolated, build] = await page.evaluate(() => [window.crossOriginIsolated, window.pevizPage.build]);
+    check('without the headers, the page\'s service worker isolates it and the threaded build loads',
+          isolated === true && build === 'peviz-threads' && page.consoleErrors.length === 0,
+          `crossOriginIsolated ${isolated}, ${build}.js` + (page.consoleErrors.length ? `; console: ${page.consoleErrors[0]}` : ''));
+    await page.close();
+  } finally {
+    server.close();
+  }
+}
+
+const CHECKS = {threadedBuildWhenIsolated, oneThreadWithoutIsolation, serviceWorkerIsolates, cliExportsMatchNative, reportFrameRate, idlePageDrawsNothing, everyPageMatchesTheDesktop, highDpiCanvasIsCrisp, everyLessonStepOpens, linksRoundTrip, uploadedConfigOpensTheModel,
                 droppedConfigOpensTheModel, figureDownloadIsAPngWithItsParameters, randomInputOverEveryPage};
 
 (async () => {
