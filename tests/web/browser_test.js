@@ -333,18 +333,23 @@ async function waitForSteps(page, steps, timeoutMs) {
                              {timeout: timeoutMs, polling: 100}, steps);
 }
 
-// Steps trained and frames drawn over `ms` of a training Lab.
-async function trainingRates(page, ms) {
+// Steps trained and frames drawn over `ms` of a training Lab, the mouse still or (`moving`) moving over the charts.
+async function trainingRates(page, ms, moving = false) {
   const sample = () => page.evaluate(() => [pevizPage.training.steps, pevizPage.framesDrawn, performance.now()]);
   const a = await sample();
-  await new Promise((r) => setTimeout(r, ms));
+  const end = Date.now() + ms;
+  for (let i = 0; Date.now() < end; ++i) {
+    if (moving) await page.mouse.move(500 + (i % 2) * 40, 400);
+    else await new Promise((r) => setTimeout(r, 50));
+  }
   const b = await sample();
   const s = (b[2] - a[2]) / 1000;
   return {stepsPerS: (b[0] - a[0]) / s, framesPerS: (b[1] - a[1]) / s};
 }
 
 // Where the page is cross-origin isolated it loads the threaded build: the Lab's runs train on worker threads
-// (one per core the browser reports) while the page's own thread keeps drawing.
+// (one per core the browser reports) while the page's own thread keeps drawing: the progress 10 times a second as
+// the desktop does (busy_frame_s), every frame while the mouse moves.
 async function threadedBuildWhenIsolated(browser, base, isolatedBase) {
   const page = await openApp(browser, isolatedBase, '?hide_pointer&train#view=lab', 10);
   const [isolated, build, cores] = await page.evaluate(() => [window.crossOriginIsolated, window.pevizPage.build,
@@ -352,13 +357,14 @@ async function threadedBuildWhenIsolated(browser, base, isolatedBase) {
   check('a cross-origin isolated page loads the threaded build', isolated === true && build === 'peviz-threads',
         `crossOriginIsolated ${isolated}, ${build}.js, ${cores} cores`);
   await waitForSteps(page, 5, 180000);
-  const rate = await trainingRates(page, 5000);
+  const still = await trainingRates(page, 4000), moving = await trainingRates(page, 4000, true);
   await screenshot(page, 'lab-training-threads');
   const training = await page.evaluate(() => window.pevizPage.training);
   check('its Lab trains on worker threads and the page keeps drawing',
-        rate.stepsPerS > 0 && rate.framesPerS >= 2 && page.consoleErrors.length === 0,
-        `${training.runs} runs, ${rate.stepsPerS.toFixed(1)} steps/s in all, ${rate.framesPerS.toFixed(1)} frames drawn/s` +
-        (page.consoleErrors.length ? `; console: ${page.consoleErrors[0]}` : ''));
+        still.stepsPerS > 0 && still.framesPerS >= 2 && moving.framesPerS >= 2 && page.consoleErrors.length === 0,
+        `${training.runs} runs, ${still.stepsPerS.toFixed(1)} steps/s in all; frames drawn/s ` +
+        `${still.framesPerS.toFixed(1)} with the mouse still, ${moving.framesPerS.toFixed(1)} moving ` +
+        `(${moving.stepsPerS.toFixed(1)} steps/s)` + (page.consoleErrors.length ? `; console: ${page.consoleErrors[0]}` : ''));
   await page.close();
 }
 
