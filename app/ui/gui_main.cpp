@@ -78,8 +78,11 @@ void process_events(GLFWwindow* window, const GuiOptions& o, AppState& s, FrameL
   // training: its progress moves, and the cores stay with the background work between frames).
   const double page_period = page_model(s.pages.page).busy_frame_s;
   const bool page_busy = shown_page_busy(s);
+  // A control asked the shown page to update in the last frame (Train): the update runs in this frame, and a wait
+  // decided before it would hold back what it starts (the browser would skip its frames until the next input).
+  const bool page_asked = s.pages.dirty[std::size_t(s.pages.page)];
   const bool busy = o.frames > 0 || loop.settle > 0 || ImGui::IsAnyItemActive() || s.pages.basics.dirty.any() || s.fonts_dirty ||
-                    (page_busy && page_period <= 0.0);
+                    page_asked || (page_busy && page_period <= 0.0);
   if (!busy && page_busy) gfx::wait_events_timeout(page_period);
   else gfx::poll_events(!busy);
   loop.idle = !busy && !page_busy;
