@@ -6,7 +6,8 @@
 #                     (build-asan/) and every libFuzzer target for 30 s (build-fuzz/). PEVIZ_QUICK=1
 #                     stops after the first ctest.
 #   ./setup.sh web    install, build the browser app with em++ into build-web/site/ and serve it at
-#                     http://127.0.0.1:8080/ (PEVIZ_WEB_PORT picks the port; --build-only only builds)
+#                     http://127.0.0.1:8080/ with the headers that give it threads (tools/web/serve.py;
+#                     PEVIZ_WEB_PORT picks the port; --build-only only builds)
 set -euo pipefail
 
 cd "$(dirname "$0")"
@@ -84,7 +85,9 @@ stage_done() {
   echo "setup: $1 took $((SECONDS - STAGE_START)) s (total $SECONDS s)$cache"
   STAGE_START=$SECONDS
 }
-# The browser build into build-web/ (PEVIZ_WEB_DIR), its page in build-web/site/.
+# The browser build into build-web/ (PEVIZ_WEB_DIR), its page in build-web/site/: the one-thread build (peviz.js)
+# and, from build-web/threads/, the threaded one (peviz-threads.js) that the page loads where it is cross-origin
+# isolated.
 build_web() {
   local dir="${PEVIZ_WEB_DIR:-build-web}"
   bash tools/web/fetch_sources.sh "$dir/src"
@@ -92,10 +95,18 @@ build_web() {
   export NODE_PATH="/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}"
   emcmake cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Release -DPEVIZ_BUILD_TESTS=OFF "${CACHE_FLAGS[@]}" >/dev/null
   cmake --build "$dir" -j "$JOBS"
-  local raw gz
+  emcmake cmake -S . -B "$dir/threads" -DCMAKE_BUILD_TYPE=Release -DPEVIZ_BUILD_TESTS=OFF -DPEVIZ_WEB_THREADS=ON \
+    -DPEVIZ_WEB_SOURCES="$PWD/$dir/src" -DPEVIZ_WEB_SITE="$PWD/$dir/site" "${CACHE_FLAGS[@]}" >/dev/null
+  cmake --build "$dir/threads" -j "$JOBS" --target peviz_web
+  local raw gz name files
   raw="$(du -sk "$dir/site" | cut -f1)"
-  gz="$(cd "$dir/site" && for f in index.html peviz-page.js peviz.js peviz.wasm peviz.data; do gzip -9c "$f"; done | wc -c)"
-  echo "setup: web: $dir/site is $((raw / 1024)) MiB in all; the first view downloads $((gz / 1024)) KiB gzip"
+  echo "setup: web: $dir/site is $((raw / 1024)) MiB in all"
+  for name in peviz peviz-threads; do
+    files=(index.html peviz-page.js "$name.js" "$name.wasm" "$name.data")
+    [[ $name == peviz-threads ]] && files+=("$name.worker.js")
+    gz="$(cd "$dir/site" && for f in "${files[@]}"; do gzip -9c "$f"; done | wc -c)"
+    echo "setup: web: the first view downloads $((gz / 1024)) KiB gzip with $name.js"
+  done
 }
 # One random-input run of the window (peviz --monkey FRAMES SEED) under its own Xvfb (the first free display from
 # DISPLAY_FROM on, so runs started together never race for one), in a scratch configuration (never the user's session
@@ -140,8 +151,8 @@ if [[ "$MODE" == web ]]; then
   build_web
   [[ "${2:-}" == --build-only ]] && exit 0
   PORT="${PEVIZ_WEB_PORT:-8080}"
-  echo "setup: web: serving build-web/site at http://127.0.0.1:$PORT/ (Ctrl+C stops)"
-  exec python3 -m http.server --bind 127.0.0.1 "$PORT" --directory "${PEVIZ_WEB_DIR:-build-web}/site"
+  echo "setup: web: serving build-web/site at http://127.0.0.1:$PORT/, cross-origin isolated (Ctrl+C stops)"
+  exec python3 tools/web/serve.py --port "$PORT" "${PEVIZ_WEB_DIR:-build-web}/site"
 fi
 cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release "${CACHE_FLAGS[@]}"
 # run builds what the window needs (the peviz binary); test builds everything, the test programs too.

@@ -4,6 +4,14 @@
 #   PEVIZ_WEB_SITE     where the page goes (default <build>/site)
 # Nothing here downloads: emscripten's own ports (USE_ZLIB, USE_LIBPNG) would, so they are not used; its GLFW
 # (USE_GLFW=3) and WebGL 2 are built in.
+#   PEVIZ_WEB_THREADS  ON: the threaded page (peviz-threads.js, .wasm, .worker.js, .data), every object compiled with
+#                      -pthread, the Lab's runs on a pool of web workers; the page loads it where it is cross-origin
+#                      isolated (web/peviz-page.js), the one-thread build (peviz.js) elsewhere. setup.sh builds both.
+option(PEVIZ_WEB_THREADS "The browser build with threads (peviz-threads.js, for cross-origin isolated pages)" OFF)
+if(PEVIZ_WEB_THREADS)
+  add_compile_options(-pthread)
+  add_link_options(-pthread)
+endif()
 set(PEVIZ_WEB_SOURCES "${CMAKE_BINARY_DIR}/src" CACHE PATH "Debian source packages for the browser build")
 set(PEVIZ_WEB_SITE "${CMAKE_BINARY_DIR}/site" CACHE PATH "Output folder of the browser build")
 
@@ -89,7 +97,16 @@ function(peviz_web_page)
   add_executable(peviz_web programs/peviz_web.cpp)
   target_link_libraries(peviz_web PRIVATE peviz_ui)
   target_compile_options(peviz_web PRIVATE ${PEVIZ_WARNINGS})
-  set_target_properties(peviz_web PROPERTIES OUTPUT_NAME peviz RUNTIME_OUTPUT_DIRECTORY ${PEVIZ_WEB_SITE} SUFFIX .js)
+  set(name peviz)
+  set(environment -sENVIRONMENT=web)
+  if(PEVIZ_WEB_THREADS)
+    # One worker per core the browser reports, started with the page, so a run's thread never waits for one to load;
+    # the workers run the Lab's RunQueue (the page's own thread never waits on them: core/base/parallel.hpp).
+    set(name peviz-threads)
+    set(environment -sENVIRONMENT=web,worker -sPTHREAD_POOL_SIZE=navigator.hardwareConcurrency
+                    -sPTHREAD_POOL_SIZE_STRICT=0)
+  endif()
+  set_target_properties(peviz_web PROPERTIES OUTPUT_NAME ${name} RUNTIME_OUTPUT_DIRECTORY ${PEVIZ_WEB_SITE} SUFFIX .js)
   set(data)
   foreach(dir shaders assets/fonts assets/presets assets/lessons assets/models)
     list(APPEND data "SHELL:--preload-file ${CMAKE_SOURCE_DIR}/${dir}@/peviz/${dir}")
@@ -101,7 +118,7 @@ function(peviz_web_page)
   endforeach()
   target_link_options(peviz_web PRIVATE ${data} -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=64MB
                       -sEXPORTED_RUNTIME_METHODS=ccall,FS -sEXPORTED_FUNCTIONS=_main,_malloc,_free
-                      -sFORCE_FILESYSTEM=1 -sENVIRONMENT=web)
+                      -sFORCE_FILESYSTEM=1 ${environment})
   file(GLOB_RECURSE page_inputs ${CMAKE_SOURCE_DIR}/shaders/* ${CMAKE_SOURCE_DIR}/assets/*)
   set_property(TARGET peviz_web APPEND PROPERTY LINK_DEPENDS ${page_inputs})
   # The page's own HTML shell and script; the lab's weights copied beside it for fetching on demand, with
@@ -111,7 +128,7 @@ function(peviz_web_page)
   file(WRITE ${CMAKE_BINARY_DIR}/lab-files.txt "${lab_list}\n")
   add_custom_command(TARGET peviz_web POST_BUILD
     COMMAND ${CMAKE_COMMAND} -E copy ${CMAKE_SOURCE_DIR}/web/index.html ${CMAKE_SOURCE_DIR}/web/peviz-page.js
-            ${PEVIZ_WEB_SITE}/
+            ${CMAKE_SOURCE_DIR}/web/peviz-isolation.js ${PEVIZ_WEB_SITE}/
     COMMAND ${CMAKE_COMMAND} -E copy_directory ${CMAKE_SOURCE_DIR}/assets/lab ${PEVIZ_WEB_SITE}/lab
     COMMAND ${CMAKE_COMMAND} -E copy ${CMAKE_BINARY_DIR}/lab-files.txt ${PEVIZ_WEB_SITE}/lab/files.txt)
 endfunction()

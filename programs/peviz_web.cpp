@@ -1,7 +1,8 @@
 // peviz in the browser (`./setup.sh web`): the window's app on the page's canvas. There is no session file
 // between visits: the page's address carries the view (#view=..., app/model/view_link.hpp). The query string
 // takes the window's test flags: ?monkey=SEED&frames=N (random input over every page, as `peviz --monkey`),
-// ?hide_pointer; the page reads the exit code from window.pevizPage.exitCode when the run ends.
+// ?hide_pointer, ?train (press the Lab's Train at start, as --train); the page reads the exit code from
+// window.pevizPage.exitCode when the run ends.
 #include <algorithm>
 #include <charconv>
 #include <optional>
@@ -58,5 +59,6 @@ int main() {
     gui.monkey = value;
   }
   gui.hide_pointer = query_value(query, "hide_pointer").has_value();
+  gui.train = query_value(query, "train").has_value();
   return peviz::app::run_gui(gui);
 }

@@ -1,8 +1,15 @@
 // The page around peviz.wasm: emscripten's Module (canvas, output, loading status) and window.pevizPage, the
-// JavaScript half of app/gfx/platform_web.cpp (downloads, the file picker, the clipboard, the exit code).
+// JavaScript half of app/gfx/platform_web.cpp (downloads, the file picker, the clipboard, the exit code), and the
+// choice of build: peviz-threads.js where the page is cross-origin isolated (the Lab trains on worker threads),
+// peviz.js elsewhere (one thread, a slice of training steps per frame).
 'use strict';
 
+// Threads need SharedArrayBuffer, which a browser gives only to a cross-origin isolated page: one served with
+// Cross-Origin-Opener-Policy: same-origin and Cross-Origin-Embedder-Policy: require-corp (tools/web/serve.py).
+const pevizThreads = window.crossOriginIsolated === true && typeof SharedArrayBuffer === 'function';
+
 window.pevizPage = {
+  build: pevizThreads ? 'peviz-threads' : 'peviz',  // which build the page loaded
   exitCode: null,   // set when the app's frame loop ends (tests read it)
   frameCount: 0,    // animation frames so far (an idle app skips drawing in them)
   framesDrawn: 0,   // the frames the app drew
@@ -23,6 +30,14 @@ window.pevizPage = {
     if (navigator.clipboard) navigator.clipboard.writeText(text).catch(() => {});
   },
   finished(code) { this.exitCode = code; },
+  // The Lab's training (gfx::report_training): steps done and planned over every run, runs ended of all, and when
+  // (ms since the page began: performance.now()) the current training started and last moved.
+  training: null,
+  reportTraining(steps, planned, ended, runs) {
+    const now = performance.now();
+    const fresh = !this.training || steps < this.training.steps || runs !== this.training.runs;
+    this.training = {steps, planned, ended, runs, since: fresh ? now : this.training.since, at: now};
+  },
   // Every file named in <urlPrefix>files.txt into the page's folder `dir`; then Module[done](1), or (0).
   fetchFolder(urlPrefix, dir, done) {
     const get = (name) => fetch(urlPrefix + name).then((r) => {
@@ -90,3 +105,30 @@ var Module = {
   },
 };
 window.Module = Module;
+
+function loadBuild() {
+  if (!pevizThreads) {
+    console.log('peviz: training on one thread: this page is not cross-origin isolated (docs/user-guide.md#the-browser)');
+  }
+  const script = document.createElement('script');
+  script.src = pevizPage.build + '.js';
+  script.async = true;
+  document.body.appendChild(script);
+}
+
+// Not isolated over https (a static host without the headers), or with ?isolation_worker (tests): our own service
+// worker (peviz-isolation.js) adds the headers, and the page reloads once it controls it. Tried once per tab; where
+// it does not take over within 4 s, the one-thread build loads.
+const tryWorker = !pevizThreads && 'serviceWorker' in navigator && window.isSecureContext &&
+                  (location.protocol === 'https:' || new URLSearchParams(location.search).has('isolation_worker')) &&
+                  !sessionStorage.getItem('peviz-isolation-tried');
+if (tryWorker) {
+  sessionStorage.setItem('peviz-isolation-tried', '1');
+  navigator.serviceWorker.addEventListener('controllerchange', () => location.reload());
+  navigator.serviceWorker.register('peviz-isolation.js')
+    .then((registration) => { if (registration.active && navigator.serviceWorker.controller) location.reload(); })
+    .catch((e) => console.warn('peviz: no isolation service worker: ' + e.message));
+  setTimeout(() => { if (!document.querySelector('script[src$="peviz.js"]')) loadBuild(); }, 4000);
+} else {
+  loadBuild();
+}

@@ -20,8 +20,9 @@ int run_frame_loop(std::function<bool()> frame, std::function<int()> done);
 // Nothing moves until the user does: the desktop sleeps until an input event (or `timeout_s` seconds when it is
 // >= 0). The browser cannot block inside a frame: with no timeout it skips its animation frames from the next one
 // on until the page sees input, a change of its address, a file or fetched data (web/peviz-page.js counts them),
-// so an idle page costs no CPU; with a timeout (a page busy on its own: training, an animation) it keeps drawing,
-// since the browser's training runs inside its frames.
+// so an idle page costs no CPU; with a timeout (a page busy on its own: the Lab's training) the threaded build skips
+// frames until input or the timeout, as the desktop sleeps, and the one-thread build keeps drawing, since its
+// training runs inside its frames.
 void wait_for_input(double timeout_s);
 
 // The browser window's size in device pixels, which the canvas follows ({0, 0} on the desktop).
@@ -48,6 +49,11 @@ bool ask_for_file();
 enum class DataState { absent, fetching, ready, failed };
 // The state of the shipped lab runs; the first call with `start` begins fetching them into the page's files.
 DataState shipped_lab_runs(bool start);
+
+// How far the Lab's training is: optimizer steps done and planned over every run, and runs ended of all runs. The browser
+// hands it to the page (window.pevizPage.training, with the time each count was reached: what its tests and
+// bench/web_lab_speed.js read); the desktop ignores it.
+void report_training(long steps, long planned, int runs_ended, int runs);
 
 // Copies text to the system clipboard.
 void copy_text(const std::string& text);

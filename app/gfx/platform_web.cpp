@@ -2,6 +2,7 @@
 // picker and the clipboard, through small JavaScript functions (EM_JS) over the page's own web/peviz-page.js.
 #include "app/gfx/platform.hpp"
 
+#include <cmath>
 #include <cstdlib>
 #include <utility>
 
@@ -38,6 +39,9 @@ EM_JS(void, js_pick_file, (), { pevizPage.pickFile(); });
 // lab/files.txt (written by the build) names the files; each goes to /peviz/assets/lab, then the page calls
 // peviz_lab_runs_arrived(1), or (0) when any fetch failed.
 EM_JS(void, js_fetch_lab_runs, (), { pevizPage.fetchFolder("lab/", "/peviz/assets/lab/", "_peviz_lab_runs_arrived"); });
+EM_JS(void, js_report_training, (double steps, double planned, int ended, int runs), {
+  pevizPage.reportTraining(steps, planned, ended, runs);
+});
 EM_JS(void, js_copy_text, (const char* text), { pevizPage.copyText(UTF8ToString(text)); });
 
 std::string take_js_string(char* text) {
@@ -66,10 +70,11 @@ struct Loop {
   std::function<int()> done;
 };
 
-bool g_waiting = false;  // wait_for_input(-1) ran: skip frames until the page sees input
+bool g_waiting = false;  // wait_for_input ran: skip frames until the page sees input or g_wait_until passes
+double g_wait_until = 0;  // emscripten_get_now()'s milliseconds; infinity: until input
 
 void one_frame(void* arg) {
-  if (g_waiting && js_take_inputs() == 0) {
+  if (g_waiting && js_take_inputs() == 0 && emscripten_get_now() < g_wait_until) {
     js_frame_done(0);
     return;
   }
@@ -90,9 +95,12 @@ DataState g_lab_runs = DataState::absent;
 bool in_browser() { return true; }
 
 void wait_for_input(double timeout_s) {
-  if (timeout_s >= 0.0) return;  // busy on its own (training, an animation): keep drawing
+#ifndef __EMSCRIPTEN_PTHREADS__
+  if (timeout_s >= 0.0) return;  // the one-thread build trains inside its frames: keep drawing
+#endif
   js_take_inputs();  // what arrived before this frame is in this frame already
   g_waiting = true;
+  g_wait_until = timeout_s >= 0.0 ? emscripten_get_now() + 1000.0 * timeout_s : HUGE_VAL;
 }
 
 int run_frame_loop(std::function<bool()> frame, std::function<int()> done) {
@@ -120,6 +128,17 @@ DataState shipped_lab_runs(bool start) {
     js_fetch_lab_runs();
   }
   return g_lab_runs;
+}
+
+void report_training(long steps, long planned, int runs_ended, int runs) {
+  static long last_steps = -1, last_planned = -1;
+  static int last_ended = -1, last_runs = -1;
+  if (steps == last_steps && planned == last_planned && runs_ended == last_ended && runs == last_runs) return;
+  last_steps = steps;
+  last_planned = planned;
+  last_ended = runs_ended;
+  last_runs = runs;
+  js_report_training(double(steps), double(planned), runs_ended, runs);
 }
 
 void copy_text(const std::string& text) { js_copy_text(text.c_str()); }

@@ -78,8 +78,11 @@ void process_events(GLFWwindow* window, const GuiOptions& o, AppState& s, FrameL
   // training: its progress moves, and the cores stay with the background work between frames).
   const double page_period = page_model(s.pages.page).busy_frame_s;
   const bool page_busy = shown_page_busy(s);
+  // A control asked the shown page to update in the last frame (Train): the update runs in this frame, and a wait
+  // decided before it would hold back what it starts (the browser would skip its frames until the next input).
+  const bool page_asked = s.pages.dirty[std::size_t(s.pages.page)];
   const bool busy = o.frames > 0 || loop.settle > 0 || ImGui::IsAnyItemActive() || s.pages.basics.dirty.any() || s.fonts_dirty ||
-                    (page_busy && page_period <= 0.0);
+                    page_asked || (page_busy && page_period <= 0.0);
   if (!busy && page_busy) gfx::wait_events_timeout(page_period);
   else gfx::poll_events(!busy);
   loop.idle = !busy && !page_busy;
@@ -165,6 +168,21 @@ void fetch_lab_runs_when_needed(AppState& s, FrameLoop& loop) {
   if (data == gfx::DataState::fetching && s.teach.notice.empty()) s.teach.notice = fetching;
 }
 
+// The Lab's training progress, as the page last refreshed it, for the platform (the browser's page reads it).
+void report_lab_progress(const AppState& s) {
+  const LabOptions& lab = s.pages.lab;
+  if (!lab.runs) return;
+  long steps = 0, planned = 0;
+  int ended = 0;
+  for (std::size_t i = 0; i < lab.runs->size(); ++i) {
+    planned += lab.runs->settings(i).steps;
+    if (i >= lab.views.size()) continue;
+    steps += lab.views[i].snapshot.step;
+    ended += lab.views[i].state == train::RunState::done || lab.views[i].state == train::RunState::failed;
+  }
+  gfx::report_training(steps, planned, ended, int(lab.runs->size()));
+}
+
 // Update: files asked for, then every dirty result recomputed through core (and, under --monkey, checked).
 void update(const GuiOptions& o, AppState& s, FrameLoop& loop) {
   follow_address(s, loop);
@@ -173,6 +191,7 @@ void update(const GuiOptions& o, AppState& s, FrameLoop& loop) {
   handle_file_requests(s, ImGui::GetTime(), (long long)std::time(nullptr));
   loop.recomputed = update_app_state(s);
   if (loop.recomputed) loop.stats.recompute_ms.push_back(s.last_recompute_ms);
+  report_lab_progress(s);
   if (!loop.monkey) return;
   if (const std::string problem = check_monkey_state(s, loop.frame); !problem.empty()) {  // ends the run
     std::fprintf(stderr, "peviz: --monkey: %s\n", problem.c_str());

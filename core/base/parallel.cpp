@@ -20,10 +20,14 @@ bool threads_available() {
 
 int resolve_threads(int requested) {
   check_int(limits::threads, requested);
+#ifdef __EMSCRIPTEN__
+  return 1;  // the page's thread may not wait on a worker that the Lab's training holds (parallel.hpp)
+#else
   if (!threads_available()) return 1;
   if (requested > 0) return requested;
   const unsigned cores = std::thread::hardware_concurrency();
   return int(std::clamp<unsigned>(cores, 1u, unsigned(limits::threads.max)));
+#endif
 }
 
 void parallel_rows(std::size_t first, std::size_t count, std::size_t align, int threads,

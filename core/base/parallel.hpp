@@ -5,11 +5,14 @@
 
 namespace peviz {
 
-// --threads: 0 means every core the machine has (std::thread::hardware_concurrency, at least 1).
+// --threads: 0 means every core the machine has (std::thread::hardware_concurrency, at least 1); always 1 in
+// the browser builds, even the threaded one: parallel_rows joins its threads, and the page's thread waiting on a
+// worker that has not started (the pool's workers busy training) would never return.
 // Throws ParamError("threads", ...) outside limits::threads.
 int resolve_threads(int requested);
-// False where this process cannot start threads (the browser build, compiled without pthreads): then
-// resolve_threads gives 1 and the lab trains cooperatively (RunQueue with no workers).
+// False where this process cannot start threads (the browser's one-thread build, compiled without pthreads):
+// then the lab trains cooperatively (RunQueue with no workers). The browser's threaded build (cross-origin
+// isolated pages, peviz-threads.js) trains on worker threads as the desktop does.
 bool threads_available();
 
 // Calls fn(first, count) on disjoint sub-ranges covering rows [first, first + count), cut at multiples

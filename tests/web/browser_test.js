@@ -1,14 +1,15 @@
 // The browser build in a real browser: Debian's chromium (headless, SwiftShader's WebGL 2) driven by puppeteer-core,
-// the page served from build-web/site by a local server. Prints "SKIPPED: <why>" and exits 77 where the web build,
+// the page served from build-web/site by local servers, with the cross-origin isolation headers (the threaded build)
+// and without (the one-thread build, which every check but the threaded build's uses). Prints "SKIPPED: <why>" and exits 77 where the web build,
 // chromium or puppeteer-core is missing; else one line per check and "N passed, M failed".
 //   node tests/web/browser_test.js --site build-web/site --peviz build/peviz [--out DIR] [--only NAME]
 'use strict';
 const fs = require('fs');
 const path = require('path');
 const os = require('os');
-const http = require('http');
 const {execFileSync} = require('child_process');
 const png = require('./png');
+const {serve, baseOf} = require('./site_server');
 
 const args = Object.fromEntries(process.argv.slice(2).reduce((pairs, a, i, all) =>
   a.startsWith('--') ? [...pairs, [a.slice(2), all[i + 1]]] : pairs, []));
@@ -25,30 +26,14 @@ function skip(why) {
   console.log(`SKIPPED: ${why}`);
   process.exit(77);
 }
-if (!fs.existsSync(path.join(site, 'peviz.wasm'))) skip(`no browser build at ${site} (./setup.sh web --build-only)`);
+for (const build of ['peviz', 'peviz-threads'])
+  if (!fs.existsSync(path.join(site, `${build}.wasm`))) skip(`no ${build}.wasm at ${site} (./setup.sh web --build-only)`);
 if (!fs.existsSync(CHROMIUM)) skip(`no ${CHROMIUM} (apt-get install chromium)`);
 let puppeteer;
 try {
   puppeteer = require('puppeteer-core');
 } catch (e) {
   skip('puppeteer-core is not installed (npm install in tests/web; ./setup.sh test does it)');
-}
-
-// ---- a static server for the site (the page must come over http for fetch and wasm) ----
-const TYPES = {'.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.txt': 'text/plain'};
-function serve() {
-  const server = http.createServer((req, res) => {
-    const file = path.join(site, decodeURIComponent(new URL(req.url, 'http://x').pathname));
-    if (!file.startsWith(site) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {
-      const index = path.join(file, 'index.html');
-      if (file.startsWith(site) && fs.existsSync(index)) return res.end(fs.readFileSync(index));
-      res.writeHead(404);
-      return res.end();
-    }
-    res.writeHead(200, {'Content-Type': TYPES[path.extname(file)] || 'application/octet-stream'});
-    res.end(fs.readFileSync(file));
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }
 
 // ---- checks ----
@@ -342,19 +327,92 @@ async function idlePageDrawsNothing(browser, base) {
   await page.close();
 }
 
-const CHECKS = {cliExportsMatchNative, reportFrameRate, idlePageDrawsNothing, everyPageMatchesTheDesktop, highDpiCanvasIsCrisp, everyLessonStepOpens, linksRoundTrip, uploadedConfigOpensTheModel,
+// The Lab's training as the page reports it (gfx::report_training): waits until `steps` steps are done in all.
+async function waitForSteps(page, steps, timeoutMs) {
+  await page.waitForFunction((n) => (window.pevizPage.training || {steps: 0}).steps >= n,
+                             {timeout: timeoutMs, polling: 100}, steps);
+}
+
+// Steps trained and frames drawn over `ms` of a training Lab, the mouse still or (`moving`) moving over the charts.
+async function trainingRates(page, ms, moving = false) {
+  const sample = () => page.evaluate(() => [pevizPage.training.steps, pevizPage.framesDrawn, performance.now()]);
+  const a = await sample();
+  const end = Date.now() + ms;
+  for (let i = 0; Date.now() < end; ++i) {
+    if (moving) await page.mouse.move(500 + (i % 2) * 40, 400);
+    else await new Promise((r) => setTimeout(r, 50));
+  }
+  const b = await sample();
+  const s = (b[2] - a[2]) / 1000;
+  return {stepsPerS: (b[0] - a[0]) / s, framesPerS: (b[1] - a[1]) / s};
+}
+
+// Where the page is cross-origin isolated it loads the threaded build: the Lab's runs train on worker threads
+// (one per core the browser reports) while the page's own thread keeps drawing: the progress 10 times a second as
+// the desktop does (busy_frame_s), every frame while the mouse moves.
+async function threadedBuildWhenIsolated(browser, base, isolatedBase) {
+  const page = await openApp(browser, isolatedBase, '?hide_pointer&train#view=lab', 10);
+  const [isolated, build, cores] = await page.evaluate(() => [window.crossOriginIsolated, window.pevizPage.build,
+                                                              navigator.hardwareConcurrency]);
+  check('a cross-origin isolated page loads the threaded build', isolated === true && build === 'peviz-threads',
+        `crossOriginIsolated ${isolated}, ${build}.js, ${cores} cores`);
+  await waitForSteps(page, 5, 180000);
+  const still = await trainingRates(page, 4000), moving = await trainingRates(page, 4000, true);
+  await screenshot(page, 'lab-training-threads');
+  const training = await page.evaluate(() => window.pevizPage.training);
+  check('its Lab trains on worker threads and the page keeps drawing',
+        still.stepsPerS > 0 && still.framesPerS >= 2 && moving.framesPerS >= 2 && page.consoleErrors.length === 0,
+        `${training.runs} runs, ${still.stepsPerS.toFixed(1)} steps/s in all; frames drawn/s ` +
+        `${still.framesPerS.toFixed(1)} with the mouse still, ${moving.framesPerS.toFixed(1)} moving ` +
+        `(${moving.stepsPerS.toFixed(1)} steps/s)` + (page.consoleErrors.length ? `; console: ${page.consoleErrors[0]}` : ''));
+  await page.close();
+}
+
+// Without the isolation headers the page loads the one-thread build, says so, and the Lab trains in its frames.
+async function oneThreadWithoutIsolation(browser, base) {
+  const page = await openApp(browser, base, '?hide_pointer&train#view=lab', 10);
+  const [isolated, build] = await page.evaluate(() => [window.crossOriginIsolated, window.pevizPage.build]);
+  const said = page.consoleLines.find((l) => /training on one thread: this page is not cross-origin isolated/.test(l));
+  const hint = fs.readFileSync(path.join(site, 'peviz.wasm')).includes('Training on one thread: this page is not cross-origin isolated');
+  check('a page without isolation loads the one-thread build and says why, in the console and the Lab\'s hint',
+        isolated === false && build === 'peviz' && said !== undefined && hint, `crossOriginIsolated ${isolated}, ${build}.js; ${said}`);
+  await waitForSteps(page, 3, 180000);
+  const rate = await trainingRates(page, 3000);
+  check('its Lab trains a slice of steps per frame', rate.stepsPerS > 0 && page.consoleErrors.length === 0,
+        `${rate.stepsPerS.toFixed(1)} steps/s, ${rate.framesPerS.toFixed(1)} frames drawn/s`);
+  await page.close();
+}
+
+// A static host that cannot send the headers: the page's own service worker (web/peviz-isolation.js, registered over
+// https or with ?isolation_worker) adds them and the page reloads once, isolated. On a server of its own: the worker
+// would isolate every later page of its origin.
+async function serviceWorkerIsolates(browser) {
+  const server = await serve(site);
+  try {
+    const page = await openApp(browser, baseOf(server), '?isolation_worker#view=basics', 10);
+    const [isolated, build] = await page.evaluate(() => [window.crossOriginIsolated, window.pevizPage.build]);
+    check('without the headers, the page\'s service worker isolates it and the threaded build loads',
+          isolated === true && build === 'peviz-threads' && page.consoleErrors.length === 0,
+          `crossOriginIsolated ${isolated}, ${build}.js` + (page.consoleErrors.length ? `; console: ${page.consoleErrors[0]}` : ''));
+    await page.close();
+  } finally {
+    server.close();
+  }
+}
+
+const CHECKS = {threadedBuildWhenIsolated, oneThreadWithoutIsolation, serviceWorkerIsolates, cliExportsMatchNative, reportFrameRate, idlePageDrawsNothing, everyPageMatchesTheDesktop, highDpiCanvasIsCrisp, everyLessonStepOpens, linksRoundTrip, uploadedConfigOpensTheModel,
                 droppedConfigOpensTheModel, figureDownloadIsAPngWithItsParameters, randomInputOverEveryPage};
 
 (async () => {
-  const server = await serve();
-  const base = `http://127.0.0.1:${server.address().port}/`;
+  const server = await serve(site), isolatedServer = await serve(site, {isolated: true});
+  const base = baseOf(server), isolatedBase = baseOf(isolatedServer);
   const browser = await puppeteer.launch({executablePath: CHROMIUM, headless: true,
     args: ['--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', `--window-size=${WIDTH},${HEIGHT}`]});
   try {
     for (const [name, fn] of Object.entries(CHECKS)) {
       if (args.only && args.only !== name) continue;
       try {
-        await fn(browser, base);
+        await fn(browser, base, isolatedBase);
       } catch (e) {
         check(name, false, e.stack.split('\n').slice(0, 3).join(' '));
       }
@@ -362,6 +420,7 @@ const CHECKS = {cliExportsMatchNative, reportFrameRate, idlePageDrawsNothing, ev
   } finally {
     await browser.close();
     server.close();
+    isolatedServer.close();
   }
   const failed = results.filter((ok) => !ok).length;
   console.log(`screenshots in ${out}`);

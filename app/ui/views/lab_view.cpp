@@ -131,9 +131,10 @@ void run_buttons(AppState& s, LabOptions& o, bool training) {
     s.pages.mark(kLabPage);
   }
   ImGui::EndDisabled();
+  // Only the browser's one-thread build lacks threads, and the page loads it where it is not cross-origin isolated.
   hint(threads_available() ? "Trains one model per ticked encoding and seed in the background, one run per core at a time."
-                            : "Trains one model per ticked encoding and seed, one after another, a slice of steps per "
-                              "frame (the browser has no threads here: the page stays responsive, more slowly).");
+                            : "Training on one thread: this page is not cross-origin isolated (see docs/user-guide.md, "
+                              "the browser). One model after another, a slice of steps per frame.");
   ImGui::SameLine();
   ImGui::BeginDisabled(!training || (o.runs && o.runs->stopping()));
   if (ImGui::Button("Stop")) {
