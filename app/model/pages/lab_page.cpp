@@ -131,7 +131,10 @@ void keep_lab_inputs_valid(LabOptions& o) {
   const int lo = (int(limits::train_d_model.min) + m - 1) / m * m, hi = int(limits::train_d_model.max) / m * m;
   t.d_model = std::clamp((t.d_model + m / 2) / m * m, lo, hi);
   t.test_max = std::min(t.test_max, 4 * t.train_max);
-  t.position_range = std::max(t.position_range, train::sequence_length(t.task, std::max(t.train_max, t.test_max)));
+  // As wide as the ticked encodings' sampled ids need (core's minimum_position_range): a randomized run needs the
+  // longest sequence, a coupled one only its ids' span.
+  for (PositionEncoding pe : lab_local::chosen_encodings(o))
+    t.position_range = std::max(t.position_range, train::minimum_position_range(lab_local::settings_for(o, pe)));
   for (;;) {
     try {
       train::validate(lab_local::settings_for(o, PositionEncoding::rope));

@@ -55,10 +55,10 @@ std::pair<float, int> heaviest_input_key(const Matrix& rows, int n) {
 
 }  // namespace
 
-TEST_CASE("the second lesson: seven steps on the Lab page, each on a shipped experiment, nothing trains") {
+TEST_CASE("the second lesson: nine steps on the Lab page, each on a shipped experiment, nothing trains") {
   const Lesson l = load_lesson_file(kLesson);
-  REQUIRE(l.steps.size() == 7);
-  for (int k = 1; k <= 7; ++k) {
+  REQUIRE(l.steps.size() == 9);
+  for (int k = 1; k <= 9; ++k) {
     INFO("step " << k);
     AppState s = longer_lesson_at_step(k);
     CHECK(s.pages.page == Page::lab);
@@ -219,4 +219,50 @@ TEST_CASE("step 7: randomized ids are drawn from [0, 128) without repeats and so
     CHECK(ids.front() >= 0);
     CHECK(ids.back() < 128);
   }
+}
+
+TEST_CASE("step 8: coupling over a learned table of 42 rows, 2 layers: each of three seeds copies every string to n = 35") {
+  AppState s = longer_lesson_at_step(8);
+  const LabOptions& o = s.pages.lab;
+  CHECK(o.opened_shipped == "coupled-copy");
+  CHECK(o.show == LabShow::charts);
+  CHECK(o.settings.layers == 2);
+  CHECK(o.settings.position_range == 42);  // "just the ids a string of 40 needs": 0..41
+  CHECK(train::coupled_span(train::Task::copy, 40) + 1 == 42);
+  REQUIRE(o.series.size() == 1);
+  const LabSeries& coupled = o.series.front();
+  CHECK(coupled.pe == PositionEncoding::coupled);
+  CHECK(coupled.evaluated == 3);
+  const std::size_t at35 = std::size_t(std::find(o.lengths.begin(), o.lengths.end(), 35) - o.lengths.begin());
+  REQUIRE(at35 < o.lengths.size());
+  for (std::size_t k = 0; k <= at35; ++k) CHECK(coupled.lo[k] == 1.0f);  // every seed, every string, up to 35
+  CHECK(2 * 20 > 35);  // "almost twice the training length"
+}
+
+TEST_CASE("step 9: addition, one layer, up to 10 digits: NoPE, RoPE, ALiBi add nothing; coupled-rope to 10 on all, 20 on two") {
+  AppState s = longer_lesson_at_step(9);
+  const LabOptions& o = s.pages.lab;
+  CHECK(o.opened_shipped == "add-coupled");
+  CHECK(o.runs_task == train::Task::add);
+  CHECK(o.settings.layers == 1);
+  CHECK(o.runs_train_max == 10);
+  CHECK(o.settings.rope_base == 1e6);
+  for (PositionEncoding pe : {PositionEncoding::nope, PositionEncoding::rope, PositionEncoding::alibi})
+    CHECK(mean_at(o, pe, 5) == 0.0f);  // "not even numbers of 5 digits"
+  const auto coupled = std::find_if(o.series.begin(), o.series.end(), [](const LabSeries& sr) {
+    return sr.pe == PositionEncoding::coupled_rope;
+  });
+  REQUIRE(coupled != o.series.end());
+  CHECK(coupled->evaluated == 3);
+  const std::size_t at10 = std::size_t(std::find(o.lengths.begin(), o.lengths.end(), 10) - o.lengths.begin());
+  REQUIRE(at10 + 2 < o.lengths.size());
+  CHECK(coupled->lo[at10] == 1.0f);  // every test sum up to 10 digits, all three seeds
+  int seeds_at_20 = 0;  // the seeds that add numbers of 20 digits exactly (each run's own curve)
+  for (const LabRunView& v : o.views)
+    if (v.pe == PositionEncoding::coupled_rope && v.exact_match.size() > at10 + 2 && v.exact_match[at10 + 2] >= 0.99f)
+      ++seeds_at_20;
+  CHECK(seeds_at_20 == 2);
+  CHECK(o.attention.defined);
+  CHECK(o.beside.defined);
+  CHECK(o.attention_length == 20);
 }

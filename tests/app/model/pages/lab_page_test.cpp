@@ -360,6 +360,14 @@ TEST_CASE("the fixes: the classic six at first, coupling greyed out on sort, the
   a.pages.lab = o;
   apply_state_json(state_to_json(a), b);
   CHECK(b.pages.lab.settings.position_range == 123);
+  // Coupled ids alone need only their span: max(train max, test max) + 2.
+  LabOptions c;
+  c.compare.fill(false);
+  c.compare[std::size_t(PositionEncoding::coupled)] = true;
+  c.settings.position_range = 2;
+  keep_lab_inputs_valid(c);
+  CHECK(c.settings.position_range == 42);
+  CHECK(lab_settings(c).size() == 1u);
 }
 
 TEST_CASE("seeds: one run per encoding and seed; each encoding's mean and min-max band over its seeds") {
