@@ -10,6 +10,7 @@
 
 #include "app/model/app_update.hpp"
 #include "app/model/lessons.hpp"
+#include "core/base/limits.hpp"
 #include "core/train/fire.hpp"
 #include "core/train/positions.hpp"
 #include "tests/build_paths.hpp"
@@ -221,13 +222,14 @@ TEST_CASE("step 7: randomized ids are drawn from [0, 128) without repeats and so
   }
 }
 
-TEST_CASE("step 8: coupling over a learned table of 42 rows, 2 layers: each of three seeds copies every string to n = 35") {
+TEST_CASE("step 8: coupling over a learned table of 42 rows, 2 layers, 6000 steps: each seed >= 0.99 at n = 35") {
   AppState s = longer_lesson_at_step(8);
   const LabOptions& o = s.pages.lab;
   CHECK(o.opened_shipped == "coupled-copy");
   CHECK(o.show == LabShow::charts);
   CHECK(o.settings.layers == 2);
   CHECK(o.settings.position_range == 42);  // "just the ids a string of 40 needs": 0..41
+  CHECK(o.settings.steps == 2 * int(limits::train_steps.fallback));  // "twice the default's steps"
   CHECK(train::coupled_span(train::Task::copy, 40) + 1 == 42);
   REQUIRE(o.series.size() == 1);
   const LabSeries& coupled = o.series.front();
@@ -235,7 +237,8 @@ TEST_CASE("step 8: coupling over a learned table of 42 rows, 2 layers: each of t
   CHECK(coupled.evaluated == 3);
   const std::size_t at35 = std::size_t(std::find(o.lengths.begin(), o.lengths.end(), 35) - o.lengths.begin());
   REQUIRE(at35 < o.lengths.size());
-  for (std::size_t k = 0; k <= at35; ++k) CHECK(coupled.lo[k] == 1.0f);  // every seed, every string, up to 35
+  CHECK(coupled.lo[at35] >= 0.99f);  // every seed: 99 in 100 or more at n = 35
+  for (std::size_t k = 0; k < at35; ++k) CHECK(coupled.lo[k] >= 0.89f);  // "at least 89 in 100 at every shorter length"
   CHECK(2 * 20 > 35);  // "almost twice the training length"
 }
 
