@@ -52,7 +52,7 @@ const std::vector<StepShows> kSecondLesson = {
     {"Fix 2: FIRE rescales the distance", Page::lab, {}, "attention"},
     {"Fix 3: randomized positions", Page::lab, {}, "charts"},
     {"A fix on every seed?", Page::lab, {}, "charts"},
-    {"Addition: the field's benchmark", Page::lab, {}, "all"},  // the charts, and RoPE beside coupled-rope
+    {"Addition: the field's benchmark", Page::lab, {}, "charts"},
 };
 
 void check_lesson(const std::string& file, const std::vector<StepShows>& table) {
