@@ -23,8 +23,9 @@ PACKAGES=(build-essential cmake pkg-config libimgui-dev libglfw3-dev python3-gla
 # (the last two lines: vector figures and animations; poppler-utils and librsvg2-bin only for tests)
 # The lab's PyTorch twin is checked against the engine by tests/twin (they skip without torch); `run` never needs it.
 # The browser build: em++ (Debian's emscripten), header-only Eigen for the lab's products; ImGui, zlib and libpng
-# come from Debian's source packages (tools/web/fetch_sources.sh). Its test drives Debian's chromium.
-WEB_PACKAGES=(emscripten cmake dpkg-dev libeigen3-dev nlohmann-json3-dev libcli11-dev)
+# come from Debian's source packages (tools/web/fetch_sources.sh); fontTools cuts the page's font to the window's
+# glyphs (tools/web/subset_font.py). Its test drives Debian's chromium.
+WEB_PACKAGES=(emscripten cmake dpkg-dev libeigen3-dev nlohmann-json3-dev libcli11-dev python3-fonttools)
 if [[ "$MODE" == test ]]; then
   PACKAGES+=(python3-torch "${WEB_PACKAGES[@]}" chromium)
   # npm installs the browser test's puppeteer-core; a node from elsewhere (NodeSource) brings its own npm,

@@ -90,8 +90,20 @@ target_link_options(peviz_dep_window INTERFACE -sUSE_GLFW=3 -sMIN_WEBGL_VERSION=
 # The desktop's file writers on cairo, giflib and FFmpeg: the browser build has app/media/media_web.cpp instead.
 set(PEVIZ_DESKTOP_ONLY app/gfx/platform_desktop.cpp app/media/pdf_file.cpp app/media/gif_file.cpp app/media/mp4_file.cpp app/media/ffmpeg_api.cpp)
 
+# The page's font: DejaVu Sans with only the glyphs the window rasterises (tools/web/subset_font.py: 13 KB gzip
+# instead of 384 KB, outlines and metrics unchanged), by Debian's python3 and python3-fonttools.
+set(PEVIZ_WEB_FONT ${CMAKE_BINARY_DIR}/font/DejaVuSans.ttf)
+add_custom_command(OUTPUT ${PEVIZ_WEB_FONT}
+  COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_BINARY_DIR}/font
+  COMMAND /usr/bin/python3 ${CMAKE_SOURCE_DIR}/tools/web/subset_font.py ${CMAKE_SOURCE_DIR}/assets/fonts/DejaVuSans.ttf
+          ${CMAKE_SOURCE_DIR}/app/ui/theme.hpp ${PEVIZ_WEB_FONT}
+  DEPENDS ${CMAKE_SOURCE_DIR}/tools/web/subset_font.py ${CMAKE_SOURCE_DIR}/assets/fonts/DejaVuSans.ttf
+          ${CMAKE_SOURCE_DIR}/app/ui/theme.hpp
+  COMMENT "The page's font, cut to the window's glyphs")
+add_custom_target(peviz_web_font DEPENDS ${PEVIZ_WEB_FONT})
+
 # The data every page may read, packed into peviz.data and mounted at /peviz (PEVIZ_SOURCE_DIR of the build):
-# fonts, shaders, presets, lessons, shipped models, one trained table. The Lab's other trained weights are
+# the font, shaders, presets, lessons, shipped models, one trained table. The Lab's other trained weights are
 # fetched when the Lab first needs them (gfx::shipped_lab_runs).
 function(peviz_web_page)
   add_executable(peviz_web programs/peviz_web.cpp)
@@ -108,9 +120,13 @@ function(peviz_web_page)
   endif()
   set_target_properties(peviz_web PROPERTIES OUTPUT_NAME ${name} RUNTIME_OUTPUT_DIRECTORY ${PEVIZ_WEB_SITE} SUFFIX .js)
   set(data)
-  foreach(dir shaders assets/fonts assets/presets assets/lessons assets/models)
+  foreach(dir shaders assets/presets assets/lessons assets/models)
     list(APPEND data "SHELL:--preload-file ${CMAKE_SOURCE_DIR}/${dir}@/peviz/${dir}")
   endforeach()
+  # The font cut to the glyphs the window loads (peviz_web_font), with its licence.
+  list(APPEND data "SHELL:--preload-file ${PEVIZ_WEB_FONT}@/peviz/assets/fonts/DejaVuSans.ttf"
+       "SHELL:--preload-file ${CMAKE_SOURCE_DIR}/assets/fonts/DejaVuSans-LICENSE.txt@/peviz/assets/fonts/DejaVuSans-LICENSE.txt")
+  add_dependencies(peviz_web peviz_web_font)
   # The shipped lab experiments' indexes, and the one trained table the lesson and Learned tables open at first sight.
   file(GLOB lab_indexes RELATIVE ${CMAKE_SOURCE_DIR}/assets/lab CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/assets/lab/*.json)
   foreach(file ${lab_indexes} default-copy-learned-seed0.safetensors)
@@ -120,6 +136,7 @@ function(peviz_web_page)
                       -sEXPORTED_RUNTIME_METHODS=ccall,FS -sEXPORTED_FUNCTIONS=_main,_malloc,_free
                       -sFORCE_FILESYSTEM=1 ${environment})
   file(GLOB_RECURSE page_inputs ${CMAKE_SOURCE_DIR}/shaders/* ${CMAKE_SOURCE_DIR}/assets/*)
+  list(APPEND page_inputs ${PEVIZ_WEB_FONT})
   set_property(TARGET peviz_web APPEND PROPERTY LINK_DEPENDS ${page_inputs})
   # The page's own HTML shell and script; the lab's weights copied beside it for fetching on demand, with
   # lab/files.txt naming them (gfx::shipped_lab_runs).

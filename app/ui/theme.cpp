@@ -22,7 +22,7 @@ std::string load_fonts(float scale) {
   if (ranges.empty()) {
     ImFontGlyphRangesBuilder builder;
     builder.AddRanges(io.Fonts->GetGlyphRangesDefault());
-    builder.AddText("λωπ→←×−≥≤…½·");
+    builder.AddText(kFontExtraGlyphs);
     builder.BuildRanges(&ranges);
   }
   ImFontConfig cfg;

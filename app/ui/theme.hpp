@@ -9,6 +9,10 @@ namespace peviz::app {
 // Font size in pixels at content scale 1 and zoom 1.
 inline constexpr float kBaseFontPixels = 16.0f;
 
+// The symbols the views write beyond ImGui's default ranges (Basic Latin and Latin-1): the atlas loads them, and the
+// browser build's font keeps just these glyphs and the default ranges (tools/web/subset_font.py reads this line).
+inline constexpr const char* kFontExtraGlyphs = "λωπ→←×−≥≤…½·";
+
 // Rebuilds ImGui's font atlas with assets/fonts/DejaVuSans.ttf at kBaseFontPixels * scale (Latin,
 // Greek and the few symbols the views use). Returns what went wrong when the file is missing
 // or unreadable (empty when all is well); the atlas then holds ImGui's built-in font so ImGui stays
