@@ -72,6 +72,13 @@ target_link_libraries(peviz_dep_png INTERFACE peviz_web_png)
 # Matrix products: Eigen (header-only) in place of OpenBLAS (core/train/gemm.cpp, PEVIZ_GEMM_EIGEN).
 add_library(peviz_dep_blas INTERFACE)
 target_compile_definitions(peviz_dep_blas INTERFACE PEVIZ_GEMM_EIGEN EIGEN_DONT_PARALLELIZE)
+# Eigen 3.4 has no packet code for wasm SIMD and multiplies with scalars there; emscripten's SSE2 headers
+# (xmmintrin.h, emmintrin.h: each intrinsic one or a few wasm SIMD instructions) give it its SSE2 kernels, 4 floats
+# a lane, multiply then add as on x86 without FMA. -msse2 for gemm.cpp alone (compiled outside the unity batches).
+# Eigen also includes <mmintrin.h> (MMX), which emscripten does not have and Eigen's float kernels never use: an
+# empty one stands in.
+file(WRITE ${CMAKE_BINARY_DIR}/sse-on-wasm/mmintrin.h "// MMX: not used by Eigen's SSE2 float kernels\n")
+set_source_files_properties(core/train/gemm.cpp PROPERTIES COMPILE_OPTIONS "-msse2;-isystem;${CMAKE_BINARY_DIR}/sse-on-wasm")
 
 # Dear ImGui 1.86 with std::string widgets (imgui_stdlib, as Debian's libimgui has them) and its GLFW and
 # OpenGL 3 (as OpenGL ES 3 = WebGL 2) back ends.
