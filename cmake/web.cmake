@@ -120,7 +120,8 @@ function(peviz_web_page)
   set(environment -sENVIRONMENT=web)
   if(PEVIZ_WEB_THREADS)
     # One worker per core the browser reports, started with the page, so a run's thread never waits for one to load;
-    # the workers run the Lab's RunQueue (the page's own thread never waits on them: core/base/parallel.hpp).
+    # the Lab's RunQueue takes all but one of them (background_workers; the page's own thread never waits on them:
+    # core/base/parallel.hpp).
     set(name peviz-threads)
     set(environment -sENVIRONMENT=web,worker -sPTHREAD_POOL_SIZE=navigator.hardwareConcurrency
                     -sPTHREAD_POOL_SIZE_STRICT=0)

@@ -20,9 +20,9 @@ int run_frame_loop(std::function<bool()> frame, std::function<int()> done);
 // Nothing moves until the user does: the desktop sleeps until an input event (or `timeout_s` seconds when it is
 // >= 0). The browser cannot block inside a frame: with no timeout it skips its animation frames from the next one
 // on until the page sees input, a change of its address, a file or fetched data (web/peviz-page.js counts them),
-// so an idle page costs no CPU; with a timeout (a page busy on its own: the Lab's training) the threaded build skips
-// frames until input or the timeout, as the desktop sleeps, and the one-thread build keeps drawing, since its
-// training runs inside its frames.
+// so an idle page costs no CPU; with a timeout (a page busy on its own: the Lab's training) it keeps drawing in
+// every animation frame: the one-thread build trains inside its frames, and the threaded build's workers leave the
+// page a core (background_workers in core/base/parallel.hpp).
 void wait_for_input(double timeout_s);
 
 // The browser window's size in device pixels, which the canvas follows ({0, 0} on the desktop).

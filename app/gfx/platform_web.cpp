@@ -2,7 +2,6 @@
 // picker and the clipboard, through small JavaScript functions (EM_JS) over the page's own web/peviz-page.js.
 #include "app/gfx/platform.hpp"
 
-#include <cmath>
 #include <cstdlib>
 #include <utility>
 
@@ -70,11 +69,10 @@ struct Loop {
   std::function<int()> done;
 };
 
-bool g_waiting = false;  // wait_for_input ran: skip frames until the page sees input or g_wait_until passes
-double g_wait_until = 0;  // emscripten_get_now()'s milliseconds; infinity: until input
+bool g_waiting = false;  // wait_for_input ran: skip frames until the page sees input
 
 void one_frame(void* arg) {
-  if (g_waiting && js_take_inputs() == 0 && emscripten_get_now() < g_wait_until) {
+  if (g_waiting && js_take_inputs() == 0) {
     js_frame_done(0);
     return;
   }
@@ -94,13 +92,13 @@ DataState g_lab_runs = DataState::absent;
 
 bool in_browser() { return true; }
 
+// A page busy on its own (timeout_s >= 0: the Lab's training) draws in every animation frame the browser gives:
+// the one-thread build trains inside its frames, and the threaded build's workers leave the page a core of its own
+// (background_workers), so its progress moves at the browser's frame rate without slowing them.
 void wait_for_input(double timeout_s) {
-#ifndef __EMSCRIPTEN_PTHREADS__
-  if (timeout_s >= 0.0) return;  // the one-thread build trains inside its frames: keep drawing
-#endif
+  if (timeout_s >= 0.0) return;
   js_take_inputs();  // what arrived before this frame is in this frame already
   g_waiting = true;
-  g_wait_until = timeout_s >= 0.0 ? emscripten_get_now() + 1000.0 * timeout_s : HUGE_VAL;
 }
 
 int run_frame_loop(std::function<bool()> frame, std::function<int()> done) {

@@ -18,6 +18,15 @@ bool threads_available() {
 #endif
 }
 
+int background_workers() {
+  const int cores = std::max(1, int(std::thread::hardware_concurrency()));
+#ifdef __EMSCRIPTEN__
+  return std::max(1, cores - 1);  // navigator.hardwareConcurrency: one core for the page (parallel.hpp)
+#else
+  return cores;
+#endif
+}
+
 int resolve_threads(int requested) {
   check_int(limits::threads, requested);
 #ifdef __EMSCRIPTEN__

@@ -14,6 +14,10 @@ int resolve_threads(int requested);
 // then the lab trains cooperatively (RunQueue with no workers). The browser's threaded build (cross-origin
 // isolated pages, peviz-threads.js) trains on worker threads as the desktop does.
 bool threads_available();
+// Threads for background work (the Lab's runs, each on one): one per core, at least one. In the browser's threaded
+// build one per core but one: a page cannot lower its workers' priority (the desktop nices them), so a core stays
+// with the page's own thread, which keeps drawing the training's progress.
+int background_workers();
 
 // Calls fn(first, count) on disjoint sub-ranges covering rows [first, first + count), cut at multiples
 // of `align` rows (counted from 0) where possible, on up to `threads` threads (the caller's thread

@@ -157,13 +157,13 @@ int first_length_beyond(const std::vector<int>& lengths, int train_max) {
   return beyond != lengths.end() ? *beyond : lengths.back();
 }
 
-// Train: one run per chosen encoding and seed, at most one worker per core; none where there are no threads
-// (the browser), where update() trains a slice of steps per frame.
+// Train: one run per chosen encoding and seed, on background_workers() workers; none where there are no threads
+// (the browser's one-thread build), where update() trains a slice of steps per frame.
 void start_runs(LabOptions& o) {
   if (lab_training(o)) throw ParamError("train", "runs are still going: press Stop first");
   std::vector<TrainSettings> settings = lab_settings(o);
   if (settings.empty()) throw ParamError("pe", "choose at least one encoding to train");
-  const int cores = threads_available() ? std::max(1, int(std::thread::hardware_concurrency())) : 0;
+  const int cores = threads_available() ? background_workers() : 0;
   o.views.clear();
   o.series.clear();
   o.lengths = train::test_lengths(o.settings.test_max);

@@ -1,9 +1,11 @@
 // Tests for core/base/parallel: every row exactly once, aligned cuts, and results that ignore the thread count.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <cstring>
 #include <mutex>
+#include <thread>
 #include <vector>
 
 #include "core/encodings/absolute_encodings.hpp"
@@ -48,6 +50,12 @@ TEST_CASE("--threads: 0 is every core, the table says the range") {
   CHECK(resolve_threads(3) == 3);
   CHECK(param_error_of([] { resolve_threads(-1); }) == "threads: must be an integer in [0, 256], got -1");
   CHECK(param_error_of([] { resolve_threads(257); }) == "threads: must be an integer in [0, 256], got 257");
+}
+
+TEST_CASE("background work gets one worker per core on the desktop (the browser keeps one for the page)") {
+  const int cores = std::max(1, int(std::thread::hardware_concurrency()));
+  CHECK(background_workers() == cores);
+  CHECK(background_workers() >= 1);
 }
 
 TEST_CASE("the table and the similarity have the same bits on 1, 2, 3 and 7 threads", "[threads]") {
