@@ -14,8 +14,11 @@ import os
 import re
 import sys
 
-from fontTools import subset
-from fontTools.ttLib import TTFont
+try:
+    from fontTools import subset
+    from fontTools.ttLib import TTFont
+except ImportError:
+    sys.exit("subset_font.py: needs Debian's python3-fonttools (./setup.sh web installs it)")
 
 IMGUI_DEFAULT_RANGE = range(0x20, 0x100)  # ImFontAtlas::GetGlyphRangesDefault in Dear ImGui 1.86
 
