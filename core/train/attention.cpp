@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cmath>
 #include <type_traits>
+#include <vector>
 
 #include "core/rope/rope.hpp"
 #include "core/simd/simd_kernels.hpp"
@@ -78,13 +79,14 @@ void exp_shifted_float(SimdPath path, float* row, int n, float shift) {
 
 namespace {
 
-// Scores to probabilities in place for one [L, L] block: add the bias (fire: this block's FIRE bias), mask j > i,
-// softmax each row.
+// Products q.k to probabilities in place for one [L, L] block: scale them, add the bias (fire: this block's FIRE
+// bias), mask j > i, softmax each row.
 template <class T>
-void bias_mask_softmax(T* P, int L, int h, const AttentionBias<T>& bias, const T* fire) {
+void bias_mask_softmax(T* P, int L, int h, T scale, const AttentionBias<T>& bias, const T* fire) {
   for (int i = 0; i < L; ++i) {
     T* row = P + std::size_t(i) * std::size_t(L);
     for (int j = 0; j <= i; ++j) {
+      row[j] *= scale;
       if (bias.alibi_slopes) row[j] -= T(bias.alibi_slopes[h] * double(i - j));  // Press et al. 2022
       if (bias.t5_table) row[j] += bias.t5_table[h * bias.t5_buckets + bias.t5_bucket[i - j]];
       if (fire) row[j] += fire[std::size_t(i) * std::size_t(L) + std::size_t(j)];
@@ -130,6 +132,26 @@ void dropped_probabilities(T* D, const T* P, int L, std::size_t att_offset, cons
   }
 }
 
+// X^T of one head's [L, hd] rows of X (leading dimension ld) as [hd, L] rows, in this thread's buffer (grown to the
+// longest block once): the products with K^T and V^T then read both operands as stored, which LIBXSMM generates
+// (gemm.cpp), where a transposed B went to OpenBLAS, whose small products cost 1.7x LIBXSMM's on AVX2.
+template <class T>
+const T* transposed_head(const T* x, std::size_t ld, int L, int hd) {
+  thread_local std::vector<T> buffer;
+  const std::size_t l = std::size_t(L);
+  if (buffer.size() < l * std::size_t(hd)) buffer.resize(l * std::size_t(hd));
+  for (std::size_t j = 0; j < l; ++j)
+    for (std::size_t c = 0; c < std::size_t(hd); ++c) buffer[c * l + j] = x[j * ld + c];
+  return buffer.data();
+}
+
+// rows[i ld + c] *= scale for i < L, c < hd: the scale of a product after it (LIBXSMM generates alpha 1 only).
+template <class T>
+void scale_head(T* rows, std::size_t ld, int L, int hd, T scale) {
+  for (std::size_t i = 0; i < std::size_t(L); ++i)
+    for (std::size_t c = 0; c < std::size_t(hd); ++c) rows[i * ld + c] *= scale;
+}
+
 // The longest sequence's [L, L] block: the size of one core's scratch block.
 std::size_t block_size(const PackedBatch& b) {
   const int longest = b.n_seqs() > 0 ? *std::max_element(b.seq_len.begin(), b.seq_len.end()) : 0;
@@ -164,8 +186,8 @@ void attention_forward(T* out, T* att, const T* qkv, const PackedBatch& b, const
   for_each_sequence_head(b, heads, hd, [&](int L, std::size_t start, std::size_t att_offset, int h, int first_head) {
     const T* q = qkv + start * std::size_t(3 * C) + std::size_t(h * hd);
     T* P = att + att_offset;
-    gemm(Op::none, Op::transpose, L, L, hd, scale, q, 3 * C, q + C, 3 * C, T(0), P, L);
-    bias_mask_softmax(P, L, h, bias, bias.fire ? bias.fire + att_offset : nullptr);
+    gemm(Op::none, Op::none, L, L, hd, T(1), q, 3 * C, transposed_head(q + C, std::size_t(3 * C), L, hd), L, T(0), P, L);
+    bias_mask_softmax(P, L, h, scale, bias, bias.fire ? bias.fire + att_offset : nullptr);
     const T* weights = P;
     if (dropout.on()) {  // one block per core
       T* D = scratch + (first_head == 0 ? 0 : block);
@@ -191,7 +213,8 @@ void attention_backward(T* dqkv, const AttentionBiasGrads<T>& dbias, const T* do
     const T* dO = dout + start * std::size_t(C) + col;
     const std::size_t core = first_head == 0 ? 0 : 1;
     T* dS = scratch + core * block;  // one [L, L] block per core
-    gemm(Op::none, Op::transpose, L, L, hd, T(1), dO, C, q + 2 * C, 3 * C, T(0), dS, L);    // dP = dO V^T
+    gemm(Op::none, Op::none, L, L, hd, T(1), dO, C, transposed_head(q + 2 * C, std::size_t(3 * C), L, hd), L, T(0), dS,
+         L);  // dP = dO V^T
     const T* weights = P;  // what multiplied V: P, or with dropout D = P times the mask's factors
     if (dropout.on()) {
       T* D = scratch + (2 + core) * block;
@@ -214,8 +237,10 @@ void attention_backward(T* dqkv, const AttentionBiasGrads<T>& dbias, const T* do
       if (dbias.fire)
         for (int j = 0; j <= i; ++j) dbias.fire[att_offset + std::size_t(i) * std::size_t(L) + std::size_t(j)] += d[j];
     }
-    gemm(Op::none, Op::none, L, hd, L, scale, dS, L, q + C, 3 * C, T(0), dq, 3 * C);          // dQ = s dS K
-    gemm(Op::transpose, Op::none, L, hd, L, scale, dS, L, q, 3 * C, T(0), dq + C, 3 * C);     // dK = s dS^T Q
+    gemm(Op::none, Op::none, L, hd, L, T(1), dS, L, q + C, 3 * C, T(0), dq, 3 * C);          // dQ = s dS K
+    gemm(Op::transpose, Op::none, L, hd, L, T(1), dS, L, q, 3 * C, T(0), dq + C, 3 * C);     // dK = s dS^T Q
+    scale_head(dq, std::size_t(3 * C), L, hd, scale);
+    scale_head(dq + C, std::size_t(3 * C), L, hd, scale);
   });
 }
 
