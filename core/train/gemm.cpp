@@ -123,13 +123,27 @@ CBLAS_TRANSPOSE blas_op(Op op) { return op == Op::none ? CblasNoTrans : CblasTra
 // x W^T and Q K^T); those products, and any shape it declines (nullptr), go to OpenBLAS. Each output element is one
 // sum over k in order, whatever m and n, so a product split by rows between cores gives the bits of the whole
 // (gemm_split_align; tests/core/train/spare_cores_test.cpp).
+// LIBXSMM's own registry hashes the whole descriptor at every call, which took 1.5% of a training step on AVX2 (the
+// attention's six small products per sequence and head): each thread keeps the kernels of its recent shapes in front
+// of it, one slot per hash of the shape.
 libxsmm_smmfunction xsmm_kernel(Op op_a, Op op_b, int m, int n, int k, float alpha, int lda, int ldb, float beta,
                                 int ldc) {
   if (op_b != Op::none || alpha != 1.0f || (beta != 0.0f && beta != 1.0f) || m <= 0 || n <= 0 || k <= 0)
     return nullptr;
+  struct Slot {
+    std::array<int, 7> shape{};
+    libxsmm_smmfunction kernel = nullptr;
+  };
+  thread_local std::array<Slot, 256> recent{};
+  const std::array<int, 7> shape = {m, n, k, lda, ldb, ldc, int(op_a) * 2 + int(beta != 0.0f)};
+  std::uint32_t hash = 2166136261u;  // FNV-1a over the shape's ints
+  for (const int v : shape) hash = (hash ^ std::uint32_t(v)) * 16777619u;
+  Slot& slot = recent[(hash ^ hash >> 16) % recent.size()];
+  if (slot.kernel && slot.shape == shape) return slot.kernel;
   const int flags = op_a == Op::transpose ? LIBXSMM_GEMM_FLAG_TRANS_B : LIBXSMM_GEMM_FLAG_NONE;
   const libxsmm_blasint first_ld = ldb, second_ld = lda, out_ld = ldc;
-  return libxsmm_smmdispatch(n, m, k, &first_ld, &second_ld, &out_ld, &alpha, &beta, &flags, nullptr);
+  slot = {shape, libxsmm_smmdispatch(n, m, k, &first_ld, &second_ld, &out_ld, &alpha, &beta, &flags, nullptr)};
+  return slot.kernel;
 }
 
 // LIBXSMM's generated kernels return with the upper halves of the vector registers in use (no vzeroupper). The
