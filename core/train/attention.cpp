@@ -36,27 +36,50 @@ RopeTable<T> make_rope_table(int head_dim, double base, int max_positions) {
 namespace {
 
 // Rotates pair (x_j, x_{j+half}) of one head vector by +angle (sign = 1) or -angle (sign = -1):
-// (x, y) -> (x cos - y sin, y cos + x sin), core/rope/rope.hpp's convention.
+// (x, y) -> (x cos - y sin, y cos + x sin), core/rope/rope.hpp's convention. The halves never overlap.
 template <class T>
-void rotate_head(T* x, const T* cos, const T* sin, int pairs, T sign) {
+[[gnu::always_inline]] inline void rotate_head(T* __restrict lo, T* __restrict hi, const T* __restrict cos,
+                                               const T* __restrict sin, int pairs, T sign) {
   for (int j = 0; j < pairs; ++j) {
-    const T a = x[j], b = x[j + pairs], s = sign * sin[j];
-    x[j] = a * cos[j] - b * s;
-    x[j + pairs] = b * cos[j] + a * s;
+    const T a = lo[j], b = hi[j], s = sign * sin[j];
+    lo[j] = a * cos[j] - b * s;
+    hi[j] = b * cos[j] + a * s;
   }
 }
 
 template <class T>
-void rotate_qk(T* qkv, const PackedBatch& b, const RopeTable<T>& table, int C, int heads, T sign) {
+[[gnu::always_inline]] inline void rotate_qk_body(T* qkv, const PackedBatch& b, const RopeTable<T>& table, int C,
+                                                  int heads, T sign) {
   const int hd = C / heads;
   for (int t = 0; t < b.n_tokens(); ++t) {
     const std::size_t row = std::size_t(b.positions[std::size_t(t)]) * std::size_t(table.pairs);
     T* q = qkv + std::size_t(t) * std::size_t(3 * C);
-    for (int h = 0; h < heads; ++h) {
-      rotate_head(q + h * hd, &table.cos[row], &table.sin[row], table.pairs, sign);
-      rotate_head(q + C + h * hd, &table.cos[row], &table.sin[row], table.pairs, sign);
+    for (int h = 0; h < heads; ++h)
+      for (T* x : {q + h * hd, q + C + h * hd})
+        rotate_head(x, x + table.pairs, &table.cos[row], &table.sin[row], table.pairs, sign);
+  }
+}
+
+// The float rotation's builds for each path (the same operations in the same order: the same bits).
+[[PEVIZ_AVX512]] void rotate_qk_avx512(float* qkv, const PackedBatch& b, const RopeTable<float>& table, int C,
+                                       int heads, float sign) {
+  rotate_qk_body(qkv, b, table, C, heads, sign);
+}
+[[PEVIZ_AVX2]] void rotate_qk_avx2(float* qkv, const PackedBatch& b, const RopeTable<float>& table, int C, int heads,
+                                   float sign) {
+  rotate_qk_body(qkv, b, table, C, heads, sign);
+}
+
+template <class T>
+void rotate_qk(T* qkv, const PackedBatch& b, const RopeTable<T>& table, int C, int heads, T sign) {
+  if constexpr (std::is_same_v<T, float>) {
+    switch (best_simd_path()) {
+      case SimdPath::avx512: rotate_qk_avx512(qkv, b, table, C, heads, sign); return;
+      case SimdPath::avx2: rotate_qk_avx2(qkv, b, table, C, heads, sign); return;
+      default: break;
     }
   }
+  rotate_qk_body(qkv, b, table, C, heads, sign);
 }
 
 // row[j] = e^(row[j] - shift), j < n, by exp_float (blends, no branch: vectorised on every path).

@@ -2,6 +2,7 @@
 // direct computation in double (scores, bias, softmax, weighted values) and its backward against finite differences.
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <vector>
 
 #include <catch2/catch.hpp>
@@ -119,5 +120,34 @@ TEST_CASE("float attention (vectorised softmax exp) equals double's within float
     double sum = 0.0;
     for (int j = 0; j <= i; ++j) sum += att_f[std::size_t(41 * 41 + i * 41 + j)];
     CHECK(sum == Approx(1.0).epsilon(1e-6));
+  }
+}
+
+TEST_CASE("the float RoPE rotation gives the same bits on every SIMD path, over bodies and tails", "[train][attention][simd]") {
+  const PackedBatch b = two_sequences();
+  for (const int hd : {16, 22}) {  // 8 pairs (one AVX2 vector), 11 (a vector and a tail)
+    const int heads = 3, C = heads * hd;
+    const RopeTable<float> table = make_rope_table<float>(hd, 10000.0, 5);
+    const std::vector<double> start = random_values(std::size_t(b.n_tokens() * 3 * C), 41, 2.0);
+    auto rotated = [&](peviz::SimdPath widest, bool backward) {
+      peviz::cap_simd_path(widest);
+      std::vector<float> qkv(start.begin(), start.end());
+      if (backward) rope_backward(qkv.data(), b, table, C, heads);
+      else rope_forward(qkv.data(), b, table, C, heads);
+      peviz::cap_simd_path(peviz::SimdPath::avx512);
+      return qkv;
+    };
+    for (const bool backward : {false, true}) {
+      const std::vector<float> plain = rotated(peviz::SimdPath::baseline, backward);
+      for (peviz::SimdPath path : {peviz::SimdPath::avx2, peviz::SimdPath::avx512}) {
+        if (!peviz::simd_path_supported(path)) {  // said in the output, so a pass here is not mistaken for a check
+          WARN("SKIPPED: this CPU cannot run the " << peviz::to_string(path) << " path: its RoPE is not compared");
+          continue;
+        }
+        INFO(peviz::to_string(path) << ", head_dim " << hd << (backward ? ", backward" : ", forward"));
+        const std::vector<float> wide = rotated(path, backward);
+        CHECK(std::memcmp(wide.data(), plain.data(), wide.size() * sizeof(float)) == 0);
+      }
+    }
   }
 }
