@@ -134,7 +134,7 @@ libxsmm_smmfunction xsmm_kernel(Op op_a, Op op_b, int m, int n, int k, float alp
     std::array<int, 7> shape{};
     libxsmm_smmfunction kernel = nullptr;
   };
-  thread_local std::array<Slot, 256> recent{};
+  thread_local std::array<Slot, 1024> recent{};
   const std::array<int, 7> shape = {m, n, k, lda, ldb, ldc, int(op_a) * 2 + int(beta != 0.0f)};
   std::uint32_t hash = 2166136261u;  // FNV-1a over the shape's ints
   for (const int v : shape) hash = (hash ^ std::uint32_t(v)) * 16777619u;
