@@ -11,6 +11,10 @@
 #include "core/train/layers.hpp"
 #include "core/train/spare_cores.hpp"
 
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#endif
+
 namespace peviz::train {
 
 template <class T>
@@ -155,16 +159,50 @@ void dropped_probabilities(T* D, const T* P, int L, std::size_t att_offset, cons
   }
 }
 
+#if defined(__x86_64__) || defined(__i386__)
+// out[c ldo + j] = x[j ld + c] for j, c < 8: eight rows in, eight columns out (a copy: no arithmetic, so no bit to
+// differ from the scalar loop's).
+[[PEVIZ_AVX2]] void transpose_8x8(const float* x, std::size_t ld, float* out, std::size_t ldo) {
+  __m256 r[8], t[8];
+  for (std::size_t i = 0; i < 8; ++i) r[i] = _mm256_loadu_ps(x + i * ld);
+  for (std::size_t i = 0; i < 8; i += 2) {
+    t[i] = _mm256_unpacklo_ps(r[i], r[i + 1]);  // rows i, i + 1 interleaved: columns 0, 1 (4, 5)
+    t[i + 1] = _mm256_unpackhi_ps(r[i], r[i + 1]);  // columns 2, 3 (6, 7)
+  }
+  for (std::size_t i = 0; i < 8; i += 4) {
+    r[i] = _mm256_shuffle_ps(t[i], t[i + 2], 0x44);  // rows i..i+3 of columns 0 (4)
+    r[i + 1] = _mm256_shuffle_ps(t[i], t[i + 2], 0xee);  // of columns 1 (5)
+    r[i + 2] = _mm256_shuffle_ps(t[i + 1], t[i + 3], 0x44);  // of columns 2 (6)
+    r[i + 3] = _mm256_shuffle_ps(t[i + 1], t[i + 3], 0xee);  // of columns 3 (7)
+  }
+  for (std::size_t c = 0; c < 4; ++c) {
+    _mm256_storeu_ps(out + c * ldo, _mm256_permute2f128_ps(r[c], r[c + 4], 0x20));
+    _mm256_storeu_ps(out + (c + 4) * ldo, _mm256_permute2f128_ps(r[c], r[c + 4], 0x31));
+  }
+}
+#endif
+
 // X^T of one head's [L, hd] rows of X (leading dimension ld) as [hd, L] rows, in this thread's buffer (grown to the
 // longest block once): the products with K^T and V^T then read both operands as stored, which LIBXSMM generates
-// (gemm.cpp), where a transposed B went to OpenBLAS, whose small products cost 1.7x LIBXSMM's on AVX2.
+// (gemm.cpp), where a transposed B went to OpenBLAS, whose small products cost 1.7x LIBXSMM's on AVX2. Float blocks
+// of 8 x 8 go through AVX registers on the AVX2 and AVX-512 paths.
 template <class T>
 const T* transposed_head(const T* x, std::size_t ld, int L, int hd) {
   thread_local std::vector<T> buffer;
-  const std::size_t l = std::size_t(L);
-  if (buffer.size() < l * std::size_t(hd)) buffer.resize(l * std::size_t(hd));
-  for (std::size_t j = 0; j < l; ++j)
-    for (std::size_t c = 0; c < std::size_t(hd); ++c) buffer[c * l + j] = x[j * ld + c];
+  const std::size_t l = std::size_t(L), h = std::size_t(hd);
+  if (buffer.size() < l * h) buffer.resize(l * h);
+  std::size_t blocked_j = 0, blocked_c = 0;
+#if defined(__x86_64__) || defined(__i386__)
+  if constexpr (std::is_same_v<T, float>) {
+    if (best_simd_path() != SimdPath::baseline) {
+      blocked_j = l / 8 * 8, blocked_c = h / 8 * 8;
+      for (std::size_t j = 0; j < blocked_j; j += 8)
+        for (std::size_t c = 0; c < blocked_c; c += 8) transpose_8x8(x + j * ld + c, ld, &buffer[c * l + j], l);
+    }
+  }
+#endif
+  for (std::size_t j = 0; j < l; ++j)  // what the blocks left: the last columns of every row, the last rows
+    for (std::size_t c = j < blocked_j ? blocked_c : 0; c < h; ++c) buffer[c * l + j] = x[j * ld + c];
   return buffer.data();
 }
 

@@ -151,3 +151,40 @@ TEST_CASE("the float RoPE rotation gives the same bits on every SIMD path, over 
     }
   }
 }
+
+TEST_CASE("float attention, forward and backward, gives the same bits on every SIMD path", "[train][attention][simd]") {
+  PackedBatch b;  // 19 and 9 tokens: blocks of 8 keys and remainders in the transposed K and V
+  for (const int n : {19, 9}) {
+    std::vector<int> tokens(static_cast<std::size_t>(n));
+    for (int i = 0; i < n; ++i) tokens[std::size_t(i)] = (3 * i) % 5;
+    b.append(tokens, 1);
+  }
+  for (const int hd : {16, 20}) {  // whole blocks of 8 channels, and a remainder of 4
+    const int heads = 2, C = heads * hd, L = 19;
+    const std::vector<double> qkv_d = random_values(std::size_t(b.n_tokens() * 3 * C), 43, 2.0);
+    const std::vector<double> dout_d = random_values(std::size_t(b.n_tokens() * C), 44);
+    const std::vector<float> qkv(qkv_d.begin(), qkv_d.end()), dout(dout_d.begin(), dout_d.end());
+    auto run = [&](peviz::SimdPath widest) {
+      peviz::cap_simd_path(widest);
+      std::vector<float> out(dout.size()), att(std::size_t(attention_offsets(b, heads).back()));
+      std::vector<float> dqkv(qkv.size()), scratch(std::size_t(4 * L * L));
+      attention_forward(out.data(), att.data(), qkv.data(), b, AttentionBias<float>{}, C, heads);
+      attention_backward(dqkv.data(), AttentionBiasGrads<float>{}, dout.data(), qkv.data(), att.data(), b,
+                         AttentionBias<float>{}, C, heads, scratch.data());
+      peviz::cap_simd_path(peviz::SimdPath::avx512);
+      out.insert(out.end(), att.begin(), att.end());
+      out.insert(out.end(), dqkv.begin(), dqkv.end());
+      return out;
+    };
+    const std::vector<float> plain = run(peviz::SimdPath::baseline);
+    for (peviz::SimdPath path : {peviz::SimdPath::avx2, peviz::SimdPath::avx512}) {
+      if (!peviz::simd_path_supported(path)) {  // said in the output, so a pass here is not mistaken for a check
+        WARN("SKIPPED: this CPU cannot run the " << peviz::to_string(path) << " path: its attention is not compared");
+        continue;
+      }
+      INFO(peviz::to_string(path) << ", head_dim " << hd);
+      const std::vector<float> wide = run(path);
+      CHECK(std::memcmp(wide.data(), plain.data(), wide.size() * sizeof(float)) == 0);
+    }
+  }
+}
