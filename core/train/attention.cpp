@@ -74,16 +74,23 @@ template <class T>
   rotate_qk_body(qkv, b, table, C, heads, sign);
 }
 
+void rotate_qk_baseline(float* qkv, const PackedBatch& b, const RopeTable<float>& table, int C, int heads, float sign) {
+  rotate_qk_body(qkv, b, table, C, heads, sign);
+}
+
+// The build of a float kernel for the path this process runs (best_simd_path()).
+template <class Fn>
+Fn* best_build(Fn* avx512, Fn* avx2, Fn* baseline) {
+  const SimdPath path = best_simd_path();
+  return path == SimdPath::avx512 ? avx512 : path == SimdPath::avx2 ? avx2 : baseline;
+}
+
 template <class T>
 void rotate_qk(T* qkv, const PackedBatch& b, const RopeTable<T>& table, int C, int heads, T sign) {
-  if constexpr (std::is_same_v<T, float>) {
-    switch (best_simd_path()) {
-      case SimdPath::avx512: rotate_qk_avx512(qkv, b, table, C, heads, sign); return;
-      case SimdPath::avx2: rotate_qk_avx2(qkv, b, table, C, heads, sign); return;
-      default: break;
-    }
-  }
-  rotate_qk_body(qkv, b, table, C, heads, sign);
+  if constexpr (std::is_same_v<T, float>)
+    best_build(rotate_qk_avx512, rotate_qk_avx2, rotate_qk_baseline)(qkv, b, table, C, heads, sign);
+  else
+    rotate_qk_body(qkv, b, table, C, heads, sign);
 }
 
 // row[j] = e^(row[j] - shift), j < n, by exp_float (blends, no branch: vectorised on every path).
@@ -107,20 +114,24 @@ void exp_shifted_float(SimdPath path, float* row, int n, float shift) {
 namespace {
 
 // Products q.k to probabilities in place for one [L, L] block: scale them, add the bias (fire: this block's FIRE
-// bias), mask j > i, softmax each row.
+// bias), mask j > i, softmax each row (the max and the sum in column order, so every build gives the same bits).
 template <class T>
-void bias_mask_softmax(T* P, int L, int h, T scale, const AttentionBias<T>& bias, const T* fire) {
+[[gnu::always_inline]] inline void bias_mask_softmax_body(T* __restrict P, int L, int h, T scale,
+                                                          const AttentionBias<T>& bias, const T* __restrict fire) {
+  const double* __restrict slopes = bias.alibi_slopes;
+  const T* __restrict t5 = bias.t5_table ? bias.t5_table + h * bias.t5_buckets : nullptr;
+  const int* __restrict bucket = bias.t5_bucket;
   for (int i = 0; i < L; ++i) {
-    T* row = P + std::size_t(i) * std::size_t(L);
+    T* __restrict row = P + std::size_t(i) * std::size_t(L);
     for (int j = 0; j <= i; ++j) {
       row[j] *= scale;
-      if (bias.alibi_slopes) row[j] -= T(bias.alibi_slopes[h] * double(i - j));  // Press et al. 2022
-      if (bias.t5_table) row[j] += bias.t5_table[h * bias.t5_buckets + bias.t5_bucket[i - j]];
+      if (slopes) row[j] -= T(slopes[h] * double(i - j));  // Press et al. 2022
+      if (t5) row[j] += t5[bucket[i - j]];
       if (fire) row[j] += fire[std::size_t(i) * std::size_t(L) + std::size_t(j)];
     }
     const T zmax = *std::max_element(row, row + i + 1);
     if constexpr (std::is_same_v<T, float>) {  // training: straight-line exps, vectorised on every path
-      exp_shifted_float(best_simd_path(), row, i + 1, zmax);
+      exp_shifted_body(row, i + 1, zmax);
     } else {  // the gradient checks: the C library's
       for (int j = 0; j <= i; ++j) row[j] = std::exp(row[j] - zmax);
     }
@@ -129,6 +140,55 @@ void bias_mask_softmax(T* P, int L, int h, T scale, const AttentionBias<T>& bias
     for (int j = 0; j <= i; ++j) row[j] /= sum;
     std::fill(row + i + 1, row + L, T(0));
   }
+}
+
+// The softmax's backward for one [L, L] block in place: dS = P (dP - sum_k P dP), row by row (the sum in column
+// order), 0 above the diagonal.
+template <class T>
+[[gnu::always_inline]] inline void softmax_backward_body(T* __restrict dS, const T* __restrict P, int L) {
+  for (int i = 0; i < L; ++i) {
+    const T* __restrict p = P + std::size_t(i) * std::size_t(L);
+    T* __restrict d = dS + std::size_t(i) * std::size_t(L);
+    T dot = 0;
+    for (int j = 0; j <= i; ++j) dot += p[j] * d[j];
+    for (int j = 0; j <= i; ++j) d[j] = p[j] * (d[j] - dot);
+    std::fill(d + i + 1, d + L, T(0));
+  }
+}
+
+// Both as AVX-512, AVX2 and baseline functions (the same operations in the same order: the same bits).
+[[PEVIZ_AVX512]] void bias_mask_softmax_avx512(float* P, int L, int h, float scale, const AttentionBias<float>& bias,
+                                               const float* fire) {
+  bias_mask_softmax_body(P, L, h, scale, bias, fire);
+}
+[[PEVIZ_AVX2]] void bias_mask_softmax_avx2(float* P, int L, int h, float scale, const AttentionBias<float>& bias,
+                                           const float* fire) {
+  bias_mask_softmax_body(P, L, h, scale, bias, fire);
+}
+[[PEVIZ_AVX512]] void softmax_backward_avx512(float* dS, const float* P, int L) { softmax_backward_body(dS, P, L); }
+[[PEVIZ_AVX2]] void softmax_backward_avx2(float* dS, const float* P, int L) { softmax_backward_body(dS, P, L); }
+
+void bias_mask_softmax_baseline(float* P, int L, int h, float scale, const AttentionBias<float>& bias,
+                                const float* fire) {
+  bias_mask_softmax_body(P, L, h, scale, bias, fire);
+}
+void softmax_backward_baseline(float* dS, const float* P, int L) { softmax_backward_body(dS, P, L); }
+
+template <class T>
+void bias_mask_softmax(T* P, int L, int h, T scale, const AttentionBias<T>& bias, const T* fire) {
+  if constexpr (std::is_same_v<T, float>)
+    best_build(bias_mask_softmax_avx512, bias_mask_softmax_avx2, bias_mask_softmax_baseline)(P, L, h, scale, bias,
+                                                                                             fire);
+  else
+    bias_mask_softmax_body(P, L, h, scale, bias, fire);
+}
+
+template <class T>
+void softmax_backward(T* dS, const T* P, int L) {
+  if constexpr (std::is_same_v<T, float>)
+    best_build(softmax_backward_avx512, softmax_backward_avx2, softmax_backward_baseline)(dS, P, L);
+  else
+    softmax_backward_body(dS, P, L);
 }
 
 // Calls fn(L, first token, offset of the [L, L] probability block, head, first head of the range) for every
@@ -286,13 +346,9 @@ void attention_backward(T* dqkv, const AttentionBiasGrads<T>& dbias, const T* do
       weights = D;
     }
     gemm(Op::transpose, Op::none, L, hd, L, T(1), weights, L, dO, C, T(0), dq + 2 * C, 3 * C);  // dV = P^T dO
-    for (int i = 0; i < L; ++i) {  // softmax backward: dS = P (dP - sum_k P dP)
-      const T* p = P + std::size_t(i) * std::size_t(L);
-      T* d = dS + std::size_t(i) * std::size_t(L);
-      T dot = 0;
-      for (int j = 0; j <= i; ++j) dot += p[j] * d[j];
-      for (int j = 0; j <= i; ++j) d[j] = p[j] * (d[j] - dot);
-      std::fill(d + i + 1, d + L, T(0));
+    softmax_backward(dS, P, L);
+    for (int i = 0; i < L; ++i) {  // the trained biases' gradients: dS's, row by row
+      const T* d = dS + std::size_t(i) * std::size_t(L);
       if (dbias.t5_table)
         for (int j = 0; j <= i; ++j) dbias.t5_table[h * bias.t5_buckets + bias.t5_bucket[i - j]] += d[j];
       if (dbias.fire)

@@ -152,7 +152,7 @@ TEST_CASE("the float RoPE rotation gives the same bits on every SIMD path, over 
   }
 }
 
-TEST_CASE("float attention, forward and backward, gives the same bits on every SIMD path", "[train][attention][simd]") {
+TEST_CASE("float attention, forward and backward, with and without ALiBi, gives the same bits on every SIMD path", "[train][attention][simd]") {
   PackedBatch b;  // 19 and 9 tokens: blocks of 8 keys and remainders in the transposed K and V
   for (const int n : {19, 9}) {
     std::vector<int> tokens(static_cast<std::size_t>(n));
@@ -164,13 +164,22 @@ TEST_CASE("float attention, forward and backward, gives the same bits on every S
     const std::vector<double> qkv_d = random_values(std::size_t(b.n_tokens() * 3 * C), 43, 2.0);
     const std::vector<double> dout_d = random_values(std::size_t(b.n_tokens() * C), 44);
     const std::vector<float> qkv(qkv_d.begin(), qkv_d.end()), dout(dout_d.begin(), dout_d.end());
-    auto run = [&](peviz::SimdPath widest) {
+    const double slopes[] = {0.5, 0.25};
+    auto run = [&](peviz::SimdPath widest) {  // without a bias, then with ALiBi's
       peviz::cap_simd_path(widest);
-      std::vector<float> out(dout.size()), att(std::size_t(attention_offsets(b, heads).back()));
-      std::vector<float> dqkv(qkv.size()), scratch(std::size_t(4 * L * L));
-      attention_forward(out.data(), att.data(), qkv.data(), b, AttentionBias<float>{}, C, heads);
-      attention_backward(dqkv.data(), AttentionBiasGrads<float>{}, dout.data(), qkv.data(), att.data(), b,
-                         AttentionBias<float>{}, C, heads, scratch.data());
+      std::vector<float> out, att, dqkv;
+      for (const double* alibi : {static_cast<const double*>(nullptr), slopes}) {
+        AttentionBias<float> bias;
+        bias.alibi_slopes = alibi;
+        std::vector<float> o(dout.size()), a(std::size_t(attention_offsets(b, heads).back()));
+        std::vector<float> d(qkv.size()), scratch(std::size_t(4 * L * L));
+        attention_forward(o.data(), a.data(), qkv.data(), b, bias, C, heads);
+        attention_backward(d.data(), AttentionBiasGrads<float>{}, dout.data(), qkv.data(), a.data(), b, bias, C, heads,
+                           scratch.data());
+        out.insert(out.end(), o.begin(), o.end());
+        att.insert(att.end(), a.begin(), a.end());
+        dqkv.insert(dqkv.end(), d.begin(), d.end());
+      }
       peviz::cap_simd_path(peviz::SimdPath::avx512);
       out.insert(out.end(), att.begin(), att.end());
       out.insert(out.end(), dqkv.begin(), dqkv.end());
