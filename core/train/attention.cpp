@@ -115,6 +115,9 @@ namespace {
 
 // Products q.k to probabilities in place for one [L, L] block: scale them, add the bias (fire: this block's FIRE
 // bias), mask j > i, softmax each row (the max and the sum in column order, so every build gives the same bits).
+// The float exps run over the whole block at once, so that they fill whole vectors: each row's scores are shifted by
+// the row's max first (the same subtraction the exp of the shifted score did), the values above the diagonal (the
+// bare products, finite) go through the exp too, and are zeroed after.
 template <class T>
 [[gnu::always_inline]] inline void bias_mask_softmax_body(T* __restrict P, int L, int h, T scale,
                                                           const AttentionBias<T>& bias, const T* __restrict fire) {
@@ -130,11 +133,15 @@ template <class T>
       if (fire) row[j] += fire[std::size_t(i) * std::size_t(L) + std::size_t(j)];
     }
     const T zmax = *std::max_element(row, row + i + 1);
-    if constexpr (std::is_same_v<T, float>) {  // training: straight-line exps, vectorised on every path
-      exp_shifted_body(row, i + 1, zmax);
-    } else {  // the gradient checks: the C library's
+    if constexpr (std::is_same_v<T, float>) {
+      for (int j = 0; j <= i; ++j) row[j] -= zmax;
+    } else {  // the gradient checks: the C library's exp
       for (int j = 0; j <= i; ++j) row[j] = std::exp(row[j] - zmax);
     }
+  }
+  if constexpr (std::is_same_v<T, float>) exp_shifted_body(P, L * L, 0.0f);  // x - 0 = x: no bit changes
+  for (int i = 0; i < L; ++i) {
+    T* __restrict row = P + std::size_t(i) * std::size_t(L);
     T sum = 0;
     for (int j = 0; j <= i; ++j) sum += row[j];
     for (int j = 0; j <= i; ++j) row[j] /= sum;
