@@ -314,7 +314,8 @@ void attention_forward(T* out, T* att, const T* qkv, const PackedBatch& b, const
   for_each_sequence_head(b, heads, hd, [&](int L, std::size_t start, std::size_t att_offset, int h, int first_head) {
     const T* q = qkv + start * std::size_t(3 * C) + std::size_t(h * hd);
     T* P = att + att_offset;
-    gemm(Op::none, Op::none, L, L, hd, T(1), q, 3 * C, transposed_head(q + C, std::size_t(3 * C), L, hd), L, T(0), P, L);
+    const T* k_t = transposed_head(q + C, std::size_t(3 * C), L, hd);  // K^T
+    gemm(Op::none, Op::none, L, L, hd, T(1), q, 3 * C, k_t, L, T(0), P, L);
     bias_mask_softmax(P, L, h, scale, bias, bias.fire ? bias.fire + att_offset : nullptr);
     const T* weights = P;
     if (dropout.on()) {  // one block per core

@@ -120,9 +120,9 @@ CBLAS_TRANSPOSE blas_op(Op op) { return op == Op::none ? CblasNoTrans : CblasTra
 // Its kernels are column-major, so the row-major C = op(A) op(B) is computed as the column-major
 // C^T = op(B)^T op(A)^T: B's storage is LIBXSMM's first operand, A's its second, with m and n swapped. LIBXSMM 1.17
 // generates only alpha = 1, beta = 0 or 1, and no transposed first operand (a transposed B here: the engine copies W,
-// and attention.cpp K and V, transposed first); other products, and any shape it declines (nullptr), go to OpenBLAS. Each output element is one
-// sum over k in order, whatever m and n, so a product split by rows between cores gives the bits of the whole
-// (gemm_split_align; tests/core/train/spare_cores_test.cpp).
+// and attention.cpp K and V, transposed first); other products, and any shape it declines (nullptr), go to OpenBLAS.
+// Each output element is one sum over k in order, whatever m and n, so a product split by rows between cores gives
+// the bits of the whole (gemm_split_align; tests/core/train/spare_cores_test.cpp).
 bool xsmm_shape(Op op_b, int m, int n, int k, float alpha, float beta) {
   return op_b == Op::none && alpha == 1.0f && (beta == 0.0f || beta == 1.0f) && m > 0 && n > 0 && k > 0;
 }
@@ -175,19 +175,24 @@ bool xsmm_in_blocks() {
 // Calls fn(kernel, first row, first k) for each block of a product of the kind LIBXSMM generates, in order (rows, then
 // k); a null kernel where LIBXSMM declines a block's shape. LIBXSMM generates a kernel per shape, and the engine's
 // products have the batch's token count as m (the forward and the input gradients) or as k (the weight gradients):
-// whole, the default model's AVX2 step generated 15 new kernels on average (2208 of more than 64^3 in 150 steps, 18 MB
-// of code, LIBXSMM_VERBOSE=2) and ran each new one cold. In blocks (xsmm_in_blocks), m goes in fixed_blocks of rows
-// (each element is one sum over k in order whatever m: gemm_split_align), and so does k where beta is 1: a beta-1
-// kernel starts each element's sum from C's value, so a block of k continues the chain of multiply-adds where the
-// block before it stored it.
+// whole, the default model's AVX2 step generated 15 new kernels on average (2208 of more than 64^3 in 150 steps,
+// 17 MB of code, LIBXSMM_VERBOSE=2) and ran each new one cold. In blocks (xsmm_in_blocks), an m over 256 goes in
+// fixed_blocks of rows (each element is one sum over k in order whatever m: gemm_split_align), and so does a k over
+// 256 where beta is 1: a beta-1 kernel starts each element's sum from C's value, so a block of k continues the chain
+// of multiply-adds where the block before it stored it. Smaller products (the attention's) stay whole.
 template <class Fn>
 void for_each_xsmm_block(Op op_a, int m, int n, int k, float beta, int lda, int ldb, int ldc, Fn fn) {
-  if (!xsmm_in_blocks()) return fn(xsmm_kernel(op_a, Op::none, m, n, k, 1.0f, lda, ldb, beta, ldc), 0, 0);
-  fixed_blocks(m, [&](int r0, int rows) {
-    auto block = [&](int k0, int ks) { fn(xsmm_kernel(op_a, Op::none, rows, n, ks, 1.0f, lda, ldb, beta, ldc), r0, k0); };
-    if (beta == 1.0f) fixed_blocks(k, block);
+  const bool block_rows = xsmm_in_blocks() && m > 256, block_k = xsmm_in_blocks() && beta == 1.0f && k > 256;
+  if (!block_rows && !block_k) return fn(xsmm_kernel(op_a, Op::none, m, n, k, 1.0f, lda, ldb, beta, ldc), 0, 0);
+  auto rows_from = [&](int r0, int rows) {
+    auto block = [&](int k0, int ks) {
+      fn(xsmm_kernel(op_a, Op::none, rows, n, ks, 1.0f, lda, ldb, beta, ldc), r0, k0);
+    };
+    if (block_k) fixed_blocks(k, block);
     else block(0, k);
-  });
+  };
+  if (block_rows) fixed_blocks(m, rows_from);
+  else rows_from(0, m);
 }
 
 // Whether LIBXSMM serves every block of this product (and so gemm() sends it to LIBXSMM).

@@ -69,8 +69,8 @@ template <class T>
 }
 
 template <class T>
-[[gnu::always_inline]] inline void layernorm_row(T* __restrict out, const T* __restrict x, const T* __restrict w, const T* __restrict bias, T m, T s,
-                   int C) {
+[[gnu::always_inline]] inline void layernorm_row(T* __restrict out, const T* __restrict x, const T* __restrict w,
+                                                 const T* __restrict bias, T m, T s, int C) {
   for (int c = 0; c < C; ++c) out[c] = (x[c] - m) * s * w[c] + bias[c];
 }
 
@@ -102,9 +102,10 @@ void layernorm_forward(T* out, T* mean, T* rstd, const T* inp, const T* w, const
 // One row's share of the gradients, given the row's means over c of dnorm = w dout and of dnorm * norm (the
 // buffers never overlap, which lets the loop vectorise along c).
 template <class T>
-[[gnu::always_inline]] inline void layernorm_backward_row(T* __restrict dx, T* __restrict dw, T* __restrict dbias, const T* __restrict d,
-                            const T* __restrict x, const T* __restrict w, T m, T s, const T* __restrict dresidual,
-                            int C) {
+[[gnu::always_inline]] inline void layernorm_backward_row(T* __restrict dx, T* __restrict dw, T* __restrict dbias,
+                                                          const T* __restrict d, const T* __restrict x,
+                                                          const T* __restrict w, T m, T s,
+                                                          const T* __restrict dresidual, int C) {
   const T dnorm_mean = lane_sum<T>(C, [&](int c) { return w[c] * d[c]; }) / T(C);
   const T dnorm_norm_mean = lane_sum<T>(C, [&](int c) { return w[c] * d[c] * ((x[c] - m) * s); }) / T(C);
   for (int c = 0; c < C; ++c) {

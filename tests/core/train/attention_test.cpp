@@ -123,7 +123,8 @@ TEST_CASE("float attention (vectorised softmax exp) equals double's within float
   }
 }
 
-TEST_CASE("the float RoPE rotation gives the same bits on every SIMD path, over bodies and tails", "[train][attention][simd]") {
+TEST_CASE("the float RoPE rotation gives the same bits on every SIMD path, over bodies and tails",
+          "[train][attention][simd]") {
   const PackedBatch b = two_sequences();
   for (const int hd : {16, 22}) {  // 8 pairs (one AVX2 vector), 11 (a vector and a tail)
     const int heads = 3, C = heads * hd;
@@ -152,7 +153,8 @@ TEST_CASE("the float RoPE rotation gives the same bits on every SIMD path, over 
   }
 }
 
-TEST_CASE("float attention, forward and backward, with and without ALiBi, gives the same bits on every SIMD path", "[train][attention][simd]") {
+TEST_CASE("float attention, forward and backward, with and without ALiBi, gives the same bits on every SIMD path",
+          "[train][attention][simd]") {
   PackedBatch b;  // 19 and 9 tokens: blocks of 8 keys and remainders in the transposed K and V
   for (const int n : {19, 9}) {
     std::vector<int> tokens(static_cast<std::size_t>(n));

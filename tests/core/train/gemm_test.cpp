@@ -80,8 +80,9 @@ TEST_CASE("beta 0 ignores what C held (even NaN)", "[train][gemm]") {
 }
 
 #ifndef PEVIZ_GEMM_EIGEN
-// gemm.cpp computes LIBXSMM's products in blocks of rows, and of k where beta is 1, where LIBXSMM generates AVX2 code
-// (the forced-AVX2 run of core_tests, LIBXSMM_TARGET=hsw): each block's kernel must give the whole kernel's bits.
+// gemm.cpp computes LIBXSMM's products in blocks of rows (m over 256), and of k (over 256) where beta is 1, where
+// LIBXSMM generates AVX2 code (the forced-AVX2 run of core_tests, LIBXSMM_TARGET=hsw): each block's kernel must give
+// the whole kernel's bits.
 TEST_CASE("LIBXSMM's products in blocks give the bits of its kernel for the whole product", "[train][gemm][simd]") {
   std::mt19937 rng(13);
   std::uniform_real_distribution<float> u(-1.0f, 1.0f);

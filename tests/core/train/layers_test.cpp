@@ -166,7 +166,8 @@ TEST_CASE("LayerNorm, the adds and the column sums give the same bits on every S
       Result r{std::vector<float>(n), std::vector<float>(N), std::vector<float>(N), std::vector<float>(n),
                std::vector<float>(n), random_floats(std::size_t(C), 36), random_floats(std::size_t(C), 37),
                std::vector<float>(n), random_floats(std::size_t(C), 38)};
-      layernorm_forward_float(path, r.out.data(), r.mean.data(), r.rstd.data(), inp.data(), w.data(), bias.data(), N, C);
+      layernorm_forward_float(path, r.out.data(), r.mean.data(), r.rstd.data(), inp.data(), w.data(), bias.data(), N,
+                              C);
       layernorm_backward_float(path, r.dinp.data(), r.dw.data(), r.dbias.data(), dout.data(), inp.data(), w.data(),
                                r.mean.data(), r.rstd.data(), N, C, nullptr);
       layernorm_backward_float(path, r.dinp_residual.data(), r.dw.data(), r.dbias.data(), dout.data(), inp.data(),
