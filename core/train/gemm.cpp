@@ -119,17 +119,34 @@ CBLAS_TRANSPOSE blas_op(Op op) { return op == Op::none ? CblasNoTrans : CblasTra
 // pack its operands: on the engine's NN and TN shapes it takes 13-46% less time than OpenBLAS (docs/benchmarks.md).
 // Its kernels are column-major, so the row-major C = op(A) op(B) is computed as the column-major
 // C^T = op(B)^T op(A)^T: B's storage is LIBXSMM's first operand, A's its second, with m and n swapped. LIBXSMM 1.17
-// generates only alpha = 1, beta = 0 or 1, and no transposed first operand (a transposed B here: the engine's
-// x W^T and Q K^T); those products, and any shape it declines (nullptr), go to OpenBLAS. Each output element is one
-// sum over k in order, whatever m and n, so a product split by rows between cores gives the bits of the whole
-// (gemm_split_align; tests/core/train/spare_cores_test.cpp).
+// generates only alpha = 1, beta = 0 or 1, and no transposed first operand (a transposed B here: the engine copies W,
+// and attention.cpp K and V, transposed first); other products, and any shape it declines (nullptr), go to OpenBLAS.
+// Each output element is one sum over k in order, whatever m and n, so a product split by rows between cores gives
+// the bits of the whole (gemm_split_align; tests/core/train/spare_cores_test.cpp).
+bool xsmm_shape(Op op_b, int m, int n, int k, float alpha, float beta) {
+  return op_b == Op::none && alpha == 1.0f && (beta == 0.0f || beta == 1.0f) && m > 0 && n > 0 && k > 0;
+}
+
+// LIBXSMM's own registry hashes the whole descriptor at every call, which took 1.5% of a training step on AVX2 (the
+// attention's six small products per sequence and head): each thread keeps the kernels of its recent shapes in front
+// of it, one slot per hash of the shape.
 libxsmm_smmfunction xsmm_kernel(Op op_a, Op op_b, int m, int n, int k, float alpha, int lda, int ldb, float beta,
                                 int ldc) {
-  if (op_b != Op::none || alpha != 1.0f || (beta != 0.0f && beta != 1.0f) || m <= 0 || n <= 0 || k <= 0)
-    return nullptr;
+  if (!xsmm_shape(op_b, m, n, k, alpha, beta)) return nullptr;
+  struct Slot {
+    std::array<int, 7> shape{};
+    libxsmm_smmfunction kernel = nullptr;
+  };
+  thread_local std::array<Slot, 1024> recent{};
+  const std::array<int, 7> shape = {m, n, k, lda, ldb, ldc, int(op_a) * 2 + int(beta != 0.0f)};
+  std::uint32_t hash = 2166136261u;  // FNV-1a over the shape's ints
+  for (const int v : shape) hash = (hash ^ std::uint32_t(v)) * 16777619u;
+  Slot& slot = recent[(hash ^ hash >> 16) % recent.size()];
+  if (slot.kernel && slot.shape == shape) return slot.kernel;
   const int flags = op_a == Op::transpose ? LIBXSMM_GEMM_FLAG_TRANS_B : LIBXSMM_GEMM_FLAG_NONE;
   const libxsmm_blasint first_ld = ldb, second_ld = lda, out_ld = ldc;
-  return libxsmm_smmdispatch(n, m, k, &first_ld, &second_ld, &out_ld, &alpha, &beta, &flags, nullptr);
+  slot = {shape, libxsmm_smmdispatch(n, m, k, &first_ld, &second_ld, &out_ld, &alpha, &beta, &flags, nullptr)};
+  return slot.kernel;
 }
 
 // LIBXSMM's generated kernels return with the upper halves of the vector registers in use (no vzeroupper). The
@@ -137,9 +154,59 @@ libxsmm_smmfunction xsmm_kernel(Op op_a, Op op_b, int m, int n, int k, float alp
 // penalty on every instruction: the cross-entropy after the output layer's product took 30 times longer (perf).
 [[gnu::target("avx")]] void clear_upper_halves() { _mm256_zeroupper(); }
 
+// Calls fn(first, count) for blocks that cover [0, total) in order: blocks of 256, then one of a multiple of 16, then
+// the rest (under 16), so that the blocks of any total have one of 1 + 15 + 15 sizes.
+template <class Fn>
+void fixed_blocks(int total, Fn fn) {
+  int first = 0;
+  for (; total - first >= 256; first += 256) fn(first, 256);
+  if (const int sixteens = (total - first) / 16 * 16) fn(first, sixteens), first += sixteens;
+  if (first < total) fn(first, total - first);
+}
+
+// Whether gemm() computes LIBXSMM's products in blocks (below): where LIBXSMM generates AVX2 code or less. Its
+// AVX-512 kernels give other bits for some blocks than for the whole (the training run's loss moved in the last bits),
+// its AVX2 ones keep them (the same loss to the bit at 150 steps, for rows and for k in blocks).
+bool xsmm_in_blocks() {
+  static const bool blocks = libxsmm_get_target_archid() < LIBXSMM_X86_AVX512;
+  return blocks;
+}
+
+// Calls fn(kernel, first row, first k) for each block of a product of the kind LIBXSMM generates, in order (rows, then
+// k); a null kernel where LIBXSMM declines a block's shape. LIBXSMM generates a kernel per shape, and the engine's
+// products have the batch's token count as m (the forward and the input gradients) or as k (the weight gradients):
+// whole, the default model's AVX2 step generated 15 new kernels on average (2208 of more than 64^3 in 150 steps,
+// 17 MB of code, LIBXSMM_VERBOSE=2) and ran each new one cold. In blocks (xsmm_in_blocks), an m over 256 goes in
+// fixed_blocks of rows (each element is one sum over k in order whatever m: gemm_split_align), and so does a k over
+// 256 where beta is 1: a beta-1 kernel starts each element's sum from C's value, so a block of k continues the chain
+// of multiply-adds where the block before it stored it. Smaller products (the attention's) stay whole.
+template <class Fn>
+void for_each_xsmm_block(Op op_a, int m, int n, int k, float beta, int lda, int ldb, int ldc, Fn fn) {
+  const bool block_rows = xsmm_in_blocks() && m > 256, block_k = xsmm_in_blocks() && beta == 1.0f && k > 256;
+  if (!block_rows && !block_k) return fn(xsmm_kernel(op_a, Op::none, m, n, k, 1.0f, lda, ldb, beta, ldc), 0, 0);
+  auto rows_from = [&](int r0, int rows) {
+    auto block = [&](int k0, int ks) {
+      fn(xsmm_kernel(op_a, Op::none, rows, n, ks, 1.0f, lda, ldb, beta, ldc), r0, k0);
+    };
+    if (block_k) fixed_blocks(k, block);
+    else block(0, k);
+  };
+  if (block_rows) fixed_blocks(m, rows_from);
+  else rows_from(0, m);
+}
+
+// Whether LIBXSMM serves every block of this product (and so gemm() sends it to LIBXSMM).
+bool xsmm_serves(Op op_a, Op op_b, int m, int n, int k, float alpha, int lda, int ldb, float beta, int ldc) {
+  if (!xsmm_shape(op_b, m, n, k, alpha, beta)) return false;
+  bool served = true;
+  for_each_xsmm_block(op_a, m, n, k, beta, lda, ldb, ldc,
+                      [&](libxsmm_smmfunction kernel, int, int) { served = served && kernel != nullptr; });
+  return served;
+}
+
 // Whether gemm() sends this product to LIBXSMM (float products it generates a kernel for) or to OpenBLAS.
 bool served_by_xsmm(Op op_a, Op op_b, int m, int n, int k, float alpha, int lda, int ldb, float beta, int ldc) {
-  return xsmm_kernel(op_a, op_b, m, n, k, alpha, lda, ldb, beta, ldc) != nullptr;
+  return xsmm_serves(op_a, op_b, m, n, k, alpha, lda, ldb, beta, ldc);
 }
 bool served_by_xsmm(Op, Op, int, int, int, double, int, int, double, int) { return false; }
 
@@ -153,8 +220,12 @@ bool xsmm_uses_avx() {
 
 void gemm(Op op_a, Op op_b, int m, int n, int k, float alpha, const float* a, int lda, const float* b, int ldb,
           float beta, float* c, int ldc) {
-  if (const libxsmm_smmfunction kernel = xsmm_kernel(op_a, op_b, m, n, k, alpha, lda, ldb, beta, ldc)) {
-    kernel(b, a, c);
+  if (xsmm_serves(op_a, op_b, m, n, k, alpha, lda, ldb, beta, ldc)) {
+    const std::size_t la = std::size_t(lda), lb = std::size_t(ldb), lc = std::size_t(ldc);
+    for_each_xsmm_block(op_a, m, n, k, beta, lda, ldb, ldc, [&](libxsmm_smmfunction kernel, int r0, int k0) {
+      const std::size_t r = std::size_t(r0), kb = std::size_t(k0);
+      kernel(b + kb * lb, op_a == Op::none ? a + r * la + kb : a + kb * la + r, c + r * lc);
+    });
     if (xsmm_uses_avx()) clear_upper_halves();
     return;
   }

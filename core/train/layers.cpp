@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <type_traits>
 
 #include "core/train/gemm.hpp"
 #include "core/train/spare_cores.hpp"
@@ -12,23 +13,28 @@ namespace peviz::train {
 
 template <class T>
 void embedding_forward(T* out, const PackedBatch& b, const T* wte, const T* wpe, int C) {
+  [[maybe_unused]] const SimdPath path = best_simd_path();
   for (int t = 0; t < b.n_tokens(); ++t) {
     const T* tok = wte + std::size_t(b.tokens[std::size_t(t)]) * std::size_t(C);
     const T* pos = wpe ? wpe + std::size_t(b.positions[std::size_t(t)]) * std::size_t(C) : nullptr;
     T* o = out + std::size_t(t) * std::size_t(C);
-    for (int c = 0; c < C; ++c) o[c] = pos ? tok[c] + pos[c] : tok[c];
+    if (!pos) std::copy(tok, tok + C, o);
+    else if constexpr (std::is_same_v<T, float>) add_float(path, o, tok, pos, std::size_t(C));
+    else for (int c = 0; c < C; ++c) o[c] = tok[c] + pos[c];
   }
 }
 
 template <class T>
 void embedding_backward(T* dwte, T* dwpe, const T* dout, const PackedBatch& b, int C) {
+  [[maybe_unused]] const SimdPath path = best_simd_path();
+  auto add_row = [&](T* acc, const T* d) {
+    if constexpr (std::is_same_v<T, float>) accumulate_rows_float(path, acc, d, 0, 1, std::size_t(C));
+    else for (int c = 0; c < C; ++c) acc[c] += d[c];
+  };
   for (int t = 0; t < b.n_tokens(); ++t) {
     const T* d = dout + std::size_t(t) * std::size_t(C);
-    T* tok = dwte + std::size_t(b.tokens[std::size_t(t)]) * std::size_t(C);
-    for (int c = 0; c < C; ++c) tok[c] += d[c];
-    if (!dwpe) continue;
-    T* pos = dwpe + std::size_t(b.positions[std::size_t(t)]) * std::size_t(C);
-    for (int c = 0; c < C; ++c) pos[c] += d[c];
+    add_row(dwte + std::size_t(b.tokens[std::size_t(t)]) * std::size_t(C), d);
+    if (dwpe) add_row(dwpe + std::size_t(b.positions[std::size_t(t)]) * std::size_t(C), d);
   }
 }
 
@@ -49,8 +55,9 @@ template <class T, class Term>
   return acc[0];
 }
 
+// The row functions below are inlined into each path's build of the float kernels (and into the double passes).
 template <class T>
-void layernorm_stats(const T* __restrict x, int C, T& mean, T& rstd) {
+[[gnu::always_inline]] inline void layernorm_stats(const T* __restrict x, int C, T& mean, T& rstd) {
   constexpr T eps = T(1e-5);
   const T m = lane_sum<T>(C, [&](int c) { return x[c]; }) / T(C);
   const T var = lane_sum<T>(C, [&](int c) {
@@ -62,28 +69,43 @@ void layernorm_stats(const T* __restrict x, int C, T& mean, T& rstd) {
 }
 
 template <class T>
-void layernorm_row(T* __restrict out, const T* __restrict x, const T* __restrict w, const T* __restrict bias, T m, T s,
-                   int C) {
+[[gnu::always_inline]] inline void layernorm_row(T* __restrict out, const T* __restrict x, const T* __restrict w,
+                                                 const T* __restrict bias, T m, T s, int C) {
   for (int c = 0; c < C; ++c) out[c] = (x[c] - m) * s * w[c] + bias[c];
+}
+
+template <class T>
+[[gnu::always_inline]] inline void layernorm_forward_rows(T* __restrict out, T* __restrict mean, T* __restrict rstd,
+                                                          const T* __restrict inp, const T* __restrict w,
+                                                          const T* __restrict bias, int N, int C) {
+  const std::size_t pc = std::size_t(C);
+  for (std::size_t t = 0; t < std::size_t(N); ++t) {
+    layernorm_stats(inp + t * pc, C, mean[t], rstd[t]);
+    layernorm_row(out + t * pc, inp + t * pc, w, bias, mean[t], rstd[t], C);
+  }
 }
 
 template <class T>
 void layernorm_forward(T* out, T* mean, T* rstd, const T* inp, const T* w, const T* bias, int N, int C) {
   const std::size_t pc = std::size_t(C);
+  [[maybe_unused]] const SimdPath path = best_simd_path();
   split_rows(std::size_t(N), 1, 4.0 * N * C, [&](std::size_t first, std::size_t end) {
-    for (std::size_t t = first; t < end; ++t) {
-      layernorm_stats(inp + t * pc, C, mean[t], rstd[t]);
-      layernorm_row(out + t * pc, inp + t * pc, w, bias, mean[t], rstd[t], C);
-    }
+    if constexpr (std::is_same_v<T, float>)
+      layernorm_forward_float(path, out + first * pc, mean + first, rstd + first, inp + first * pc, w, bias,
+                              int(end - first), C);
+    else
+      layernorm_forward_rows(out + first * pc, mean + first, rstd + first, inp + first * pc, w, bias,
+                             int(end - first), C);
   });
 }
 
 // One row's share of the gradients, given the row's means over c of dnorm = w dout and of dnorm * norm (the
 // buffers never overlap, which lets the loop vectorise along c).
 template <class T>
-void layernorm_backward_row(T* __restrict dx, T* __restrict dw, T* __restrict dbias, const T* __restrict d,
-                            const T* __restrict x, const T* __restrict w, T m, T s, const T* __restrict dresidual,
-                            int C) {
+[[gnu::always_inline]] inline void layernorm_backward_row(T* __restrict dx, T* __restrict dw, T* __restrict dbias,
+                                                          const T* __restrict d, const T* __restrict x,
+                                                          const T* __restrict w, T m, T s,
+                                                          const T* __restrict dresidual, int C) {
   const T dnorm_mean = lane_sum<T>(C, [&](int c) { return w[c] * d[c]; }) / T(C);
   const T dnorm_norm_mean = lane_sum<T>(C, [&](int c) { return w[c] * d[c] * ((x[c] - m) * s); }) / T(C);
   for (int c = 0; c < C; ++c) {
@@ -96,13 +118,99 @@ void layernorm_backward_row(T* __restrict dx, T* __restrict dw, T* __restrict db
 }
 
 template <class T>
-void layernorm_backward(T* dinp, T* dw, T* dbias, const T* dout, const T* inp, const T* w, const T* mean,
-                        const T* rstd, int N, int C, const T* dresidual) {
+[[gnu::always_inline]] inline void layernorm_backward_rows(T* dinp, T* dw, T* dbias, const T* dout, const T* inp,
+                                                           const T* w, const T* mean, const T* rstd, int N, int C,
+                                                           const T* dresidual) {
   // llm.c layernorm_backward: dx = rstd * (dnorm - mean(dnorm) - norm * mean(dnorm * norm)).
   const std::size_t pc = std::size_t(C);
   for (std::size_t t = 0; t < std::size_t(N); ++t)
     layernorm_backward_row(dinp + t * pc, dw, dbias, dout + t * pc, inp + t * pc, w, mean[t], rstd[t],
                            dresidual ? dresidual + t * pc : nullptr, C);
+}
+
+template <class T>
+void layernorm_backward(T* dinp, T* dw, T* dbias, const T* dout, const T* inp, const T* w, const T* mean,
+                        const T* rstd, int N, int C, const T* dresidual) {
+  if constexpr (std::is_same_v<T, float>)
+    layernorm_backward_float(best_simd_path(), dinp, dw, dbias, dout, inp, w, mean, rstd, N, C, dresidual);
+  else
+    layernorm_backward_rows(dinp, dw, dbias, dout, inp, w, mean, rstd, N, C, dresidual);
+}
+
+namespace {
+
+// Each float kernel's body, built once per path below.
+[[gnu::always_inline]] inline void add_body(float* __restrict out, const float* __restrict a,
+                                            const float* __restrict b, std::size_t n) {
+  for (std::size_t i = 0; i < n; ++i) out[i] = a[i] + b[i];
+}
+[[gnu::always_inline]] inline void accumulate_rows_body(float* __restrict acc, const float* __restrict rows,
+                                                        std::size_t stride, std::size_t count, std::size_t n) {
+  for (std::size_t r = 0; r < count; ++r) {
+    const float* __restrict row = rows + r * stride;
+    for (std::size_t i = 0; i < n; ++i) acc[i] += row[i];
+  }
+}
+
+// The same bodies as AVX-512, AVX2 and baseline functions: PEVIZ_SIMD_BUILDS(name, (params), (args)) defines
+// name_avx512, name_avx2 and name_baseline, each calling name_body's inlined copy.
+#define PEVIZ_SIMD_BUILDS(name, params, args)            \
+  [[PEVIZ_AVX512]] void name##_avx512 params { name##_body args; } \
+  [[PEVIZ_AVX2]] void name##_avx2 params { name##_body args; }     \
+  void name##_baseline params { name##_body args; }
+
+[[gnu::always_inline]] inline void layernorm_forward_body(float* out, float* mean, float* rstd, const float* inp,
+                                                          const float* w, const float* bias, int N, int C) {
+  layernorm_forward_rows(out, mean, rstd, inp, w, bias, N, C);
+}
+[[gnu::always_inline]] inline void layernorm_backward_body(float* dinp, float* dw, float* dbias, const float* dout,
+                                                           const float* inp, const float* w, const float* mean,
+                                                           const float* rstd, int N, int C, const float* dresidual) {
+  layernorm_backward_rows(dinp, dw, dbias, dout, inp, w, mean, rstd, N, C, dresidual);
+}
+
+PEVIZ_SIMD_BUILDS(layernorm_forward,
+                  (float* out, float* mean, float* rstd, const float* inp, const float* w, const float* bias, int N,
+                   int C),
+                  (out, mean, rstd, inp, w, bias, N, C))
+PEVIZ_SIMD_BUILDS(layernorm_backward,
+                  (float* dinp, float* dw, float* dbias, const float* dout, const float* inp, const float* w,
+                   const float* mean, const float* rstd, int N, int C, const float* dresidual),
+                  (dinp, dw, dbias, dout, inp, w, mean, rstd, N, C, dresidual))
+PEVIZ_SIMD_BUILDS(add, (float* out, const float* a, const float* b, std::size_t n), (out, a, b, n))
+PEVIZ_SIMD_BUILDS(accumulate_rows,
+                  (float* acc, const float* rows, std::size_t stride, std::size_t count, std::size_t n),
+                  (acc, rows, stride, count, n))
+#undef PEVIZ_SIMD_BUILDS
+
+// The build of a kernel for `path`.
+template <class Fn>
+Fn* on_path(SimdPath path, Fn* avx512, Fn* avx2, Fn* baseline) {
+  return path == SimdPath::avx512 ? avx512 : path == SimdPath::avx2 ? avx2 : baseline;
+}
+
+}  // namespace
+
+void layernorm_forward_float(SimdPath path, float* out, float* mean, float* rstd, const float* inp, const float* w,
+                             const float* bias, int N, int C) {
+  on_path(path, layernorm_forward_avx512, layernorm_forward_avx2, layernorm_forward_baseline)(out, mean, rstd, inp, w,
+                                                                                            bias, N, C);
+}
+
+void layernorm_backward_float(SimdPath path, float* dinp, float* dw, float* dbias, const float* dout, const float* inp,
+                              const float* w, const float* mean, const float* rstd, int N, int C,
+                              const float* dresidual) {
+  on_path(path, layernorm_backward_avx512, layernorm_backward_avx2, layernorm_backward_baseline)(
+      dinp, dw, dbias, dout, inp, w, mean, rstd, N, C, dresidual);
+}
+
+void add_float(SimdPath path, float* out, const float* a, const float* b, std::size_t n) {
+  on_path(path, add_avx512, add_avx2, add_baseline)(out, a, b, n);
+}
+
+void accumulate_rows_float(SimdPath path, float* acc, const float* rows, std::size_t stride, std::size_t count,
+                           std::size_t n) {
+  on_path(path, accumulate_rows_avx512, accumulate_rows_avx2, accumulate_rows_baseline)(acc, rows, stride, count, n);
 }
 
 namespace {
@@ -122,15 +230,18 @@ void transpose(T* __restrict out, const T* __restrict in, std::size_t R, std::si
 template <class T>
 void matmul_forward(T* out, const T* inp, const T* w, const T* bias, int N, int C, int OC, T* w_t, const T* residual) {
   transpose(w_t, w, std::size_t(OC), std::size_t(C));
+  [[maybe_unused]] const SimdPath path = best_simd_path();
   // Rows of the product split between cores where gemm computes each row the same way whatever rows it is given.
   auto rows = [&](std::size_t first, std::size_t end) {
     T* o = out + first * std::size_t(OC);
     for (std::size_t t = first; bias && t < end; ++t) {  // the rows the product accumulates onto
       T* row = out + t * std::size_t(OC);
-      if (residual)
-        std::transform(bias, bias + OC, residual + t * std::size_t(OC), row, [](T b, T r) { return r + b; });
-      else
+      if (!residual)
         std::copy(bias, bias + OC, row);
+      else if constexpr (std::is_same_v<T, float>)
+        add_float(path, row, residual + t * std::size_t(OC), bias, std::size_t(OC));
+      else
+        std::transform(bias, bias + OC, residual + t * std::size_t(OC), row, [](T b, T r) { return r + b; });
     }
     gemm(Op::none, Op::none, int(end - first), OC, C, T(1), inp + first * std::size_t(C), C, w_t, OC, T(bias ? 1 : 0),
          o, OC);
@@ -142,6 +253,7 @@ void matmul_forward(T* out, const T* inp, const T* w, const T* bias, int N, int 
 template <class T>
 void matmul_backward(T* dinp, T* dw, T* dbias, const T* dout, const T* inp, const T* w, int N, int C, int OC) {
   const double work = double(N) * C * OC;
+  [[maybe_unused]] const SimdPath path = best_simd_path();
   auto dinp_rows = [&](std::size_t first, std::size_t end) {  // dinp = dout W
     gemm(Op::none, Op::none, int(end - first), C, OC, T(1), dout + first * std::size_t(OC), OC, w, C, T(0),
          dinp + first * std::size_t(C), C);
@@ -149,9 +261,13 @@ void matmul_backward(T* dinp, T* dw, T* dbias, const T* dout, const T* inp, cons
   auto dw_rows = [&](std::size_t first, std::size_t end) {  // dW += dout^T inp, dbias += column sums of dout
     gemm(Op::transpose, Op::none, int(end - first), C, N, T(1), dout + first, OC, inp, C, T(1),
          dw + first * std::size_t(C), C);
-    for (int t = 0; t < N; ++t) {
-      const T* d = dout + std::size_t(t) * std::size_t(OC);
-      for (std::size_t o = first; o < end; ++o) dbias[o] += d[o];
+    if constexpr (std::is_same_v<T, float>) {
+      accumulate_rows_float(path, dbias + first, dout + first, std::size_t(OC), std::size_t(N), end - first);
+    } else {
+      for (int t = 0; t < N; ++t) {
+        const T* d = dout + std::size_t(t) * std::size_t(OC);
+        for (std::size_t o = first; o < end; ++o) dbias[o] += d[o];
+      }
     }
   };
   split_rows(std::size_t(N), gemm_split_align(Op::none, Op::none, N, C, OC, T(1), OC, C, T(0), C), work, dinp_rows,

@@ -7,8 +7,10 @@
 // GELU, residual, attention's dqkv), so that the caller zeroes only the parameter gradients and the
 // buffers LayerNorm accumulates into first. T is float (training) or double (gradient checks).
 #pragma once
+#include <cstddef>
 #include <vector>
 
+#include "core/simd/simd_kernels.hpp"
 #include "core/train/dropout.hpp"
 #include "core/train/packed_batch.hpp"
 
@@ -42,6 +44,22 @@ void matmul_forward(T* out, const T* inp, const T* w, const T* bias, int N, int 
 // dinp = dout W (written); dW += dout^T inp, dbias += column sums of dout.
 template <class T>
 void matmul_backward(T* dinp, T* dw, T* dbias, const T* dout, const T* inp, const T* w, int N, int C, int OC);
+
+// The float kernels behind the passes above, built for AVX-512, AVX2 and baseline x86-64 from one body each (the
+// float instantiations call them on core's best_simd_path()). Like gelu.hpp's, every path computes each element
+// with the same operations in the same order (fixed-order sums, no fused multiply-add), so all paths give the same
+// bits; tests compare them.
+// layernorm_forward<float> and layernorm_backward<float> over N rows.
+void layernorm_forward_float(SimdPath path, float* out, float* mean, float* rstd, const float* inp, const float* w,
+                             const float* bias, int N, int C);
+void layernorm_backward_float(SimdPath path, float* dinp, float* dw, float* dbias, const float* dout, const float* inp,
+                              const float* w, const float* mean, const float* rstd, int N, int C,
+                              const float* dresidual);
+// out[i] = a[i] + b[i], i < n (the embedding's token + position, a residual row + the bias).
+void add_float(SimdPath path, float* out, const float* a, const float* b, std::size_t n);
+// acc[i] += rows[r stride + i] for r = 0, 1, ..., count - 1 in that order, i < n (a bias's gradient: column sums).
+void accumulate_rows_float(SimdPath path, float* acc, const float* rows, std::size_t stride, std::size_t count,
+                           std::size_t n);
 
 // Exact GELU: x * Phi(x) = 0.5 x (1 + erf(x / sqrt 2)) (Hendrycks & Gimpel 2016; torch GELU approximate='none').
 // Applied to x = inp + bias ([N, C] rows, bias [C]): the MLP's first product leaves its bias to this pass, so

@@ -2,6 +2,7 @@
 // direct computation in double (scores, bias, softmax, weighted values) and its backward against finite differences.
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <vector>
 
 #include <catch2/catch.hpp>
@@ -119,5 +120,82 @@ TEST_CASE("float attention (vectorised softmax exp) equals double's within float
     double sum = 0.0;
     for (int j = 0; j <= i; ++j) sum += att_f[std::size_t(41 * 41 + i * 41 + j)];
     CHECK(sum == Approx(1.0).epsilon(1e-6));
+  }
+}
+
+TEST_CASE("the float RoPE rotation gives the same bits on every SIMD path, over bodies and tails",
+          "[train][attention][simd]") {
+  const PackedBatch b = two_sequences();
+  for (const int hd : {16, 22}) {  // 8 pairs (one AVX2 vector), 11 (a vector and a tail)
+    const int heads = 3, C = heads * hd;
+    const RopeTable<float> table = make_rope_table<float>(hd, 10000.0, 5);
+    const std::vector<double> start = random_values(std::size_t(b.n_tokens() * 3 * C), 41, 2.0);
+    auto rotated = [&](peviz::SimdPath widest, bool backward) {
+      peviz::cap_simd_path(widest);
+      std::vector<float> qkv(start.begin(), start.end());
+      if (backward) rope_backward(qkv.data(), b, table, C, heads);
+      else rope_forward(qkv.data(), b, table, C, heads);
+      peviz::cap_simd_path(peviz::SimdPath::avx512);
+      return qkv;
+    };
+    for (const bool backward : {false, true}) {
+      const std::vector<float> plain = rotated(peviz::SimdPath::baseline, backward);
+      for (peviz::SimdPath path : {peviz::SimdPath::avx2, peviz::SimdPath::avx512}) {
+        if (!peviz::simd_path_supported(path)) {  // said in the output, so a pass here is not mistaken for a check
+          WARN("SKIPPED: this CPU cannot run the " << peviz::to_string(path) << " path: its RoPE is not compared");
+          continue;
+        }
+        INFO(peviz::to_string(path) << ", head_dim " << hd << (backward ? ", backward" : ", forward"));
+        const std::vector<float> wide = rotated(path, backward);
+        CHECK(std::memcmp(wide.data(), plain.data(), wide.size() * sizeof(float)) == 0);
+      }
+    }
+  }
+}
+
+TEST_CASE("float attention, forward and backward, with and without ALiBi, gives the same bits on every SIMD path",
+          "[train][attention][simd]") {
+  PackedBatch b;  // 19 and 9 tokens: blocks of 8 keys and remainders in the transposed K and V
+  for (const int n : {19, 9}) {
+    std::vector<int> tokens(static_cast<std::size_t>(n));
+    for (int i = 0; i < n; ++i) tokens[std::size_t(i)] = (3 * i) % 5;
+    b.append(tokens, 1);
+  }
+  for (const int hd : {16, 20}) {  // whole blocks of 8 channels, and a remainder of 4
+    const int heads = 2, C = heads * hd, L = 19;
+    const std::vector<double> qkv_d = random_values(std::size_t(b.n_tokens() * 3 * C), 43, 2.0);
+    const std::vector<double> dout_d = random_values(std::size_t(b.n_tokens() * C), 44);
+    const std::vector<float> qkv(qkv_d.begin(), qkv_d.end()), dout(dout_d.begin(), dout_d.end());
+    const double slopes[] = {0.5, 0.25};
+    auto run = [&](peviz::SimdPath widest) {  // without a bias, then with ALiBi's
+      peviz::cap_simd_path(widest);
+      std::vector<float> out, att, dqkv;
+      for (const double* alibi : {static_cast<const double*>(nullptr), slopes}) {
+        AttentionBias<float> bias;
+        bias.alibi_slopes = alibi;
+        std::vector<float> o(dout.size()), a(std::size_t(attention_offsets(b, heads).back()));
+        std::vector<float> d(qkv.size()), scratch(std::size_t(4 * L * L));
+        attention_forward(o.data(), a.data(), qkv.data(), b, bias, C, heads);
+        attention_backward(d.data(), AttentionBiasGrads<float>{}, dout.data(), qkv.data(), a.data(), b, bias, C, heads,
+                           scratch.data());
+        out.insert(out.end(), o.begin(), o.end());
+        att.insert(att.end(), a.begin(), a.end());
+        dqkv.insert(dqkv.end(), d.begin(), d.end());
+      }
+      peviz::cap_simd_path(peviz::SimdPath::avx512);
+      out.insert(out.end(), att.begin(), att.end());
+      out.insert(out.end(), dqkv.begin(), dqkv.end());
+      return out;
+    };
+    const std::vector<float> plain = run(peviz::SimdPath::baseline);
+    for (peviz::SimdPath path : {peviz::SimdPath::avx2, peviz::SimdPath::avx512}) {
+      if (!peviz::simd_path_supported(path)) {  // said in the output, so a pass here is not mistaken for a check
+        WARN("SKIPPED: this CPU cannot run the " << peviz::to_string(path) << " path: its attention is not compared");
+        continue;
+      }
+      INFO(peviz::to_string(path) << ", head_dim " << hd);
+      const std::vector<float> wide = run(path);
+      CHECK(std::memcmp(wide.data(), plain.data(), wide.size() * sizeof(float)) == 0);
+    }
   }
 }

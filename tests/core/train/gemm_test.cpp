@@ -3,10 +3,15 @@
 #include "core/train/gemm.hpp"
 
 #include <cmath>
+#include <cstring>
 #include <random>
 #include <vector>
 
 #include <catch2/catch.hpp>
+
+#ifndef PEVIZ_GEMM_EIGEN
+#include <libxsmm.h>
+#endif
 
 using namespace peviz::train;
 
@@ -73,3 +78,42 @@ TEST_CASE("beta 0 ignores what C held (even NaN)", "[train][gemm]") {
   gemm(Op::none, Op::none, 2, 2, 2, 1.0, a.data(), 2, b.data(), 2, 0.0, c.data(), 2);
   CHECK(c == std::vector<double>{19, 22, 43, 50});
 }
+
+#ifndef PEVIZ_GEMM_EIGEN
+// gemm.cpp computes LIBXSMM's products in blocks of rows (m over 256), and of k (over 256) where beta is 1, where
+// LIBXSMM generates AVX2 code (the forced-AVX2 run of core_tests, LIBXSMM_TARGET=hsw): each block's kernel must give
+// the whole kernel's bits.
+TEST_CASE("LIBXSMM's products in blocks give the bits of its kernel for the whole product", "[train][gemm][simd]") {
+  std::mt19937 rng(13);
+  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+  const auto random = [&](std::size_t count) {
+    std::vector<float> v(count);
+    for (float& x : v) x = u(rng);
+    return v;
+  };
+  struct Case {
+    Op op_a;
+    int m, n, k;
+    float beta;
+  };
+  // m = 300: a block of 256 rows, one of 32 and one of 12; k = 300 the same with beta 1 (a weight gradient's shape).
+  for (const Case& p : {Case{Op::none, 300, 64, 64, 0.0f}, Case{Op::none, 300, 48, 70, 1.0f},
+                        Case{Op::transpose, 64, 64, 300, 1.0f}, Case{Op::transpose, 300, 32, 40, 0.0f}}) {
+    CAPTURE(int(p.op_a), p.m, p.n, p.k, p.beta);
+    const int lda = p.op_a == Op::none ? p.k : p.m, ldb = p.n, ldc = p.n;
+    const std::vector<float> a = random(std::size_t(p.op_a == Op::none ? p.m : p.k) * std::size_t(lda));
+    const std::vector<float> b = random(std::size_t(p.k) * std::size_t(ldb));
+    std::vector<float> blocks = random(std::size_t(p.m) * std::size_t(ldc)), whole = blocks;
+    gemm(p.op_a, Op::none, p.m, p.n, p.k, 1.0f, a.data(), lda, b.data(), ldb, p.beta, blocks.data(), ldc);
+    // The whole product by one LIBXSMM kernel, as gemm.cpp calls it (column-major: B's storage first, m and n swapped).
+    const float alpha = 1.0f;
+    const int flags = p.op_a == Op::transpose ? LIBXSMM_GEMM_FLAG_TRANS_B : LIBXSMM_GEMM_FLAG_NONE;
+    const libxsmm_blasint first_ld = ldb, second_ld = lda, out_ld = ldc;
+    const libxsmm_smmfunction kernel =
+        libxsmm_smmdispatch(p.n, p.m, p.k, &first_ld, &second_ld, &out_ld, &alpha, &p.beta, &flags, nullptr);
+    REQUIRE(kernel != nullptr);
+    kernel(b.data(), a.data(), whole.data());
+    CHECK(std::memcmp(blocks.data(), whole.data(), whole.size() * sizeof(float)) == 0);
+  }
+}
+#endif

@@ -5,6 +5,7 @@
 
 #include "core/rope/rope.hpp"
 #include "gradient_check.hpp"
+#include "tiny_run.hpp"
 
 using namespace peviz::train;
 
@@ -139,4 +140,69 @@ TEST_CASE("RoPE rotation equals core's apply_rope and its backward is the transp
   std::vector<double> dqkv = R;
   rope_backward(dqkv.data(), b, table, C, heads);
   check_gradient(qkv, dqkv, loss);
+}
+
+namespace {
+// Float copies of random_values, so that roundings differ between orders of operations.
+std::vector<float> random_floats(std::size_t n, unsigned seed, double scale = 1.0) {
+  const std::vector<double> d = random_values(n, seed, scale);
+  return {d.begin(), d.end()};
+}
+}  // namespace
+
+TEST_CASE("LayerNorm, the adds and the column sums give the same bits on every SIMD path, over bodies and tails",
+          "[train][layers][simd]") {
+  using peviz::SimdPath;
+  const int N = 7;
+  for (const int C : {64, 83}) {  // whole blocks of the 16 running sums, and 5 blocks and a tail of 3
+    const std::size_t n = std::size_t(N) * std::size_t(C);
+    const std::vector<float> inp = random_floats(n, 31, 3.0), w = random_floats(std::size_t(C), 32),
+                             bias = random_floats(std::size_t(C), 33), dout = random_floats(n, 34),
+                             dresidual = random_floats(n, 35);
+    struct Result {
+      std::vector<float> out, mean, rstd, dinp, dinp_residual, dw, dbias, sum, columns;
+    };
+    auto run = [&](SimdPath path) {
+      Result r{std::vector<float>(n), std::vector<float>(N), std::vector<float>(N), std::vector<float>(n),
+               std::vector<float>(n), random_floats(std::size_t(C), 36), random_floats(std::size_t(C), 37),
+               std::vector<float>(n), random_floats(std::size_t(C), 38)};
+      layernorm_forward_float(path, r.out.data(), r.mean.data(), r.rstd.data(), inp.data(), w.data(), bias.data(), N,
+                              C);
+      layernorm_backward_float(path, r.dinp.data(), r.dw.data(), r.dbias.data(), dout.data(), inp.data(), w.data(),
+                               r.mean.data(), r.rstd.data(), N, C, nullptr);
+      layernorm_backward_float(path, r.dinp_residual.data(), r.dw.data(), r.dbias.data(), dout.data(), inp.data(),
+                               w.data(), r.mean.data(), r.rstd.data(), N, C, dresidual.data());
+      add_float(path, r.sum.data(), inp.data(), dout.data(), n);
+      accumulate_rows_float(path, r.columns.data(), dout.data(), std::size_t(C), std::size_t(N), std::size_t(C));
+      return r;
+    };
+    const Result want = run(SimdPath::baseline);
+    // The pass the model calls (on the best path) gives the same bits, and the adds and sums are the plain ones.
+    std::vector<float> out(n), mean(N), rstd(N);
+    layernorm_forward(out.data(), mean.data(), rstd.data(), inp.data(), w.data(), bias.data(), N, C);
+    CHECK(same_bits(out, want.out));
+    CHECK(same_bits(rstd, want.rstd));
+    for (std::size_t i = 0; i < n; ++i) REQUIRE(want.sum[i] == inp[i] + dout[i]);
+    std::vector<float> columns = random_floats(std::size_t(C), 38);
+    for (int t = 0; t < N; ++t)
+      for (int c = 0; c < C; ++c) columns[std::size_t(c)] += dout[std::size_t(t * C + c)];
+    CHECK(same_bits(columns, want.columns));
+    for (SimdPath path : {SimdPath::avx2, SimdPath::avx512}) {
+      if (!peviz::simd_path_supported(path)) {  // said in the output, so a pass here is not mistaken for a check
+        WARN("SKIPPED: this CPU cannot run the " << peviz::to_string(path) << " path: its LayerNorm is not compared");
+        continue;
+      }
+      INFO(peviz::to_string(path) << ", C = " << C);
+      const Result got = run(path);
+      CHECK(same_bits(got.out, want.out));
+      CHECK(same_bits(got.mean, want.mean));
+      CHECK(same_bits(got.rstd, want.rstd));
+      CHECK(same_bits(got.dinp, want.dinp));
+      CHECK(same_bits(got.dinp_residual, want.dinp_residual));
+      CHECK(same_bits(got.dw, want.dw));
+      CHECK(same_bits(got.dbias, want.dbias));
+      CHECK(same_bits(got.sum, want.sum));
+      CHECK(same_bits(got.columns, want.columns));
+    }
+  }
 }
