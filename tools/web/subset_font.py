@@ -3,9 +3,10 @@
 
 The window rasterises only ImGui's default ranges (U+0020-00FF: Basic Latin and Latin-1) and the extra symbols that
 app/ui/theme.hpp declares (kFontExtraGlyphs), so the page ships those glyphs alone: 27 KB instead of 760 KB, 13 KB
-gzip instead of 384. Outlines and metrics (the head, hhea and hmtx tables) are copied unchanged, so every glyph
-draws as it does from the full file on the desktop; hinting, which ImGui's rasteriser (stb_truetype) ignores, and
-the layout tables, which ImGui does not read, are dropped. The output is written beside, then renamed over, so an
+gzip instead of 384. What ImGui reads is unchanged: each kept glyph's outline and advance width, and the font's
+ascent, descent and line gap (hhea), so every glyph draws as it does from the full file on the desktop; the bounding
+boxes (head, hhea's extents) are recomputed over the kept glyphs; hinting, which ImGui's rasteriser (stb_truetype)
+ignores, and the layout tables, which ImGui does not read, are dropped. The output is written beside, then renamed over, so an
 interrupted build never leaves a partial font.
   subset_font.py FULL_TTF THEME_HPP OUT_TTF
 """
