@@ -36,6 +36,11 @@ SimdPath best_simd_path();  // the widest supported path, at most the cap below 
 // From now on best_simd_path() is at most `widest` (process-wide; `peviz bench --simd` times a narrower
 // path on a wider CPU). Every path gives the same bits, so the cap changes only the speed.
 void cap_simd_path(SimdPath widest);
+// The build of a kernel for `path`, from its AVX-512, AVX2 and baseline builds (the same function type).
+template <class Fn>
+Fn* on_path(SimdPath path, Fn* avx512, Fn* avx2, Fn* baseline) {
+  return path == SimdPath::avx512 ? avx512 : path == SimdPath::avx2 ? avx2 : baseline;
+}
 
 // dot(a, b) over n floats in one fixed order: 16 running sums s_j over k = j (mod 16) for the first
 // 16 * floor(n / 16) elements, the tree s_j += s_{j+8}, += s_{j+4}, += s_{j+2}, += s_{j+1}, then the

@@ -54,8 +54,7 @@ void adamw_update(std::span<float> params, std::span<const float> grads, AdamWSt
                     .decay = float(1.0 - lr * c.weight_decay),
                     .eps = float(c.eps),
                     .inv_sqrt_c2 = 1.0f / std::sqrt(float(correction2))};
-  const SimdPath path = best_simd_path();
-  auto* update = path == SimdPath::avx512 ? adamw_avx512 : path == SimdPath::avx2 ? adamw_avx2 : adamw_baseline;
+  auto* update = on_path(best_simd_path(), adamw_avx512, adamw_avx2, adamw_baseline);
   split_rows(params.size(), 64, 8.0 * double(params.size()), [&](std::size_t first, std::size_t end) {
     update(params.data() + first, s.m.data() + first, s.v.data() + first, grads.data() + first, end - first, k);
   });

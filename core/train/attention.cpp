@@ -78,17 +78,10 @@ void rotate_qk_baseline(float* qkv, const PackedBatch& b, const RopeTable<float>
   rotate_qk_body(qkv, b, table, C, heads, sign);
 }
 
-// The build of a float kernel for the path this process runs (best_simd_path()).
-template <class Fn>
-Fn* best_build(Fn* avx512, Fn* avx2, Fn* baseline) {
-  const SimdPath path = best_simd_path();
-  return path == SimdPath::avx512 ? avx512 : path == SimdPath::avx2 ? avx2 : baseline;
-}
-
 template <class T>
 void rotate_qk(T* qkv, const PackedBatch& b, const RopeTable<T>& table, int C, int heads, T sign) {
   if constexpr (std::is_same_v<T, float>)
-    best_build(rotate_qk_avx512, rotate_qk_avx2, rotate_qk_baseline)(qkv, b, table, C, heads, sign);
+    on_path(best_simd_path(), rotate_qk_avx512, rotate_qk_avx2, rotate_qk_baseline)(qkv, b, table, C, heads, sign);
   else
     rotate_qk_body(qkv, b, table, C, heads, sign);
 }
@@ -184,8 +177,8 @@ void softmax_backward_baseline(float* dS, const float* P, int L) { softmax_backw
 template <class T>
 void bias_mask_softmax(T* P, int L, int h, T scale, const AttentionBias<T>& bias, const T* fire) {
   if constexpr (std::is_same_v<T, float>)
-    best_build(bias_mask_softmax_avx512, bias_mask_softmax_avx2, bias_mask_softmax_baseline)(P, L, h, scale, bias,
-                                                                                             fire);
+    on_path(best_simd_path(), bias_mask_softmax_avx512, bias_mask_softmax_avx2, bias_mask_softmax_baseline)(
+        P, L, h, scale, bias, fire);
   else
     bias_mask_softmax_body(P, L, h, scale, bias, fire);
 }
@@ -193,7 +186,7 @@ void bias_mask_softmax(T* P, int L, int h, T scale, const AttentionBias<T>& bias
 template <class T>
 void softmax_backward(T* dS, const T* P, int L) {
   if constexpr (std::is_same_v<T, float>)
-    best_build(softmax_backward_avx512, softmax_backward_avx2, softmax_backward_baseline)(dS, P, L);
+    on_path(best_simd_path(), softmax_backward_avx512, softmax_backward_avx2, softmax_backward_baseline)(dS, P, L);
   else
     softmax_backward_body(dS, P, L);
 }

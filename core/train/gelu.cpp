@@ -78,10 +78,7 @@ void gelu_backward_baseline(float* dinp, const float* dgelu, const float* dout, 
 }  // namespace
 
 void gelu_backward_float(SimdPath path, float* dinp, const float* dgelu, const float* dout, std::size_t n) {
-  auto* multiply = path == SimdPath::avx512 ? gelu_backward_avx512
-                   : path == SimdPath::avx2 ? gelu_backward_avx2
-                                            : gelu_backward_baseline;
-  multiply(dinp, dgelu, dout, n);
+  on_path(path, gelu_backward_avx512, gelu_backward_avx2, gelu_backward_baseline)(dinp, dgelu, dout, n);
 }
 
 void gelu_forward_float(SimdPath path, float* out, float* dgelu, const float* inp, const float* bias, int n) {

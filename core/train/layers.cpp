@@ -183,12 +183,6 @@ PEVIZ_SIMD_BUILDS(accumulate_rows,
                   (acc, rows, stride, count, n))
 #undef PEVIZ_SIMD_BUILDS
 
-// The build of a kernel for `path`.
-template <class Fn>
-Fn* on_path(SimdPath path, Fn* avx512, Fn* avx2, Fn* baseline) {
-  return path == SimdPath::avx512 ? avx512 : path == SimdPath::avx2 ? avx2 : baseline;
-}
-
 }  // namespace
 
 void layernorm_forward_float(SimdPath path, float* out, float* mean, float* rstd, const float* inp, const float* w,
