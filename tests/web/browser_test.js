@@ -56,7 +56,7 @@ async function openApp(browser, base, address, frames = 12) {
   });
   page.on('pageerror', (e) => page.consoleErrors.push(e.message));
   await page.goto(base + address, {waitUntil: 'load'});
-  await waitFrames(page, frames);
+  if (frames > 0) await waitFrames(page, frames);
   return page;
 }
 
@@ -409,7 +409,11 @@ async function oneThreadWithoutIsolation(browser, base) {
 async function serviceWorkerIsolates(browser) {
   const server = await serve(site);
   try {
-    const page = await openApp(browser, baseOf(server), '?isolation_worker#view=basics', 10);
+    // The page reloads itself once the worker controls it, so the wait is puppeteer's waitForFunction, which runs
+    // again in the new page where a navigation destroys the old one (page.evaluate would fail with it).
+    const page = await openApp(browser, baseOf(server), '?isolation_worker#view=basics', 0);
+    await page.waitForFunction(() => window.crossOriginIsolated && window.pevizPage && window.pevizPage.frameCount >= 10,
+                               {timeout: 60000, polling: 100}).catch(() => {});
     const [isolated, build] = await page.evaluate(() => [window.crossOriginIsolated, window.pevizPage.build]);
     check('without the headers, the page\'s service worker isolates it and the threaded build loads',
           isolated === true && build === 'peviz-threads' && page.consoleErrors.length === 0,
