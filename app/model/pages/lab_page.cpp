@@ -478,6 +478,13 @@ void open_lab_experiment(AppState& s, const std::string& path) {
   LabOptions& o = s.pages.lab;
   const TrainSettings t = runs[0]->settings();  // a copy: the runs move into the queue below
   o.settings = t;
+  // A run file keeps the position range only where the run drew its ids (rand-*, coupled): the sidebar shows the
+  // range those runs trained with, not the default that the first, contiguous run was read with.
+  for (const auto& r : runs)
+    if (train::sampler_of(r->settings().pe) != train::PositionSampler::contiguous) {
+      o.settings.position_range = r->settings().position_range;
+      break;
+    }
   o.compare.fill(false);
   for (const auto& r : runs) {
     o.compare[std::size_t(lab_encoding_index(r->settings().pe))] = true;

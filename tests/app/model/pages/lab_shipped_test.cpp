@@ -111,8 +111,9 @@ TEST_CASE("the fixes' shipped experiment opens from its preset: RoPE, coupled-ro
 }
 
 TEST_CASE("the coupled-copy and add-coupled experiments open from their presets; float16 gives their numbers") {
-  for (const auto& [preset, experiment, runs] : {std::tuple{"lab-coupled-pretrained", "coupled-copy", 3},
-                                                 std::tuple{"lab-addition-pretrained", "add-coupled", 12}}) {
+  // The position range their coupled runs trained with (add-coupled's first run, NoPE, has none in its file).
+  for (const auto& [preset, experiment, runs, range] : {std::tuple{"lab-coupled-pretrained", "coupled-copy", 3, 42},
+                                                        std::tuple{"lab-addition-pretrained", "add-coupled", 12, 40}}) {
     INFO(preset);
     AppState s;
     open_preset(s, preset);
@@ -120,6 +121,10 @@ TEST_CASE("the coupled-copy and add-coupled experiments open from their presets;
     CHECK(o.opened_shipped == experiment);
     CHECK_FALSE(lab_training(o));
     REQUIRE(int(o.views.size()) == runs);
+    CHECK(o.settings.position_range == range);
+    LabOptions shown = o;  // the sidebar keeps it: it is already long enough for the runs' sequences
+    keep_lab_inputs_valid(shown);
+    CHECK(shown.settings.position_range == range);
     for (std::size_t i = 0; i < o.views.size(); i += 3) check_measured_again(o, i, [](int) { return true; });
   }
 }
