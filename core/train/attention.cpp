@@ -316,7 +316,8 @@ void attention_forward(T* out, T* att, const T* qkv, const PackedBatch& b, const
       dropped_probabilities(D, P, L, att_offset, dropout);
       weights = D;
     }
-    gemm(Op::none, Op::none, L, hd, L, T(1), weights, L, q + 2 * C, 3 * C, T(0), out + start * std::size_t(C) + h * hd, C);
+    gemm(Op::none, Op::none, L, hd, L, T(1), weights, L, q + 2 * C, 3 * C, T(0), out + start * std::size_t(C) + h * hd,
+         C);
   });
 }
 

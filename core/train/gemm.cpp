@@ -195,18 +195,31 @@ void for_each_xsmm_block(Op op_a, int m, int n, int k, float beta, int lda, int 
   else rows_from(0, m);
 }
 
-// Whether LIBXSMM serves every block of this product (and so gemm() sends it to LIBXSMM).
-bool xsmm_serves(Op op_a, Op op_b, int m, int n, int k, float alpha, int lda, int ldb, float beta, int ldc) {
-  if (!xsmm_shape(op_b, m, n, k, alpha, beta)) return false;
+// A block of a product and LIBXSMM's kernel for it: C's rows from `row` on, the sum over k from `k` on.
+struct XsmmBlock {
+  libxsmm_smmfunction kernel;
+  int row, k;
+};
+
+// The blocks of this product in order, each with its kernel, where LIBXSMM serves every block (and so gemm() sends
+// the product to LIBXSMM); empty otherwise. One list per thread, rewritten by the next call.
+const std::vector<XsmmBlock>& xsmm_blocks(Op op_a, Op op_b, int m, int n, int k, float alpha, int lda, int ldb,
+                                          float beta, int ldc) {
+  thread_local std::vector<XsmmBlock> blocks;
+  blocks.clear();
+  if (!xsmm_shape(op_b, m, n, k, alpha, beta)) return blocks;
   bool served = true;
-  for_each_xsmm_block(op_a, m, n, k, beta, lda, ldb, ldc,
-                      [&](libxsmm_smmfunction kernel, int, int) { served = served && kernel != nullptr; });
-  return served;
+  for_each_xsmm_block(op_a, m, n, k, beta, lda, ldb, ldc, [&](libxsmm_smmfunction kernel, int row, int k0) {
+    served = served && kernel != nullptr;
+    blocks.push_back({kernel, row, k0});
+  });
+  if (!served) blocks.clear();
+  return blocks;
 }
 
 // Whether gemm() sends this product to LIBXSMM (float products it generates a kernel for) or to OpenBLAS.
 bool served_by_xsmm(Op op_a, Op op_b, int m, int n, int k, float alpha, int lda, int ldb, float beta, int ldc) {
-  return xsmm_serves(op_a, op_b, m, n, k, alpha, lda, ldb, beta, ldc);
+  return !xsmm_blocks(op_a, op_b, m, n, k, alpha, lda, ldb, beta, ldc).empty();
 }
 bool served_by_xsmm(Op, Op, int, int, int, double, int, int, double, int) { return false; }
 
@@ -220,12 +233,13 @@ bool xsmm_uses_avx() {
 
 void gemm(Op op_a, Op op_b, int m, int n, int k, float alpha, const float* a, int lda, const float* b, int ldb,
           float beta, float* c, int ldc) {
-  if (xsmm_serves(op_a, op_b, m, n, k, alpha, lda, ldb, beta, ldc)) {
+  const std::vector<XsmmBlock>& blocks = xsmm_blocks(op_a, op_b, m, n, k, alpha, lda, ldb, beta, ldc);
+  if (!blocks.empty()) {
     const std::size_t la = std::size_t(lda), lb = std::size_t(ldb), lc = std::size_t(ldc);
-    for_each_xsmm_block(op_a, m, n, k, beta, lda, ldb, ldc, [&](libxsmm_smmfunction kernel, int r0, int k0) {
-      const std::size_t r = std::size_t(r0), kb = std::size_t(k0);
-      kernel(b + kb * lb, op_a == Op::none ? a + r * la + kb : a + kb * la + r, c + r * lc);
-    });
+    for (const XsmmBlock& block : blocks) {
+      const std::size_t r = std::size_t(block.row), kb = std::size_t(block.k);
+      block.kernel(b + kb * lb, op_a == Op::none ? a + r * la + kb : a + kb * la + r, c + r * lc);
+    }
     if (xsmm_uses_avx()) clear_upper_halves();
     return;
   }
@@ -295,7 +309,8 @@ std::size_t split_align(Op op_a, Op op_b, int m, int n, int k, T alpha, int lda,
 
 }  // namespace
 
-std::size_t gemm_split_align(Op op_a, Op op_b, int m, int n, int k, float alpha, int lda, int ldb, float beta, int ldc) {
+std::size_t gemm_split_align(Op op_a, Op op_b, int m, int n, int k, float alpha, int lda, int ldb, float beta,
+                             int ldc) {
   return split_align(op_a, op_b, m, n, k, alpha, lda, ldb, beta, ldc);
 }
 
