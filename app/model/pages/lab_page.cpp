@@ -285,6 +285,7 @@ void update(AppState& s) {
     o.settings = TrainSettings{};
     o.settings_beyond_limits.clear();
   }
+  keep_lab_inputs_valid(o);  // after the sidebar moved a slider: before the next frame shows it
   if (std::exchange(o.train_requested, false)) start_runs(o);
   if (!o.experiment.empty() && o.experiment != o.opened_shipped) open_shipped(s, std::exchange(o.experiment, ""));
   if (!o.runs && !std::exchange(o.shipped_shown, true)) {  // before anything ran: the shipped experiment, if installed

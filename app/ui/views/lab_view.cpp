@@ -121,7 +121,6 @@ void settings_controls(AppState& s, LabOptions& o, bool training) {
   page_slider(s, kLabPage, "seeds", o.seeds, limits::train_seeds);
   hint("Runs per encoding, seeds seed, seed + 1, ...: the charts draw each encoding's mean with its min-max band.");
   ImGui::EndDisabled();
-  keep_lab_inputs_valid(o);
 }
 
 void run_buttons(AppState& s, LabOptions& o, bool training) {

@@ -339,6 +339,15 @@ TEST_CASE("moved sliders are brought back to settings core accepts") {
   CHECK_NOTHROW(lab_settings(o));
   o.settings.batch *= 2;
   CHECK_THROWS(lab_settings(o));
+  // The page's update step does it after the sidebar marks the page, before the next frame draws the sliders.
+  AppState s;
+  s.pages.page = Page::lab;
+  s.pages.mark(Page::lab);
+  update_app_state(s);  // the shipped experiment, before anything ran
+  s.pages.lab.settings.test_max = 100;
+  s.pages.mark(Page::lab);
+  update_app_state(s);
+  CHECK(s.pages.lab.settings.test_max == 4 * s.pages.lab.settings.train_max);
 }
 
 TEST_CASE("the fixes: the classic six at first, coupling greyed out on sort, the position range kept long enough") {
