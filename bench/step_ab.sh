@@ -8,7 +8,8 @@
 # With TORCH=1 each round also times PyTorch 1.13 on the same model (bench/torch_peer.py, one thread, the same
 # steps) after the two builds, and prints each build against it. The environment reaches all three, so
 # PEVIZ_SIMD=avx2 LIBXSMM_TARGET=hsw OPENBLAS_CORETYPE=Haswell times what an AVX2 host without AVX-512 runs.
-# usage: [PERF_PATTERN=...] [TORCH=1] bench/step_ab.sh BEFORE_PEVIZ AFTER_PEVIZ [PE] [ROUNDS] [STEPS] > out.txt
+# TRAIN_FLAGS adds options to every peviz run (e.g. "--dropout 0.1"; not to PyTorch's).
+# usage: [PERF_PATTERN=...] [TORCH=1] [TRAIN_FLAGS=...] bench/step_ab.sh BEFORE_PEVIZ AFTER_PEVIZ [PE] [ROUNDS] [STEPS] > out.txt
 #        (about 8 s a round at the default, 25 s with TORCH=1; the profiles need linux-perf, TORCH python3-torch)
 BEFORE=$1
 AFTER=$2
@@ -19,11 +20,11 @@ STEPS=${5:-150}
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 steps_per_s() { /usr/bin/python3 -c "import json,sys; print(round(json.load(sys.stdin)['steps_per_s'], 2))"; }
-run() { "$1" train --pe "$PE" --steps "$STEPS" --test-samples 1 --test-max 5 --threads 1 | steps_per_s; }
+run() { "$1" train --pe "$PE" --steps "$STEPS" --test-samples 1 --test-max 5 --threads 1 $TRAIN_FLAGS | steps_per_s; }
 echo "== $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
 echo "== load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "== environment: PEVIZ_SIMD=${PEVIZ_SIMD:-} LIBXSMM_TARGET=${LIBXSMM_TARGET:-} OPENBLAS_CORETYPE=${OPENBLAS_CORETYPE:-}"
-echo "== $PE, $STEPS steps, one thread; before: $BEFORE ($("$BEFORE" --version 2>/dev/null | head -1)); after: $AFTER ($("$AFTER" --version 2>/dev/null | head -1))"
+echo "== $PE, $STEPS steps, one thread${TRAIN_FLAGS:+, $TRAIN_FLAGS}; before: $BEFORE ($("$BEFORE" --version 2>/dev/null | head -1)); after: $AFTER ($("$AFTER" --version 2>/dev/null | head -1))"
 round=1
 while [ "$round" -le "$ROUNDS" ]; do
   b=$(run "$BEFORE")

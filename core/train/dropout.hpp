@@ -16,6 +16,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "core/simd/simd_kernels.hpp"
+
 namespace peviz::train {
 
 enum class DropoutSite { attention = 0, attention_branch = 1, mlp_branch = 2 };
@@ -60,15 +62,13 @@ inline Dropout training_dropout(double p, std::uint64_t seed, int step) {
   return {.p = p, .step_key = mix64(mix64(seed ^ kDropoutStream) + std::uint64_t(step))};
 }
 
-// out[i] = in[i] * factor(first + i), i < n (in place when out == in).
+// f[i] = m.factor<float>(first + i), i < n, by `path`'s build: integer hashing, so the same bits on every path.
+void dropout_factors(SimdPath path, float* f, std::size_t n, std::uint64_t first, const DropoutMask& m);
+// out[i] = in[i] * factor(first + i), i < n (in place when out == in); float hashes on best_simd_path().
 template <class T>
-void dropout_scale(T* out, const T* in, std::size_t n, std::uint64_t first, const DropoutMask& m) {
-  for (std::size_t i = 0; i < n; ++i) out[i] = in[i] * m.factor<T>(first + i);
-}
+void dropout_scale(T* out, const T* in, std::size_t n, std::uint64_t first, const DropoutMask& m);
 // A residual branch's dropout, in place: branch[i] = x[i] + branch[i] * factor(i), i < n.
 template <class T>
-void dropout_residual(T* branch, const T* x, std::size_t n, const DropoutMask& m) {
-  for (std::size_t i = 0; i < n; ++i) branch[i] = x[i] + branch[i] * m.factor<T>(i);
-}
+void dropout_residual(T* branch, const T* x, std::size_t n, const DropoutMask& m);
 
 }  // namespace peviz::train

@@ -1,8 +1,11 @@
 // Dropout's masks: SplitMix64's published outputs, the fraction dropped, the keys of steps, layers and sites.
 #include "core/train/dropout.hpp"
 
+#include <vector>
+
 #include <catch2/catch.hpp>
 
+using namespace peviz;
 using namespace peviz::train;
 
 TEST_CASE("the element hash is SplitMix64's stream: its first outputs from seed 0 and 1234567", "[train][dropout]") {
@@ -53,4 +56,31 @@ TEST_CASE("a residual branch's dropout adds the masked, scaled branch to the str
   std::vector<float> scaled(8);
   dropout_scale(scaled.data(), x.data(), 8, 0, m);
   for (std::size_t i = 0; i < 8; ++i) CHECK(scaled[i] == (m.factor<float>(i) == 0 ? 0.0f : 2.0f * x[i]));
+}
+
+TEST_CASE("every SIMD path's factors are the scalar hash's, over whole vectors and tails", "[train][dropout][simd]") {
+  for (const double p : {0.1, 0.5, 0.9}) {
+    const DropoutMask m = training_dropout(p, 5, 11).mask(2, DropoutSite::attention);
+    for (const SimdPath path : {SimdPath::baseline, SimdPath::avx2, SimdPath::avx512}) {
+      if (!simd_path_supported(path)) continue;
+      for (const std::size_t n : {std::size_t(1), std::size_t(7), std::size_t(64), std::size_t(259)}) {
+        INFO("p " << p << ", " << to_string(path) << ", n " << n);
+        const std::uint64_t first = 1000003;
+        std::vector<float> f(n, -1.0f);
+        dropout_factors(path, f.data(), n, first, m);
+        bool same = true;
+        for (std::size_t i = 0; i < n; ++i) same = same && f[i] == m.factor<float>(first + i);
+        CHECK(same);
+      }
+    }
+  }
+  // Past one block of factors (256): the scaled values still follow the scalar hash, in place too.
+  const DropoutMask m = training_dropout(0.3, 2, 0).mask(0, DropoutSite::attention_branch);
+  std::vector<float> v(1000);
+  for (std::size_t i = 0; i < v.size(); ++i) v[i] = float(i) + 0.5f;
+  const std::vector<float> in = v;
+  dropout_scale(v.data(), v.data(), v.size(), 77, m);
+  bool same = true;
+  for (std::size_t i = 0; i < v.size(); ++i) same = same && v[i] == in[i] * m.factor<float>(77 + i);
+  CHECK(same);
 }
