@@ -134,9 +134,9 @@ std::vector<train::TrainSettings> lab_settings(const LabOptions& o);
 // Whether encoding k (kAllPositionEncodings order) has a meaning on the page's task (coupling: not on sort); the
 // view greys out the others and nothing trains them.
 bool encoding_fits_task(const LabOptions& o, int k);
-// In the page's update, after a slider moved: d_model to the nearest multiple of 2 x heads (an even head dimension), test_max to
-// at most 4 x train_max, the position range to at least the longest sequence, and batch halved until a run fits
-// core's memory budget.
+// In the page's update, after a slider moved: d_model to the nearest multiple of 2 x heads (an even head dimension),
+// test_max to at most 4 x train_max, the position range to at least the longest sequence, and batch halved until a
+// run fits core's memory budget.
 void keep_lab_inputs_valid(LabOptions& o);
 // The first run of encoding `pe` among the page's runs, i.e. its first seed, and its index (nullptr when it is not
 // among them or has not started).
