@@ -12,8 +12,10 @@
 
 namespace peviz::cli {
 
-// Which range of a limit a flag takes: the whole one (commands) or the window's (the window's own flags).
-enum class LimitRange { full, window };
+// Which range of a limit a flag takes: the whole one (commands), the window's (the window's own flags), or the whole
+// one named in the help but checked by the command after parsing (`train`'s sizes: core's validate refuses them
+// for training, while --emit-pytorch takes any size validate_shape allows).
+enum class LimitRange { full, window, checked_later };
 
 // Refuses a number of type T outside `l`; text that is not a number at all passes (CLI11's conversion names it).
 template <class T>

@@ -29,15 +29,16 @@ inline constexpr SharedFlag max_len{"max-len", "Positions the model knows (a lea
 }  // namespace shared_flags
 
 // Registers --<flag.name> on `app` bound to `v`: "<help>, <range>" (the window's range with LimitRange::window), a
-// value outside it refused in the limits table's words. `limit` must carry the flag's name (std::logic_error else).
+// value outside it refused in the limits table's words (by the command itself with LimitRange::checked_later).
+// `limit` must carry the flag's name (std::logic_error else).
 template <class T>
 CLI::Option* add_shared_flag(CLI::App& app, const SharedFlag& flag, T& v, const Limit& limit,
                              LimitRange range = LimitRange::full) {
   if (limit.name != flag.name)
     throw std::logic_error("--" + std::string(flag.name) + " given the limits row of " + std::string(limit.name));
   const std::string range_words = range == LimitRange::window ? window_range_text(limit) : range_text(limit);
-  return app.add_option("--" + std::string(flag.name), v, std::string(flag.help) + ", " + range_words)
-      ->check(limit_check<T>(limit, range));
+  CLI::Option* option = app.add_option("--" + std::string(flag.name), v, std::string(flag.help) + ", " + range_words);
+  return range == LimitRange::checked_later ? option : option->check(limit_check<T>(limit, range));
 }
 
 }  // namespace peviz::cli

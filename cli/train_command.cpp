@@ -266,8 +266,11 @@ void register_train(CLI::App& app) {
   sub->add_option("--seeds", c->seeds, "Several seeds per encoding: a comma list (0,1,2), or a count N (--seed .. "
                                        "--seed + N - 1); one JSON line per encoding and seed");
   sub->add_option("--layers", s.layers, "Transformer blocks, " + range_text(limits::train_layers))->capture_default_str();
-  add_shared_flag(*sub, shared_flags::heads, s.heads, limits::train_heads)->capture_default_str();
-  add_shared_flag(*sub, shared_flags::d_model, s.d_model, limits::train_d_model)->capture_default_str();
+  // Checked in run_train: --emit-pytorch takes sizes beyond these ranges (GPT-2 small's 12 heads of d_model 768).
+  add_shared_flag(*sub, shared_flags::heads, s.heads, limits::train_heads, LimitRange::checked_later)
+      ->capture_default_str();
+  add_shared_flag(*sub, shared_flags::d_model, s.d_model, limits::train_d_model, LimitRange::checked_later)
+      ->capture_default_str();
   sub->add_option("--batch", s.batch, "Sequences per step, " + range_text(limits::train_batch))->capture_default_str();
   sub->add_option("--train-max", s.train_max, "Training n uniform in [1, train-max], train-max in " + range_text(limits::train_max))->capture_default_str();
   sub->add_option("--test-max", s.test_max, "Test n = 5, 10, ..., test-max (<= 4 x train-max)")->capture_default_str();

@@ -34,3 +34,12 @@ TEST_CASE("a limits row of another name is a programming error") {
   double base = 0;
   CHECK_THROWS_AS(add_shared_flag(app, shared_flags::base, base, limits::factor), std::logic_error);
 }
+
+TEST_CASE("a flag the command checks itself names its range and takes any number") {
+  CLI::App app;
+  int heads = 0;
+  add_shared_flag(app, shared_flags::heads, heads, limits::train_heads, LimitRange::checked_later);
+  CHECK(app.get_option("--heads")->get_description() == "Attention heads, " + range_text(limits::train_heads));
+  app.parse("--heads 12", false);
+  CHECK(heads == 12);
+}

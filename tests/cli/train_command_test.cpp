@@ -183,6 +183,20 @@ TEST_CASE("peviz train --emit-pytorch writes the twin's folder, trains nothing, 
   std::filesystem::remove_all(spaced);
 }
 
+TEST_CASE("peviz train --emit-pytorch takes more heads and a wider model than peviz trains; training refuses them") {
+  const std::string dir = unique_temp_path("emit-pytorch-wide");
+  const RunResult r = run_peviz("train --pe rope --layers 1 --heads 10 --d-model 260 --steps 10 --emit-pytorch " + dir);
+  CHECK(r.code == 0);
+  CHECK(r.err == "peviz: warning: beyond what peviz trains itself (emitted for the PyTorch twin): heads 10 > 8, "
+                 "d-model 260 > 256\n");
+  const nlohmann::json settings = nlohmann::json::parse(std::ifstream(dir + "/settings.json"));
+  CHECK(settings["settings"]["heads"] == 10);
+  CHECK(settings["settings"]["d_model"] == 260);
+  std::filesystem::remove_all(dir);
+  check_refused("train --pe rope --heads 10 --d-model 260 --steps 10", "peviz: --heads: must be an integer in [1, 8], got 10");
+  check_refused("train --pe rope --d-model 300 --steps 10", "peviz: --d-model: must be an integer in [16, 256], got 300");
+}
+
 TEST_CASE("peviz train --emit-pytorch refuses bad input with one line") {
   check_refused("train --emit-pytorch /nonexistent/twin", "peviz: --emit-pytorch: cannot write /nonexistent/twin: "
                                                     "/nonexistent is not a folder");
