@@ -24,7 +24,7 @@ def main():
     p.add_argument("--samples", type=int, default=100)
     a = p.parse_args()
     with tempfile.TemporaryDirectory(prefix="peviz-answer-errors-") as tmp:
-        for name in ("lab.py", "lab_data.py"):
+        for name in (f for f in os.listdir(TWIN) if f.endswith(".py")):  # lab.py and the modules it imports
             shutil.copy(os.path.join(TWIN, name), tmp)
         table = subprocess.run([a.peviz, "train", "--list-encodings", "--list-tasks", "--format", "json"],
                                check=True, capture_output=True, text=True).stdout

@@ -1,4 +1,4 @@
-// Emitting the PyTorch twin of an experiment: lab.py, lab_data.py, the lab's table, settings.json and each run's
+// Emitting the PyTorch twin of an experiment: lab.py and its modules, the lab's table, settings.json and each run's
 // initial weights.
 #include "core/train/twin.hpp"
 
@@ -76,8 +76,7 @@ std::vector<std::string> emit_pytorch_experiment(const std::vector<TrainSettings
     write_file_atomically(path, [&](std::ostream& os) { os << text; }, "emit-pytorch");
     written.push_back(path);
   };
-  write_text("lab.py", std::string(twin_lab_py()));
-  write_text("lab_data.py", std::string(twin_lab_data_py()));
+  for (const TwinSource& source : twin_sources()) write_text(std::string(source.name), std::string(source.text));
   write_text(kLabTableFile, lab_table_json().dump(1) + "\n");
   write_text("settings.json", twin_settings_json(runs, init_files).dump(1) + "\n");
   for (std::size_t i = 0; i < runs.size(); ++i) {

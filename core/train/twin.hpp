@@ -1,4 +1,4 @@
-// The PyTorch twin of a lab experiment: lab.py and lab_data.py (compiled in), the lab's table, its settings and
+// The PyTorch twin of a lab experiment: lab.py and its modules (compiled in), the lab's table, its settings and
 // peviz's initial weights in one folder.
 //
 // `peviz train ... --emit-pytorch DIR` writes, and trains nothing:
@@ -6,6 +6,8 @@
 //                                         loss, AdamW and schedule, evaluation and run files, in PyTorch alone
 //   DIR/lab_data.py                       core/train/twin/lab_data.py, byte for byte: the task streams and position
 //                                         ids lab.py imports
+//   DIR/lab_files.py                      core/train/twin/lab_files.py, byte for byte: safetensors and numbers as
+//                                         peviz writes them, which lab.py imports
 //   DIR/lab_table.json                    lab_table_json(): every encoding and task, which lab.py reads (it types
 //                                         none); `peviz train --list-encodings --list-tasks --format json` prints it
 //   DIR/settings.json                     {"format": kTwinFormat, "settings": {every TrainSettings field but pe and
@@ -14,6 +16,7 @@
 // `python3 DIR/lab.py` (one process) or `python3 DIR/lab.py --ranks N` (N ranks under torchrun) then writes the files
 // `peviz train --out` writes (experiment.hpp), which `peviz --open` and load_run reopen.
 #pragma once
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -35,9 +38,13 @@ inline constexpr const char* kLabTableFile = "lab_table.json";
 //    "tasks": [{"name", "positions": the samplers that have a meaning on it (sampler_refusal empty)}...]}
 nlohmann::ordered_json lab_table_json();
 
-// core/train/twin/lab.py and lab_data.py as compiled into this binary.
-std::string_view twin_lab_py();
-std::string_view twin_lab_data_py();
+// One file of the twin as compiled into this binary: core/train/twin/<name>.
+struct TwinSource {
+  std::string_view name;
+  std::string_view text;
+};
+// Every file of core/train/twin (lab.py, the script, and the modules it imports), by name.
+std::span<const TwinSource> twin_sources();
 // settings.json for the runs (experiment_settings order); `init_files` names each run's initial weights.
 nlohmann::ordered_json twin_settings_json(const std::vector<TrainSettings>& runs, const std::vector<std::string>& init_files);
 // The initial weights' file name of a run: "init-<pe>-seed<S>.safetensors".

@@ -165,9 +165,10 @@ TEST_CASE("peviz train --emit-pytorch writes the twin's folder, trains nothing, 
   REQUIRE(r.code == 0);
   CHECK(r.err == "peviz: warning: beyond what peviz trains itself (emitted for the PyTorch twin): layers 9 > 8, "
                  "steps 200000 > 100000\n");
-  CHECK(r.out == "wrote " + dir + " (8 files); train with: python3 " + dir + "/lab.py, or on N ranks: python3 " + dir +
+  CHECK(r.out == "wrote " + dir + " (9 files); train with: python3 " + dir + "/lab.py, or on N ranks: python3 " + dir +
                  "/lab.py --ranks N\n");  // tests/twin/distributed_test.py runs both commands as printed
-  for (const char* name : {"lab.py", "lab_table.json", "settings.json", "init-rope-seed0.safetensors", "init-alibi-seed1.safetensors"})
+  for (const char* name : {"lab.py", "lab_data.py", "lab_files.py", "lab_table.json", "settings.json",
+                           "init-rope-seed0.safetensors", "init-alibi-seed1.safetensors"})
     CHECK(std::filesystem::exists(dir + "/" + name));
   const nlohmann::json settings = nlohmann::json::parse(std::ifstream(dir + "/settings.json"));
   CHECK(settings["settings"]["layers"] == 9);
@@ -178,7 +179,7 @@ TEST_CASE("peviz train --emit-pytorch writes the twin's folder, trains nothing, 
   const RunResult quiet = run_peviz(kSmall + "--pe nope --emit-pytorch \"" + spaced + "\"");
   CHECK(quiet.code == 0);
   CHECK(quiet.err.empty());
-  CHECK(quiet.out == "wrote " + spaced + " (5 files); train with: python3 '" + dir + " it'\\''s/lab.py', or on N ranks: "
+  CHECK(quiet.out == "wrote " + spaced + " (6 files); train with: python3 '" + dir + " it'\\''s/lab.py', or on N ranks: "
                      "python3 '" + dir + " it'\\''s/lab.py' --ranks N\n");
   std::filesystem::remove_all(spaced);
 }

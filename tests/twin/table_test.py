@@ -40,7 +40,7 @@ def check_without_torch(peviz, table, tmp):
         check(json.load(f) == table, "the emitted lab_table.json is not what --list-encodings --list-tasks prints")
     models = {e["mechanism"] for e in table["encodings"]}
     built = models | {e["positions"] for e in table["encodings"]}  # what the twin implements may be spelt in it
-    for name in ("lab.py", "lab_data.py"):
+    for name in sorted(f for f in os.listdir(TWIN_SOURCES) if f.endswith(".py")):
         with open(os.path.join(TWIN_SOURCES, name)) as f:
             literals = set(re.findall(r"\"([a-z0-9-]+)\"", f.read()))
         typed = sorted(e["name"] for e in table["encodings"] if e["name"] in literals and e["name"] not in built)

@@ -2,9 +2,9 @@
 """The PyTorch twin of a peviz lab experiment: the same model, data, loss, optimizer, schedule and evaluation.
 
 Written by `peviz train ... --emit-pytorch DIR` beside DIR/lab_data.py (the task streams and position ids it
-imports), DIR/lab_table.json (peviz's encodings and tasks: each encoding's model and position ids; this file names
-no encoding), DIR/settings.json and DIR/init-<pe>-seed<S>.safetensors (peviz's initial weights). PyTorch and the
-standard library only.
+imports), DIR/lab_files.py (safetensors and numbers as peviz writes them), DIR/lab_table.json (peviz's encodings
+and tasks: each encoding's model and position ids; this file names no encoding), DIR/settings.json and
+DIR/init-<pe>-seed<S>.safetensors (peviz's initial weights). PyTorch and the standard library only.
 
     python3 DIR/lab.py [--device cpu|cuda] [--out DIR/run.safetensors] [--threads N] [--stop-after N]
     python3 DIR/lab.py --ranks N [...]                            # N ranks on this machine under torchrun (DDP:
@@ -27,7 +27,6 @@ batch instead of packed: with causal attention and padding at the end, every rea
 tokens it sees in peviz's block-causal packing, and padded rows carry no loss, hence no gradient.
 """
 import argparse
-import ctypes
 import json
 import math
 import os
@@ -39,11 +38,12 @@ import torch
 import torch.distributed as dist
 import torch.nn.functional as F
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # lab_data.py beside this file, however it is loaded
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # lab_data.py, lab_files.py beside it, however loaded
 from lab_data import (BOS, DATA_STREAM, EOS, MASK64, MT19937_64, POSITION_STREAM, SEP, SYMBOLS,  # noqa: E402,F401
                       TEST_POSITION_STREAM, VOCAB, answer_start, batch_positions, coupled_positions, pad,
                       random_symbols, randomized_positions, sequence_length, step_dropout, task_sequence, test_lengths,
                       test_positions, test_sequences, training_batch)
+from lab_files import float_text, read_safetensors, safetensors_bytes, shortest, write_atomically  # noqa: E402,F401
 
 TABLE_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "lab_table.json")
 # Parameter tensors in peviz's buffer order (core/train/model.hpp Param).
@@ -285,70 +285,7 @@ def exact_match(model, cfg, device):
     return out
 
 
-# ---- files (core/io/safetensors*.cpp, core/train/run_io.cpp, experiment.cpp) -------------------------------------
-
-def read_safetensors(path):
-    """{name: float32 tensor} and the __metadata__ strings; F32 and F16 (peviz's --half) tensors."""
-    with open(path, "rb") as f:
-        data = f.read()
-    n = struct.unpack("<Q", data[:8])[0]
-    header = json.loads(data[8:8 + n])
-    meta = header.pop("__metadata__", {})
-    buf, tensors = bytearray(data[8 + n:]), {}
-    for name, t in header.items():
-        kinds = {"F32": torch.float32, "F16": torch.float16}
-        if t["dtype"] not in kinds:
-            raise ValueError(f"{path}: tensor {name} is {t['dtype']}, not F32 or F16")
-        begin, end = t["data_offsets"]
-        flat = torch.frombuffer(buf, dtype=kinds[t["dtype"]], count=(end - begin) // (4 if t["dtype"] == "F32" else 2),
-                                offset=begin) if end > begin else torch.zeros(0)
-        tensors[name] = flat.float().reshape(t["shape"]).clone()
-    return tensors, meta
-
-
-def write_atomically(path, data):
-    tmp = f"{path}.tmp-{os.getpid()}"
-    with open(tmp, "wb") as f:
-        f.write(data if isinstance(data, bytes) else data.encode())
-    os.replace(tmp, path)
-
-
-def safetensors_bytes(tensors, meta):
-    """F32 tensors in the given order, little-endian; header keys sorted, padded with spaces to 8 bytes."""
-    assert sys.byteorder == "little", "little-endian hosts only, as core/io/safetensors"
-    header, offset, blobs = {"__metadata__": meta}, 0, []
-    for name, t in tensors:
-        t = t.detach().to("cpu", torch.float32).contiguous()
-        blobs.append(ctypes.string_at(t.data_ptr(), 4 * t.numel()))
-        header[name] = {"dtype": "F32", "shape": list(t.shape), "data_offsets": [offset, offset + 4 * t.numel()]}
-        offset += 4 * t.numel()
-    text = json.dumps(header, sort_keys=True, separators=(",", ":"))
-    text += " " * (-len(text) % 8)
-    return struct.pack("<Q", len(text)) + text.encode() + b"".join(blobs)
-
-
-def shortest(v):
-    """run_io.cpp shortest(): 17 significant digits, %g style."""
-    return "%.17g" % v
-
-
-def float_text(v):
-    """std::to_chars(float): the fewest digits that read back as the same float32, fixed or scientific."""
-    if not math.isfinite(v):
-        return "null"
-    f32 = lambda x: struct.unpack("<f", struct.pack("<f", x))[0]
-    for p in range(1, 10):
-        sci = "%.*e" % (p - 1, v)
-        if f32(float(sci)) == v:
-            break
-    mantissa, exp = sci.split("e")
-    sign, digits, e = ("-" if v < 0 else ""), mantissa.lstrip("-").replace(".", ""), int(exp)
-    if e >= 0:
-        fixed = digits + "0" * (e + 1 - len(digits)) if len(digits) <= e + 1 else digits[:e + 1] + "." + digits[e + 1:]
-    else:
-        fixed = "0." + "0" * (-e - 1) + digits
-    return sign + fixed if len(sign + fixed) <= len(sci) else sci
-
+# ---- run files and experiments (core/train/run_io.cpp, experiment.cpp; the formats: lab_files.py) --------------
 
 def settings_metadata(cfg):
     """run_io.cpp settings_metadata: the run's settings as strings."""

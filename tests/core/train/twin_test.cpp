@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include <catch2/catch.hpp>
@@ -48,11 +49,18 @@ TrainSettings paper_scale() {
 
 }  // namespace
 
-TEST_CASE("the compiled-in lab.py and lab_data.py are core/train/twin's") {
+TEST_CASE("the compiled-in twin is core/train/twin's files, every one of them") {
   const fs::path twin = fs::path(__FILE__).parent_path() / ".." / ".." / ".." / "core" / "train" / "twin";
   REQUIRE(fs::exists(twin / "lab.py"));
-  CHECK(twin_lab_py() == read_text(twin / "lab.py"));
-  CHECK(twin_lab_data_py() == read_text(twin / "lab_data.py"));
+  std::set<std::string> on_disk, compiled;
+  for (const auto& entry : fs::directory_iterator(twin))
+    if (entry.path().extension() == ".py") on_disk.insert(entry.path().filename().string());
+  for (const TwinSource& source : twin_sources()) {
+    compiled.insert(std::string(source.name));
+    CHECK(source.text == read_text(twin / source.name));
+  }
+  CHECK(compiled == on_disk);
+  CHECK(compiled == std::set<std::string>{"lab.py", "lab_data.py", "lab_files.py"});
 }
 
 TEST_CASE("lab_table_json: every encoding with the model the twin builds, its ids and group; every task") {
@@ -84,9 +92,8 @@ TEST_CASE("emit_pytorch_experiment writes lab.py, every setting and each run's i
       experiment_settings(base, {PositionEncoding::learned, PositionEncoding::t5}, {4, 7});
   const fs::path out = dir.path / "twin";  // created: its parent exists
   const std::vector<std::string> written = emit_pytorch_experiment(runs, out.string());
-  CHECK(written.size() == 8);  // lab.py, lab_data.py, lab_table.json, settings.json, four initial weights
-  CHECK(read_text(out / "lab.py") == twin_lab_py());
-  CHECK(read_text(out / "lab_data.py") == twin_lab_data_py());
+  CHECK(written.size() == twin_sources().size() + 6);  // the twin's files, lab_table.json, settings.json, 4 weights
+  for (const TwinSource& source : twin_sources()) CHECK(read_text(out / source.name) == source.text);
   CHECK(nlohmann::ordered_json::parse(read_text(out / kLabTableFile)) == lab_table_json());
   const nlohmann::json j = nlohmann::json::parse(read_text(out / "settings.json"));
   CHECK(j["format"] == kTwinFormat);
