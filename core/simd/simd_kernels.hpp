@@ -41,6 +41,13 @@ template <class Fn>
 Fn* on_path(SimdPath path, Fn* avx512, Fn* avx2, Fn* baseline) {
   return path == SimdPath::avx512 ? avx512 : path == SimdPath::avx2 ? avx2 : baseline;
 }
+// A kernel's three builds from one body: PEVIZ_SIMD_BUILDS(name, (params), (args)) defines name_avx512, name_avx2
+// and name_baseline, each calling its own inlined copy of name_body (declared [[gnu::always_inline]]), so each is
+// compiled for its instruction set; on_path picks one.
+#define PEVIZ_SIMD_BUILDS(name, params, args)                        \
+  [[PEVIZ_AVX512]] void name##_avx512 params { name##_body args; } \
+  [[PEVIZ_AVX2]] void name##_avx2 params { name##_body args; }     \
+  void name##_baseline params { name##_body args; }
 
 // dot(a, b) over n floats in one fixed order: 16 running sums s_j over k = j (mod 16) for the first
 // 16 * floor(n / 16) elements, the tree s_j += s_{j+8}, += s_{j+4}, += s_{j+2}, += s_{j+1}, then the

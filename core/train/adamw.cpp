@@ -28,15 +28,8 @@ struct AdamWStep {
     p[i] = p[i] * k.decay - k.step * m[i] / (std::sqrt(v[i]) * k.inv_sqrt_c2 + k.eps);
   }
 }
-[[PEVIZ_AVX512]] void adamw_avx512(float* p, float* m, float* v, const float* g, std::size_t n, const AdamWStep& k) {
-  adamw_body(p, m, v, g, n, k);
-}
-[[PEVIZ_AVX2]] void adamw_avx2(float* p, float* m, float* v, const float* g, std::size_t n, const AdamWStep& k) {
-  adamw_body(p, m, v, g, n, k);
-}
-void adamw_baseline(float* p, float* m, float* v, const float* g, std::size_t n, const AdamWStep& k) {
-  adamw_body(p, m, v, g, n, k);
-}
+PEVIZ_SIMD_BUILDS(adamw, (float* p, float* m, float* v, const float* g, std::size_t n, const AdamWStep& k),
+                  (p, m, v, g, n, k))
 
 }  // namespace
 

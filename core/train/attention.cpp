@@ -65,18 +65,9 @@ template <class T>
 }
 
 // The float rotation's builds for each path (the same operations in the same order: the same bits).
-[[PEVIZ_AVX512]] void rotate_qk_avx512(float* qkv, const PackedBatch& b, const RopeTable<float>& table, int C,
-                                       int heads, float sign) {
-  rotate_qk_body(qkv, b, table, C, heads, sign);
-}
-[[PEVIZ_AVX2]] void rotate_qk_avx2(float* qkv, const PackedBatch& b, const RopeTable<float>& table, int C, int heads,
-                                   float sign) {
-  rotate_qk_body(qkv, b, table, C, heads, sign);
-}
-
-void rotate_qk_baseline(float* qkv, const PackedBatch& b, const RopeTable<float>& table, int C, int heads, float sign) {
-  rotate_qk_body(qkv, b, table, C, heads, sign);
-}
+PEVIZ_SIMD_BUILDS(rotate_qk, (float* qkv, const PackedBatch& b, const RopeTable<float>& table, int C, int heads,
+                              float sign),
+                  (qkv, b, table, C, heads, sign))
 
 template <class T>
 void rotate_qk(T* qkv, const PackedBatch& b, const RopeTable<T>& table, int C, int heads, T sign) {
@@ -90,18 +81,12 @@ void rotate_qk(T* qkv, const PackedBatch& b, const RopeTable<T>& table, int C, i
 [[gnu::always_inline]] inline void exp_shifted_body(float* __restrict row, int n, float shift) {
   for (int j = 0; j < n; ++j) row[j] = exp_float(row[j] - shift);
 }
-[[PEVIZ_AVX512]] void exp_shifted_avx512(float* row, int n, float shift) { exp_shifted_body(row, n, shift); }
-[[PEVIZ_AVX2]] void exp_shifted_avx2(float* row, int n, float shift) { exp_shifted_body(row, n, shift); }
-void exp_shifted_baseline(float* row, int n, float shift) { exp_shifted_body(row, n, shift); }
+PEVIZ_SIMD_BUILDS(exp_shifted, (float* row, int n, float shift), (row, n, shift))
 
 }  // namespace
 
 void exp_shifted_float(SimdPath path, float* row, int n, float shift) {
-  switch (path) {
-    case SimdPath::avx512: exp_shifted_avx512(row, n, shift); break;
-    case SimdPath::avx2: exp_shifted_avx2(row, n, shift); break;
-    default: exp_shifted_baseline(row, n, shift); break;
-  }
+  on_path(path, exp_shifted_avx512, exp_shifted_avx2, exp_shifted_baseline)(row, n, shift);
 }
 
 namespace {
@@ -157,22 +142,10 @@ template <class T>
 }
 
 // Both as AVX-512, AVX2 and baseline functions (the same operations in the same order: the same bits).
-[[PEVIZ_AVX512]] void bias_mask_softmax_avx512(float* P, int L, int h, float scale, const AttentionBias<float>& bias,
-                                               const float* fire) {
-  bias_mask_softmax_body(P, L, h, scale, bias, fire);
-}
-[[PEVIZ_AVX2]] void bias_mask_softmax_avx2(float* P, int L, int h, float scale, const AttentionBias<float>& bias,
-                                           const float* fire) {
-  bias_mask_softmax_body(P, L, h, scale, bias, fire);
-}
-[[PEVIZ_AVX512]] void softmax_backward_avx512(float* dS, const float* P, int L) { softmax_backward_body(dS, P, L); }
-[[PEVIZ_AVX2]] void softmax_backward_avx2(float* dS, const float* P, int L) { softmax_backward_body(dS, P, L); }
-
-void bias_mask_softmax_baseline(float* P, int L, int h, float scale, const AttentionBias<float>& bias,
-                                const float* fire) {
-  bias_mask_softmax_body(P, L, h, scale, bias, fire);
-}
-void softmax_backward_baseline(float* dS, const float* P, int L) { softmax_backward_body(dS, P, L); }
+PEVIZ_SIMD_BUILDS(bias_mask_softmax,
+                  (float* P, int L, int h, float scale, const AttentionBias<float>& bias, const float* fire),
+                  (P, L, h, scale, bias, fire))
+PEVIZ_SIMD_BUILDS(softmax_backward, (float* dS, const float* P, int L), (dS, P, L))
 
 template <class T>
 void bias_mask_softmax(T* P, int L, int h, T scale, const AttentionBias<T>& bias, const T* fire) {

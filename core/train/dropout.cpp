@@ -24,18 +24,9 @@ template <class T>
   }
 }
 
-[[PEVIZ_AVX512]] void factors_avx512(float* f, std::size_t n, std::uint64_t first, std::uint64_t key,
-                                     std::int32_t threshold, float scale) {
-  factors_body(f, n, first, key, threshold, scale);
-}
-[[PEVIZ_AVX2]] void factors_avx2(float* f, std::size_t n, std::uint64_t first, std::uint64_t key,
-                                 std::int32_t threshold, float scale) {
-  factors_body(f, n, first, key, threshold, scale);
-}
-void factors_baseline(float* f, std::size_t n, std::uint64_t first, std::uint64_t key, std::int32_t threshold,
-                      float scale) {
-  factors_body(f, n, first, key, threshold, scale);
-}
+PEVIZ_SIMD_BUILDS(factors, (float* f, std::size_t n, std::uint64_t first, std::uint64_t key, std::int32_t threshold,
+                             float scale),
+                  (f, n, first, key, threshold, scale))
 
 // Calls apply(factors, start, count) for the blocks of at most kFactorBlock elements that cover [0, n) in order,
 // factors[j] being element start + j's factor.

@@ -35,7 +35,7 @@ namespace {
 }
 
 // x = inp[i] + bias[i]: out[i] = x Phi(x), dgelu[i] = d/dx x Phi(x) = Phi(x) + x phi(x), phi the normal density.
-[[gnu::always_inline]] inline void gelu_float_body(float* __restrict out, float* __restrict dgelu,
+[[gnu::always_inline]] inline void gelu_body(float* __restrict out, float* __restrict dgelu,
                                                    const float* __restrict inp, const float* __restrict bias, int n) {
   constexpr float inv_sqrt_2pi = 0.39894228040143267794f;
   for (int i = 0; i < n; ++i) {
@@ -50,30 +50,16 @@ namespace {
   }
 }
 
-[[PEVIZ_AVX512]] void gelu_avx512(float* out, float* dgelu, const float* inp, const float* bias, int n) {
-  gelu_float_body(out, dgelu, inp, bias, n);
-}
-[[PEVIZ_AVX2]] void gelu_avx2(float* out, float* dgelu, const float* inp, const float* bias, int n) {
-  gelu_float_body(out, dgelu, inp, bias, n);
-}
-void gelu_baseline(float* out, float* dgelu, const float* inp, const float* bias, int n) {
-  gelu_float_body(out, dgelu, inp, bias, n);
-}
+PEVIZ_SIMD_BUILDS(gelu, (float* out, float* dgelu, const float* inp, const float* bias, int n),
+                  (out, dgelu, inp, bias, n))
 
 // dinp[i] = dgelu[i] dout[i]: the GELU backward, one IEEE product, so every build gives the same bits.
 [[gnu::always_inline]] inline void gelu_backward_body(float* __restrict dinp, const float* __restrict dgelu,
                                                       const float* __restrict dout, std::size_t n) {
   for (std::size_t i = 0; i < n; ++i) dinp[i] = dgelu[i] * dout[i];
 }
-[[PEVIZ_AVX512]] void gelu_backward_avx512(float* dinp, const float* dgelu, const float* dout, std::size_t n) {
-  gelu_backward_body(dinp, dgelu, dout, n);
-}
-[[PEVIZ_AVX2]] void gelu_backward_avx2(float* dinp, const float* dgelu, const float* dout, std::size_t n) {
-  gelu_backward_body(dinp, dgelu, dout, n);
-}
-void gelu_backward_baseline(float* dinp, const float* dgelu, const float* dout, std::size_t n) {
-  gelu_backward_body(dinp, dgelu, dout, n);
-}
+PEVIZ_SIMD_BUILDS(gelu_backward, (float* dinp, const float* dgelu, const float* dout, std::size_t n),
+                  (dinp, dgelu, dout, n))
 
 }  // namespace
 
@@ -82,11 +68,7 @@ void gelu_backward_float(SimdPath path, float* dinp, const float* dgelu, const f
 }
 
 void gelu_forward_float(SimdPath path, float* out, float* dgelu, const float* inp, const float* bias, int n) {
-  switch (path) {
-    case SimdPath::avx512: gelu_avx512(out, dgelu, inp, bias, n); break;
-    case SimdPath::avx2: gelu_avx2(out, dgelu, inp, bias, n); break;
-    default: gelu_baseline(out, dgelu, inp, bias, n); break;
-  }
+  on_path(path, gelu_avx512, gelu_avx2, gelu_baseline)(out, dgelu, inp, bias, n);
 }
 
 template <class T>

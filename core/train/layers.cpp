@@ -152,13 +152,7 @@ namespace {
   }
 }
 
-// The same bodies as AVX-512, AVX2 and baseline functions: PEVIZ_SIMD_BUILDS(name, (params), (args)) defines
-// name_avx512, name_avx2 and name_baseline, each calling name_body's inlined copy.
-#define PEVIZ_SIMD_BUILDS(name, params, args)            \
-  [[PEVIZ_AVX512]] void name##_avx512 params { name##_body args; } \
-  [[PEVIZ_AVX2]] void name##_avx2 params { name##_body args; }     \
-  void name##_baseline params { name##_body args; }
-
+// The same bodies as AVX-512, AVX2 and baseline functions (PEVIZ_SIMD_BUILDS, simd_kernels.hpp).
 [[gnu::always_inline]] inline void layernorm_forward_body(float* out, float* mean, float* rstd, const float* inp,
                                                           const float* w, const float* bias, int N, int C) {
   layernorm_forward_rows(out, mean, rstd, inp, w, bias, N, C);
@@ -181,7 +175,6 @@ PEVIZ_SIMD_BUILDS(add, (float* out, const float* a, const float* b, std::size_t 
 PEVIZ_SIMD_BUILDS(accumulate_rows,
                   (float* acc, const float* rows, std::size_t stride, std::size_t count, std::size_t n),
                   (acc, rows, stride, count, n))
-#undef PEVIZ_SIMD_BUILDS
 
 }  // namespace
 
