@@ -248,8 +248,8 @@ std::atomic<int> g_simd_cap{int(SimdPath::avx512)};  // SimdPath's order: baseli
 
 // The environment's cap: PEVIZ_SIMD=avx2 (or baseline) runs a narrower path in any peviz process, as
 // OPENBLAS_CORETYPE and LIBXSMM_TARGET do for those libraries (the suite's forced-AVX2 run sets all three).
-// Any other value is ignored, with one line on stderr.
-SimdPath widest_allowed_by_environment() {
+// Any other value is ignored, with one line on stderr (once: the first call's answer is kept).
+SimdPath read_environment_cap() {
   const char* env = std::getenv("PEVIZ_SIMD");
   if (!env || !*env) return SimdPath::avx512;
   if (const std::optional<SimdPath> path = parse_simd_path(env)) return *path;
@@ -258,8 +258,13 @@ SimdPath widest_allowed_by_environment() {
 }
 }  // namespace
 
+SimdPath simd_environment_cap() {
+  static const SimdPath cap = read_environment_cap();
+  return cap;
+}
+
 SimdPath best_simd_path() {
-  static const SimdPath best = SimdPath(std::min(int(widest_allowed_by_environment()),
+  static const SimdPath best = SimdPath(std::min(int(simd_environment_cap()),
                                                  int(simd_path_supported(SimdPath::avx512) ? SimdPath::avx512
                                                      : simd_path_supported(SimdPath::avx2) ? SimdPath::avx2
                                                                                            : SimdPath::baseline)));

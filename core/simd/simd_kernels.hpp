@@ -33,6 +33,7 @@ std::string_view to_string(SimdPath path);
 std::optional<SimdPath> parse_simd_path(std::string_view name);  // "avx512", "avx2", "baseline"
 bool simd_path_supported(SimdPath path);  // the CPU can run it
 SimdPath best_simd_path();  // the widest supported path, at most the cap below and the environment's PEVIZ_SIMD
+SimdPath simd_environment_cap();  // PEVIZ_SIMD's path (avx512 when unset or not a path's name)
 // From now on best_simd_path() is at most `widest` (process-wide; `peviz bench --simd` times a narrower
 // path on a wider CPU). Every path gives the same bits, so the cap changes only the speed.
 void cap_simd_path(SimdPath widest);
