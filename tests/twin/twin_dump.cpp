@@ -4,7 +4,8 @@
 //                            .safetensors holding the first training batch of the run's stream (and the ids of three
 //                            test sequences), the loss and every
 //                            gradient of that batch from the initial weights (float, and double as hi + lo floats),
-//                            the position tables, and the weights and losses after five TrainRun steps
+//                            the position tables, and the weights and losses after five TrainRun steps, and after
+//                            the same five steps of the double engine (as hi + lo floats)
 //   twin_dump evaluate RUN   peviz's exact match of a saved run's weights, evaluated again (one JSON line)
 //   twin_dump open PATH      open_experiment(PATH): one run_full_json line per run (what the Lab page shows)
 // Exit 2 with one line on stderr on bad input.
@@ -22,6 +23,7 @@
 #include "core/io/safetensors.hpp"
 #include "core/train/experiment.hpp"
 #include "core/train/run_io.hpp"
+#include "core/train/adamw.hpp"
 #include "core/train/twin.hpp"
 
 namespace {
@@ -90,6 +92,40 @@ void add_params(Dump& d, const std::string& prefix, const ModelConfig& c, const 
   }
 }
 
+// Five steps of the run's schedule in the double engine, from `init`: the batches, ids and dropout masks TrainRun
+// takes, core's AdamW and EMA in double (adamw.hpp). Returns the weights (the EMA's when on) and the five losses.
+std::pair<std::vector<double>, std::vector<double>> five_steps_double(const TrainSettings& s, const ModelConfig& c,
+                                                                      const std::vector<float>& init, int tokens,
+                                                                      std::size_t att) {
+  Model<double> m = make_model<double>(c, tokens, att, s.seed);
+  m.params.assign(init.begin(), init.end());
+  std::vector<double> ema = s.ema_decay > 0 ? m.params : std::vector<double>{}, losses;
+  std::mt19937_64 rng(s.seed ^ kDataStream), position_rng(s.seed ^ kPositionStream);
+  AdamWMoments<double> adam;
+  PackedBatch b;
+  for (int step = 0; step < 5; ++step) {
+    training_batch(s.task, s.batch, s.train_max, rng, b);
+    sample_batch_positions(sampler_of(s.pe), s.task, s.position_range, position_rng, b);
+    m.dropout = training_dropout(s.dropout, s.seed, step);
+    losses.push_back(model_forward(m, b));
+    model_backward(m, b);
+    adamw_update(m.params, m.grads, adam, AdamWConfig{}, learning_rate(step, s.steps, s.lr, s.warmup));
+    if (!ema.empty()) ema_update(ema, m.params, s.ema_decay);
+  }
+  return {ema.empty() ? m.params : ema, losses};
+}
+
+// A double buffer as two floats, hi + lo (safetensors here holds floats), each under its prefix.
+void add_params64(Dump& d, const std::string& prefix, const ModelConfig& c, const std::vector<double>& values) {
+  std::vector<float> hi(values.size()), lo(values.size());
+  for (std::size_t i = 0; i < hi.size(); ++i) {
+    hi[i] = float(values[i]);
+    lo[i] = float(values[i] - double(hi[i]));
+  }
+  add_params(d, prefix + "hi.", c, hi);
+  add_params(d, prefix + "lo.", c, lo);
+}
+
 void parity(const std::string& dir) {
   std::ifstream is(fs::path(dir) / "settings.json");
   if (!is) throw ParamError("parity", "cannot read " + dir + "/settings.json");
@@ -129,22 +165,21 @@ void parity(const std::string& dir) {
     m64.dropout = m.dropout;
     const double loss64 = model_forward(m64, b);
     model_backward(m64, b);
-    std::vector<float> hi(m64.grads.size()), lo(m64.grads.size());  // double = hi + lo, each a float
-    for (std::size_t i = 0; i < hi.size(); ++i) {
-      hi[i] = float(m64.grads[i]);
-      lo[i] = float(m64.grads[i] - double(hi[i]));
-    }
-    add_params(d, "grad64hi.", c, hi);
-    add_params(d, "grad64lo.", c, lo);
+    add_params64(d, "grad64", c, m64.grads);
     // Five optimizer steps as a run takes them.
     TrainRun r(s);
     for (int k = 0; k < 5; ++k) r.step();
     add_params(d, "step5.", c, r.parameters());
     nlohmann::json losses = nlohmann::json::array();
     for (float v : r.snapshot().loss) losses.push_back(double(v));
+    const auto [weights64, losses64] = five_steps_double(s, c, m.params, m.token_capacity, m.att_capacity);
+    add_params64(d, "step5_64", c, weights64);
+    nlohmann::json losses64_json = nlohmann::json::array();
+    for (double v : losses64) losses64_json.push_back(digits17(v));
     const std::string name = "dump-" + std::string(to_string(s.pe)) + "-seed" + std::to_string(s.seed) + ".safetensors";
     write_safetensors((fs::path(dir) / name).string(), d.tensors,
                       {{"loss", digits17(loss)}, {"loss64", digits17(loss64)}, {"losses", losses.dump()},
+                       {"losses64", losses64_json.dump()},
                        {"n_targets", std::to_string(b.n_targets)}},
                       "parity");
   }

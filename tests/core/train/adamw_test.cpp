@@ -27,6 +27,23 @@ TEST_CASE("AdamW first step: decay then a step of lr against the gradient's sign
   CHECK(p[0] == Approx((1.0 * (1 - 1e-4) - 1e-2) * (1 - 1e-4) - 1e-2).epsilon(1e-5));
 }
 
+TEST_CASE("AdamW and the moving average in double: the same closed forms to double's precision", "[train][adamw]") {
+  std::vector<double> p = {1.0, -2.0, 0.5};
+  const std::vector<double> g = {0.1, -0.3, 0.0};
+  AdamWMoments<double> s;
+  adamw_update(p, g, s, AdamWConfig{}, 1e-2);
+  CHECK(p[0] == Approx(1.0 * (1 - 1e-4) - 1e-2 * 0.1 / (0.1 + 1e-8)).epsilon(1e-15));
+  CHECK(p[1] == Approx(-2.0 * (1 - 1e-4) + 1e-2 * 0.3 / (0.3 + 1e-8)).epsilon(1e-15));
+  CHECK(p[2] == 0.5 * (1 - 1e-4));
+  adamw_update(p, g, s, AdamWConfig{}, 1e-2);
+  const double bias2 = std::sqrt(1 - 0.999 * 0.999);  // t = 2: m_hat = g, v_hat = g^2 as at t = 1
+  CHECK(p[0] == Approx((1.0 * (1 - 1e-4) - 1e-2 * 0.1 / (0.1 + 1e-8)) * (1 - 1e-4) -
+                       1e-2 * 0.1 / (std::sqrt(0.1 * 0.1 * (1 - 0.999 * 0.999)) / bias2 + 1e-8)).epsilon(1e-14));
+  std::vector<double> ema = {2.0};
+  for (int k = 0; k < 50; ++k) ema_update(ema, std::vector<double>{-1.0}, 0.95);
+  CHECK(ema[0] == Approx(-1.0 + std::pow(0.95, 50) * 3.0).epsilon(1e-13));
+}
+
 TEST_CASE("AdamW gives the same bits on the AVX-512, AVX2 and baseline builds, over vector bodies and tails",
           "[train][adamw][simd]") {
   std::mt19937 rng(5);
