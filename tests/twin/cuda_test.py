@@ -3,12 +3,12 @@
 
 For every encoding (on a small model: 2 layers, 4 heads, d_model 32, so that what --prepare writes stays small), from
 peviz's initial weights and first batch (twin_dump parity):
-  - the loss and every parameter's gradient computed on the GPU agree with peviz's to 1e-5, relative per tensor
-    (float32 on both sides; lab.py turns TF32 off);
-  - five optimizer steps on the GPU give peviz's five losses (1e-5) and weights (1e-5, the key biases apart);
+  - the loss, every parameter's gradient and five optimizer steps on the GPU hold parity_test.py's rule: float64 on
+    the GPU against peviz's double engine to 1e-10, the GPU's float32 within its float32 bound of the GPU's float64
+    (lab.py turns TF32 off);
   - the twin's exact match of peviz's trained weights (assets/lab, seed 0), evaluated on the GPU, equals peviz's;
-  - torchrun with two ranks sharing the GPU (DistributedDataParallel, gloo on CUDA tensors) trains eight steps with
-    the same loss curve as one process (1e-5).
+  - torchrun with two ranks sharing the GPU (DistributedDataParallel, gloo on CUDA tensors) trains eight steps, its
+    first loss as one process's within distributed_test.py's bound (the curve printed).
 The parts that need peviz (emitting, the dumps, peviz's evaluation) can run on another machine: --prepare DIR writes
 them, --check DIR reads them where the GPU is. Exit 0 pass, 1 fail, 77 (ctest's skip) without torch or CUDA.
 usage: cuda_test.py --peviz PEVIZ --dump TWIN_DUMP --assets ASSETS_LAB     (both halves, in a temporary folder)
@@ -24,7 +24,8 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from parity_test import TOLERANCE, check, determined, failures, load_lab, rel, run, shipped_seed0_runs  # noqa: E402 (exits 77 without torch)
+from parity_test import (check, check_batch, check_steps, failures, load_lab, run_gamma, run,  # noqa: E402
+                         shipped_seed0_runs)  # noqa: E402 (exits 77 without torch)
 
 import torch  # noqa: E402
 
@@ -47,31 +48,19 @@ def prepare(folder, peviz, dump, assets):
             lines.write(run([dump, "evaluate", path]).strip() + "\n")
 
 
-def gradients_and_steps(lab, folder, r, spec, cuda):
-    """The first batch's loss and gradients, and five steps, on the GPU against peviz's dump of the same run."""
+def gradients_and_steps(lab, folder, r, spec, cuda, worst):
+    """The first batch's loss and gradients, and five steps, on the GPU against peviz's dump of the same run, under
+    parity_test.py's rule (float64 on the GPU against peviz's double engine; the GPU's float32 against its float64)."""
     cfg = lab.run_config(spec["settings"], spec["model"], r["pe"], r["seed"])
     dump, meta = lab.read_safetensors(os.path.join(folder, f"dump-{r['pe']}-seed{r['seed']}.safetensors"))
     init, _ = lab.read_safetensors(os.path.join(folder, r["init"]))
     pairs = lab.training_batch(cfg["task"], cfg["batch"], cfg["train_max"], lab.MT19937_64(cfg["seed"] ^ lab.DATA_STREAM))
     ids = lab.batch_positions(cfg, pairs, lab.MT19937_64(cfg["seed"] ^ lab.POSITION_STREAM))
-    model = lab.LabModel(cfg, init).to(cuda)
     tok, pos, tgt = lab.pad(pairs, ids, cuda)
-    loss = lab.answer_loss_sum(model(tok, pos), tgt) / int((tgt >= 0).sum())
-    loss.backward()
-    loss_rel = abs(loss.item() - float(meta["loss"])) / abs(float(meta["loss"]))
-    grad_rel = {p: rel(getattr(model, p).grad.cpu(), dump["grad." + p]) for p, _ in lab.param_shapes(cfg)}
-    worst_grad = max(grad_rel, key=grad_rel.get)
-    check(loss_rel <= TOLERANCE, f"{r['pe']}: CUDA loss differs from peviz's by {loss_rel:.3g}")
-    check(grad_rel[worst_grad] <= TOLERANCE, f"{r['pe']}: CUDA gradient of {worst_grad} differs by {grad_rel[worst_grad]:.3g}")
-    weights, result = lab.train_run(cfg, init, cuda, 1, 0, stop_after=5)
-    step_rel = max(abs(a - b) / abs(b) for a, b in zip(result["loss"], json.loads(meta["losses"])))
-    d = cfg["d_model"]
-    w_rel = {p: rel(determined(p, weights[p], d), determined(p, dump["step5." + p], d)) for p, _ in lab.param_shapes(cfg)}
-    worst_w = max(w_rel, key=w_rel.get)
-    check(step_rel <= TOLERANCE, f"{r['pe']}: CUDA five-step losses differ by {step_rel:.3g}")
-    check(w_rel[worst_w] <= TOLERANCE, f"{r['pe']}: CUDA weights after five steps differ by {w_rel[worst_w]:.3g} ({worst_w})")
-    print(f"{r['pe']:11} loss {loss_rel:.1e}  gradient {grad_rel[worst_grad]:.1e} ({worst_grad})  5 steps: losses "
-          f"{step_rel:.1e} weights {w_rel[worst_w]:.1e} ({worst_w})")
+    batch = (tok, pos, tgt, None, int((tgt >= 0).sum()))
+    batch_line = check_batch(lab, cfg, r["pe"], dump, meta, init, batch, worst, cuda)
+    _, _, steps_line = check_steps(lab, cfg, r["pe"], dump, meta, init, worst, cuda)
+    print(f"{r['pe']:11} {batch_line}\n{'':11} {steps_line}")
 
 
 def evaluation(lab, folder, cuda):
@@ -103,9 +92,14 @@ def distributed(lab, folder, device):
         curve_one = json.loads(lab.read_safetensors(os.path.join(folder, f"one-{pe}.safetensors"))[1]["loss"])
         curve_two = json.loads(lab.read_safetensors(os.path.join(folder, f"two-{pe}.safetensors"))[1]["loss"])
         worst = max(abs(x - y) / abs(x) for x, y in zip(curve_one, curve_two))
-        check(len(curve_one) == len(curve_two) == 8 and worst <= TOLERANCE,
-              f"{pe}: two ranks' loss curve differs from one process's by {worst:.3g}")
-        print(f"torchrun, 2 ranks sharing the device (gloo) vs 1 process, {pe}: loss curve {worst:.1e}")
+        first = abs(curve_one[0] - curve_two[0]) / abs(curve_one[0])
+        with open(os.path.join(folder, "settings.json")) as f:
+            spec = json.load(f)
+        bound = 2 * run_gamma(lab, lab.run_config(spec["settings"], spec["model"], pe, spec["runs"][0]["seed"]))
+        check(len(curve_one) == len(curve_two) == 8 and first <= bound,
+              f"{pe}: two ranks' first loss differs from one process's by {first:.3g} (bound {bound:.3g})")
+        print(f"torchrun, 2 ranks sharing the device (gloo) vs 1 process, {pe}: first loss {first:.1e} (bound "
+              f"{bound:.1e}), loss curve {worst:.1e}")
 
 
 def check_on_gpu(folder, cuda):
@@ -118,8 +112,10 @@ def check_on_gpu(folder, cuda):
     lab = load_lab(os.path.join(small, "lab.py"))
     with open(os.path.join(small, "settings.json")) as f:
         spec = json.load(f)
+    worst = {}
     for r in spec["runs"]:
-        gradients_and_steps(lab, small, r, spec, cuda)
+        gradients_and_steps(lab, small, r, spec, cuda, worst)
+    print("worst over every encoding: " + ", ".join(f"{k} {v:.2e}" for k, v in worst.items()))
     evaluation(lab, folder, cuda)
     distributed(lab, os.path.join(folder, "distributed"), cuda)
     print("FAILED: " + "; ".join(failures) if failures else "PASSED")
