@@ -183,11 +183,11 @@ case "$MODE" in
     stage_done "the sanitizer build"
     # Leaks inside Mesa's software GL driver are not ours: see tests/lsan.supp. The browser test runs in the first
     # ctest only: its wasm is not instrumented, and the window it compares with is app_tests' under ASan here. So do
-    # the forced-AVX2 reruns (*_avx2): they check bits across instruction sets, and the code they run is run here
-    # natively, peviz's AVX2 kernels by the tests that compare every path.
+    # the forced-AVX2 and ATen-capability reruns (*_avx2, *_aten_*): they check bits across instruction sets, and
+    # the code they run is run here natively, peviz's AVX2 kernels by the tests that compare every path.
     SUPP="$(pwd)/tests/lsan.supp"
     (cd "$BUILD_DIR-asan" && ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS="suppressions=$SUPP" \
-       UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --output-on-failure -j "$JOBS" -E "deb_package|web_browser|_avx2$")
+       UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --output-on-failure -j "$JOBS" -E "deb_package|web_browser|_avx2$|_aten_")
     stage_done "the suite under the sanitizers"
     echo "== libFuzzer targets, ${PEVIZ_FUZZ_SECONDS:-30} s each =="
     CC=clang CXX=clang++ cmake -S . -B "$BUILD_DIR-fuzz" -DCMAKE_BUILD_TYPE=Release -DPEVIZ_BUILD_GUI=OFF \

@@ -66,6 +66,12 @@ SETTINGS = [["--test-samples", "10"],
              "--dropout", "0.2", "--seed", "5"]]
 
 
+def aten_capability():
+    """The ATen kernels PyTorch picked on this host (ATEN_CPU_CAPABILITY narrows them), as torch.__config__ says."""
+    said = [line.strip() for line in torch.__config__.show().splitlines() if "CPU capability usage" in line]
+    return said[0].lstrip("- ") if said else "CPU capability usage: unknown"
+
+
 def shipped_seed0_runs(assets):
     """The default experiment's seed-0 run file per encoding, as its manifest lists them (a run file may be shared
     with another experiment: the RoPE runs are the fixes experiment's)."""
@@ -298,8 +304,7 @@ def main():
     torch.set_num_threads(1)
     repo_twin = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "core", "train", "twin")
     worst = {}
-    print("relative differences ||a - b|| / ||b|| per tensor, worst tensor named, unless marked; "
-          f"ATen capability {torch.backends.cpu.get_cpu_capability() if hasattr(torch.backends, 'cpu') else 'unknown'}")
+    print("relative differences ||a - b|| / ||b|| per tensor, worst tensor named, unless marked; " + aten_capability())
     with tempfile.TemporaryDirectory(prefix="peviz-twin-parity-") as tmp:
         for k, flags in enumerate(SETTINGS):
             folder = os.path.join(tmp, f"settings{k}")
