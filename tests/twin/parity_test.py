@@ -10,7 +10,9 @@ EMA and dropout on (their masks: step 0's for the first batch; the five-step wei
   - the parity rule below holds for the loss and every gradient of that batch, and for five optimizer steps (AdamW,
     the run's schedule) from there;
   - the twin's run files reopen in peviz (twin_dump open: load_run / open_experiment) with the same loss curve;
-  - on the shipped experiment (assets/lab, peviz's trained weights) the twin's exact match equals peviz's.
+  - on the shipped experiment (assets/lab, peviz's trained weights) the exact match of peviz and of the twin is the
+    float64 twin's, but for test sequences whose decision lies within float32 rounding of a tie
+    (exact_match_with_ties; none have so far, so the two have been equal).
 
 The parity rule (docs/lab.md states it too). Its verdict does not depend on the host: no tolerance is measured.
   1. Formulas, in float64: the twin's float64 model against peviz's double engine agree to 1e-10 relative
@@ -172,6 +174,39 @@ def float64_of(dump, prefix, p):
     return dump[prefix + "hi." + p].double() + dump[prefix + "lo." + p].double()
 
 
+def logit_reach(lab, cfg, weights):
+    """How far a float32 engine's logit can lie from float64's, first order (rule 2): gamma_N of one test sequence's
+    chain times the head's magnitude sum_c |h_c W_vc| + |b_v| <= ||h|| ||W_v|| + |b_v|, with h the last LayerNorm's
+    output, ||h|| <= sqrt(d) max |lnfw| + ||lnfb||."""
+    h = math.sqrt(cfg["d_model"]) * weights["lnfw"].double().abs().max().item() + weights["lnfb"].double().norm().item()
+    head = (h * weights["headw"].double().norm(dim=1) + weights["headb"].double().abs()).max().item()
+    return gamma(chain_length(cfg, 1, cfg["max_positions"], lab.VOCAB)) * head
+
+
+def exact_match_with_ties(lab, cfg, weights):
+    """Per test length: the float64 twin's exact match, and how many test sequences are near a tie: no answer
+    position decided wrong by more than 2 logit_reach, and some position within 2 logit_reach of a tie (target's
+    logit minus the largest other). A float32 engine's verdict on those may go either way; on the rest it is
+    float64's. {n: (exact match or None, near ties)}, as lab.exact_match reads the test set."""
+    model, reach = lab.LabModel(cfg, weights, torch.float64).eval(), 2 * logit_reach(lab, cfg, weights)
+    out = {}
+    for n, fraction in lab.exact_match(model, cfg, torch.device("cpu")):
+        if fraction is None:
+            out[str(n)] = (None, 0)
+            continue
+        L, first = lab.sequence_length(cfg["task"], n), lab.answer_start(cfg["task"], n)
+        seqs = torch.tensor(lab.test_sequences(cfg["task"], n, cfg["test_samples"], cfg["seed"]), dtype=torch.long)
+        ids = torch.tensor(lab.test_positions(cfg, n, cfg["test_samples"]), dtype=torch.long)
+        with torch.no_grad():
+            logits = model(seqs[:, :-1], ids[:, :-1])[:, first:L - 1]
+        target = seqs[:, first + 1:]
+        right = logits.gather(-1, target.unsqueeze(-1)).squeeze(-1)
+        margin = right - logits.scatter(-1, target.unsqueeze(-1), -math.inf).max(-1).values
+        near = ((margin.abs() <= reach).any(dim=1) & (margin >= -reach).all(dim=1)).sum().item()
+        out[str(n)] = (fraction, near)
+    return out
+
+
 def check_batch(lab, cfg, name, dump, meta, init, batch, worst, device=torch.device("cpu")):
     """Loss and gradients of the first batch (tensors on `device`): rule 1 (float64) and rule 2 (each engine's float32
     against its own float64)."""
@@ -331,14 +366,20 @@ def main():
                 check(line["exact_match"] == {str(n): v for n, v in result["accuracy"]},
                       f"{cfg['pe']}: reopened exact match differs")
         # Peviz's trained weights (the shipped default experiment, seed 0) evaluated by both.
-        print("exact match of peviz's trained weights (assets/lab, seed 0), peviz / twin:")
+        print("exact match of peviz's trained weights (assets/lab, seed 0), peviz / twin, each held to the float64 "
+              "twin's but on test sequences near a tie:")
         for pe, path in shipped_seed0_runs(a.assets).items():  # the encodings the shipped experiment trained
             theirs = json.loads(run([a.dump, "evaluate", path]))["exact_match"]
             weights, meta = lab.read_safetensors(path)
             cfg = lab.settings_of_run_file(meta)
             mine = {str(n): v for n, v in lab.exact_match(lab.LabModel(cfg, weights).eval(), cfg, torch.device("cpu"))}
-            print(f"  {pe:11} " + "  ".join(f"n={n}: {theirs[n]} / {mine[n]}" for n in theirs))
-            check(mine == theirs, f"{pe}: the twin's exact match of peviz's weights differs")
+            exact = exact_match_with_ties(lab, cfg, weights)
+            print(f"  {pe:11} " + "  ".join(f"n={n}: {theirs[n]} / {mine[n]} ({exact[n][1]} near ties)" for n in theirs))
+            for n, (fraction, near) in exact.items():  # each float32 engine: float64's verdict but on near ties
+                for engine, value in (("peviz", theirs[n]), ("twin", mine[n])):
+                    within = value is None if fraction is None else abs(value - fraction) <= near / cfg["test_samples"]
+                    check(within, f"{pe}: {engine}'s exact match of peviz's weights at n={n} is {value}, float64's "
+                          f"{fraction} with {near} near ties")
     print("worst over every encoding and setting: " + ", ".join(f"{k} {v:.2e}" for k, v in worst.items()))
     print(f"rule 1: float64 within {TOLERANCE64:g} (five losses: {FLOAT_ROUNDING:.3g}); rule 2: each float32 engine "
           "within its bound of its float64 (the ratios above: at most 1)")
