@@ -135,6 +135,10 @@ fs::path resolve_lesson(const std::string& path_or_name) {
 }
 
 void start_lesson(AppState& s, Lesson lesson, int step) {
+  const int steps = int(lesson.steps.size());
+  if (step < 0 || step >= steps)
+    throw ParamError("lesson-step", "step " + std::to_string(step + 1) + ": lesson '" + lesson.title + "' has " +
+                                        std::to_string(steps) + " steps (1 to " + std::to_string(steps) + ")");
   TeachState& t = s.teach;
   if (!t.lesson_active) t.lesson_start = preset_state_of(s);
   t.lesson = std::move(lesson);

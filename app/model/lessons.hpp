@@ -34,7 +34,8 @@ std::vector<std::string> list_lesson_files();
 // An existing file path as given, else "<name>" or "<name>.json" in the lesson folders; empty when none.
 std::filesystem::path resolve_lesson(const std::string& path_or_name);
 
-// Starts the tour at `step` (clamped): remembers the current state (without theme, zoom and layout) as
+// Starts the tour at `step` (0-based; outside the lesson's steps: ParamError("lesson-step", "step 99: lesson
+// '<title>' has 9 steps (1 to 9)"), nothing changed): remembers the current state (without theme, zoom and layout) as
 // the starting point every step applies on top of, then goes to the step.
 void start_lesson(AppState& s, Lesson lesson, int step = 0);
 // Goes to step k (clamped to the lesson): the starting state, then the step's state, the page it names.

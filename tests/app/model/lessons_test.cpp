@@ -61,6 +61,17 @@ TEST_CASE("every shipped lesson loads and validates") {
   CHECK(count >= 1);
 }
 
+TEST_CASE("start_lesson refuses a step outside the lesson, naming how many steps it has, and changes nothing") {
+  const Lesson l = load_lesson_file(kShippedLessons / "positional-encodings.json");
+  AppState s;
+  const int d_model = s.params.d_model;
+  CHECK_THROWS_WITH(start_lesson(s, l, 98), "lesson-step: step 99: lesson '" + l.title + "' has 13 steps (1 to 13)");
+  CHECK_THROWS_WITH(start_lesson(s, l, -1), Catch::Contains("step 0:"));
+  CHECK_FALSE(s.teach.lesson_active);
+  CHECK(s.params.d_model == d_model);
+  CHECK_NOTHROW(start_lesson(s, l, 12));  // the last
+}
+
 TEST_CASE("the default lesson follows the argument, page by page") {
   const Lesson l = load_lesson_file(kShippedLessons / "positional-encodings.json");
   REQUIRE(l.steps.size() == 13);

@@ -127,6 +127,15 @@ TEST_CASE("apply_gui_flags: --lesson starts at --lesson-step, --present and --tr
   CHECK(a.s.pages.lab.train_requested);
 }
 
+TEST_CASE("apply_gui_flags: a --lesson-step past the lesson's last is refused, naming how many it has") {
+  GuiOptions o;
+  o.lesson = "positional-encodings";
+  o.lesson_step = 99;
+  const Applied a = apply(o);
+  CHECK_FALSE(a.ok);
+  CHECK_FALSE(a.s.teach.lesson_active);
+}
+
 TEST_CASE("--preset, --lesson and --present in the real window") {
   SECTION("present: full screen on the primary monitor, with a preset and a lesson step") {
     const std::string png = temp_path("present.png");
