@@ -55,11 +55,24 @@ std::vector<PositionEncoding> parse_encodings(const std::string& text) {
       throw ParamError("pe", "must be " + train::lab_encoding_names() + ", a comma list of them, " +
                                  std::string(train::kClassicGroup) + " (the first six) or " +
                                  std::string(train::kFixesGroup) + " (the rest); got '" + item + "'");
-    for (PositionEncoding pe : named)
-      if (std::find(list.begin(), list.end(), pe) == list.end()) list.push_back(pe);
+    for (PositionEncoding pe : named) {
+      if (std::find(list.begin(), list.end(), pe) != list.end())
+        throw ParamError("pe", "names " + std::string(train::to_string(pe)) + " twice (again in '" + item +
+                                   "'): name each encoding once");
+      list.push_back(pe);
+    }
   }
   if (list.empty()) throw ParamError("pe", "names no encoding");
   return list;
+}
+
+// --out names a run file: .safetensors, or no extension at all; x.txt is refused before any training, not written
+// as safetensors under a text file's name.
+void check_run_file_name(const std::string& out) {
+  const std::string suffix = std::filesystem::path(out).extension().string();
+  if (!suffix.empty() && suffix != ".safetensors")
+    throw ParamError("out", "a run is saved as .safetensors (several runs: PATH-<pe>[-seed<S>].safetensors and "
+                            "PATH.json), not " + suffix + ": " + out);
 }
 
 // --seeds: a comma list of seeds, or a count N meaning --seed, --seed + 1, ..., --seed + N - 1.
@@ -77,7 +90,9 @@ std::vector<std::uint64_t> parse_seeds(const std::string& text, std::uint64_t fi
     }
     if (used == 0 || used != item.size())
       throw ParamError("seeds", "must be a count or a comma list of non-negative integers, got '" + text + "'");
-    if (std::find(seeds.begin(), seeds.end(), v) == seeds.end()) seeds.push_back(v);
+    if (std::find(seeds.begin(), seeds.end(), v) != seeds.end())
+      throw ParamError("seeds", "lists seed " + std::to_string(v) + " twice: name each seed once");
+    seeds.push_back(v);
   }
   if (text.find(',') == std::string::npos) {  // a count
     const int count = check_int(limits::train_seeds, (long long)std::min<unsigned long long>(seeds[0], 1ULL << 40));
@@ -214,6 +229,7 @@ void run_train(TrainCommand& c) {
   const std::vector<TrainSettings> settings = train::experiment_settings(c.settings, encodings, seeds);
   if (c.emit) return emit_pytorch(settings, c.emit_pytorch);
   for (const TrainSettings& s : settings) train::validate(s);  // before any training starts
+  check_run_file_name(c.out);
   // Every file --out will write, refused now (a missing or read-only folder) rather than after minutes of training.
   for (const std::string& path : train::experiment_output_files(settings, c.out)) check_can_write(path);
   InterruptGuard interrupts;  // Ctrl+C stops the runs; nothing is written

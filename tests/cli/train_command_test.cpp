@@ -74,6 +74,11 @@ TEST_CASE("peviz train refuses bad flags with one line and exit 2") {
                                                       "No such file or directory");
   check_refused("train --pe rope,t5 --out /proc/run.safetensors", "peviz: --out: cannot write /proc/run-rope.safetensors: "
                                                             "No such file or directory");
+  // A run file under another format's name, and an encoding named twice, refused before any training.
+  check_refused("train --pe rope --out /tmp/run.txt", "peviz: --out: a run is saved as .safetensors (several runs: "
+                "PATH-<pe>[-seed<S>].safetensors and PATH.json), not .txt: /tmp/run.txt");
+  check_refused("train --pe rope,t5,rope", "peviz: --pe: names rope twice (again in 'rope'): name each encoding once");
+  check_refused("train --pe alibi,all", "peviz: --pe: names alibi twice (again in 'all'): name each encoding once");
 }
 
 TEST_CASE("peviz train --list-encodings / --list-tasks print the lab's table, as text or as lab_table.json") {
@@ -137,6 +142,9 @@ TEST_CASE("peviz train refuses bad seeds with one line") {
   const RunResult junk = run_peviz(kSmall + "--seeds 1,x");
   CHECK(junk.code == 2);
   CHECK(junk.err == "peviz: --seeds: must be a count or a comma list of non-negative integers, got '1,x'\n");
+  const RunResult twice = run_peviz(kSmall + "--seeds 3,4,3");
+  CHECK(twice.code == 2);
+  CHECK(twice.err == "peviz: --seeds: lists seed 3 twice: name each seed once\n");
 }
 
 TEST_CASE("Ctrl+C while peviz train --out trains: one line, exit 130, no file") {
