@@ -153,6 +153,10 @@ FigureFormat figure_format(const RenderOptions& o) {
   }
   if (o.all) return f.value_or(FigureFormat::png);
   const auto ext = figure_format_of_path(o.out);
+  const std::string suffix = std::filesystem::path(o.out).extension().string();
+  if (!ext && !suffix.empty())  // x.jpg is not written as a PNG under a JPEG's name
+    throw ParamError("out", "peviz writes a figure as .png, .svg or .pdf (with --animate: .gif or .mp4), not " + suffix +
+                                ": " + o.out);
   if (f && ext && *f != *ext)
     throw ParamError("format", "is " + o.format + " but --out ends in ." + kFigureFormatNames[int(*ext)]);
   return f ? *f : ext.value_or(FigureFormat::png);
@@ -214,11 +218,18 @@ void write_animation(RenderOptions& o, AppState& s, gfx::HeatmapRenderer& render
       throw ParamError(o.animate, "frame " + std::to_string(i) + ": " + e.rule);
     }
   };
-  capture_animation(s, renderer, fig, capture_ui_scale(s), o.animation.frames, set_frame, [&](int, const RgbaImage& img) {
+  std::vector<std::uint8_t> first;  // the first frame's pixels: an animation in which none differs is refused
+  bool moves = false;
+  capture_animation(s, renderer, fig, capture_ui_scale(s), o.animation.frames, set_frame, [&](int i, const RgbaImage& img) {
     if (s.status_is_error) throw ParamError(o.animate, s.status);
+    if (i == 0) first = img.pixels;
+    else moves = moves || img.pixels != first;
     gif ? gif->add_frame(img) : mp4->add_frame(img);
     return true;
   });
+  if (!moves)  // nothing written: the writers hold the frames until write()
+    throw ParamError("animate", o.view + " does not change with " + o.animate + ": every frame is the same picture, so "
+                                "nothing is written; animate a view that shows " + o.animate);
   gif ? gif->write(o.out) : mp4->write(o.out);
   std::printf("%s\n", o.out.c_str());
 }

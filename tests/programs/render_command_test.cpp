@@ -179,6 +179,12 @@ TEST_CASE("peviz render refuses bad requests with exit 2 and one line") {
   r = run_gui("render --view waves --out /proc/no-such/x.png");
   CHECK(r.code == 2);
   CHECK_FALSE(fs::exists(out));
+  const std::string jpg = temp_path("figure.jpg");  // not a PNG under a JPEG's name
+  r = run_gui("render --view waves --out " + jpg);
+  CHECK(r.code == 2);
+  CHECK(r.err == "peviz: --out: peviz writes a figure as .png, .svg or .pdf (with --animate: .gif or .mp4), not .jpg: " +
+                     jpg + "\n");
+  CHECK_FALSE(fs::exists(jpg));
 }
 
 TEST_CASE("render --format svg writes XML with the axis titles and tick labels as <text>, reopening to the state") {
@@ -298,6 +304,14 @@ TEST_CASE("render --animate refuses what it cannot do with one line and exit 2")
   refused("--animate position --from 0 --to 1 --width 321 --out " + temp_path("a.mp4"), "width");
   CHECK_FALSE(fs::exists(temp_path("a.gif")));
   CHECK_FALSE(fs::exists(temp_path("a.mp4")));
+  // A view the swept parameter does not change: every frame the same picture, refused, nothing written.
+  const RunResult r = run_gui("render --view encoding --animate position --from 0 --to 40 --frames 4 --out " +
+                              temp_path("still.gif"));
+  INFO(r.err);
+  CHECK(r.code == 2);
+  CHECK(r.err.find("--animate: encoding does not change with position") != std::string::npos);
+  CHECK(count_lines(r.err) == 1);
+  CHECK_FALSE(fs::exists(temp_path("still.gif")));
 }
 
 namespace {
