@@ -51,6 +51,8 @@ void take_rope_model(PageStates& a, int page);
 
 // "label · " while a page follows the model, else "": the caption's model part (kCaptionDot).
 std::string rope_model_caption(const PageStates& a, bool follows);
+// The keys of a RoPE page's object that name its model (read_model_knobs reads them; PageModel::extra_keys).
+inline constexpr const char* kRopeModelKeys[] = {"model_name", "layer_type", "model_path"};
 // State JSON of a RoPE page: "model_name", "layer_type" (several layer types) and "model_path" (an opened file)
 // while the page follows the model.
 void write_rope_model_json(nlohmann::json& j, const PageStates& a, bool follows);

@@ -47,6 +47,8 @@ struct PageModel {
   // object names a model whose knobs the page takes (the table's knobs are then not read). Throws ParamError.
   bool (*read_extra)(const nlohmann::json&, PageStates&) = nullptr;
   void (*write_extra)(const PageStates&, nlohmann::json&) = nullptr;
+  // The keys read_extra reads: with the table's, the only keys the page's object may hold (any other is refused).
+  std::span<const char* const> extra_keys = {};
   // The settings checked together through core (after reading, and by the monkey's per-frame check); throws
   // ParamError. nullptr: the table's ranges suffice.
   void (*check)(const PageStates&) = nullptr;

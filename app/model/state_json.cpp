@@ -9,6 +9,7 @@
 #include <string>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #include "app/model/json_fields.hpp"
 #include "app/model/page_model.hpp"
@@ -20,6 +21,41 @@ namespace peviz::app {
 using nlohmann::json;
 
 namespace {
+
+// The keys each object of the state holds; a key outside them is refused (a typo must not pass as a default).
+// The top level adds the pages' objects (PageModel::json_key); "version", "window" and "recent_files" are the
+// session file's.
+constexpr const char* kTopKeys[] = {"params", "view", "page", "learned_file", "version", "window", "recent_files"};
+constexpr const char* kParamsKeys[] = {"encoding", "layout", "d_model", "seq_len", "base", "seed", "max_len", "signed_bits"};
+// "view" adds Basics' settings (its json_key).
+constexpr const char* kViewKeys[] = {"theme", "ui_zoom", "sidebar_width", "split_x", "split_y", "panel", "highlight"};
+
+// Throws ParamError(key, ...) for the first key of `object` outside `known`, naming where it is and what is read.
+void check_keys(const json& object, const std::vector<std::string>& known, const std::string& where) {
+  if (!object.is_object()) return;
+  for (const auto& item : object.items())
+    if (std::find(known.begin(), known.end(), item.key()) == known.end()) {
+      std::string names;
+      for (const std::string& k : known) names += (names.empty() ? "" : ", ") + k;
+      throw ParamError(item.key(), "is not a key of " + where + " (it holds " + names + ")");
+    }
+}
+
+// Every object of the state holds only keys peviz reads: the top level, "params" and each page's object.
+void check_known_keys(const json& j) {
+  std::vector<std::string> top(std::begin(kTopKeys), std::end(kTopKeys));
+  for (const PageModel* page : page_models()) {
+    if (!*page->json_key) continue;
+    std::vector<std::string> keys(page->extra_keys.begin(), page->extra_keys.end());
+    for (const PageSetting& setting : page->settings) keys.emplace_back(setting.key);
+    if (std::string_view(page->json_key) == "view") keys.insert(keys.end(), std::begin(kViewKeys), std::end(kViewKeys));
+    else top.emplace_back(page->json_key);
+    if (j.contains(page->json_key)) check_keys(j.at(page->json_key), keys, "the state's \"" + std::string(page->json_key) + "\"");
+  }
+  check_keys(j, top, "a peviz state");
+  if (j.contains("params"))
+    check_keys(j.at("params"), {std::begin(kParamsKeys), std::end(kParamsKeys)}, "the state's \"params\"");
+}
 
 void apply_params(const json& p, EncodingParams& e) {
   std::string encoding(to_string(e.encoding)), layout(to_string(e.layout));
@@ -109,6 +145,7 @@ namespace {
 // Applies `j` to the inputs of `s`; throws on the first bad key (leaving `s` partly changed).
 void apply_inputs(const json& j, AppState& s) {
   if (!j.is_object()) throw ParamError("state", "must be a JSON object");
+  check_known_keys(j);
   apply_params(section(j, "params"), s.params);
   apply_view(section(j, "view"), s);
   if (j.contains("page")) {

@@ -14,8 +14,8 @@ namespace peviz::app {
 nlohmann::json state_to_json(const AppState& s);
 
 // Applies the keys present in `j` to `s`. Every parameter set goes through core's validation (and the
-// GUI's ranges); on any error (wrong type, unknown name, out of range) `s` is left unchanged and a
-// ParamError names the offending key. Marks what changed dirty.
+// GUI's ranges); on any error (wrong type, unknown name, a key peviz does not read, out of range) `s` is left
+// unchanged and a ParamError names the offending key. Marks what changed dirty.
 void apply_state_json(const nlohmann::json& j, AppState& s);
 
 }  // namespace peviz::app

@@ -251,6 +251,9 @@ void heatmaps(PageStates& pages, std::vector<plot::HeatmapImage*>& out) {
 }
 
 // A new position range for the waves replaces the plot's zoom.
+// The keys read_extra reads besides the settings table's (PageModel::extra_keys).
+inline constexpr const char* kExtraKeys[] = {"waves_first", "waves_last"};
+
 bool read_extra(const nlohmann::json& v, PageStates& pages) {
   if (v.contains("waves_first") || v.contains("waves_last")) pages.basics.waves.range_changed = true;
   return false;
@@ -299,7 +302,7 @@ NdArray export_encoding(const AppState& s) {
 extern const PageModel basics_page{.name = "basics", .title = "Basics", .json_key = "view", .always_current = true,
                                    .update = basics_local::update, .pending = basics_local::pending,
                                    .export_data = basics_local::export_encoding, .settings = basics_local::kSettings,
-                                   .read_extra = basics_local::read_extra, .check = basics_local::check, .heatmaps = basics_local::heatmaps};
+                                   .read_extra = basics_local::read_extra, .extra_keys = basics_local::kExtraKeys, .check = basics_local::check, .heatmaps = basics_local::heatmaps};
 
 
 }  // namespace peviz::app

@@ -222,6 +222,9 @@ std::optional<ComparedModel> read_compared(const nlohmann::json& j) {
 }
 
 // The loaded model, and the models compared (a list: the table cannot hold it).
+// The keys read_extra reads besides the settings table's (PageModel::extra_keys).
+inline constexpr const char* kExtraKeys[] = {"model_name", "layer_type", "model_path", "compared"};
+
 bool read_extra(const nlohmann::json& j, PageStates& a) {
   ContextExtensionOptions& o = a.context_extension;
   if (j.contains("compared")) {
@@ -358,7 +361,7 @@ extern const PageModel context_extension_page{.name = "context-extension", .titl
                                               .caption = context_extension_local::caption,
                                               .settings = context_extension_local::kSettings,
                                               .read_extra = context_extension_local::read_extra,
-                                              .write_extra = context_extension_local::write_extra,
+                                              .write_extra = context_extension_local::write_extra, .extra_keys = context_extension_local::kExtraKeys,
                                               .check = context_extension_local::check,
                                               .take_rope_model = context_extension_local::take_model,
                                               .follows_rope_model = context_extension_local::follows_model,

@@ -123,7 +123,7 @@ extern const PageModel distance_chart_page{.name = "distance", .title = "Distanc
                                            .caption = distance_chart_local::caption,
                                            .settings = distance_chart_local::kSettings,
                                            .read_extra = distance_chart_local::read_extra,
-                                           .write_extra = distance_chart_local::write_extra,
+                                           .write_extra = distance_chart_local::write_extra, .extra_keys = kRopeModelKeys,
                                            .check = distance_chart_local::check,
                                            .take_rope_model = distance_chart_local::take_model,
                                            .follows_rope_model = distance_chart_local::follows_model};

@@ -350,6 +350,9 @@ int encoding_index(const std::string& name, const char* key) {
 }
 
 // The ticked encodings and the second attention run (a list, and a choice with "none"), and the experiment.
+// The keys read_extra reads besides the settings table's (PageModel::extra_keys).
+inline constexpr const char* kExtraKeys[] = {"encodings", "attention_beside", "experiment"};
+
 bool read_extra(const nlohmann::json& j, PageStates& a) {
   LabOptions& o = a.lab;
   if (j.contains("encodings")) {
@@ -434,7 +437,7 @@ extern const PageModel lab_page{.name = "lab", .title = "Lab", .json_key = "lab"
                                 .advance = lab_local::advance, .busy = lab_local::busy, .busy_frame_s = 0.1,
                                 .export_data = lab_local::export_data, .caption = lab_local::caption,
                                 .settings = lab_local::kSettings, .read_extra = lab_local::read_extra,
-                                .write_extra = lab_local::write_extra, .check = lab_local::check,
+                                .write_extra = lab_local::write_extra, .extra_keys = lab_local::kExtraKeys, .check = lab_local::check,
                                 .heatmaps = lab_local::heatmaps};
 
 const train::TrainRun* first_run_of(const LabOptions& o, PositionEncoding pe, std::size_t* index) {

@@ -101,6 +101,9 @@ std::string caption(const AppState& s) {
 }
 
 // The M-RoPE model: the loaded one (named as every RoPE page names it) or a shipped one by name.
+// The keys read_extra reads besides the settings table's (PageModel::extra_keys).
+inline constexpr const char* kExtraKeys[] = {"mrope_model"};
+
 bool read_extra(const nlohmann::json& j, PageStates& a) {
   if (read_rope_model_json(j, a, {}) == RopeKnobSource::model) take_model(a);
   std::string name;
@@ -147,7 +150,7 @@ constexpr PageSetting kSettings[] = {
 extern const PageModel mrope_page{.name = "mrope", .title = "Multimodal RoPE", .json_key = "mrope",
                                   .update = mrope_local::update, .export_data = mrope_local::export_data,
                                   .caption = mrope_local::caption, .settings = mrope_local::kSettings,
-                                  .read_extra = mrope_local::read_extra, .write_extra = mrope_local::write_extra,
+                                  .read_extra = mrope_local::read_extra, .write_extra = mrope_local::write_extra, .extra_keys = mrope_local::kExtraKeys,
                                   .take_rope_model = mrope_local::take_model,
                                   .follows_rope_model = mrope_local::follows_model, .heatmaps = mrope_local::heatmaps};
 

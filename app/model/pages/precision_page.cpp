@@ -102,7 +102,7 @@ extern const PageModel precision_page{.name = "precision", .title = "Precision",
                                       .follows_params = true, .update = precision_local::update,
                                       .export_data = precision_local::export_data, .caption = precision_local::caption,
                                       .settings = precision_local::kSettings, .read_extra = precision_local::read_extra,
-                                      .write_extra = precision_local::write_extra, .check = precision_local::check,
+                                      .write_extra = precision_local::write_extra, .extra_keys = kRopeModelKeys, .check = precision_local::check,
                                       .take_rope_model = precision_local::take_model,
                                       .follows_rope_model = precision_local::follows_model};
 

@@ -95,7 +95,7 @@ extern const PageModel rope_clocks_page{.name = "rope-clocks", .title = "RoPE cl
                                         .caption = rope_clocks_local::caption,
                                         .settings = rope_clocks_local::kSettings,
                                         .read_extra = rope_clocks_local::read_extra,
-                                        .write_extra = rope_clocks_local::write_extra, .check = rope_clocks_local::check,
+                                        .write_extra = rope_clocks_local::write_extra, .extra_keys = kRopeModelKeys, .check = rope_clocks_local::check,
                                         .take_rope_model = rope_clocks_local::take_model,
                                         .follows_rope_model = rope_clocks_local::follows_model,
                                         .parts = kRopeClocksParts};

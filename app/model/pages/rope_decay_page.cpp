@@ -135,7 +135,7 @@ extern const PageModel rope_decay_page{.name = "rope-decay", .title = "RoPE deca
                                        .update = rope_decay_local::update, .export_data = rope_decay_local::export_data,
                                        .caption = rope_decay_local::caption, .settings = rope_decay_local::kSettings,
                                        .read_extra = rope_decay_local::read_extra,
-                                       .write_extra = rope_decay_local::write_extra, .check = rope_decay_local::check,
+                                       .write_extra = rope_decay_local::write_extra, .extra_keys = kRopeModelKeys, .check = rope_decay_local::check,
                                        .take_rope_model = rope_decay_local::take_model,
                                        .follows_rope_model = rope_decay_local::follows_model,
                                        .parts = kRopeDecayParts};

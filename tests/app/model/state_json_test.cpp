@@ -1,6 +1,7 @@
 // The window state <-> JSON: round trip, partial application, and all-or-nothing refusal.
 #include <catch2/catch.hpp>
 
+#include "app/model/page_model.hpp"
 #include "app/model/state_json.hpp"
 #include "core/base/errors.hpp"
 #include "core/base/limits.hpp"
@@ -59,6 +60,23 @@ TEST_CASE("the sidebar's width is clamped into the limits table's range, not ref
   CHECK(s.layout.sidebar_width == float(limits::sidebar_width.max));
 }
 
+TEST_CASE("every key state_to_json writes, and every key a page reads besides its table, is one peviz reads") {
+  AppState s;
+  CHECK_NOTHROW(apply_state_json(state_to_json(s), s));
+  for (const PageModel* page : page_models())
+    for (const char* key : page->extra_keys) {
+      INFO(page->name << "." << key);
+      json j = json::object();
+      j[*page->json_key ? page->json_key : "view"][key] = nullptr;  // the key check runs before any value is read
+      try {
+        AppState scratch;
+        apply_state_json(j, scratch);
+      } catch (const ParamError& e) {
+        CHECK(std::string(e.what()).find("is not a key") == std::string::npos);
+      }
+    }
+}
+
 TEST_CASE("a bad value anywhere leaves the state untouched and names the key") {
   const char* bad[][2] = {
       {R"({"params": {"d_model": 0}})", "d-model"},
@@ -82,6 +100,12 @@ TEST_CASE("a bad value anywhere leaves the state untouched and names the key") {
       {R"({"view": {"theme": 3}})", "theme"},
       {R"({"view": {"split_x": 0.9}})", "split"},
       {R"({"view": {"split_y": "half"}})", "split_y"},
+      // A key peviz does not read (a typo, another program's file) is refused by name, at every level.
+      {R"({"parms": {"d_model": 64}})", "parms: is not a key of a peviz state"},
+      {R"({"params": {"dmodel": 64}})", "dmodel: is not a key of the state's \"params\""},
+      {R"({"view": {"zoom": 2}})", "zoom: is not a key of the state's \"view\""},
+      {R"({"alibi": {"head_count": 4}})", "head_count: is not a key of the state's \"alibi\""},
+      {R"({"architectures": ["LlamaForCausalLM"], "rope_theta": 500000.0})", "architectures"},
   };
   for (const auto& [text, key] : bad) {
     INFO(text);
