@@ -55,6 +55,7 @@ struct RenderOptions {
   std::string lesson;   // --animate lesson: the lesson file or name
   AnimationSpec animation;
   std::string state;  // a state / preset / session JSON, or a figure (PNG, SVG, PDF) saved by peviz
+  std::string open;   // any file the window's --open takes (a model's config.json, ...), opened over the flags
   // The pages' shared flags (generated from their settings tables: shared_page_flags) and --set PAGE.KEY=VALUE.
   std::map<std::string, std::string> page_values;  // typed for --help and CLI11's conversion; read back as text
   std::map<std::string, long long> page_ints;
@@ -75,13 +76,14 @@ nlohmann::json read_state_file(const std::string& path) {
     j["page"] = m.view.kind == FigureView::one_page ? page_name(m.view.page) : "basics";
     return j;
   }
-  try {
-    nlohmann::json j = nlohmann::json::parse(bytes);
-    if (j.is_object() && j.contains("state")) return j.at("state");
-    return j;
-  } catch (const nlohmann::json::exception& e) {
-    throw ParamError("state", path + " is not valid JSON: " + e.what());
-  }
+  const std::string reads = "; --state reads a state, preset or session JSON, or a figure peviz saved (.png, .svg, .pdf)";
+  const nlohmann::json j = nlohmann::json::parse(bytes, nullptr, false);
+  if (j.is_discarded()) throw ParamError("state", path + " is not a peviz state: it is not JSON" + reads);
+  if (j.is_object() && j.contains("state")) return j.at("state");
+  if (j.is_object() && !j.contains("params") && (j.contains("model_type") || j.contains("architectures")))
+    throw ParamError("state", path + " is a model's config.json, not a peviz state: --open " + path +
+                                  " draws that model, as the window's --open does");
+  return j;
 }
 
 // The flags the user gave, as a partial state over the --state file (or the defaults).
@@ -267,7 +269,7 @@ FigureOptions figure_options_of(const RenderOptions& o) {
   fig.height = o.height;
   fig.scale = o.scale;
   fig.transparent = o.transparent;
-  fig.caption = o.caption;
+  fig.caption = o.caption || !o.open.empty();  // a figure of an opened file names it (a model: its name, scaling)
   fig.highlight = o.highlight;
   if (o.theme != "dark" && o.theme != "light") throw ParamError("theme", "must be dark or light, got " + o.theme);
   fig.theme = o.theme == "light" || (o.present && !o.given("--theme")) ? Theme::light : Theme::dark;
@@ -317,6 +319,7 @@ void apply_render_state(const RenderOptions& o, AppState& s) {
   } catch (const ParamError& e) {
     throw as_flag_error(o, e);
   }
+  if (!o.open.empty()) open_file(s, o.open);  // ParamError("open", ...): a missing or foreign file, named
   if (o.encoding.from_npy.empty() && o.encoding.from_safetensors.empty()) return;
   cli::EncodingFlags f = o.encoding;
   f.encoding = "learned";
@@ -435,6 +438,9 @@ void register_render(CLI::App& app) {
   sub->add_flag("--present", o->present, "Draw as presentation mode does: light theme (unless --theme), text at 1.5x, the "
                                          "parameter header over the page (--view window, --animate lesson)");
   sub->add_option("--state", o->state, "Start from a state: a figure saved by peviz (PNG, SVG, PDF), a preset or a session JSON");
+  sub->add_option("--open", o->open, "Open a file over the state and flags, as the window's --open does: a model's "
+                                     "config.json (its positions, its own scaling), a figure, a lab run or a learned "
+                                     "table; the caption, on, names it");
   cli::add_encoding_flags(*sub, o->encoding);
   add_page_flags(*sub, *o);
   sub->callback([o] { run_render(*o); });

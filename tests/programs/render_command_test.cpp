@@ -21,6 +21,7 @@ extern "C" {
 #include "core/io/png_file.hpp"
 #include "tests/app/model/page_setting_values.hpp"
 #include "tests/app/ui/run_gui.hpp"
+#include "tests/build_paths.hpp"
 #include "tests/cli/flag_probe.hpp"
 
 using namespace peviz;
@@ -185,6 +186,37 @@ TEST_CASE("peviz render refuses bad requests with exit 2 and one line") {
   CHECK(r.err == "peviz: --out: peviz writes a figure as .png, .svg or .pdf (with --animate: .gif or .mp4), not .jpg: " +
                      jpg + "\n");
   CHECK_FALSE(fs::exists(jpg));
+}
+
+TEST_CASE("render --open draws a model from its config.json, named with its scaling; --state refuses what is no state") {
+  const std::string config = std::string(peviz::test::source_dir) + "/assets/models/llama-3.1-8b-instruct.json";
+  const std::string path = temp_path("opened-model.svg");
+  const RunResult r = run_gui("render --open " + config + " --view context-extension --width 900 --height 600 --out " + path);
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  const RunResult t = svg_texts(path);
+  REQUIRE(t.code == 0);
+  CHECK(t.out.find("llama-3.1-8b-instruct") != std::string::npos);  // the caption, on with --open, names the model
+  CHECK(t.out.find("factor 8") != std::string::npos);               // and its own scaling
+  CHECK(t.out.find("original 8192") != std::string::npos);
+  std::remove(path.c_str());
+  const std::string never = temp_path("never-state.png");
+  RunResult refused = run_gui("render --state " + config + " --view waves --out " + never);
+  CHECK(refused.code == 2);
+  CHECK(refused.err == "peviz: --state: " + config + " is a model's config.json, not a peviz state: --open " + config +
+                           " draws that model, as the window's --open does\n");
+  const std::string fake = temp_path("fake.safetensors");
+  std::ofstream(fake) << "not a safetensors file";
+  refused = run_gui("render --state " + fake + " --view waves --out " + never);
+  CHECK(refused.code == 2);
+  CHECK(refused.err == "peviz: --state: " + fake + " is not a peviz state: it is not JSON; --state reads a state, preset "
+                       "or session JSON, or a figure peviz saved (.png, .svg, .pdf)\n");
+  refused = run_gui("render --open " + fake + " --view waves --out " + never);
+  CHECK(refused.code == 2);
+  CHECK(refused.err.find("is not a safetensors file peviz reads as a learned table") != std::string::npos);
+  CHECK(count_lines(refused.err) == 1);
+  CHECK_FALSE(fs::exists(never));
+  std::remove(fake.c_str());
 }
 
 TEST_CASE("render --format svg writes XML with the axis titles and tick labels as <text>, reopening to the state") {
