@@ -83,6 +83,19 @@ double required_number(const Fields& dict, std::string_view key, RopeScaling kin
   return *v;
 }
 
+// The scaling's factor, checked against core's range (limits::factor) as soon as it is read: a factor of -2 is
+// refused as itself, not as a field read after it that is missing.
+std::optional<double> checked_factor(const Fields& dict, std::optional<double> factor) {
+  if (factor) {
+    try {
+      check_real(limits::factor, *factor);
+    } catch (const ParamError& e) {
+      refuse(dict.name("factor") + ": " + e.rule);
+    }
+  }
+  return factor;
+}
+
 // original_max_position_embeddings for llama3, yarn and longrope (standardize_rope_params): the config-level
 // field first (Phi-3 writes it there, and transformers gives it priority), then the rope dict's, then
 // max_position_embeddings.
@@ -107,7 +120,7 @@ RopeScalingParams scaling_of(const Fields& f, const Fields& dict, RopeScaling ki
       s.original_max_len = max_pos;
       break;
     case RopeScaling::yarn: {  // _compute_yarn_parameters; factor None -> max_position / original
-      s.factor = dict.number("factor");
+      s.factor = checked_factor(dict, dict.number("factor"));
       s.original_max_len = original_of(f, dict, max_pos);
       s.max_len = opt_max();
       if (!s.factor && !s.max_len) refuse(dict.name("factor") + " is missing, and so is max_position_embeddings");
@@ -121,7 +134,7 @@ RopeScalingParams scaling_of(const Fields& f, const Fields& dict, RopeScaling ki
       break;
     }
     case RopeScaling::llama3:  // _compute_llama3_parameters reads all four with rope_parameters_dict[...]
-      s.factor = required_number(dict, "factor", kind);
+      s.factor = checked_factor(dict, required_number(dict, "factor", kind));
       s.low_freq_factor = required_number(dict, "low_freq_factor", kind);
       s.high_freq_factor = required_number(dict, "high_freq_factor", kind);
       s.original_max_len = original_of(f, dict, max_pos);
@@ -135,7 +148,7 @@ RopeScalingParams scaling_of(const Fields& f, const Fields& dict, RopeScaling ki
       };
       s.short_factor = need_list("short_factor");
       s.long_factor = need_list("long_factor");
-      s.factor = dict.number("factor");
+      s.factor = checked_factor(dict, dict.number("factor"));
       s.attention_factor = dict.number("attention_factor");
       s.original_max_len = original_of(f, dict, max_pos);
       s.max_len = opt_max();

@@ -79,6 +79,11 @@ TEST_CASE("Refusals name the field and its value in one line", "[model_config]")
   CHECK(config_error(R"({"model_type": "llama", "num_attention_heads": 4})") ==
         "config: head_dim is missing, and so is hidden_size or num_attention_heads");
   CHECK(config_error(R"({"model_type": "t5", "num_heads": 1e300})").rfind("config: num_heads 1e+300 must be a whole number", 0) == 0);
+  // A scaling factor out of range is named itself, before the fields read after it (here none is there).
+  for (const char* type : {"yarn", "llama3", "longrope"})
+    CHECK(config_error("{" + head + R"(, "rope_scaling": {"rope_type": ")" + type +
+                       R"(", "factor": -2, "low_freq_factor": 1, "high_freq_factor": 4, "short_factor": [1], "long_factor": [1]}})") ==
+          "config: rope_scaling.factor: must be a finite number in [1, 1000000], got -2");
 }
 
 TEST_CASE("load_model_config: the folder names a config.json; unreadable files are refused", "[model_config]") {
