@@ -1,7 +1,9 @@
 // One-pass exact match against a literal greedy decode; attention maps; "not defined" for a learned table.
 #include "core/train/evaluate.hpp"
 
+#include <algorithm>
 #include <atomic>
+#include <cmath>
 
 #include <catch2/catch.hpp>
 
@@ -27,6 +29,45 @@ TrainSettings small_settings(PositionEncoding pe) {
   return s;
 }
 
+// Whether a float engine's verdict on `seq` could go either way: teacher-forced in double, no answer position is
+// wrong by more than `reach` and one lies within `reach` of a tie (target logit minus the largest other). reach:
+// twice the first-order float32 error of a logit, gamma_N of the chain from the input to the logits (per layer
+// 10 d + 2 T + 1, then 3 d and the vocabulary: tests/twin/parity_test.py's chain_length) times the head's
+// magnitude, (sqrt(d) max |lnf w| + ||lnf b||) ||W_v|| + |b_v| (its logit_reach). Two float passes that pack the
+// sequence differently (the one-pass evaluation, the literal decode) may differ on such a sequence, on any host.
+bool near_tie(const Model<float>& trained, const std::vector<int>& seq, int first) {
+  const peviz::train::ModelConfig& c = trained.config;
+  const int L = int(seq.size()), V = c.vocab, d = c.d_model;
+  Model<double> m = make_model<double>(c, L, std::size_t(c.heads) * std::size_t(L * L), 0);
+  m.params.assign(trained.params.begin(), trained.params.end());
+  PackedBatch b;
+  b.append(seq, L);  // no targets: the logits are read
+  model_forward(m, b);
+  const double n = c.layers * (10.0 * d + 2.0 * L + 1) + 3.0 * d + V, gamma = n * 0x1p-24 / (1 - n * 0x1p-24);
+  double lnf_w = 0, lnf_b = 0, head = 0;
+  for (int k = 0; k < d; ++k) {
+    lnf_w = std::max(lnf_w, std::fabs(m.param(Param::lnfw)[k]));
+    lnf_b += m.param(Param::lnfb)[k] * m.param(Param::lnfb)[k];
+  }
+  for (int v = 0; v < V; ++v) {
+    double row = 0;
+    for (int k = 0; k < d; ++k) row += m.param(Param::headw)[v * d + k] * m.param(Param::headw)[v * d + k];
+    head = std::max(head, (std::sqrt(double(d)) * lnf_w + std::sqrt(lnf_b)) * std::sqrt(row) + std::fabs(m.param(Param::headb)[v]));
+  }
+  const double reach = 2 * gamma * head;
+  bool near = false;
+  for (int p = first; p + 1 < L; ++p) {
+    const double* row = m.act(Act::logits) + std::size_t(p) * std::size_t(V);
+    double other = -INFINITY;
+    for (int v = 0; v < V; ++v)
+      if (v != seq[std::size_t(p + 1)]) other = std::max(other, row[v]);
+    const double margin = row[seq[std::size_t(p + 1)]] - other;
+    if (margin < -reach) return false;  // wrong beyond rounding: every float pass says so
+    near = near || std::fabs(margin) <= reach;
+  }
+  return near;
+}
+
 }  // namespace
 
 TEST_CASE("one teacher-forced pass gives the greedy decode's exact match", "[train][evaluate]") {
@@ -39,14 +80,15 @@ TEST_CASE("one teacher-forced pass gives the greedy decode's exact match", "[tra
   bool some_partial = false;
   for (const LengthAccuracy& acc : snap.accuracy) {
     const auto seqs = test_sequences(Task::copy, acc.n, 40, 3);
-    int exact = 0;
+    int exact = 0, near = 0;
     for (const auto& seq : seqs) {
       const std::vector<int> answer(seq.begin() + first_answer_target(Task::copy, acc.n) + 1, seq.end());
       exact += greedy_answer(m, seq) == answer ? 1 : 0;
+      near += near_tie(m, seq, first_answer_target(Task::copy, acc.n)) ? 1 : 0;
     }
     REQUIRE(acc.exact_match.has_value());
-    INFO("n = " << acc.n << ", exact " << exact << " of 40");
-    CHECK(*acc.exact_match == double(exact) / 40.0);
+    INFO("n = " << acc.n << ", exact " << exact << " of 40, " << near << " within float rounding of a tie");
+    CHECK(std::fabs(*acc.exact_match * 40.0 - exact) <= near);  // equal but where rounding may decide
     some_partial = some_partial || (exact > 0 && exact < 40);
   }
   for (const LengthAccuracy& acc : snap.accuracy) UNSCOPED_INFO("n = " << acc.n << ": " << *acc.exact_match);
