@@ -319,7 +319,13 @@ void apply_render_state(const RenderOptions& o, AppState& s) {
   } catch (const ParamError& e) {
     throw as_flag_error(o, e);
   }
-  if (!o.open.empty()) open_file(s, o.open);  // ParamError("open", ...): a missing or foreign file, named
+  if (!o.open.empty()) {
+    try {
+      open_file(s, o.open);
+    } catch (const ParamError& e) {  // a missing or foreign file, named as the window's --open names it
+      throw ParamError("open", o.open + ": " + e.rule);
+    }
+  }
   if (o.encoding.from_npy.empty() && o.encoding.from_safetensors.empty()) return;
   cli::EncodingFlags f = o.encoding;
   f.encoding = "learned";

@@ -100,13 +100,13 @@ std::string open_by_kind(AppState& s, const std::string& path) {
   }
   const std::string ext = fs::path(path).extension().string();
   if (ext != ".npy" && ext != ".safetensors")
-    throw ParamError("open", path + ": peviz opens figures (.png, .svg, .pdf), lab experiments and runs, models' "
-                                    "config.json and learned tables (.npy, .safetensors), not " +
-                                    (ext.empty() ? std::string("a file without an extension") : ext + " files"));
+    throw ParamError("open", "peviz opens figures (.png, .svg, .pdf), lab experiments and runs, models' config.json "
+                             "and learned tables (.npy, .safetensors), not " +
+                                 (ext.empty() ? std::string("a file without an extension") : ext + " files"));
   try {
     open_learned_file(s, path);
   } catch (const ParamError& e) {
-    throw ParamError("open", path + " is not " + (ext == ".npy" ? "a NumPy array" : "a safetensors file") +
+    throw ParamError("open", std::string("not ") + (ext == ".npy" ? "a NumPy array" : "a safetensors file") +
                                  " peviz reads as a learned table: " + e.rule);
   }
   return "Opened the learned table of " + path;
@@ -116,8 +116,7 @@ std::string open_by_kind(AppState& s, const std::string& path) {
 
 std::string open_file(AppState& s, const std::string& path) {
   std::error_code ec;
-  if (!fs::is_regular_file(path, ec))
-    throw ParamError("open", path + (fs::exists(path, ec) ? ": not a file" : ": no such file"));
+  if (!fs::is_regular_file(path, ec)) throw ParamError("open", fs::exists(path, ec) ? "not a file" : "no such file");
   std::string opened = open_by_kind(s, path);
   remember_recent_file(s.recent_files, path);
   return opened;

@@ -46,7 +46,8 @@ std::string export_view_data(const AppState& s, FigureView v, bool npy, long lon
 // Opens any file peviz reads, by its name and first bytes: a figure (.png, .svg, .pdf: its parameters), a lab
 // experiment or run, a model's config.json, else a learned table (.npy, .safetensors). Returns the line that
 // says what opened, and puts the file first in s.recent_files. All or nothing: throws ParamError("open", why) for
-// a missing, truncated or foreign file, and the state is unchanged then.
+// a missing, truncated or foreign file (why does not repeat the path: the caller names it), and the state is
+// unchanged then.
 std::string open_file(AppState& s, const std::string& path);
 
 // Acts on s.open_request (open_file: what opened goes to the toast, a refusal to the toast and the status

@@ -213,7 +213,7 @@ TEST_CASE("render --open draws a model from its config.json, named with its scal
                        "or session JSON, or a figure peviz saved (.png, .svg, .pdf)\n");
   refused = run_gui("render --open " + fake + " --view waves --out " + never);
   CHECK(refused.code == 2);
-  CHECK(refused.err.find("is not a safetensors file peviz reads as a learned table") != std::string::npos);
+  CHECK(refused.err.find("peviz: --open: " + fake + ": not a safetensors file peviz reads as a learned table") == 0);
   CHECK(count_lines(refused.err) == 1);
   CHECK_FALSE(fs::exists(never));
   std::remove(fake.c_str());

@@ -201,17 +201,17 @@ TEST_CASE("opening a file that is missing, truncated or not what its name says c
   std::ofstream(dir / "junk.png") << "not a png";
   std::ofstream(dir / "config.json") << "{ not json";
   std::ofstream(dir / "README.md") << "# a text file";
-  // Each says what the file is not, in peviz's words (not the reader's alone), and names the file.
+  // Each says what the file is not, in peviz's words (not the reader's alone); the caller names the file.
   const struct { fs::path path; const char* why; } cases[] = {
-      {dir / "run.safetensors", "run.safetensors: no such file"},
-      {dir, ": not a file"},
-      {dir / "truncated.safetensors", "truncated.safetensors is not a safetensors file peviz reads as a learned table"},
-      {dir / "junk.safetensors", "junk.safetensors is not a safetensors file peviz reads as a learned table"},
-      {dir / "junk.npy", "junk.npy is not a NumPy array peviz reads as a learned table"},
+      {dir / "run.safetensors", "no such file"},
+      {dir, "not a file"},
+      {dir / "truncated.safetensors", "not a safetensors file peviz reads as a learned table"},
+      {dir / "junk.safetensors", "not a safetensors file peviz reads as a learned table"},
+      {dir / "junk.npy", "not a NumPy array peviz reads as a learned table"},
       {dir / "junk.png", ""},
       {dir / "config.json", ""},
-      {dir / "README.md", "README.md: peviz opens figures (.png, .svg, .pdf), lab experiments and runs, models' "
-                          "config.json and learned tables (.npy, .safetensors), not .md files"},
+      {dir / "README.md", "peviz opens figures (.png, .svg, .pdf), lab experiments and runs, models' config.json and "
+                          "learned tables (.npy, .safetensors), not .md files"},
   };
   for (const auto& c : cases) {
     INFO(c.path.string());
