@@ -2,6 +2,7 @@
 #include "cli/export_common.hpp"
 
 #include <charconv>
+#include <cstdio>
 #include <iostream>
 #include <unistd.h>
 
@@ -163,6 +164,17 @@ nlohmann::json params_to_json(const EncodingParams& p) {
   }
   if (uses.signed_bits) j["signed"] = p.signed_bits;
   return j;
+}
+
+void emit_text_table(const std::string& format, const std::string& out,
+                     const std::function<std::string(bool json)>& text_of) {
+  if (format != "json" && format != "csv") throw ParamError("format", "must be json or csv, got '" + format + "'");
+  const std::string text = text_of(format == "json");
+  if (out == "-") {
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    return;
+  }
+  write_file_atomically(out, [&](std::ostream& o) { o << text; });
 }
 
 }  // namespace peviz::cli

@@ -1,5 +1,6 @@
 // Shared pieces of every `peviz export <what>` subcommand: output flags and emitting a result.
 #pragma once
+#include <functional>
 #include <string>
 
 #include <CLI/CLI.hpp>
@@ -33,6 +34,11 @@ void emit_rows(const RowSource& src, const nlohmann::json& params, const OutputO
 // The same for a result already in memory.
 void emit(const NdArray& a, const nlohmann::json& params, const OutputOptions& o,
           const nlohmann::json& extra = nlohmann::json::object());
+
+// A table export's text (layer-map, models-compared: JSON or CSV of mixed columns) to stdout for "-", else written
+// atomically to `out`. Throws ParamError("format") unless `format` is csv or json, before `text_of` runs.
+void emit_text_table(const std::string& format, const std::string& out,
+                     const std::function<std::string(bool json)>& text_of);
 
 // Adds the absolute-encoding flags (--encoding --d-model --seq-len --base --layout --seed
 // --max-len --from-npy --from-safetensors --tensor --signed) bound to `p` and the raw strings that

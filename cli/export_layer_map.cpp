@@ -43,6 +43,16 @@ std::string layer_map_csv(const ModelConfig& m) {
   return csv.str();
 }
 
+// The map of the model at `config`, as JSON or CSV. ParamError("config") for a model whose layers it cannot list.
+std::string layer_map_text(const std::string& config, bool json) {
+  const ModelConfig m = load_model_config(config);
+  if (m.scheme != PositionScheme::rope)
+    throw ParamError("config", m.name + " (model_type '" + m.model_type + "') uses " +
+                                   std::string(to_string(m.scheme)) + " positions, the same in every layer");
+  if (m.layers.empty()) throw ParamError("config", "num_hidden_layers is missing: the layers cannot be listed");
+  return json ? layer_map_json(m) : layer_map_csv(m);
+}
+
 }  // namespace
 
 void register_layer_map(CLI::App& export_cmd) {
@@ -57,18 +67,7 @@ void register_layer_map(CLI::App& export_cmd) {
   sub->add_option("--format", c->format, "json | csv")->capture_default_str();
   sub->add_option("--out", c->out, "Output path, or - for stdout")->capture_default_str();
   sub->callback([c] {
-    if (c->format != "json" && c->format != "csv") throw ParamError("format", "must be json or csv, got '" + c->format + "'");
-    const ModelConfig m = load_model_config(c->config);
-    if (m.scheme != PositionScheme::rope)
-      throw ParamError("config", m.name + " (model_type '" + m.model_type + "') uses " +
-                                     std::string(to_string(m.scheme)) + " positions, the same in every layer");
-    if (m.layers.empty()) throw ParamError("config", "num_hidden_layers is missing: the layers cannot be listed");
-    const std::string text = c->format == "json" ? layer_map_json(m) : layer_map_csv(m);
-    if (c->out == "-") {
-      std::fwrite(text.data(), 1, text.size(), stdout);
-      return;
-    }
-    write_file_atomically(c->out, [&](std::ostream& o) { o << text; });
+    emit_text_table(c->format, c->out, [&](bool json) { return layer_map_text(c->config, json); });
   });
 }
 

@@ -100,4 +100,43 @@ HoldingBaseScan holding_base_scan(const RopeModelSummary& m) {
   return HoldingBaseScan(m.rotary_dim, bounds_len(m), smallest, limits::bounds_islands_listed * smallest);
 }
 
+const ComparisonColumn kComparisonColumns[13] = {
+    {"model", "model",
+     "The model (and layer type); its organisation prefix is left out here (hover a name for it, the "
+     "legend has it)."},
+    {"layers", "layers",
+     "layers: the model's layers, and how many attend without positions (NoPE) or are not attention at all"
+     " (linear attention); hover a cell for the whole layer map."},
+    {"rotary_dim", "R",
+     "R: rotating channels per head (head_dim x partial rotary factor)."},
+    {"base", "base",
+     "rope_theta."},
+    {"scaling", "scaling",
+     "rope_scaling: its type and factor."},
+    {"original_len", "orig.",
+     "orig.: the context it was trained on."},
+    {"extended_len", "ext.",
+     "ext.: the extended context (max_position_embeddings: the context it claims)."},
+    {"span", "span",
+     "span: the longest distance a layer with this RoPE sees: the extended context, or the window or chunk"
+     " when every such layer slides or attends in chunks (Llama 4's RoPE layers: chunks of 8192). Men base"
+     " is computed over it."},
+    {"pairs_turning_original", "turn o.",
+     "turn o.: pairs whose unscaled wavelength fits inside the original context (they complete a turn "
+     "there), of R/2."},
+    {"pairs_turning_extended", "turn e.",
+     "turn e.: pairs whose scaled wavelength fits inside the extended context, of R/2."},
+    {"critical_dim", "d_extra",
+     "Liu et al. 2023, Eq. 13, d_extra: channels whose pair completes a turn inside the original context, "
+     "of R; past 2 pi base^(d_extra/R) the first untrained angle appears."},
+    {"men_min_base", "Men base",
+     "Men et al. 2024: the smallest base with B(m) >= 0 for every m below the span. It is no threshold: "
+     "islands of larger bases fail again, and every base holds only from about 2x it (span 4096) to 5x "
+     "(span 32768). Hover a cell for the ranges that hold, scanned while the page is shown."},
+    {"ok", "ok",
+     "ok: whether the model's own base keeps B(m) >= 0 for every m below the span, checked at that base "
+     "(being above Men base is not enough; hover a no for the first failing m); scaling is not counted: it"
+     " acts like a larger base."},
+};
+
 }  // namespace peviz

@@ -66,4 +66,14 @@ ModelRope model_rope(const ModelConfig& model, std::string_view layer_type = "")
 // ParamError("layer-type") for an unknown layer type, ParamError("config") for a model without RoPE.
 RopeModelSummary summarize_rope_model(const ModelConfig& model, std::string_view layer_type = "");
 
+// The comparison table's columns, in order, declared once: `key` names the column in `peviz export
+// models-compared`, `title` heads it on the Context extension page (short, so that the table fits 1280 pixels),
+// `meaning` says what it holds (the header's hover, the export's legend).
+struct ComparisonColumn {
+  const char* key;
+  const char* title;
+  const char* meaning;
+};
+extern const ComparisonColumn kComparisonColumns[13];
+
 }  // namespace peviz

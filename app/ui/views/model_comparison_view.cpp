@@ -98,32 +98,7 @@ float table_height(const ContextExtensionOptions& o) {
   return row * float(o.summaries.size() + 1) + ImGui::GetStyle().ScrollbarSize + 2.0f;
 }
 
-// Short headers so that the table fits a 1280-pixel window; each header's hover says what it means.
-const char* const kTitles[] = {"model", "layers", "R", "base", "scaling", "orig.", "ext.", "span",
-                               "turn o.", "turn e.", "d_extra", "Men base", "ok"};
-const char* const kMeanings[] = {
-    "The model (and layer type); its organisation prefix is left out here (hover a name for it, the legend has it).",
-    "layers: the model's layers, and how many attend without positions (NoPE) or are not attention at all "
-    "(linear attention); hover a cell for the whole layer map.",
-    "R: rotating channels per head (head_dim x partial rotary factor).",
-    "rope_theta.", "rope_scaling: its type and factor.", "orig.: the context it was trained on.",
-    "ext.: the extended context (max_position_embeddings: the context it claims).",
-    "span: the longest distance a layer with this RoPE sees: the extended context, or the window or chunk when "
-    "every such layer slides or attends in chunks (Llama 4's RoPE layers: chunks of 8192). Men base is computed "
-    "over it.",
-    "turn o.: pairs whose unscaled wavelength fits inside the original context (they complete a turn there), "
-    "of R/2.",
-    "turn e.: pairs whose scaled wavelength fits inside the extended context, of R/2.",
-    "Liu et al. 2023, Eq. 13, d_extra: channels whose pair completes a turn inside the original context, of R; "
-    "past 2 pi base^(d_extra/R) the first untrained angle appears.",
-    "Men et al. 2024: the smallest base with B(m) >= 0 for every m below the span. It is no threshold: "
-    "islands of larger bases fail again, and every base holds only from about 2x it (span 4096) to 5x (span "
-    "32768). Hover a cell for the ranges that hold, scanned while the page is shown.",
-    "ok: whether the model's own base keeps B(m) >= 0 for every m below the span, checked at that base (being "
-    "above Men base is not enough; hover a no for the first failing m); scaling is not counted: it acts like a "
-    "larger base."};
-
-// One model's row: its name in its curve's colour, then the columns of kTitles.
+// One model's row: its name in its curve's colour, then the columns of kComparisonColumns.
 void bounds_row(const ContextExtensionOptions& o, std::size_t k) {
   const RopeModelSummary& m = o.summaries[k];
   ImGui::TableNextRow();
@@ -163,16 +138,16 @@ void bounds_row(const ContextExtensionOptions& o, std::size_t k) {
 }
 
 void bounds_table(const ContextExtensionOptions& o) {
-  constexpr int kColumns = int(std::size(kTitles));
+  constexpr int kColumns = int(std::size(kComparisonColumns));
   const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit |
                                 ImGuiTableFlags_ScrollX;
   if (!ImGui::BeginTable("##bounds", kColumns, flags, ImVec2(0, table_height(o)))) return;
-  for (int i = 0; i < kColumns; ++i) ImGui::TableSetupColumn(kTitles[i]);
+  for (int i = 0; i < kColumns; ++i) ImGui::TableSetupColumn(kComparisonColumns[i].title);
   ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
   for (int i = 0; i < kColumns; ++i) {
     ImGui::TableSetColumnIndex(i);
-    ImGui::TableHeader(kTitles[i]);
-    hint(kMeanings[i]);
+    ImGui::TableHeader(kComparisonColumns[i].title);
+    hint(kComparisonColumns[i].meaning);
   }
   for (std::size_t k = 0; k < o.summaries.size(); ++k) bounds_row(o, k);
   ImGui::EndTable();
