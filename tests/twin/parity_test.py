@@ -35,6 +35,8 @@ The parity rule (docs/lab.md states it too). Its verdict does not depend on the 
   size depends on which kernels the host's PyTorch and libraries pick.
 Prints what it measured. Exit 0 pass, 1 fail, 77 (ctest's skip) when torch cannot be imported.
 usage: parity_test.py --peviz PEVIZ --dump TWIN_DUMP --assets ASSETS_LAB
+PEVIZ_PARITY_SETTINGS=0,3 runs those of SETTINGS only (ctest's reruns under other kernels: the default model and
+EMA with dropout, the setting whose float32 spread moved most between hosts).
 """
 import json
 import math
@@ -341,7 +343,10 @@ def main():
     worst = {}
     print("relative differences ||a - b|| / ||b|| per tensor, worst tensor named, unless marked; " + aten_capability())
     with tempfile.TemporaryDirectory(prefix="peviz-twin-parity-") as tmp:
+        chosen = os.environ.get("PEVIZ_PARITY_SETTINGS")
         for k, flags in enumerate(SETTINGS):
+            if chosen and str(k) not in chosen.split(","):
+                continue
             folder = os.path.join(tmp, f"settings{k}")
             run([a.peviz, "train", *([] if "--pe" in flags else ["--pe", "all,fixes"]), *flags, "--emit-pytorch", folder])
             for name in sorted(f for f in os.listdir(repo_twin) if f.endswith(".py")):
