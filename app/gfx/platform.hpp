@@ -25,6 +25,11 @@ int run_frame_loop(std::function<bool()> frame, std::function<int()> done);
 // page a core (background_workers in core/base/parallel.hpp).
 void wait_for_input(double timeout_s);
 
+// Input that reached the app outside the page's events, as a dropped file does: emscripten's GLFW reads it
+// asynchronously and calls back after the drop event, maybe while the page idles, which this wakes. The desktop's
+// callbacks run inside wait_for_input and need nothing.
+void input_arrived();
+
 // The browser window's size in device pixels, which the canvas follows ({0, 0} on the desktop).
 PixelSize page_pixel_size();
 

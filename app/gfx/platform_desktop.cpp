@@ -15,6 +15,7 @@ int run_frame_loop(std::function<bool()> frame, std::function<int()> done) {
 }
 
 void wait_for_input(double timeout_s) { timeout_s < 0.0 ? glfwWaitEvents() : glfwWaitEventsTimeout(timeout_s); }
+void input_arrived() {}
 
 PixelSize page_pixel_size() { return {}; }
 

@@ -101,6 +101,9 @@ void wait_for_input(double timeout_s) {
   g_waiting = true;
 }
 
+EM_JS(void, js_input_arrived, (), { pevizPage.inputs++; });
+void input_arrived() { js_input_arrived(); }
+
 int run_frame_loop(std::function<bool()> frame, std::function<int()> done) {
   // The page's animation frames drive the loop; main() returns and the runtime stays (no infinite loop).
   emscripten_set_main_loop_arg(one_frame, new Loop{std::move(frame), std::move(done)}, 0, false);

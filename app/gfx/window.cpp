@@ -55,6 +55,7 @@ void drop_callback(GLFWwindow* window, int count, const char** paths) {
   std::filesystem::rename(paths[0], to, ec);
   if (!ec) dropped = to.string();
 #endif
+  gfx::input_arrived();
 }
 
 void key_callback(GLFWwindow* window, int key, int scancode, int action, int mods) {

@@ -115,6 +115,14 @@ async function screenshot(page, name) {
   return png.decode(fs.readFileSync(file));
 }
 
+// A file reaches the app asynchronously (the browser reads it, then the app takes it in its next frame): wait for
+// the address to name it, up to 20 s, then let it draw; a file that never arrives fails the check after.
+async function waitForAddress(page, pattern) {
+  await page.waitForFunction((source) => new RegExp(source).test(window.location.hash), {timeout: 20000, polling: 50},
+                             pattern.source).catch(() => {});
+  await waitFrames(page, 10);
+}
+
 async function hash(page) { return page.evaluate(() => window.location.hash.replace(/^#/, '')); }
 
 // ---- the checks, one function each ----
@@ -181,7 +189,7 @@ async function uploadedConfigOpensTheModel(browser, base) {
   fs.copyFileSync(config, upload);
   const input = await page.$('#file-picker');
   await input.uploadFile(upload);
-  await waitFrames(page, 30);
+  await waitForAddress(page, /uploaded%2Fconfig.json|uploaded\/config.json/);
   const link = decodeURIComponent(await hash(page));
   const image = await screenshot(page, 'uploaded-config');
   check('uploading a config.json opens that model on Context extension',
@@ -201,7 +209,7 @@ async function droppedConfigOpensTheModel(browser, base) {
     for (const type of ['dragenter', 'dragover', 'drop'])
       canvas.dispatchEvent(new DragEvent(type, {dataTransfer: data, bubbles: true, cancelable: true}));
   }, text);
-  await waitFrames(page, 30);
+  await waitForAddress(page, /uploaded%2Fqwen.json|uploaded\/qwen.json/);
   const link = decodeURIComponent(await hash(page));
   check('a config.json dropped onto the page opens that model', /"model_name":"qwen"/.test(link) &&
         /"model_path":"\/uploaded\/qwen.json"/.test(link) && page.consoleErrors.length === 0, link.slice(0, 160));
