@@ -54,7 +54,7 @@ void register_encoding(CLI::App& export_cmd) {
     enc->flags.params.memory_budget = std::numeric_limits<std::uint64_t>::max();
     enc->flags.params.threads = enc->out.threads;
     const EncodingParams p = resolve_encoding_flags(enc->flags);
-    emit_rows(encoding_row_source(p), params_to_json(p), enc->out);
+    emit_rows(encoding_row_source(p), params_to_json(p), enc->out, {{"column_axis", "dim"}});
   });
 }
 
@@ -75,7 +75,7 @@ void register_similarity(CLI::App& export_cmd) {
     const EncodingParams p = resolve_encoding_flags(sim->flags);
     nlohmann::json params = params_to_json(p);
     params["metric"] = sim->metric;
-    emit_rows(similarity_row_source(p, *metric), params, sim->out);
+    emit_rows(similarity_row_source(p, *metric), params, sim->out, {{"column_axis", "position"}});
   });
 }
 

@@ -79,7 +79,7 @@ nlohmann::json floats_json(const std::vector<double>& v) {
 // rope-inv-freq's JSON keys beside the table. With --config also the frequencies in full double precision and
 // the RoPE they come from, rope_type spelt as transformers does ("default" for none).
 nlohmann::json inv_freq_extra(const ResolvedRope& r, const ScaledRope& s) {
-  nlohmann::json extra = {{"attention_factor", s.attention_factor}};
+  nlohmann::json extra = {{"columns", {"inv_freq"}}, {"attention_factor", s.attention_factor}};
   if (r.model.empty()) return extra;
   extra["inv_freq"] = floats_json(s.inv_freq);
   extra["rotary_dim"] = rotary_dim(r.rope);
@@ -183,7 +183,7 @@ void register_alibi(CLI::App& export_cmd) {
   add_output_flags(*sub, slopes->out);
   sub->callback([slopes] {
     const std::vector<double> m = alibi_slopes(slopes->heads);
-    emit(column(m), {{"heads", slopes->heads}}, slopes->out);
+    emit(column(m), {{"heads", slopes->heads}}, slopes->out, {{"columns", {"slope"}}});
   });
 
   auto bias = std::make_shared<AlibiCommand>();
@@ -195,7 +195,7 @@ void register_alibi(CLI::App& export_cmd) {
   add_output_flags(*sub, bias->out);
   sub->callback([bias] {
     emit_rows(alibi_bias_rows(bias->heads, bias->seq_len, bias->bidirectional), {{"heads", bias->heads}, {"seq_len", bias->seq_len}, {"bidirectional", bias->bidirectional}}, bias->out,
-         {{"slopes", floats_json(alibi_slopes(bias->heads))}});
+         {{"slopes", floats_json(alibi_slopes(bias->heads))}, {"column_axis", "key"}});
   });
 }
 
@@ -216,7 +216,7 @@ void register_matrices(CLI::App& export_cmd) {
     p.bidirectional = !t5->causal;
     emit_rows(t5_bucket_rows(p), {{"seq_len", p.query_len}, {"key_len", p.key_len}, {"num_buckets", p.num_buckets},
                                {"max_distance", p.max_distance}, {"bidirectional", p.bidirectional}},
-         t5->out);
+         t5->out, {{"column_axis", "key"}});
   });
 
   auto shaw = std::make_shared<MatrixCommand>();
@@ -230,7 +230,7 @@ void register_matrices(CLI::App& export_cmd) {
     p.key_len = key_len_of(*shaw);
     p.max_relative = shaw->max_relative;
     emit_rows(shaw_relative_rows(p), {{"seq_len", p.query_len}, {"key_len", p.key_len}, {"max_relative", p.max_relative}},
-         shaw->out, {{"embedding_index", "value + max_relative"}});
+         shaw->out, {{"embedding_index", "value + max_relative"}, {"column_axis", "key"}});
   });
 }
 

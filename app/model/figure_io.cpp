@@ -185,10 +185,33 @@ FigureOptions figure_options(const FigureSettings& f, FigureView v, int width, i
   return o;
 }
 
+namespace {
+// The CSV header's names of view_data's columns (write_csv): Basics' views name theirs; a page's are indexed.
+nlohmann::json view_data_columns(const AppState& s, FigureView v) {
+  nlohmann::json names = nlohmann::json::array();
+  switch (v.kind) {
+    case FigureView::window:
+    case FigureView::encoding: return {{"column_axis", "dim"}};
+    case FigureView::similarity: return {{"column_axis", "position"}};
+    case FigureView::waves:
+      for (int c : s.pages.basics.wave_channels) names.push_back("dim_" + std::to_string(c));
+      return {{"columns", names}};
+    case FigureView::binary:
+      names.push_back("t");
+      for (int k = 0; k < s.pages.basics.binary.bits; ++k)
+        names.insert(names.end(), {"bit_" + std::to_string(k), "negative_" + std::to_string(k)});
+      return {{"columns", names}};
+    case FigureView::one_page: break;
+  }
+  return nlohmann::json::object();
+}
+}  // namespace
+
 std::string export_view_data(const AppState& s, FigureView v, bool npy, long long unix_seconds) {
   const NdArray a = view_data(s, v);
   const std::string path = new_figure_path(s, v, unix_seconds, npy ? ".npy" : ".csv");
-  write_file_atomically(path, [&](std::ostream& out) { npy ? write_npy(out, a) : write_csv(out, a); }, "out");
+  write_file_atomically(
+      path, [&](std::ostream& out) { npy ? write_npy(out, a) : write_csv(out, a, view_data_columns(s, v)); }, "out");
   return path;
 }
 

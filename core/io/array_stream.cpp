@@ -107,10 +107,27 @@ std::string json_tail(const nlohmann::json& params, const nlohmann::json& extra)
   return tail + "}\n";
 }
 
-std::string head_of(Format format, const RowSource& src) {
+// The CSV's first line: extra's "columns" when it names every column, else <column_axis>_<i> for each.
+std::string csv_header(const RowSource& src, const nlohmann::json& extra) {
+  const std::size_t cols = src.size() > 0 ? src.cols() : 0;
+  if (cols == 0) return "";
+  const auto names = extra.find("columns");
+  const bool named = names != extra.end() && names->is_array() && names->size() == cols &&
+                     std::all_of(names->begin(), names->end(), [](const nlohmann::json& n) { return n.is_string(); });
+  const auto axis = extra.find("column_axis");
+  const std::string prefix = (axis != extra.end() && axis->is_string() ? axis->get<std::string>() : "column") + "_";
+  std::string line;
+  for (std::size_t c = 0; c < cols; ++c) {
+    if (c) line += ',';
+    line += named ? (*names)[c].get<std::string>() : prefix + std::to_string(c);
+  }
+  return line + "\n";
+}
+
+std::string head_of(Format format, const RowSource& src, const nlohmann::json& extra) {
   if (format == Format::npy) return npy_header(src);
   if (format == Format::json) return json_head(src);
-  return "";
+  return csv_header(src, extra);
 }
 
 std::string tail_of(Format format, const RowSource& src, const nlohmann::json& params, const nlohmann::json& extra) {
@@ -160,7 +177,7 @@ void check_stream(const std::ostream& os) {
 void write_array(std::ostream& os, Format format, const RowSource& src, const nlohmann::json& params,
                  const nlohmann::json& extra, const StreamOptions& options) {
   static_assert(std::endian::native == std::endian::little, "NPY writer assumes a little-endian host");
-  const std::string head = head_of(format, src);
+  const std::string head = head_of(format, src, extra);
   os.write(head.data(), std::streamsize(head.size()));
   StreamProgress progress{0, src.size() > 0 ? src.rows() : 0, head.size()};
   const std::size_t cols = src.cols();
@@ -195,7 +212,7 @@ void write_array(std::ostream& os, Format format, const RowSource& src, const nl
 
 OutputSize output_size(Format format, const RowSource& src, const nlohmann::json& params, const nlohmann::json& extra) {
   const std::uint64_t n = src.size();
-  const std::uint64_t framing = head_of(format, src).size() + tail_of(format, src, params, extra).size();
+  const std::uint64_t framing = head_of(format, src, extra).size() + tail_of(format, src, params, extra).size();
   if (format == Format::npy) return {framing + n * 4, true};
   // Every value at its longest text plus one separator (the first value has none: the CSV's last '\n').
   const std::uint64_t longest = src.dtype == DType::f32 ? kMaxFloatText : kMaxIntText;
@@ -203,7 +220,9 @@ OutputSize output_size(Format format, const RowSource& src, const nlohmann::json
 }
 
 // In-memory arrays are row sources too, so their bytes are the streamed exports' bytes.
-void write_csv(std::ostream& os, const NdArray& a) { write_array(os, Format::csv, rows_of(a)); }
+void write_csv(std::ostream& os, const NdArray& a, const nlohmann::json& extra) {
+  write_array(os, Format::csv, rows_of(a), {}, extra);
+}
 
 void write_npy(std::ostream& os, const NdArray& a) { write_array(os, Format::npy, rows_of(a)); }
 

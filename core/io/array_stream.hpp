@@ -49,14 +49,17 @@ struct StreamOptions {
 
 // Writes the array in `format` (the layouts are documented at write_csv, write_npy, write_json). After
 // each block: throws ParamError("out", ...) when the stream failed, Interrupted after SIGINT/SIGTERM
-// under an InterruptGuard (core/io/atomic_file.hpp). `params` and `extra` are used by JSON only.
+// under an InterruptGuard (core/io/atomic_file.hpp). `params` and `extra` go into JSON; CSV's header reads extra's
+// "columns" or "column_axis" (write_csv).
 void write_array(std::ostream& os, Format format, const RowSource& src, const nlohmann::json& params = {},
                  const nlohmann::json& extra = nlohmann::json::object(), const StreamOptions& options = {});
 
 // An in-memory array through write_array, in each format:
-// CSV: no header, one row of the last axis per line (leading axes stacked: row h*L+i), comma
-// separated, shortest digits that round-trip float32; NaN is an empty cell.
-void write_csv(std::ostream& os, const NdArray& a);
+// CSV: a header line of column names, then one row of the last axis per line (leading axes stacked: row h*L+i),
+// comma separated, shortest digits that round-trip float32; NaN is an empty cell. The names: extra's "columns" when
+// it holds one string per column, else <extra's "column_axis", default "column">_<i> ("dim_0,dim_1,..."); an empty
+// array is an empty file.
+void write_csv(std::ostream& os, const NdArray& a, const nlohmann::json& extra = nlohmann::json::object());
 // NPY format 1.0, little-endian '<f4' or '<i4', C order.
 void write_npy(std::ostream& os, const NdArray& a);
 // {"shape": [...], "data": [row-major flat, NaN as null], "params": params, ...extra}

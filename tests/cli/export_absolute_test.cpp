@@ -18,9 +18,11 @@ TEST_CASE("encoding CSV has one row per position and known values") {
   RunResult r = run_peviz("export encoding --d-model 4 --seq-len 3");
   REQUIRE(r.code == 0);
   CHECK(r.err.empty());
-  CHECK(count_lines(r.out) == 3);
+  CHECK(r.out.rfind("dim_0,dim_1,dim_2,dim_3\n", 0) == 0);
+  const std::string rows = csv_body(r.out);
+  CHECK(count_lines(rows) == 3);
   // t = 1: sin(1), cos(1), sin(0.01), cos(0.01) with base 10000, d = 4.
-  const std::string row1 = r.out.substr(r.out.find('\n') + 1, r.out.find('\n', r.out.find('\n') + 1) - r.out.find('\n') - 1);
+  const std::string row1 = rows.substr(rows.find('\n') + 1, rows.find('\n', rows.find('\n') + 1) - rows.find('\n') - 1);
   float v[4];
   REQUIRE(std::sscanf(row1.c_str(), "%f,%f,%f,%f", &v[0], &v[1], &v[2], &v[3]) == 4);
   CHECK(v[0] == Approx(std::sin(1.0)).epsilon(1e-7));
@@ -53,7 +55,7 @@ TEST_CASE("CSV floats round-trip float32 exactly") {
   REQUIRE(csv.code == 0);
   std::vector<float> parsed;
   std::string cell;
-  for (char c : csv.out) {
+  for (char c : csv_body(csv.out)) {
     if (c == ',' || c == '\n') {
       parsed.push_back(std::strtof(cell.c_str(), nullptr));
       cell.clear();

@@ -12,7 +12,7 @@
 TEST_CASE("mrope-positions: text, then the image's rows and columns from one start, then text past it") {
   const RunResult r = run_peviz("export mrope-positions --text-before 2 --grid-h 2 --grid-w 3 --text-after 2");
   REQUIRE(r.code == 0);
-  CHECK(r.out == "0,0,0,0,0\n1,1,1,1,0\n2,2,2,2,1\n3,2,2,3,1\n4,2,2,4,1\n5,2,3,2,1\n6,2,3,3,1\n7,2,3,4,1\n"
+  CHECK(r.out == "token,t,h,w,image\n0,0,0,0,0\n1,1,1,1,0\n2,2,2,2,1\n3,2,2,3,1\n4,2,2,4,1\n5,2,3,2,1\n6,2,3,3,1\n7,2,3,4,1\n"
                  "8,5,5,5,0\n9,6,6,6,0\n");
   const RunResult bad = run_peviz("export mrope-positions --grid-w 0");
   CHECK(bad.code == 2);

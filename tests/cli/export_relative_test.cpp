@@ -33,7 +33,7 @@ std::vector<std::vector<std::string>> csv_cells(const std::string& text) {
 TEST_CASE("rope-inv-freq: one row per pair, JSON adds the attention factor") {
   RunResult r = run_peviz("export rope-inv-freq --head-dim 8 --base 10000");
   REQUIRE(r.code == 0);
-  CHECK(r.out == "1\n0.1\n0.01\n0.001\n");
+  CHECK(r.out == "inv_freq\n1\n0.1\n0.01\n0.001\n");
   r = run_peviz("export rope-inv-freq --head-dim 128 --base 10000 --scaling yarn --factor 10 --original-max-len 2048 "
                 "--format json");
   REQUIRE(r.code == 0);
@@ -57,7 +57,8 @@ TEST_CASE("rope-inv-freq: one row per pair, JSON adds the attention factor") {
 TEST_CASE("rope-decay rows r = 0..N with the RoFormer score and bound") {
   const RunResult r = run_peviz("export rope-decay --head-dim 128 --base 10000 --max-distance 3");
   REQUIRE(r.code == 0);
-  const auto rows = csv_cells(r.out);
+  CHECK(r.out.rfind("r,score,relative_bound\n", 0) == 0);
+  const auto rows = csv_cells(csv_body(r.out));
   REQUIRE(rows.size() == 4);
   CHECK(rows[0] == std::vector<std::string>{"0", "128", "32.5"});
   CHECK(std::stod(rows[3][0]) == 3);
@@ -84,7 +85,8 @@ TEST_CASE("rope-wavelengths and rope-precision") {
   // t = 999 is not a bf16 number (it rounds to 1000): pair 0 (theta = 1) is a radian off in bf16.
   r = run_peviz("export rope-precision --head-dim 8 --base 10000 --max-position 999 --points 4");
   REQUIRE(r.code == 0);
-  const auto rows = csv_cells(r.out);
+  CHECK(r.out.rfind("t,fp32,bf16,fp16\n", 0) == 0);
+  const auto rows = csv_cells(csv_body(r.out));
   REQUIRE(rows.size() == 4);
   CHECK(rows[3][0] == "999");
   CHECK(std::stod(rows[3][2]) == Approx(1.0));
@@ -94,13 +96,13 @@ TEST_CASE("rope-wavelengths and rope-precision") {
 TEST_CASE("alibi-slopes and alibi-bias: shape, stacking, masked cells") {
   RunResult r = run_peviz("export alibi-slopes --heads 8");
   REQUIRE(r.code == 0);
-  CHECK(r.out == "0.5\n0.25\n0.125\n0.0625\n0.03125\n0.015625\n0.0078125\n0.00390625\n");
+  CHECK(r.out == "slope\n0.5\n0.25\n0.125\n0.0625\n0.03125\n0.015625\n0.0078125\n0.00390625\n");
   r = run_peviz("export alibi-bias --heads 2 --seq-len 3");
   REQUIRE(r.code == 0);
-  CHECK(r.out == "0,,\n-0.0625,0,\n-0.125,-0.0625,0\n0,,\n-0.00390625,0,\n-0.0078125,-0.00390625,0\n");
+  CHECK(r.out == "key_0,key_1,key_2\n0,,\n-0.0625,0,\n-0.125,-0.0625,0\n0,,\n-0.00390625,0,\n-0.0078125,-0.00390625,0\n");
   r = run_peviz("export alibi-bias --heads 2 --seq-len 3 --bidirectional");
   REQUIRE(r.code == 0);
-  CHECK(csv_cells(r.out)[0] == std::vector<std::string>{"0", "-0.0625", "-0.125"});
+  CHECK(csv_cells(csv_body(r.out))[0] == std::vector<std::string>{"0", "-0.0625", "-0.125"});
   const std::string path = unique_temp_path("alibi.npy");
   REQUIRE(run_peviz("export alibi-bias --heads 3 --seq-len 4 --format npy --out " + path).code == 0);
   const peviz::NdArray a = peviz::parse_npy(slurp(path));
@@ -117,7 +119,7 @@ TEST_CASE("alibi-slopes and alibi-bias: shape, stacking, masked cells") {
 TEST_CASE("t5-buckets and shaw matrices") {
   RunResult r = run_peviz("export t5-buckets --seq-len 3 --key-len 4");
   REQUIRE(r.code == 0);
-  CHECK(r.out == "0,17,18,19\n1,0,17,18\n2,1,0,17\n");
+  CHECK(r.out == "key_0,key_1,key_2,key_3\n0,17,18,19\n1,0,17,18\n2,1,0,17\n");
   r = run_peviz("export t5-buckets --seq-len 129 --causal --format json");
   REQUIRE(r.code == 0);
   const auto j = nlohmann::json::parse(r.out);
@@ -126,7 +128,7 @@ TEST_CASE("t5-buckets and shaw matrices") {
   CHECK(j["data"][0 * 129 + 5] == 0);      // the future
   r = run_peviz("export shaw --seq-len 2 --key-len 4 --max-relative 1");
   REQUIRE(r.code == 0);
-  CHECK(r.out == "-1,-1,0,1\n-1,-1,-1,0\n");
+  CHECK(r.out == "key_0,key_1,key_2,key_3\n-1,-1,0,1\n-1,-1,-1,0\n");
 }
 
 TEST_CASE("distance-series: rows r, one column per method") {

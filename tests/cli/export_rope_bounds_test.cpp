@@ -47,8 +47,8 @@ TEST_CASE("rope-bounds writes one row of four columns, the JSON's own values") {
   REQUIRE(r.code == 0);
   const nlohmann::json j = run_json("export rope-bounds --head-dim 128 --base 10000 --context-len 4096");
   CHECK(j["columns"] == nlohmann::json({"d_extra", "t_extra", "first_negative_m", "min_base"}));
-  CHECK(std::count(r.out.begin(), r.out.end(), '\n') == 1);
-  CHECK(r.out.rfind("92,", 0) == 0);
+  CHECK(std::count(r.out.begin(), r.out.end(), '\n') == 2);
+  CHECK(r.out.rfind("d_extra,t_extra,first_negative_m,min_base\n92,", 0) == 0);
 }
 
 TEST_CASE("rope-bounds --config: d is the rotary dimension, context-len the model's window; 4096 tokens need 2.7e4") {

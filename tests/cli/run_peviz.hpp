@@ -43,6 +43,12 @@ inline RunResult run_shell(const std::string& command) {
 // `args` is passed through the shell as written (tests quote what needs quoting).
 inline RunResult run_peviz(const std::string& args) { return run_shell(std::string(peviz::test::peviz_binary) + " " + args); }
 
+// A CSV's rows: its text after the header line of column names that every peviz CSV starts with.
+inline std::string csv_body(const std::string& csv) {
+  const std::size_t eol = csv.find('\n');
+  return eol == std::string::npos ? std::string() : csv.substr(eol + 1);
+}
+
 inline int count_lines(const std::string& s) {
   int n = 0;
   for (char c : s) n += c == '\n';

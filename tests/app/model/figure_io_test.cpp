@@ -99,6 +99,8 @@ TEST_CASE("exported CSV and NPY files land in the folder, atomically") {
   CHECK(fs::path(csv).filename().string().rfind("peviz-encoding-d8-b10000-L5-", 0) == 0);
   std::ifstream in(csv);
   std::string line;
+  REQUIRE(std::getline(in, line));
+  CHECK(line == "dim_0,dim_1,dim_2,dim_3,dim_4,dim_5,dim_6,dim_7");  // its column names, then a row per position
   int lines = 0;
   while (std::getline(in, line)) ++lines;
   CHECK(lines == 5);

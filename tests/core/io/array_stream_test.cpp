@@ -21,7 +21,7 @@ const nlohmann::json kExtra = {{"columns", {"a", "b"}}};
 // The in-memory writers (write_csv / write_npy / write_json of an NdArray).
 std::string in_memory(Format f, const NdArray& a) {
   std::ostringstream os;
-  if (f == Format::csv) write_csv(os, a);
+  if (f == Format::csv) write_csv(os, a, kExtra);
   else if (f == Format::npy) write_npy(os, a);
   else write_json(os, a, kParams, kExtra);
   return os.str();
@@ -153,11 +153,25 @@ TEST_CASE("streamed distance series equals the in-memory series, one row per dis
 TEST_CASE("empty and one-value arrays: CSV, NPY and JSON framing") {
   check_same(NdArray::from_floats({0, 3}, {}), rows_of(NdArray::from_floats({0, 3}, {})));
   const NdArray one = NdArray::from_floats({1}, {2.5f});
-  CHECK(streamed(Format::csv, rows_of(one)) == "2.5\n");
+  CHECK(streamed(Format::csv, rows_of(one)) == "column_0\n2.5\n");  // kExtra names two columns, not one
   CHECK(streamed(Format::json, rows_of(one)) ==
         "{\"shape\": [1], \"dtype\": \"float32\", \"data\": [2.5], \"params\": {\"note\":\"params\",\"seq_len\":3}, "
         "\"columns\": [\"a\",\"b\"]}\n");
   CHECK(streamed(Format::csv, rows_of(NdArray::from_floats({0}, {}))).empty());
+}
+
+TEST_CASE("a CSV starts with its column names: extra's columns, else the column axis and index") {
+  const NdArray a = NdArray::from_floats({2, 2}, {1, 2, 3, 4});
+  const auto csv = [&](const nlohmann::json& extra) {
+    std::ostringstream os;
+    write_csv(os, a, extra);
+    return os.str();
+  };
+  CHECK(csv(kExtra) == "a,b\n1,2\n3,4\n");
+  CHECK(csv({{"column_axis", "dim"}}) == "dim_0,dim_1\n1,2\n3,4\n");
+  CHECK(csv(nlohmann::json::object()) == "column_0,column_1\n1,2\n3,4\n");
+  CHECK(csv({{"columns", {"a", 2}}}) == "column_0,column_1\n1,2\n3,4\n");  // not all names: indexed
+  CHECK(csv({{"columns", {"a", "b", "c"}}}) == "column_0,column_1\n1,2\n3,4\n");
 }
 
 TEST_CASE("blocks hold whole aligned units for every thread when that stays small") {

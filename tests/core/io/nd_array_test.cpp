@@ -104,7 +104,7 @@ TEST_CASE("corrupt NPY files are refused with a reason") {
 TEST_CASE("CSV: shortest round-trip digits, NaN empty, stacked leading axes") {
   std::ostringstream os;
   write_csv(os, NdArray::from_floats({2, 1, 2}, {0.1f, NAN, 1.0f / 3.0f, 2.0f}));
-  CHECK(os.str() == "0.1,\n0.33333334,2\n");
+  CHECK(os.str() == "column_0,column_1\n0.1,\n0.33333334,2\n");
   CHECK(std::strtof("0.33333334", nullptr) == 1.0f / 3.0f);
 }
 
