@@ -320,6 +320,13 @@ void apply_teach_keys(const Pairs& pairs, AppState& s, std::vector<std::string>&
   }
 }
 
+// The view as a default AppState has it (view_link names what differs from it), out of any lesson and presenting.
+void reset_view(AppState& s) {
+  if (s.teach.lesson_active) stop_lesson(s);
+  set_presenting(s, false);
+  apply_state_json(default_state_json(), s);
+}
+
 // "link: a; b" on one line (a decoded value may hold a line break); "" for none.
 std::string problem_line(const std::vector<std::string>& problems) {
   if (problems.empty()) return "";
@@ -360,6 +367,13 @@ std::string view_link(const AppState& s) {
 std::string apply_view_link(const std::string& fragment, AppState& s) {
   std::vector<std::string> problems;
   const Pairs pairs = parse_pairs(fragment, problems);
+  if (pairs.empty()) return problem_line(problems);
+  // A link is the whole view: what it does not name is the default. A link whose every pair is refused (a refusal
+  // per pair, at most) leaves the window as it was.
+  const std::size_t unparsed = problems.size();
+  const json before = state_to_json(s);
+  const TeachState teach = s.teach;
+  reset_view(s);
   apply_teach_keys(pairs, s, problems);
   for (const LinkKey& k : kStateKeys) {
     const std::string* text = find_pair(pairs, k.key);
@@ -373,6 +387,10 @@ std::string apply_view_link(const std::string& fragment, AppState& s) {
     }
   }
   apply_page_settings(pairs, s, problems);
+  if (problems.size() - unparsed >= pairs.size()) {
+    s.teach = teach;
+    apply_state_json(before, s);
+  }
   return problem_line(problems);
 }
 

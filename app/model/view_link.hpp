@@ -24,7 +24,10 @@ namespace peviz::app {
 // The fragment (without '#') that reopens what `s` shows. A default AppState gives "view=basics".
 std::string view_link(const AppState& s);
 
-// Applies a fragment (with or without its leading '#') to `s`, key by key in the table's order. Returns "" when
+// Applies a fragment (with or without its leading '#') to `s`: a link is the whole view, so a fragment with any
+// pair first resets what view_link writes to a default AppState's (ending a lesson and presenting), then applies
+// the pairs key by key in the table's order. A fragment without pairs, or whose every pair is refused, changes
+// nothing. Returns "" when
 // every key was understood and applied, else one line naming each key not understood or refused, e.g.
 // "link: d_model must be an integer in <the window's range>, got 99999; unknown key foo". Keys that are fine still apply;
 // a refused key changes nothing.

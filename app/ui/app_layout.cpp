@@ -118,6 +118,25 @@ void fitted_text(const char* text, float width) {
   hint(text);
 }
 
+// The notice goes at the right of the status line when it leaves the status 12 em; a longer one (a refused link's
+// reasons) takes lines of its own above it, wrapped, so none of it is cut.
+bool notice_beside_status(const TeachState& t, float width) {
+  return t.notice.empty() || ImGui::CalcTextSize(t.notice.c_str()).x + 12.0f * ImGui::GetFontSize() <= width;
+}
+
+// The height of the status line and a notice above it, in a window `width` wide.
+float status_height(const AppState& s, float width) {
+  const float line = ImGui::GetFrameHeightWithSpacing();
+  if (s.figure_drawing.offscreen || notice_beside_status(s.teach, width)) return line;
+  return line + ImGui::CalcTextSize(s.teach.notice.c_str(), nullptr, false, width).y;
+}
+
+void notice_text(const TeachState& t) {
+  if (t.notice_is_error) ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(235, 80, 70, 255));
+  ImGui::TextUnformatted(t.notice.c_str());
+  if (t.notice_is_error) ImGui::PopStyleColor();
+}
+
 // The status line, or the figure's caption in its place (a figure without a caption leaves the line blank).
 void status_line(const AppState& s, const std::string& caption) {
   if (!caption.empty()) {  // through the canvas: part of vector figures too
@@ -127,10 +146,16 @@ void status_line(const AppState& s, const std::string& caption) {
   }
   if (s.figure_drawing.offscreen) return;  // a figure of the window without a caption: no status line either
   const TeachState& t = s.teach;
-  // The notice keeps its room at the right; the status gives way (cut with "...", whole in its hover).
-  const ImGuiStyle& style = ImGui::GetStyle();
   float room = ImGui::GetContentRegionAvail().x;
-  if (!t.notice.empty())
+  const bool beside = notice_beside_status(t, room);
+  if (!beside) {
+    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + room);
+    notice_text(t);
+    ImGui::PopTextWrapPos();
+  }
+  // A notice beside keeps its room at the right; the status gives way (cut with "...", whole in its hover).
+  const ImGuiStyle& style = ImGui::GetStyle();
+  if (beside && !t.notice.empty())
     room -= ImGui::CalcTextSize(t.notice.c_str()).x + ImGui::CalcTextSize("|").x + 2.0f * style.ItemSpacing.x;
   room = std::max(room, 4.0f * ImGui::GetFontSize());
   if (s.status_is_error) ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(235, 80, 70, 255));
@@ -138,13 +163,11 @@ void status_line(const AppState& s, const std::string& caption) {
   const bool summary = s.status_is_error || uses_sidebar_encoding(s.pages.page);
   fitted_text(summary ? s.status.c_str() : page_title(s.pages.page), room);
   if (s.status_is_error) ImGui::PopStyleColor();
-  if (t.notice.empty()) return;
+  if (!beside || t.notice.empty()) return;
   ImGui::SameLine();
   ImGui::TextDisabled("|");
   ImGui::SameLine();
-  if (t.notice_is_error) ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(235, 80, 70, 255));
-  ImGui::TextUnformatted(t.notice.c_str());
-  if (t.notice_is_error) ImGui::PopStyleColor();
+  notice_text(t);
 }
 
 // Where the lesson panel goes: below the views, as tall as its text (and demo) need up to `max_share` of the
@@ -258,7 +281,7 @@ void draw_body(AppState& s, const std::string& caption) {
   const float bar = std::max(4.0f, 5.0f * scale);
   ImVec2 origin = ImGui::GetCursorScreenPos();
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const float status_h = ImGui::GetFrameHeightWithSpacing();
+  const float status_h = status_height(s, avail.x);
   const float tabs_h = page_tabs(s, origin, avail.x);
   origin.y += tabs_h;
   const float full_h = std::max(avail.y - status_h - tabs_h, 100.0f);

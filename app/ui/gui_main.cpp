@@ -53,7 +53,8 @@ struct FrameLoop {
   EncodingParams sweep_centre; // --report sweeps around the starting parameters
   AnimationRecorder recorder;  // View > Record animation, between frames
   std::unique_ptr<Monkey> monkey;  // --monkey: the random input and its checks
-  std::string link_written;    // the browser: the address's fragment as the app last read or wrote it
+  std::string address_seen;    // the browser: the address's fragment as the app last read or wrote it
+  std::string link_written;    // the browser: the view's link as the address last showed it
   bool idle = false;           // this frame ends in a wait for input (nothing moves on its own)
   std::string held_experiment; // the browser: a shipped lab experiment asked for before its runs arrived
   bool lab_waiting = false;    // the browser: the Lab waits for the shipped runs
@@ -127,16 +128,24 @@ void note_link_problems(AppState& s, const std::string& problems) {
 // The browser's address: a link the user types or pastes opens; the view the user makes goes back into the
 // address every 15 frames and before the app waits for input (replacing the history entry, not adding one).
 // Nothing on the desktop.
+// A refused link stays in the address, so the user can correct it, until the view changes.
+void open_link(AppState& s, FrameLoop& loop, std::string typed) {
+  const std::string problems = apply_view_link(typed, s);
+  note_link_problems(s, problems);
+  loop.link_written = problems.empty() ? typed : view_link(s);
+  loop.address_seen = std::move(typed);
+}
+
 void follow_address(AppState& s, FrameLoop& loop) {
   if (!gfx::in_browser()) return;
-  if (std::string typed = gfx::location_fragment(); typed != loop.link_written) {
-    note_link_problems(s, apply_view_link(typed, s));
-    loop.link_written = std::move(typed);
+  if (std::string typed = gfx::location_fragment(); typed != loop.address_seen) {
+    open_link(s, loop, std::move(typed));
     return;
   }
   if ((loop.frame % 15 != 0 && !loop.idle) || ImGui::IsAnyItemActive()) return;
   if (std::string link = view_link(s); link != loop.link_written) {
     gfx::replace_location_fragment(link);
+    loop.address_seen = link;
     loop.link_written = std::move(link);
   }
 }
@@ -356,8 +365,7 @@ int run_gui(const GuiOptions& o) {
   AppState& s = *run->state;
   WindowSize size;
   if (!load_start_state(o, s, size)) return 2;
-  run->loop.link_written = gfx::location_fragment();  // the browser: the link the page was opened with
-  note_link_problems(s, apply_view_link(run->loop.link_written, s));
+  open_link(s, run->loop, gfx::location_fragment());  // the browser: the link the page was opened with
   run->window = open_window(size.width, size.height, true, "window");
   if (!run->window) return 1;
   plot::create_context();

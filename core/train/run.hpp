@@ -51,6 +51,8 @@ struct TrainSettings {
   // Dropout's probability on the attention probabilities and on both residual branches, in training steps only
   // (dropout.hpp: its mask, the same bits whatever the thread count). 0: off.
   double dropout = limits::train_dropout.fallback;
+
+  bool operator==(const TrainSettings&) const = default;
 };
 
 // Throws ParamError naming the flag ("layers", "heads", "test-max", ...) and its rule.

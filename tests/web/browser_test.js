@@ -174,11 +174,20 @@ async function linksRoundTrip(browser, base) {
   await waitFrames(page, 40);
   check('an address typed into the open page opens that view', (await hash(page)) === 'view=precision&d_model=32');
   check('the address follows the app without adding history entries', (await page.evaluate(() => history.length)) <= before + 1);
+  await page.evaluate(() => { window.location.hash = 'view=precision'; });
+  await waitFrames(page, 40);
+  check('a link is the whole view: a pasted link without d_model opens the default d_model',
+        (await hash(page)) === 'view=precision', `#${await hash(page)}`);
   await page.close();
   const bad = await openApp(browser, base, '#view=nowhere&d_model=99999&zz=1', 20);
   const errors = await bad.evaluate(() => window.pevizPage.errors.join(' | '));
-  check('a malformed link opens the default view and says what was not understood',
-        (await hash(bad)) === 'view=basics' && /link: /.test(errors) && /d_model/.test(errors), `#${await hash(bad)}; ${errors}`);
+  await screenshot(bad, 'refused-link');  // the reasons wrap above the status line, none cut at 1280 px
+  check('a malformed link opens the default view, says what was not understood and stays in the address to correct',
+        (await hash(bad)) === 'view=nowhere&d_model=99999&zz=1' && /link: /.test(errors) && /d_model/.test(errors),
+        `#${await hash(bad)}; ${errors}`);
+  await bad.evaluate(() => { window.location.hash = 'view=alibi&d_model=64'; });
+  await waitFrames(bad, 40);
+  check('the corrected link opens', (await hash(bad)) === 'view=alibi&d_model=64', `#${await hash(bad)}`);
   await bad.close();
 }
 

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <filesystem>
 #include <limits>
+#include <tuple>
 #include <utility>
 
 #include "app/model/app_update.hpp"
@@ -278,6 +279,21 @@ void open_shipped(AppState& s, const std::string& name) {
     o.attention_length = asked_length;
 }
 
+// Before anything ran, the shipped default experiment, if installed. Inputs that a link, a preset or the session
+// set (they differ from the defaults) stay in the sidebar: the page shows the shipped runs, and Train trains what
+// was asked.
+void show_default_experiment(AppState& s) {
+  LabOptions& o = s.pages.lab;
+  const LabOptions defaults;
+  const bool asked = o.settings != defaults.settings || o.compare != defaults.compare || o.seeds != defaults.seeds;
+  const auto inputs = std::tuple(o.settings, o.compare, o.seeds);
+  try {
+    open_shipped(s, kDefaultExperiment);
+  } catch (const ParamError&) {
+  }
+  if (asked) std::tie(o.settings, o.compare, o.seeds) = inputs;
+}
+
 void update(AppState& s) {
   LabOptions& o = s.pages.lab;
   if (std::exchange(o.stop_requested, false) && o.runs) o.runs->stop();
@@ -288,12 +304,7 @@ void update(AppState& s) {
   keep_lab_inputs_valid(o);  // after the sidebar moved a slider: before the next frame shows it
   if (std::exchange(o.train_requested, false)) start_runs(o);
   if (!o.experiment.empty() && o.experiment != o.opened_shipped) open_shipped(s, std::exchange(o.experiment, ""));
-  if (!o.runs && !std::exchange(o.shipped_shown, true)) {  // before anything ran: the shipped experiment, if installed
-    try {
-      open_shipped(s, kDefaultExperiment);
-    } catch (const ParamError&) {
-    }
-  }
+  if (!o.runs && !std::exchange(o.shipped_shown, true)) show_default_experiment(s);
   if (std::exchange(o.use_table_requested, false)) use_trained_table(s);
   if (o.runs) o.runs->advance(kTrainingSliceS);  // without threads only
   if (o.runs && o.runs->ended()) o.runs->wait();

@@ -151,11 +151,11 @@ void run_buttons(AppState& s, LabOptions& o, bool training) {
 }
 
 // A run's state in a few words.
-std::string run_status(const LabRunView& v) {
+std::string run_status(const LabRunView& v, bool stopped) {
   const train::TrainSnapshot& p = v.snapshot;
   char text[160];
   switch (v.state) {
-    case train::RunState::queued: return "queued";
+    case train::RunState::queued: return stopped ? "not started (stopped)" : "queued";
     case train::RunState::failed: return "failed: " + v.error;
     case train::RunState::running:
       if (p.step >= p.steps) return "evaluating";
@@ -181,20 +181,30 @@ void progress_lines(const LabOptions& o, bool bars) {
     return;
   }
   if (!o.opened_from.empty()) ImGui::TextDisabled("Opened from %s (trained earlier; nothing retrains)", o.opened_from.c_str());
-  // Every run trained to its last step: one line, each run's final loss in its hover, so that the charts and the
-  // attention tiles get the page's height (six lines of full bars said nothing more at 1280 x 720).
-  const bool settled = std::all_of(o.views.begin(), o.views.end(), [](const LabRunView& v) {
-    return v.state == train::RunState::done && v.snapshot.diverged_at <= 0 && v.snapshot.step >= v.snapshot.steps &&
-           !v.snapshot.loss.empty();
-  });
+  // Every run shown (those of the ticked encodings, the series) trained to its last step: one line, each run's final
+  // loss in its hover, so that the charts and the attention tiles get the page's height (six lines of full bars said
+  // nothing more at 1280 x 720).
+  const auto shown = [&](const LabRunView& v) {
+    return std::any_of(o.series.begin(), o.series.end(), [&](const LabSeries& sr) { return sr.pe == v.pe; });
+  };
+  int runs = 0;
+  bool settled = !o.series.empty();
+  float lo = INFINITY, hi = -INFINITY;
+  for (const LabRunView& v : o.views) {
+    if (!shown(v)) continue;
+    ++runs;
+    settled = settled && v.state == train::RunState::done && v.snapshot.diverged_at <= 0 &&
+              v.snapshot.step >= v.snapshot.steps && !v.snapshot.loss.empty();
+    if (!v.snapshot.loss.empty()) lo = std::min(lo, v.snapshot.loss.back()), hi = std::max(hi, v.snapshot.loss.back());
+  }
   if (settled) {
-    float lo = INFINITY, hi = -INFINITY;
-    for (const LabRunView& v : o.views) lo = std::min(lo, v.snapshot.loss.back()), hi = std::max(hi, v.snapshot.loss.back());
-    ImGui::TextDisabled("%d runs of %d encodings, all trained to the end: final loss %.4f to %.4f (hover for each run)",
-                        int(o.views.size()), int(o.series.size()), double(lo), double(hi));
+    ImGui::TextDisabled("%d %s of %d %s, all trained to the end: final loss %.4f to %.4f (hover for each run)", runs,
+                        runs == 1 ? "run" : "runs", int(o.series.size()), o.series.size() == 1 ? "encoding" : "encodings",
+                        double(lo), double(hi));
     if (!ImGui::IsItemHovered()) return;
     ImGui::BeginTooltip();
   }
+  const bool stopped = o.runs && o.runs->stopping();
   for (const LabSeries& sr : o.series) {
     const int k = lab_encoding_index(sr.pe);
     ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(encoding_color(k)), "%s", encoding_name(k));
@@ -204,8 +214,9 @@ void progress_lines(const LabOptions& o, bool bars) {
     for (const LabRunView& v : o.views) {
       if (v.pe != sr.pe) continue;
       done += v.snapshot.steps > 0 ? float(v.snapshot.step) / float(v.snapshot.steps) : 0.0f;
-      if (v.state == train::RunState::queued) continue;
-      text += (text.empty() ? "" : "  |  ") + (sr.runs > 1 ? "seed " + std::to_string(v.seed) + ": " : "") + run_status(v);
+      if (v.state == train::RunState::queued && !stopped) continue;
+      text += (text.empty() ? "" : "  |  ") + (sr.runs > 1 ? "seed " + std::to_string(v.seed) + ": " : "") +
+              run_status(v, stopped);
     }
     if (bars && !settled) {
       ImGui::ProgressBar(done / float(std::max(sr.runs, 1)), ImVec2(ImGui::GetFontSize() * 6.0f, 0.0f), "");

@@ -1,6 +1,7 @@
 // Tests for app/model/view_link: exact fragments, round trips for every page, and refusals that name the key.
 #include <catch2/catch.hpp>
 
+#include "app/model/app_update.hpp"
 #include "app/model/page_model.hpp"
 #include "app/model/state_json.hpp"
 #include "app/model/view_link.hpp"
@@ -98,9 +99,29 @@ TEST_CASE("readable keys apply and percent escapes decode") {
   CHECK(apply_view_link("view=rope%2Dclocks&base=500000", s).empty());
   CHECK(s.pages.page == Page::rope_clocks);
   CHECK(s.pages.rope_clocks.rope.base == 500000.0);
-  CHECK(s.params.base == 100.5);
+  CHECK(s.params.base == 10000.0);  // a link is the whole view: the sidebar's base it does not name is the default
   CHECK(apply_view_link("&&theme=light&", s).empty());  // empty pairs are skipped
   CHECK(s.theme == Theme::light);
+}
+
+TEST_CASE("a link is the whole view: what it does not name is the default, and a lesson ends") {
+  AppState s;
+  REQUIRE(apply_view_link("view=alibi&theme=light&base=100&heads=16&rope-clocks.position=7", s).empty());
+  REQUIRE(apply_view_link("lesson=positional-encodings&step=2&present", s).empty());
+  REQUIRE(s.teach.lesson_active);
+  CHECK(apply_view_link("view=alibi&d_model=64", s).empty());
+  CHECK(!s.teach.lesson_active);
+  CHECK(!s.teach.presenting);
+  CHECK(view_link(s) == "view=alibi&d_model=64");
+  CHECK(state_to_json(s) == state_to_json([] {
+          AppState t;
+          t.pages.page = Page::alibi;
+          t.params.d_model = 64;
+          return t;
+        }()));
+  // An empty fragment (a page opened without one; the desktop) changes nothing.
+  CHECK(apply_view_link("", s).empty());
+  CHECK(s.params.d_model == 64);
 }
 
 TEST_CASE("an out-of-range d_model is refused with the window's range; the other keys still apply") {
@@ -221,4 +242,21 @@ TEST_CASE("a link written during a lesson reopens the tour at its step, presenti
   CHECK(reopened.teach.step == 3);
   CHECK(reopened.teach.presenting);
   CHECK(peviz::app::state_to_json(reopened) == peviz::app::state_to_json(s));
+}
+
+TEST_CASE("a Lab link's encodings and seeds stay when the shipped experiment shows on the first visit") {
+  AppState s;
+  // {"lab":{"encodings":["nope","alibi"]}}
+  REQUIRE(apply_view_link("view=lab&seeds=2&state=%7B%22lab%22%3A%7B%22encodings%22%3A%5B%22nope%22%2C%22alibi%22%5D%7D%7D",
+                          s).empty());
+  update_app_state(s);
+  CHECK(s.pages.lab.opened_shipped == "default-copy");  // its runs are shown
+  CHECK(!s.pages.lab.views.empty());
+  CHECK(s.pages.lab.seeds == 2);
+  CHECK(view_link(s).find("encodings") != std::string::npos);
+  std::size_t k = 0;
+  for (const train::LabEncodingInfo& e : train::kLabEncodings) {
+    INFO(e.name);
+    CHECK(s.pages.lab.compare[k++] == (e.name == "nope" || e.name == "alibi"));
+  }
 }
