@@ -190,7 +190,7 @@ case "$MODE" in
     SUPP="$(pwd)/tests/lsan.supp"
     (cd "$BUILD_DIR-asan" && ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS="suppressions=$SUPP" \
        UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --output-on-failure -j "$JOBS" \
-       -E "deb_package|web_browser|_avx2$|_aten_|^twin_parity$")
+       -E "deb_package|web_browser|web_serve|_avx2$|_aten_|^twin_parity$")
     stage_done "the suite under the sanitizers"
     echo "== libFuzzer targets, ${PEVIZ_FUZZ_SECONDS:-30} s each =="
     CC=clang CXX=clang++ cmake -S . -B "$BUILD_DIR-fuzz" -DCMAKE_BUILD_TYPE=Release -DPEVIZ_BUILD_GUI=OFF \

@@ -49,8 +49,8 @@ bool files_are_downloads();
 // False on the desktop, whose File > Open types a path.
 bool ask_for_file();
 
-// Data the browser fetches only when a page needs it, not with the page: the shipped lab runs (assets/lab,
-// 7.7 MB of weights). The desktop has them installed: always ready.
+// Data the browser fetches only when a page needs it, not with the page: the shipped lab runs (assets/lab, every
+// file lab/files.txt names; tests/web/serve_test.py prints their size). The desktop has them installed: always ready.
 enum class DataState { absent, fetching, ready, failed };
 // The state of the shipped lab runs; the first call with `start` begins fetching them into the page's files.
 DataState shipped_lab_runs(bool start);

@@ -154,7 +154,7 @@ void follow_address(AppState& s, FrameLoop& loop) {
 // that the lesson and Learned tables open); until they arrive nothing opens them (a shipped experiment asked
 // for waits). The desktop has them installed.
 void fetch_lab_runs_when_needed(AppState& s, FrameLoop& loop) {
-  static const std::string fetching = "fetching the shipped lab runs (7.7 MB)...";
+  static const std::string fetching = "fetching the shipped lab runs...";
   LabOptions& lab = s.pages.lab;
   const gfx::DataState data = gfx::shipped_lab_runs(s.pages.page == Page::lab || !lab.experiment.empty());
   if (data == gfx::DataState::ready && !loop.lab_waiting) return;
