@@ -45,6 +45,7 @@ struct FileBrowser {
   std::string path_text;            // the dialog's editable path field
   std::string problem;              // one line: why the last folder or path could not be used; "" when fine
   bool follow_selection = false;    // the selection moved by a key: the list scrolls to it (the dialog clears it)
+  bool path_takes_keys = false;     // typing began over the list: the path field is taking the keys
   std::filesystem::path start_folder;  // where the next opening starts instead (peviz --open FOLDER); one-shot
   // A folder the browser never leaves, absolute (--monkey: its working directory, so that random clicks cannot
   // open /proc or /dev); empty: anywhere.

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include <imgui.h>
+#include <imgui_internal.h>
 #include <imgui_stdlib.h>
 
 #include "app/model/file_browser.hpp"
@@ -36,16 +37,38 @@ void place_dialog() {
   ImGui::SetNextWindowSize(ImVec2(std::max(size.x, 10.0f * em), std::max(size.y, 10.0f * em)), ImGuiCond_Always);
 }
 
-// Up, and the path field: Enter enters a typed folder or opens a typed file.
+// Up, and the path field: Enter enters a typed folder or opens a typed file. Typing over the list goes on in the
+// field (take_typing), its cursor at the end of what was typed.
 void path_row(FileBrowser& b, DialogInput& in) {
   if (ImGui::Button("Up")) go_up(b);
   hint("The folder above this one (Backspace).");
   ImGui::SameLine();
   ImGui::SetNextItemWidth(-FLT_MIN);
+  if (b.path_takes_keys) ImGui::SetKeyboardFocusHere();  // taken a frame or two later
   const bool enter = ImGui::InputText("##path", &b.path_text, ImGuiInputTextFlags_EnterReturnsTrue);
+  if (ImGuiInputTextState* field = b.path_takes_keys && ImGui::IsItemActive() ? ImGui::GetInputTextState(ImGui::GetItemID()) : nullptr) {
+    field->ClearSelection();  // focusing selects the whole text: the next key would replace what was typed
+    field->Stb.cursor = field->CurLenW;
+    b.path_takes_keys = false;
+  }
   in.typing = ImGui::IsItemActive() || enter;
   hint("The folder shown. Type a folder or a file (~ is your home folder) and press Enter.");
   if (enter) in.to_open = activate_path_text(b);
+}
+
+// Characters typed while the list has the keys start a path in the field: a name goes after the folder shown, a
+// path from / or ~ stands alone; what comes until the field has the keys (a frame or two) is added to it.
+void take_typing(FileBrowser& b) {
+  const ImGuiIO& io = ImGui::GetIO();
+  if (io.InputQueueCharacters.Size == 0 || io.KeyCtrl || io.KeySuper) return;
+  std::string typed;
+  for (const ImWchar c : io.InputQueueCharacters)
+    if (c >= 0x20 && c < 0x7f) typed += char(c);  // ASCII: a path's non-ASCII names are typed in the field itself
+  if (typed.empty()) return;
+  const bool absolute = typed.front() == '/' || typed.front() == '~';
+  if (b.path_takes_keys) b.path_text += typed;  // typed on while the field was being focused
+  else b.path_text = absolute ? typed : (b.folder / typed).string();
+  b.path_takes_keys = true;
 }
 
 // Scrolls the list to the selected row after a key or a new listing moved it (rows of equal height).
@@ -122,7 +145,7 @@ void status_line(const FileBrowser& b) {
     folders += k == EntryKind::folder;
     files += k != EntryKind::folder && k != EntryKind::parent;
   }
-  ImGui::TextDisabled("%d folders, %d files. Up / Down select, Enter opens, Backspace goes up, Escape cancels.", folders,
+  ImGui::TextDisabled("%d folders, %d files. Up / Down select, Enter opens, Backspace goes up, typing starts a path, Escape cancels.", folders,
                       files);
 }
 
@@ -144,8 +167,9 @@ bool footer(FileBrowser& b, DialogInput& in) {
   return ImGui::Button("Cancel");
 }
 
-// Up / Down, Enter, Backspace over the list (not while the path field is edited).
+// Up / Down, Enter, Backspace over the list, and typing into the path field (not while the field is edited).
 void list_keys(FileBrowser& b, DialogInput& in) {
+  take_typing(b);
   const auto pressed = [](ImGuiKey_ k, bool repeat) { return ImGui::IsKeyPressed(ImGui::GetKeyIndex(k), repeat); };
   if (pressed(ImGuiKey_UpArrow, true)) move_selection(b, -1);
   if (pressed(ImGuiKey_DownArrow, true)) move_selection(b, 1);

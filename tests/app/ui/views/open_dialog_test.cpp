@@ -155,6 +155,36 @@ TEST_CASE_METHOD(DialogShown, "the Open dialog: a typed missing path says so in 
   CHECK(s.open_request.empty());
 }
 
+TEST_CASE_METHOD(DialogShown, "the Open dialog: typing over the list starts a path in the field, then Enter opens it") {
+  ImGuiIO& io = ImGui::GetIO();
+  REQUIRE(selected_name(b) == "sub");  // Enter over the list would enter sub/
+  io.AddInputCharactersUTF8("to");     // a name: after the folder shown
+  ui.frame(s);
+  CHECK(b.path_text == (d / "to").string());
+  io.AddInputCharactersUTF8("p.png");  // typed while the field takes the keys (ImGui focuses it two frames on)
+  ui.frame(s);
+  ui.frame(s);
+  CHECK(GImGui->ActiveId != 0);  // the field has the keys, its cursor at the end
+  io.AddInputCharactersUTF8("x");
+  ui.frame(s);
+  CHECK(b.path_text == (d / "top.pngx").string());
+  press_key(ui, s, kBackspaceKey);  // edits the field: the folder stays
+  CHECK(b.folder == d);
+  press_key(ui, s, kEnterKey);
+  CHECK(s.open_request == (d / "top.png").string());
+  CHECK_FALSE(dialog_open());
+
+  s.open_request.clear();
+  open_dialog_in(ui, s, d);
+  io.AddInputCharactersUTF8((d / "sub" / "fig.png").string().c_str());  // a path from /: as typed
+  ui.frame(s);
+  ui.frame(s);
+  ui.frame(s);
+  CHECK(b.path_text == (d / "sub" / "fig.png").string());
+  press_key(ui, s, kEnterKey);
+  CHECK(s.open_request == (d / "sub" / "fig.png").string());
+}
+
 TEST_CASE_METHOD(DialogShown, "the Open dialog: a folder of 3000 files is listed once and drawn a screenful at a time") {
   const fs::path big = d / "big";
   fs::create_directories(big);
