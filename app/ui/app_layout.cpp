@@ -124,6 +124,15 @@ bool notice_beside_status(const TeachState& t, float width) {
   return t.notice.empty() || ImGui::CalcTextSize(t.notice.c_str()).x + 12.0f * ImGui::GetFontSize() <= width;
 }
 
+bool toast_shown(const AppState& s) { return !s.toast.text.empty() && ImGui::GetTime() <= s.toast.until; }
+
+// Presenting keeps the slide clear: no status line unless a figure's caption, an error or a toast needs it (the
+// toast then takes the line instead of covering the slide).
+bool status_line_hidden(const AppState& s, const std::string& caption) {
+  const TeachState& t = s.teach;
+  return t.presenting && caption.empty() && !s.status_is_error && !t.notice_is_error && !toast_shown(s);
+}
+
 // The height of the status line and a notice above it, in a window `width` wide.
 float status_height(const AppState& s, float width) {
   const float line = ImGui::GetFrameHeightWithSpacing();
@@ -146,6 +155,12 @@ void status_line(const AppState& s, const std::string& caption) {
   }
   if (s.figure_drawing.offscreen) return;  // a figure of the window without a caption: no status line either
   const TeachState& t = s.teach;
+  if (t.presenting && toast_shown(s)) {  // the toast, on the line
+    if (s.toast.is_error) ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(235, 80, 70, 255));
+    fitted_text(s.toast.text.c_str(), ImGui::GetContentRegionAvail().x);
+    if (s.toast.is_error) ImGui::PopStyleColor();
+    return;
+  }
   float room = ImGui::GetContentRegionAvail().x;
   const bool beside = notice_beside_status(t, room);
   if (!beside) {
@@ -217,7 +232,7 @@ LessonBox lesson_box(const AppState& s, ImVec2 avail, float full_h) {
 
 // The toast: a small framed message in the bottom-right corner until it expires.
 void toast(const AppState& s) {
-  if (s.toast.text.empty() || ImGui::GetTime() > s.toast.until) return;
+  if (!toast_shown(s) || s.teach.presenting) return;  // presenting: on the status line (status_line)
   const ImGuiViewport* vp = ImGui::GetMainViewport();
   const float pad = ImGui::GetFontSize();
   ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x + vp->WorkSize.x - pad, vp->WorkPos.y + vp->WorkSize.y - 2.5f * pad),
@@ -281,7 +296,8 @@ void draw_body(AppState& s, const std::string& caption) {
   const float bar = std::max(4.0f, 5.0f * scale);
   ImVec2 origin = ImGui::GetCursorScreenPos();
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const float status_h = status_height(s, avail.x);
+  const bool status_hidden = status_line_hidden(s, caption);
+  const float status_h = status_hidden ? 0.0f : status_height(s, avail.x);
   const float tabs_h = page_tabs(s, origin, avail.x);
   origin.y += tabs_h;
   const float full_h = std::max(avail.y - status_h - tabs_h, 100.0f);
@@ -299,6 +315,7 @@ void draw_body(AppState& s, const std::string& caption) {
 
   if (page_shown) draw_sidebar_and_page(s, origin, ImVec2(body_w_total, body_h), avail.x, bar);
   else s.regions.controls = {origin.x, origin.y, origin.x, origin.y + body_h};  // no sidebar
+  if (status_hidden) return;
   ImGui::SetCursorScreenPos(status_pos);
   status_line(s, caption);
 }
@@ -345,8 +362,9 @@ void draw_basics_grid(AppState& s, ImVec2 origin, ImVec2 size) {
 
 void draw_app(AppState& s) {
   plot::clear_drawn_plots();
-  begin_root(true);
-  if (ImGui::BeginMenuBar()) {
+  const bool menu_bar = !s.teach.presenting;  // presenting: the slide alone (its keys still work; Esc leaves)
+  begin_root(menu_bar);
+  if (menu_bar && ImGui::BeginMenuBar()) {
     draw_file_menu(s);
     draw_teach_menus(s);
     ImGui::EndMenuBar();

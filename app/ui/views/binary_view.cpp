@@ -36,29 +36,47 @@ void follow_highlight(int row, int rows, float header, float cell, float height)
   else if (top - header < scroll) ImGui::SetScrollY(std::max(0.0f, top - header));
 }
 
-void binary_table(AppState& s, float width, float height) {
-  const BasicsOptions& basics = s.pages.basics;
-  const BinaryAnalogy& b = basics.binary;
-  const int K = b.bits, N = b.positions;
+// The table's two header lines ("bits of t", "sin < 0", each column's bit k), above its rows: they stay when the
+// rows scroll.
+void table_header(int K, float cell, float label_w, float gap) {
   const float fs = ImGui::GetFontSize();
-  const float header = 2.2f * fs;
-  const bool fits = header + N * 0.9f * fs + 4.0f <= height;
-  ImGui::BeginChild("##binary_table", ImVec2(width, height), false, fits ? ImGuiWindowFlags_NoScrollbar : 0);
-  // Cells shrink (down to 0.9 em) so that up to ~24 rows fit without scrolling.
-  const float cell = std::round(std::clamp((height - header - 4.0f) / std::max(N, 1), 0.9f * fs, 1.35f * fs));
-  const float gap = fs, label_w = ImGui::CalcTextSize("0000").x + 0.5f * fs;
   const ImVec2 origin = ImGui::GetCursorScreenPos();
-  const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text), zero = ImGui::GetColorU32(ImGuiCol_Text, 0.1f);  // a faint cell, not a widget's colour
+  const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
   const float bits_x = origin.x + label_w, signs_x = bits_x + K * cell + gap;
   plot::canvas_text(ImVec2(bits_x, origin.y), text, "bits of t");
   plot::canvas_text(ImVec2(signs_x, origin.y), text, "sin < 0");
   char buf[32];
   for (int j = 0; j < K; ++j) {  // column j shows bit k = K-1-j: LSB on the right
-    const int k = K - 1 - j;
-    std::snprintf(buf, sizeof buf, "%d", k);
+    std::snprintf(buf, sizeof buf, "%d", K - 1 - j);
     plot::canvas_text(ImVec2(bits_x + j * cell + 0.3f * cell, origin.y + fs), text, buf);
     plot::canvas_text(ImVec2(signs_x + j * cell + 0.3f * cell, origin.y + fs), text, buf);
   }
+  ImGui::Dummy(ImVec2(signs_x + K * cell - origin.x, 2.0f * fs));
+}
+
+// The table's height for N rows at the smallest cell (0.9 em): what it needs not to scroll.
+float table_height_needed(int N) { return (2.0f + 0.9f * float(N)) * ImGui::GetFontSize() + ImGui::GetStyle().ItemSpacing.y + 4.0f; }
+
+void binary_table(AppState& s, float width, float height) {
+  const BasicsOptions& basics = s.pages.basics;
+  const BinaryAnalogy& b = basics.binary;
+  const int K = b.bits, N = b.positions;
+  const float fs = ImGui::GetFontSize();
+  const float header = 0.0f;  // the header lines are drawn above the rows' child (table_header)
+  // Cells shrink (down to 0.9 em) so that up to ~24 rows fit without scrolling.
+  const float header_h = 2.0f * fs + ImGui::GetStyle().ItemSpacing.y;
+  const float rows_h = std::max(height - header_h, fs);
+  const float gap = fs, label_w = ImGui::CalcTextSize("0000").x + 0.5f * fs;
+  const float cell_w = (width - label_w - gap - ImGui::GetStyle().ScrollbarSize) / float(2 * std::max(K, 1));
+  const float cell = std::round(std::clamp(std::min((rows_h - 4.0f) / std::max(N, 1), cell_w), 0.9f * fs, 1.35f * fs));
+  ImGui::BeginGroup();
+  table_header(K, cell, label_w, gap);
+  const bool fits = N * 0.9f * fs + 4.0f <= rows_h;
+  ImGui::BeginChild("##binary_table", ImVec2(width, rows_h), false, fits ? ImGuiWindowFlags_NoScrollbar : 0);
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text), zero = ImGui::GetColorU32(ImGuiCol_Text, 0.1f);  // a faint cell, not a widget's colour
+  const float bits_x = origin.x + label_w, signs_x = bits_x + K * cell + gap;
+  char buf[32];
   for (int t = 0; t < N; ++t) {
     const float y = origin.y + header + t * cell;
     std::snprintf(buf, sizeof buf, "%d", t);
@@ -107,8 +125,9 @@ void binary_table(AppState& s, float width, float height) {
        "sin(w_k (t + 1/2)), a sinusoid of period 2^(k+1) at morph 0, sampled half a step late so no sample "
        "sits on a zero; red outlines mark where they disagree. Click a row to highlight it.");
   s.regions.binary_table = {origin.x, origin.y, origin.x + size.x, origin.y + size.y};
-  if (!fits && show_highlight(s)) follow_highlight(s.highlight_position, N, header, cell, height);
+  if (!fits && show_highlight(s)) follow_highlight(s.highlight_position, N, header, cell, rows_h);
   ImGui::EndChild();
+  ImGui::EndGroup();
 }
 
 void curves_plot(AppState& s, float height) {
@@ -174,16 +193,25 @@ void draw_binary_view(AppState& s) {
                       basics.frequencies.size() < std::size_t(b.bits) ? " (d_model has fewer pairs than bits)" : "");
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float fs = ImGui::GetFontSize();
-  const float table_w = std::min(avail.x * 0.5f, ImGui::CalcTextSize("0000").x + (2 * b.bits * 1.35f + 2.5f) * fs +
-                                                     ImGui::GetStyle().ScrollbarSize);
-  if (avail.x - table_w - ImGui::GetStyle().ItemSpacing.x >= kMinPlotWidthEm * fs) {  // side by side
+  // Side by side when the curves keep their readable width beside the table at its narrowest cells (0.9 em).
+  const float label_w = ImGui::CalcTextSize("0000").x + 0.5f * fs, scrollbar = ImGui::GetStyle().ScrollbarSize;
+  const float widest = label_w + (2 * b.bits * 1.35f + 1.0f) * fs + scrollbar;
+  const float narrowest = label_w + (2 * b.bits * 0.9f + 1.0f) * fs + scrollbar;
+  const float room = avail.x - ImGui::GetStyle().ItemSpacing.x - kMinPlotWidthEm * fs;  // the table's, beside the curves
+  const float table_w = std::max(narrowest, std::min({avail.x * 0.5f, widest, room}));
+  if (table_w <= room) {  // side by side
     binary_table(s, table_w, avail.y);
     ImGui::SameLine();
     curves_plot(s, avail.y);
     return;
   }
-  // A narrow pane: the curves under the table, their legend's rows above them on top of the readable minimum.
-  const float curves_h = std::max(0.5f * avail.y, kMinPlotHeightEm * fs + plot::legend_room_above("##binary_curves"));
+  // A narrow pane: the curves under the table, their legend's rows above them on top of the readable minimum; the
+  // table as tall as its rows need when that leaves the curves that much, else half the pane.
+  const float curves_min = kMinPlotHeightEm * fs + plot::legend_room_above("##binary_curves");
+  const float table_h = table_height_needed(b.positions);
+  const float curves_h = avail.y - table_h - ImGui::GetStyle().ItemSpacing.y >= curves_min
+                             ? avail.y - table_h - ImGui::GetStyle().ItemSpacing.y
+                             : std::max(0.5f * avail.y, curves_min);
   binary_table(s, avail.x, std::max(avail.y - curves_h - ImGui::GetStyle().ItemSpacing.y, 4.0f * fs));
   curves_plot(s, curves_h);
 }

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "app/model/figure_io.hpp"
 #include "app/model/lessons.hpp"
 #include "app/model/page_model.hpp"
 #include "app/model/presentation.hpp"
@@ -385,3 +386,23 @@ TEST_CASE("pressing and dragging across every row of the sidebar and the view he
   CHECK(s.pages.basics.has_results);
 }
 
+TEST_CASE("presenting: no menu bar and no status line; a toast takes the status line instead of covering the slide") {
+  HeadlessImGui ui(ImVec2(1280, 720));
+  AppState s;
+  ui.frame(s);
+  const ImGuiWindow* root = ImGui::FindWindowByName("peviz");
+  REQUIRE(root);
+  CHECK((root->Flags & ImGuiWindowFlags_MenuBar) != 0);
+  set_presenting(s, true);
+  ui.use_zoom(s.ui_zoom, Theme::light);
+  ui.frame(s);
+  CHECK((root->Flags & ImGuiWindowFlags_MenuBar) == 0);
+  const float slide_bottom = s.regions.controls.y1;
+  CHECK(slide_bottom > 720.0f - 2.0f * ImGui::GetFontSize());  // the slide reaches the window's bottom
+  show_toast(s, "Figure saved: /tmp/peviz-figure.png", false, ImGui::GetTime());
+  ui.frame(s);
+  ui.frame(s);
+  const ImGuiWindow* toast = ImGui::FindWindowByName("##toast");
+  CHECK((toast == nullptr || !toast->Active));
+  CHECK(s.regions.controls.y1 < slide_bottom);  // the status line's room, for the toast
+}

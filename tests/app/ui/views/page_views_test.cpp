@@ -279,25 +279,39 @@ TEST_CASE("Context extension draws each shipped model's own scaling, named in it
   CHECK(drawn >= 5);
 }
 
-TEST_CASE("a binary table that scrolls keeps the highlighted row and the next in view (step 3: '7 -> 8 flips four')") {
+namespace {
+// The binary table's rows (a child window under its header lines) at lesson 1's step `step`, presented at 1280 x 720.
+const ImGuiWindow* binary_rows_at_step(HeadlessImGui& ui, AppState& s, int step) {
+  go_to_step(s, step);
+  for (int i = 0; i < 4; ++i) ui.frame(s);
+  const ImGuiWindow* table = nullptr;
+  for (const ImGuiWindow* w : GImGui->Windows)
+    if (w->Active && std::string(w->Name).find("##binary_table") != std::string::npos) table = w;
+  return table;
+}
+}  // namespace
+
+TEST_CASE("presented at 1280 x 720, step 3's binary table shows every row; step 4's scrolls to the highlighted row") {
   HeadlessImGui ui(ImVec2(1280, 720));
   AppState s;
   set_presenting(s, true);
   ui.use_zoom(s.ui_zoom, Theme::light);
   start_lesson(s, load_lesson_file(std::string(peviz::test::source_dir) + "/assets/lessons/positional-encodings.json"));
-  go_to_step(s, 2);
-  for (int i = 0; i < 4; ++i) ui.frame(s);
-  REQUIRE(s.highlight_position == 7);
-  const ImGuiWindow* table = nullptr;
-  for (const ImGuiWindow* w : GImGui->Windows)
-    if (w->Active && std::string(w->Name).find("##binary_table") != std::string::npos) table = w;
+  const ImGuiWindow* table = binary_rows_at_step(ui, s, 2);
   REQUIRE(table);
-  REQUIRE(table->ScrollMax.y > 0.0f);  // the case in question: 16 rows do not fit the slide
-  const ScreenRect& r = s.regions.binary_table;
-  const int rows = s.pages.basics.binary.positions;
-  const float header = 2.2f * ImGui::GetFontSize(), cell = (r.y1 - r.y0 - header) / float(rows);
-  CHECK(r.y0 + header + 7 * cell >= table->InnerRect.Min.y - 0.5f);  // row 7's top
-  CHECK(r.y0 + header + 9 * cell <= table->InnerRect.Max.y + 0.5f);  // row 8's bottom
+  REQUIRE(s.highlight_position == 7);
+  const ScreenRect& r = s.regions.binary_table;  // the rows, the header lines above them
+  CHECK(table->ScrollMax.y == 0.0f);  // 16 rows: "7 -> 8 flips four" and the rest, none scrolled away
+  CHECK(r.y1 <= table->InnerRect.Max.y + 0.5f);
+  CHECK(r.y0 >= table->InnerRect.Min.y - 0.5f);
+
+  table = binary_rows_at_step(ui, s, 3);  // 32 rows under the morph slider: they scroll
+  REQUIRE(table);
+  REQUIRE(table->ScrollMax.y > 0.0f);
+  const int rows = s.pages.basics.binary.positions, row = s.highlight_position;
+  const float cell = (r.y1 - r.y0) / float(rows);
+  CHECK(r.y0 + float(row) * cell >= table->InnerRect.Min.y - 0.5f);      // the highlighted row's top
+  CHECK(r.y0 + float(row + 2) * cell <= table->InnerRect.Max.y + 0.5f);  // the next row's bottom
 }
 
 TEST_CASE("the Lab's attention tiles are on screen at 1280 x 720 with the shipped experiment, all its runs in one line") {
