@@ -279,7 +279,11 @@ void accuracy_plot(AppState& s, const LabOptions& o, ImVec2 size) {
   const int train_max = o.runs_train_max > 0 ? o.runs_train_max : o.settings.train_max;
   const double last = o.lengths.empty() ? double(o.settings.test_max) : double(o.lengths.back());
   const std::string n_is = o.runs_task == train::Task::add ? "digits per operand n" : "symbols n";
-  const std::string x_label = n_is + (o.covered_by_fixes > train_max ? " (shaded: trained, lighter: rand ids)" : " (shaded: trained)");
+  // The axis title names the lighter shading (the ids rand-* runs saw) where the chart is wide enough for it; on a
+  // slide's narrow chart it would be cut.
+  const std::string lighter = n_is + " (shaded: trained, lighter: rand ids)";
+  const bool room = ImGui::CalcTextSize(lighter.c_str()).x + 6.0f * ImGui::GetFontSize() <= size.x;
+  const std::string x_label = o.covered_by_fixes > train_max && room ? lighter : n_is + " (shaded: trained)";
   plot::setup_axes(x_label.c_str(), "exact match", {0.0, 1.15 * last + 2.0}, {-0.05, 1.1}, plot::axis_integer);
   seen_in_training_shading(o, train_max, last);
   plot::plot_vline(train_max, ImGui::GetColorU32(ImGuiCol_Text, 0.5f), 1.0f);
@@ -293,7 +297,7 @@ void accuracy_plot(AppState& s, const LabOptions& o, ImVec2 size) {
     names.push_back(encoding_name(k));
     for (std::size_t i = 0; i < o.lengths.size() && i < sr.mean.size(); ++i)
       if (std::isnan(sr.mean[i]) && o.lengths[i] > train_max) {
-        names.back() += ": undefined from n = " + std::to_string(o.lengths[i]);
+        names.back() += ": undefined from n=" + std::to_string(o.lengths[i]);  // one word: a wrapped legend keeps it whole
         break;
       }
     if (sr.evaluated > 1) plot::plot_band(xs.data(), sr.lo.data(), sr.hi.data(), int(xs.size()), encoding_color(k) & 0x40FFFFFFu);

@@ -40,7 +40,7 @@ float mean_at(const LabOptions& o, PositionEncoding pe, int n) {
   for (const LabSeries& sr : o.series)
     if (sr.pe == pe) {
       const float m = sr.mean[std::size_t(length - o.lengths.begin())];
-      return std::isnan(m) ? 0.0f : m;  // a learned table without rows there: counted as 0, as the chart says
+      return std::isnan(m) ? 0.0f : m;  // no rows there: no accuracy, left out of the chart; 0 for the claims
     }
   FAIL("no series of " << train::to_string(pe));
   return -1.0f;
