@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <ctime>
+#include <filesystem>
 
 #include "app/model/page_model.hpp"
 #include "app/model/state_json.hpp"
@@ -153,6 +154,7 @@ bool shows_sidebar_encoding(FigureView v) {
 }  // namespace
 
 std::string figure_file_name(const AppState& s, FigureView v, long long unix_seconds) {
+  if (s.teach.lesson_active) return lesson_figure_name(s, v) + file_time_stamp(unix_seconds) + ".png";
   std::string name = "peviz-" + figure_view_name(v) + "-";
   v = described_view(s, v);  // the window: the parameters of the page shown
   const std::string sidebar = std::string("d").append(std::to_string(s.params.d_model)).append("-b")
@@ -165,6 +167,15 @@ std::string figure_file_name(const AppState& s, FigureView v, long long unix_sec
   if (caption.rfind(encoding, 0) == 0) name += sidebar + "-" + slug(caption.substr(encoding.size()), 48);
   else name += caption_slug(s, v);
   return name + file_time_stamp(unix_seconds) + ".png";
+}
+
+std::string lesson_figure_name(const AppState& s, FigureView v) {
+  char step[24];
+  std::snprintf(step, sizeof step, "-step%02d-", s.teach.step + 1);
+  const std::string lesson = slug(std::filesystem::path(s.teach.lesson.path).stem().string(), 40);
+  const FigureView shown = described_view(s, v);
+  const std::string page = shown.kind == FigureView::window ? std::string(page_name(s.pages.page)) : figure_view_name(shown);
+  return "peviz-" + lesson + step + (v.kind == FigureView::window ? "window-" : "") + page;
 }
 
 std::string file_time_stamp(long long unix_seconds) {

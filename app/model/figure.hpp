@@ -65,8 +65,11 @@ std::string absolute_caption(const EncodingParams& p);
 // "peviz-<view>-d<d_model>-b<base>-L<seq_len>-<YYYYmmdd-HHMMSS>.png" for figures of the sidebar's encoding
 // (the window, Basics' views, the pages that follow it); the others are named after what they depend on, their
 // caption as a slug: "peviz-rope-clocks-rope-head-dim-128-base-10000-interleaved-t-12-<stamp>.png". Local time
-// `unix_seconds`; a negative time leaves the stamp out, as `peviz render --all` does.
+// `unix_seconds`; a negative time leaves the stamp out, as `peviz render --all` does. During a lesson a figure is
+// named after the lesson, its step and the page (lesson_figure_name): the PNG's metadata holds the parameters.
 std::string figure_file_name(const AppState& s, FigureView v, long long unix_seconds);
+// "peviz-positional-encodings-step09-window-t5-shaw" for the window on step 9, "...-step05-waves" for one view.
+std::string lesson_figure_name(const AppState& s, FigureView v);
 // "-YYYYmmdd-HHMMSS" in local time; "" for unix_seconds < 0 (the tests' fixed names).
 std::string file_time_stamp(long long unix_seconds);
 

@@ -1,10 +1,15 @@
 // Figure names, captions, options and PNG metadata (pure functions; no window).
+#include <algorithm>
+
 #include <catch2/catch.hpp>
 
 #include "app/model/app_update.hpp"
 #include "app/model/figure.hpp"
+#include "app/model/lessons.hpp"
+#include "app/model/page_model.hpp"
 #include "app/model/state_json.hpp"
 #include "core/base/errors.hpp"
+#include "tests/build_paths.hpp"
 
 using namespace peviz;
 using namespace peviz::app;
@@ -74,6 +79,23 @@ TEST_CASE("a figure of the window names the page shown, not the sidebar's encodi
   s.pages.page = Page::basics;  // Basics: the window's own caption, the sidebar's encoding
   CHECK(described_view(s, FigureView{}) == FigureView{});
   CHECK(figure_file_name(s, FigureView{}, -1).rfind("peviz-window-d128-b10000-L", 0) == 0);
+}
+
+TEST_CASE("during a lesson a figure is named after the lesson, its step and the page") {
+  AppState s;
+  start_lesson(s, load_lesson_file(std::string(peviz::test::source_dir) + "/assets/lessons/positional-encodings.json"));
+  std::vector<std::string> names;
+  for (int step = 0; step < int(s.teach.lesson.steps.size()); ++step) {
+    go_to_step(s, step);
+    names.push_back(figure_file_name(s, FigureView{}, -1));
+    CHECK(names.back().rfind("peviz-positional-encodings-step" + std::string(step < 9 ? "0" : "") +
+                                 std::to_string(step + 1) + "-window-" + std::string(page_name(s.pages.page)), 0) == 0);
+  }
+  std::sort(names.begin(), names.end());
+  CHECK(std::adjacent_find(names.begin(), names.end()) == names.end());  // no two steps share a name
+  go_to_step(s, 8);
+  CHECK(figure_file_name(s, FigureView{}, -1) == "peviz-positional-encodings-step09-window-t5-shaw.png");
+  CHECK(figure_file_name(s, {FigureView::waves}, 0).rfind("peviz-positional-encodings-step09-waves-", 0) == 0);
 }
 
 TEST_CASE("figure metadata restores the state and the view") {
