@@ -53,18 +53,22 @@ std::vector<int> tile_cell_ticks(double lo, double hi, int period, int target_co
   const double first_tile = std::max(0.0, std::floor(lo / period)), last_tile = std::floor((hi - 0.5) / period);
   if (last_tile < first_tile || last_tile - first_tile > 1e6) return {};
   const int tiles = int(last_tile - first_tile) + 1, side = period - 1, target = std::max(target_count, 1);
-  std::vector<int> local{0};
-  if (target >= 2 * tiles && side > 1) {
-    local.clear();
-    const std::vector<double> ticks = nice_integer_ticks(0, side - 1, target / tiles);
+  const auto local_ticks = [&](int count) {
+    std::vector<int> local;
+    const std::vector<double> ticks = nice_integer_ticks(0, side - 1, count);
     const double step = ticks.size() > 1 ? ticks[1] - ticks[0] : double(period);
     for (double v : ticks)  // a tick closer than half a step to the next tile's 0 would collide with its label
       if (v == 0 || v + 0.5 * step <= period) local.push_back(int(std::lround(v)));
-  }
+    return local;
+  };
+  // Room for two per tile: each tile its own; room for one: each tile's 0 and the first tile a scale (3 ticks), so
+  // that the axis says how far a tile reaches.
+  const std::vector<int> each = target >= 2 * tiles && side > 1 ? local_ticks(target / tiles) : std::vector<int>{0};
+  const std::vector<int> first = target >= tiles && target < 2 * tiles && side > 1 ? local_ticks(3) : each;
   const int tile_step = std::max(1, (tiles + target - 1) / target);
   std::vector<int> cells;
   for (int t = int(first_tile); t <= int(last_tile); t += tile_step)
-    for (int v : local) {
+    for (int v : t == int(first_tile) ? first : each) {
       const int cell = t * period + v;
       if (v >= 0 && v < side && cell + 0.5 >= lo && cell + 0.5 <= hi) cells.push_back(cell);
     }

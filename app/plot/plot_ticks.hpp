@@ -19,8 +19,9 @@ std::vector<double> nice_integer_ticks(double lo, double hi, int target_count);
 // Ticks of a heatmap axis laid out in tiles (the ALiBi heads, the Lab's layer x head maps): each tile has
 // `period` - 1 cells followed by a one-cell gutter, and counts its own cells from 0. Returns the cells (global
 // indices, cell c spans [c, c + 1)) whose centres lie in [lo, hi], at nice local indices 0, step, 2 step ...
-// of every visible tile (none within half a step of the next tile's 0), about `target_count` in all; when the tiles are too many for that, only each tile's
-// cell 0 (every k-th tile when even those are too many). Empty for period < 2 or a non-finite range.
+// of every visible tile (none within half a step of the next tile's 0), about `target_count` in all; when the
+// tiles are too many for that, only each tile's cell 0 and, in the first tile, about three (a scale: how far a tile
+// reaches); every k-th tile's cell 0 when even one per tile is too many. Empty for period < 2 or a non-finite range.
 std::vector<int> tile_cell_ticks(double lo, double hi, int period, int target_count);
 
 // Label for a tick, with just enough decimals for `step` ("0.25", "−3"); scientific for steps

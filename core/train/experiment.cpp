@@ -95,11 +95,30 @@ std::vector<std::string> experiment_file_names(const std::vector<TrainSettings>&
   return names;
 }
 
+namespace {
+
+// With several seeds: each encoding once, in the runs' order, with the file of its accuracy over its seeds,
+// <stem>-<pe>-seeds-accuracy.csv. None with one seed.
+std::vector<std::pair<PositionEncoding, std::string>> seeds_files(const std::vector<TrainSettings>& runs,
+                                                                  const std::string& out) {
+  std::set<std::uint64_t> seeds;
+  for (const TrainSettings& s : runs) seeds.insert(s.seed);
+  std::vector<std::pair<PositionEncoding, std::string>> files;
+  if (seeds.size() < 2) return files;
+  for (const TrainSettings& s : runs)
+    if (std::none_of(files.begin(), files.end(), [&](const auto& f) { return f.first == s.pe; }))
+      files.emplace_back(s.pe, stem_of(out) + "-" + std::string(to_string(s.pe)) + "-seeds-accuracy.csv");
+  return files;
+}
+
+}  // namespace
+
 std::vector<std::string> experiment_output_files(const std::vector<TrainSettings>& runs, const std::string& out) {
   if (runs.size() == 1) return {out};
   std::vector<std::string> files;
   for (const std::string& name : experiment_file_names(runs, out))
     files.insert(files.end(), {name, stem_of(name) + "-loss.csv", stem_of(name) + "-accuracy.csv"});
+  for (const auto& [pe, file] : seeds_files(runs, out)) files.push_back(file);
   files.push_back(stem_of(out) + ".json");
   return files;
 }
@@ -127,6 +146,13 @@ std::vector<std::string> save_experiment(const std::vector<const TrainRun*>& run
     for (const auto& [key, value] : summary.items()) entry[key] = value;
     entry["settings"] = settings_metadata(runs[i]->settings());
     manifest["runs"].push_back(entry);
+  }
+  for (const auto& [pe, file] : seeds_files(settings, out)) {
+    std::vector<TrainSnapshot> seeds;
+    for (const TrainRun* r : runs)
+      if (r->settings().pe == pe) seeds.push_back(r->snapshot());
+    write_file_atomically(file, [&](std::ostream& os) { os << seeds_accuracy_csv(seeds); }, "out");
+    written.push_back(file);
   }
   const std::string manifest_path = stem_of(out) + ".json";
   write_file_atomically(manifest_path, [&](std::ostream& os) { os << manifest.dump(1) << "\n"; }, "out");

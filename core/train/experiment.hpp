@@ -4,6 +4,7 @@
 // Files of an experiment saved to PATH.safetensors (one run: PATH itself, nothing else):
 //   PATH-<pe>[-seed<S>].safetensors   each run (run_io.hpp's save_run; "-seed<S>" when there are several seeds)
 //   PATH-<pe>[-seed<S>]-loss.csv, -accuracy.csv
+//   PATH-<pe>-seeds-accuracy.csv      with several seeds: each encoding's mean, min and max over them (the chart's)
 //   PATH.json                         {"format": "peviz-lab-experiment-1", "runs": [{"file": ..., summary}...]}
 // Opening PATH.json reopens every run it lists; opening one .safetensors reopens that run alone.
 #pragma once
@@ -24,7 +25,8 @@ std::vector<TrainSettings> experiment_settings(const TrainSettings& base, const 
 // The .safetensors path of each run when `runs` are saved to `out` (see above).
 std::vector<std::string> experiment_file_names(const std::vector<TrainSettings>& runs, const std::string& out);
 // Every file save_experiment writes for these runs, in its order: one run, `out` alone; several, each run's
-// .safetensors, -loss.csv and -accuracy.csv, then the manifest <stem>.json.
+// .safetensors, -loss.csv and -accuracy.csv, with several seeds each encoding's -seeds-accuracy.csv, then the
+// manifest <stem>.json.
 std::vector<std::string> experiment_output_files(const std::vector<TrainSettings>& runs, const std::string& out);
 // Writes the files above, each atomically (`half`: weights as F16, see save_run); ParamError("out", ...) when a write fails. Returns every path written.
 std::vector<std::string> save_experiment(const std::vector<const TrainRun*>& runs, const std::string& out, bool half = false);

@@ -1,6 +1,7 @@
 // JSON / CSV of a run's results; saving and loading a run as .safetensors with its settings in __metadata__.
 #include "core/train/run_io.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstring>
@@ -149,6 +150,24 @@ std::string accuracy_csv(const TrainSnapshot& s) {
   std::string out = "n,exact_match\n";
   for (const LengthAccuracy& a : s.accuracy)
     out += std::to_string(a.n) + "," + (a.exact_match ? shortest(*a.exact_match) : "") + "\n";
+  return out;
+}
+
+std::string seeds_accuracy_csv(const std::vector<TrainSnapshot>& seeds) {
+  std::string out = "n,mean,min,max,runs\n";
+  if (seeds.empty()) return out;
+  for (std::size_t i = 0; i < seeds.front().accuracy.size(); ++i) {
+    double sum = 0, lo = INFINITY, hi = -INFINITY;
+    int runs = 0;
+    for (const TrainSnapshot& s : seeds) {
+      if (i >= s.accuracy.size() || !s.accuracy[i].exact_match) continue;
+      const double v = *s.accuracy[i].exact_match;
+      sum += v, lo = std::min(lo, v), hi = std::max(hi, v), ++runs;
+    }
+    out += std::to_string(seeds.front().accuracy[i].n) + ",";
+    out += runs ? shortest(sum / runs) + "," + shortest(lo) + "," + shortest(hi) : std::string(",,");
+    out += "," + std::to_string(runs) + "\n";
+  }
   return out;
 }
 

@@ -20,6 +20,9 @@ nlohmann::ordered_json run_full_json(const TrainRun& run);
 std::string loss_curve_csv(const TrainSnapshot& s);
 // "n,exact_match" then one row per test length; an empty cell where not defined.
 std::string accuracy_csv(const TrainSnapshot& s);
+// One encoding over its seeds, as the Lab's chart draws it: "n,mean,min,max,runs", one row per test length of the
+// first run, over the runs whose exact match is defined there (runs = their count; empty cells for none).
+std::string seeds_accuracy_csv(const std::vector<TrainSnapshot>& seeds);
 
 // Settings as safetensors "__metadata__" strings and back (the reverse validates; ParamError(param)).
 std::map<std::string, std::string> settings_metadata(const TrainSettings& s);

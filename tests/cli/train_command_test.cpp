@@ -126,8 +126,9 @@ TEST_CASE("peviz train --seeds prints one line per encoding and seed, seed-major
   CHECK(manifest["runs"][3]["file"] == "exp-t5-seed6.safetensors");
   CHECK(manifest["runs"][3]["exact_match"] == rows[3]["exact_match"]);
   CHECK(std::filesystem::exists(dir + "/exp-rope-seed5-loss.csv"));
-  CHECK(r.err.rfind("peviz: wrote 13 files: " + dir + "/exp-rope-seed5.safetensors, " + dir + "/exp-rope-seed5-loss.csv, ", 0) == 0);
-  CHECK(r.err.find(", " + dir + "/exp.json\n") != std::string::npos);
+  CHECK(r.err.rfind("peviz: wrote 15 files: " + dir + "/exp-rope-seed5.safetensors, " + dir + "/exp-rope-seed5-loss.csv, ", 0) == 0);
+  CHECK(r.err.find(", " + dir + "/exp-rope-seeds-accuracy.csv, " + dir + "/exp-t5-seeds-accuracy.csv, " + dir +
+                   "/exp.json\n") != std::string::npos);  // each encoding over its seeds
   // A list of seeds: exactly those, in that order.
   const RunResult listed = run_peviz(kSmall + "--pe nope --seeds 9,3");
   REQUIRE(count_lines(listed.out) == 2);

@@ -101,8 +101,8 @@ TEST_CASE("tile_cell_ticks count cells inside each tile and skip the gutters") {
   CHECK(many.front() == 0);
   CHECK(std::count(many.begin(), many.end(), 65) == 1);   // tile 1 starts at its own 0
   CHECK(std::count(many.begin(), many.end(), 195) == 1);  // tile 3 too
-  // Little room: only each tile's first cell.
-  CHECK(tile_cell_ticks(0, 260, 65, 5) == std::vector<int>{0, 65, 130, 195});
+  // Little room: each tile's first cell, and a scale in the first tile (the ALiBi slide had only "0" under each).
+  CHECK(tile_cell_ticks(0, 260, 65, 5) == std::vector<int>{0, 20, 40, 65, 130, 195});
   // Less room than tiles: every other tile's first cell.
   CHECK(tile_cell_ticks(0, 260, 65, 2) == std::vector<int>{0, 130});
   // A zoomed window keeps only cells whose centres it shows, counted in their own tile.

@@ -1,6 +1,8 @@
 // Saving an experiment as a set of files and reopening it: names, round trip of every value, refusals.
 #include "core/train/experiment.hpp"
 
+#include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -73,7 +75,7 @@ TEST_CASE("an experiment reopens with the same settings, curves, accuracies and 
                                                 {PositionEncoding::learned, PositionEncoding::alibi}, {7, 8}));
   const std::string out = (dir.path / "exp.safetensors").string();
   const std::vector<std::string> written = save_experiment(pointers(runs), out);
-  CHECK(written.size() == 4 * 3 + 1);
+  CHECK(written.size() == 4 * 3 + 2 + 1);  // each run's three files, each encoding's over its seeds, the manifest
   std::vector<TrainSettings> settings;
   for (const auto& r : runs) settings.push_back(r->settings());
   CHECK(written == experiment_output_files(settings, out));  // what peviz train checks before training
@@ -83,6 +85,32 @@ TEST_CASE("an experiment reopens with the same settings, curves, accuracies and 
   CHECK(written.back() == manifest);
   CHECK(is_lab_file(manifest));
   CHECK(is_lab_file((dir.path / "exp-alibi-seed8.safetensors").string()));
+  // The learned encoding over its seeds 7 and 8: the mean, min and max of the two runs' exact match per length.
+  std::ifstream over_seeds(dir.path / "exp-learned-seeds-accuracy.csv");
+  std::string line;
+  REQUIRE(std::getline(over_seeds, line));
+  CHECK(line == "n,mean,min,max,runs");
+  const TrainSnapshot a = runs[0]->snapshot(), b = runs[2]->snapshot();  // seed-major: learned 7, alibi 7, learned 8
+  REQUIRE(a.accuracy.size() == b.accuracy.size());
+  for (std::size_t i = 0; i < a.accuracy.size(); ++i) {
+    REQUIRE(std::getline(over_seeds, line));
+    INFO(line);
+    const auto& x = a.accuracy[i].exact_match;
+    const auto& y = b.accuracy[i].exact_match;
+    if (!x || !y) {
+      CHECK(!x);  // the learned table has rows for the same lengths in both runs
+      CHECK(line == std::to_string(a.accuracy[i].n) + ",,,,0");
+      continue;
+    }
+    double mean = 0, lo = 0, hi = 0;
+    int n = 0, runs_there = 0;
+    REQUIRE(std::sscanf(line.c_str(), "%d,%lf,%lf,%lf,%d", &n, &mean, &lo, &hi, &runs_there) == 5);
+    CHECK(n == a.accuracy[i].n);
+    CHECK(runs_there == 2);
+    CHECK(mean == (*x + *y) / 2);
+    CHECK(lo == std::min(*x, *y));
+    CHECK(hi == std::max(*x, *y));
+  }
 
   const auto back = open_experiment(manifest);
   REQUIRE(back.size() == 4);
