@@ -178,6 +178,8 @@ std::string lesson_figure_name(const AppState& s, FigureView v) {
   return "peviz-" + lesson + step + (v.kind == FigureView::window ? "window-" : "") + page;
 }
 
+std::string counted(long long n, const std::string& noun) { return std::to_string(n) + " " + noun + (n == 1 ? "" : "s"); }
+
 std::string file_time_stamp(long long unix_seconds) {
   if (unix_seconds < 0) return "";
   const std::time_t t = std::time_t(unix_seconds);

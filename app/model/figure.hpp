@@ -60,6 +60,8 @@ std::string figure_caption(const AppState& s, FigureView v);
 // Caption pieces the pages' captions share: the field separator, numbers in %.6g, and the sidebar's encoding.
 inline constexpr const char* kCaptionDot = " \u00b7 ";
 std::string caption_number(double v);
+// "1 layer", "4 layers": a count and its noun, plural when the count is not 1.
+std::string counted(long long n, const std::string& noun);
 std::string absolute_caption(const EncodingParams& p);
 
 // "peviz-<view>-d<d_model>-b<base>-L<seq_len>-<YYYYmmdd-HHMMSS>.png" for figures of the sidebar's encoding

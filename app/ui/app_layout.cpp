@@ -201,7 +201,7 @@ float lesson_panel_height(const AppState& s, const LessonStep& step, float width
   const float heading = ImGui::CalcTextSize(step.title.c_str(), nullptr, false, wrap).y;
   pop_heading_font();
   return ImGui::CalcTextSize(step_line.c_str(), nullptr, false, wrap).y + ImGui::GetFrameHeightWithSpacing() + heading +
-         ImGui::CalcTextSize(step.text.c_str(), nullptr, false, wrap).y + 3 * style.ItemSpacing.y +
+         wrapped_height(step.text, wrap) + 3 * style.ItemSpacing.y +
          2 * style.WindowPadding.y + ImGui::GetTextLineHeightWithSpacing();
 }
 

@@ -58,7 +58,7 @@ NdArray export_data(const AppState& s) {
 std::string caption(const AppState& s) {
   const AlibiOptions& o = s.pages.alibi;
   const std::string dot = kCaptionDot;
-  return "ALiBi" + dot + std::to_string(o.heads) + " heads" + dot + "L " + std::to_string(o.seq_len) + dot +
+  return "ALiBi" + dot + counted(o.heads, "head")+ dot + "L " + std::to_string(o.seq_len) + dot +
          (o.bidirectional ? "bidirectional" : "causal") + (o.per_head_scale ? dot + "each head on its own scale" : "");
 }
 

@@ -100,7 +100,7 @@ std::string caption(const AppState& s) {
                                      ", base " + caption_number(d.rope.base) + ")"
                                : "head_dim " + std::to_string(d.rope.head_dim) + ", base " + caption_number(d.rope.base);
   return "L " + std::to_string(d.seq_len) + dot + "sinusoidal d " + std::to_string(d.d_model) + ", base " +
-         caption_number(d.sinusoid_base) + dot + "RoPE " + rope + dot + "ALiBi " + std::to_string(d.heads) + " heads" +
+         caption_number(d.sinusoid_base) + dot + "RoPE " + rope + dot + "ALiBi " + counted(d.heads, "head")+
          dot + "T5 " + std::to_string(d.num_buckets) + "/" + std::to_string(d.max_distance) + dot + "Shaw k " +
          std::to_string(d.max_relative) + (d.causal ? dot + "causal" : "");
 }

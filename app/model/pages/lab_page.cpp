@@ -346,8 +346,8 @@ std::string caption(const AppState& s) {
   // The figure's runs when there are some (the sliders may have moved since), else what Train would run.
   const TrainSettings& t = o.runs && o.runs->size() > 0 ? o.runs->settings(0) : o.settings;
   const std::string seeds = seeds_text(shown_seeds(o));
-  return "Lab" + dot + std::string(train::to_string(t.task)) + dot + std::to_string(t.layers) + " layers x " +
-         std::to_string(t.heads) + " heads, d_model " + std::to_string(t.d_model) + dot + "batch " +
+  return "Lab" + dot + std::string(train::to_string(t.task)) + dot + counted(t.layers, "layer") + " x " +
+         counted(t.heads, "head") + ", d_model " + std::to_string(t.d_model) + dot + "batch " +
          std::to_string(t.batch) + ", " + std::to_string(t.steps) + " steps" + dot + "train n <= " +
          std::to_string(t.train_max) + ", test to " + std::to_string(t.test_max) + dot + seeds;
 }

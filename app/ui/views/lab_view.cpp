@@ -8,6 +8,7 @@
 
 #include <imgui.h>
 
+#include "app/model/figure.hpp"
 #include "app/plot/draw/plot.hpp"
 #include "app/ui/views/views.hpp"
 #include "core/base/parallel.hpp"
@@ -72,9 +73,9 @@ void position_range_slider(AppState& s, LabOptions& o) {
 // An opened run beyond peviz's own limits (the PyTorch twin's): its settings as they are, and a way back.
 void view_only_settings(AppState& s, LabOptions& o) {
   const train::TrainSettings& t = o.settings;
-  ImGui::TextWrapped("Opened run, view only: %s, %d layers, %d heads, d_model %d, batch %d, %d steps, train max n %d, "
-                     "test max n %d, lr %g.", std::string(train::to_string(t.task)).c_str(), t.layers, t.heads, t.d_model, t.batch, t.steps,
-                     t.train_max, t.test_max, t.lr);
+  ImGui::TextWrapped("Opened run, view only: %s, %s, %s, d_model %d, batch %d, %d steps, train max n %d, "
+                     "test max n %d, lr %g.", std::string(train::to_string(t.task)).c_str(), counted(t.layers, "layer").c_str(),
+                     counted(t.heads, "head").c_str(), t.d_model, t.batch, t.steps, t.train_max, t.test_max, t.lr);
   std::string beyond;
   for (const std::string& b : o.settings_beyond_limits) beyond += (beyond.empty() ? "" : ", ") + b;
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));

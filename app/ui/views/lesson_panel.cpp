@@ -64,9 +64,7 @@ void draw_lesson_panel(AppState& s) {
   ImGui::TextUnformatted(step.title.c_str());
   ImGui::PopTextWrapPos();
   pop_heading_font();
-  ImGui::PushTextWrapPos(0.0f);
-  ImGui::TextUnformatted(step.text.c_str());
-  ImGui::PopTextWrapPos();
+  wrapped_text(step.text, ImGui::GetContentRegionAvail().x);  // numbers and formulas kept whole
   if (demo_beside) {
     ImGui::EndChild();
     ImGui::SameLine();

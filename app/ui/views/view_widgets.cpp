@@ -1,6 +1,7 @@
 // Widgets the views share: hover hints, the colormap combo, view titles, sliders, heatmaps with their colour bar,
 // the toggling legend.
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -268,5 +269,71 @@ bool pairs_slider(AppState& s, Page page, const char* label, int& head_dim, cons
   head_dim = 2 * pairs;
   return true;
 }
+
+namespace {
+
+// Where `text` may break: a space outside a formula's parentheses (those right after a name, "cos(r theta_i)"; an
+// aside's, " (as here)", may break), not before or after an "=" (its position; the space is dropped at a break).
+std::vector<std::size_t> break_points(std::string_view text) {
+  std::vector<std::size_t> points;
+  std::vector<bool> formula;  // the open parentheses, innermost last: whether each follows a name
+  int formulas = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '(') {
+      formula.push_back(i > 0 && (std::isalnum(static_cast<unsigned char>(text[i - 1])) || text[i - 1] == '_'));
+      formulas += formula.back();
+    } else if (c == ')' && !formula.empty()) {
+      formulas -= formula.back();
+      formula.pop_back();
+    }
+    if (c != ' ' || formulas > 0) continue;
+    const bool after_equals = i > 0 && text[i - 1] == '=', before_equals = i + 1 < text.size() && text[i + 1] == '=';
+    if (!after_equals && !before_equals) points.push_back(i);
+  }
+  return points;
+}
+
+float text_width(std::string_view t) { return ImGui::CalcTextSize(t.data(), t.data() + t.size()).x; }
+
+}  // namespace
+
+std::vector<std::string_view> wrap_lines(std::string_view text, float width) {
+  std::vector<std::string_view> lines;
+  while (true) {
+    const std::size_t eol = text.find('\n');
+    const std::string_view paragraph = text.substr(0, eol);
+    std::size_t start = 0, fitted = std::string_view::npos;  // the line from `start`, as far as `fitted` fits
+    for (const std::size_t p : break_points(paragraph)) {
+      if (p < start) continue;
+      if (text_width(paragraph.substr(start, p - start)) <= width || fitted == std::string_view::npos) {
+        fitted = p;
+        continue;
+      }
+      lines.push_back(paragraph.substr(start, fitted - start));
+      start = fitted + 1;
+      fitted = p;
+    }
+    if (fitted != std::string_view::npos && text_width(paragraph.substr(start)) > width) {
+      lines.push_back(paragraph.substr(start, fitted - start));
+      start = fitted + 1;
+    }
+    lines.push_back(paragraph.substr(start));
+    if (eol == std::string_view::npos) return lines;
+    text.remove_prefix(eol + 1);
+  }
+}
+
+namespace {
+std::string wrapped(std::string_view text, float width) {
+  std::string out;
+  for (const std::string_view line : wrap_lines(text, width)) out.append(out.empty() ? "" : "\n").append(line);
+  return out;
+}
+}  // namespace
+
+void wrapped_text(std::string_view text, float width) { ImGui::TextUnformatted(wrapped(text, width).c_str()); }
+
+float wrapped_height(std::string_view text, float width) { return ImGui::CalcTextSize(wrapped(text, width).c_str()).y; }
 
 }  // namespace peviz::app

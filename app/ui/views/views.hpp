@@ -65,6 +65,13 @@ void draw_shown_page(AppState& s);
 // Shared by the views (view_widgets.cpp).
 // One-sentence explanation of the last item, shown when it is hovered.
 void hint(const char* sentence);
+// `text` laid out in lines at most `width` wide (each an exact substring), broken only at spaces outside a
+// formula's parentheses and not beside an "=": a number stays whole ("0.000133", "n = 25"), so does
+// "cos(r theta_i)"; a line break in the text ends a line. ImGui's own wrap also breaks after '.' and ','.
+std::vector<std::string_view> wrap_lines(std::string_view text, float width);
+// The lines of wrap_lines at the cursor as one text, and its height.
+void wrapped_text(std::string_view text, float width);
+float wrapped_height(std::string_view text, float width);
 // Colormap choice: 0 = automatic, else Colormap + 1. True when changed.
 bool colormap_combo(const char* label, int& choice);
 // A combo over a table's names (core's name arrays: train::kTaskNames, ...): choice indexes them. True when changed.

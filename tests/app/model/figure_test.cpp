@@ -81,6 +81,17 @@ TEST_CASE("a figure of the window names the page shown, not the sidebar's encodi
   CHECK(figure_file_name(s, FigureView{}, -1).rfind("peviz-window-d128-b10000-L", 0) == 0);
 }
 
+TEST_CASE("captions count in words: 1 layer, 4 layers, 1 head") {
+  CHECK(counted(1, "layer") == "1 layer");
+  CHECK(counted(4, "layer") == "4 layers");
+  CHECK(counted(0, "head") == "0 heads");
+  AppState s;
+  s.pages.lab.settings.layers = 1;
+  s.pages.alibi.heads = 1;
+  CHECK(figure_caption(s, {FigureView::one_page, Page::lab}).find("1 layer x 4 heads") != std::string::npos);
+  CHECK(figure_caption(s, {FigureView::one_page, Page::alibi}).rfind("ALiBi \u00b7 1 head \u00b7", 0) == 0);
+}
+
 TEST_CASE("during a lesson a figure is named after the lesson, its step and the page") {
   AppState s;
   start_lesson(s, load_lesson_file(std::string(peviz::test::source_dir) + "/assets/lessons/positional-encodings.json"));
