@@ -112,17 +112,22 @@ void figure_target_choices(AppState& s) {
 }
 
 // Figure settings: format (those the platform cannot write disabled), scale, theme, background and caption.
-void figure_look_choices(FigureSettings& f) {
+// The radio buttons show the format the figure of `view` is saved in (chosen_figure_format: the whole window is a
+// PNG whatever the choice, which stays for a single view), and say why the others cannot be chosen.
+void figure_look_choices(FigureSettings& f, FigureView view) {
+  const int saved_as = int(chosen_figure_format(view, f.format_choice));
   ImGui::TextUnformatted("format");
   const char* formats[] = {"PNG", "SVG", "PDF"};
   for (int k = 0; k < int(std::size(formats)); ++k) {
     ImGui::SameLine();
     const std::string why_not = gfx::cannot_write(std::string(".") + kFigureFormatNames[k]);
     if (!why_not.empty() && f.format_choice == k) f.format_choice = 0;
-    ImGui::BeginDisabled(!why_not.empty());
-    if (ImGui::RadioButton(formats[k], f.format_choice == k)) f.format_choice = k;
+    const bool window_png = view.kind == FigureView::window && k != 0;
+    ImGui::BeginDisabled(!why_not.empty() || window_png);
+    if (ImGui::RadioButton(formats[k], saved_as == k)) f.format_choice = k;
     ImGui::EndDisabled();
     if (!why_not.empty()) hint(why_not.c_str());
+    else if (window_png) hint("The whole window is saved as a PNG: choose one view above for SVG or PDF.");
   }
   hint("SVG and PDF: vector figures of one view with real text (the plots and their labels; sliders and "
        "buttons left out). The whole window is always a PNG.");
@@ -153,7 +158,7 @@ void figure_settings_dialog(AppState& s) {
   FigureSettings& f = s.figure;
   if (!ImGui::BeginPopupModal("Figure settings", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) return;
   figure_target_choices(s);
-  figure_look_choices(f);
+  figure_look_choices(f, chosen_view(s));
   ImGui::Separator();
   const FigureView chosen = chosen_view(s);
   const int format = int(chosen_figure_format(chosen, f.format_choice));
