@@ -41,7 +41,7 @@ ROOT="$WORK/root"
 dpkg-deb -x "$DEB" "$ROOT"
 "$ROOT/usr/bin/peviz" --version | grep -q "^peviz " || fail "--version"
 OUT="$("$ROOT/usr/bin/peviz" export encoding --d-model 2 --seq-len 2)"
-[[ "$OUT" == $'0,1\n0.84147096,0.5403023' ]] || fail "installed export printed: $OUT"
+[[ "$OUT" == $'dim_0,dim_1\n0,1\n0.84147096,0.5403023' ]] || fail "installed export printed: $OUT"
 if "$ROOT/usr/bin/peviz" --help | grep -qE "^ +render"; then
   command -v xvfb-run >/dev/null || fail "xvfb-run missing"
   # The installed binary must find its shaders and fonts under <root>/usr/share/peviz, not the source tree.
