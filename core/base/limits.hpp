@@ -69,6 +69,9 @@ inline constexpr Limit rope_base{.name = "base", .min = 1, .max = kUnbounded, .f
     .scale = Scale::logarithmic, .window_min = 2, .window_max = 1e8, .min_exclusive = true};
 inline constexpr Limit rope_position{.name = "position", .min = 0, .max = 1e9, .fallback = 12,
     .scale = Scale::logarithmic, .window_min = 0, .window_max = 1e5};
+// rope-test-vectors: one sequence's positions, each exact in float32 (every integer up to 2^24), and how many.
+inline constexpr Limit rope_test_position{.name = "positions", .min = 0, .max = 1 << 24, .fallback = 0};
+inline constexpr Limit rope_test_positions{.name = "positions", .min = 1, .max = 4096, .fallback = 20};
 inline constexpr Limit decay_max_distance{.name = "max-distance", .min = 1, .max = 100000, .fallback = 1000,
     .scale = Scale::logarithmic, .window_min = 10, .window_max = 100000};
 inline constexpr Limit factor{.name = "factor", .min = 1, .max = 1e6, .fallback = 8,

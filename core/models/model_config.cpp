@@ -137,6 +137,23 @@ Family family_of(const Fields& f, std::string_view model_type) {
   refuse("model_type '" + std::string(model_type) + "' is not supported (no RoPE, learned, T5 or ALiBi fields)");
 }
 
+// A value "read" from a field the file leaves out came from the config class's default (with_defaults).
+void mark_class_defaults(const Fields& file, ModelConfig& out) {
+  const nlohmann::json defaults = class_defaults(out.model_type);
+  const auto mark = [&](std::vector<ValueOrigin>& origins) {
+    for (ValueOrigin& o : origins) {
+      if (o.origin != Origin::read || o.source.rfind(file.prefix, 0) != 0) continue;
+      const std::string key = o.source.substr(file.prefix.size());
+      if (defaults.contains(key) && !file.has(key)) {
+        o.origin = Origin::class_default;
+        o.source += " " + shown(defaults[key]) + " (the " + out.model_type + " config class's default)";
+      }
+    }
+  };
+  for (LayerTypeRope& l : out.layer_types) mark(l.origins);
+  mark(out.origins);
+}
+
 std::string name_of(const Fields& top, std::string_view fallback) {
   const auto n = top.text("_name_or_path");
   return n && !n->empty() ? *n : std::string(fallback);
@@ -181,6 +198,7 @@ ModelConfig read_model_config(std::string_view json_text, std::string_view fallb
     case Family::alibi: read_alibi(f, out); break;
     case Family::rope: model_config_detail::read_rope_scheme(f, out); break;
   }
+  mark_class_defaults(raw, out);
   model_config_detail::note_unmodelled(top, out);
   if (nested) model_config_detail::note_unmodelled(*nested, out);
   return out;

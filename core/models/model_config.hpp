@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/models/value_origin.hpp"
 #include "core/rope/rope_scaling.hpp"
 
 namespace peviz {
@@ -24,6 +25,7 @@ struct LayerTypeRope {
   int layers = 0;              // layers of this type (0 when the config does not say)
   RopeParams rope;             // head_dim, rotary_dim, base (rope_theta), pairing
   RopeScalingParams scaling;   // rope_type and its parameters; seq_len is left unset (the caller's)
+  std::vector<ValueOrigin> origins;  // head_dim, rotary_dim, rope_theta, layout, rope_type and the scaling's fields
 };
 
 // How one layer sees position and over what span (core/models/model_config_layers.cpp derives it as transformers'
@@ -82,6 +84,9 @@ struct ModelConfig {
   // Fields present in the file that change positions or attention spans and that peviz does not model, each
   // as "field value: what it does" (never silently dropped).
   std::vector<std::string> unmodelled;
+  // RoPE models: where the layer map's values came from (num_hidden_layers, layer_types, no_rope_layers, windows,
+  // the query scale), and max_position_embeddings.
+  std::vector<ValueOrigin> origins;
 };
 
 // Parses `json_text` (a config.json) into the model's position scheme. `fallback_name` names the model when

@@ -9,6 +9,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/models/value_origin.hpp"
+
 namespace peviz {
 struct ModelConfig;  // core/models/model_config.hpp; the readers below fill it
 }  // namespace peviz

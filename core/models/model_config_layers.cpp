@@ -147,6 +147,56 @@ int window_of(const Fields& f, LayerSpan span, const std::string& model_type) {
   return 0;
 }
 
+// The rule default_layer_type follows for a model type, as the inspector states it.
+std::string default_layer_rule(const std::string& model_type) {
+  if (model_type == "llama4_text") return "chunked_attention where the layer rotates, else full_attention (Llama4TextConfig)";
+  if (model_type == "gpt_oss") return "sliding_attention on even layers, full_attention on odd ones (GptOssConfig)";
+  if (in(model_type, {"qwen3_next", "qwen3_5", "qwen3_5_moe"}))
+    return "full_attention every full_attention_interval-th layer, else linear_attention (Qwen3NextConfig)";
+  if (model_type == "gemma3_text") return "sliding_attention unless (i + 1) % sliding_window_pattern == 0 (Gemma3TextConfig)";
+  if (model_type == "smollm3") return "sliding_attention on the NoPE layers when use_sliding_window and sliding_window are set (SmolLM3Config)";
+  if (qwen_family(model_type)) return "sliding_attention from max_window_layers on when use_sliding_window is true (Qwen2Config)";
+  if (in(model_type, {"mistral", "mixtral", "phi3", "starcoder2"}))
+    return "sliding_attention on every layer when sliding_window is set (MistralModel's one mask)";
+  return "full_attention on every layer (the config lists no layer_types)";
+}
+
+// Where the layer map's values came from.
+void note_layer_map(const Fields& f, const ModelConfig& c, std::vector<ValueOrigin>& o) {
+  const std::string& type = c.model_type;
+  for (std::string_view k : {"num_hidden_layers", "n_layer", "num_layers"})
+    if (f.has(k)) {
+      note(o, "num_hidden_layers", Origin::read, f.name(k));
+      break;
+    }
+  if (f.has("layer_types")) note(o, "layer_types", Origin::read, f.name("layer_types"));
+  else note(o, "layer_types", Origin::derived, default_layer_rule(type));
+  if (in(type, {"llama4_text", "smollm3"})) {
+    const nlohmann::json* listed = f.find("no_rope_layers");
+    if (listed && !(type == "llama4_text" && listed->is_array() && listed->empty()))
+      note(o, "no_rope_layers", Origin::read, f.name("no_rope_layers"));
+    else
+      note(o, "no_rope_layers", Origin::derived,
+           "NoPE where (i + 1) % no_rope_layer_interval == 0, interval " +
+               (f.has("no_rope_layer_interval") ? "read from " + f.name("no_rope_layer_interval") : std::string("4 (default)")));
+  } else {
+    note(o, "no_rope_layers", Origin::derived, "none: model_type " + (type.empty() ? "''" : type) + " rotates every attention layer");
+  }
+  const auto read_or_default = [&](const std::string& key, const std::string& fallback) {
+    if (f.has(key)) note(o, key, Origin::read, f.name(key));
+    else note(o, key, Origin::class_default, f.name(key) + " " + fallback + " (the " + type + " config class's default)");
+  };
+  for (const auto& [span, key] : {std::pair{LayerSpan::sliding, "sliding_window"}, std::pair{LayerSpan::chunked, "attention_chunk_size"}}) {
+    const auto it = std::find_if(c.layers.begin(), c.layers.end(), [&](const ModelLayer& l) { return l.attention == span && l.window; });
+    if (it != c.layers.end()) read_or_default(key, std::to_string(it->window));
+  }
+  if (std::any_of(c.layers.begin(), c.layers.end(), [](const ModelLayer& l) { return l.query_scaled; })) {
+    read_or_default("attn_temperature_tuning", "true");
+    read_or_default("floor_scale", shown(c.query_scale.floor_scale));
+    read_or_default("attn_scale", shown(c.query_scale.attn_scale));
+  }
+}
+
 // Fills layer_groups and each layer's group.
 void group_layers(ModelConfig& c) {
   for (ModelLayer& l : c.layers) {
@@ -193,6 +243,7 @@ void read_layer_map(const Fields& f, ModelConfig& out) {
     out.layers.push_back(std::move(layer));
   }
   group_layers(out);
+  note_layer_map(f, out, out.origins);
 }
 
 // Qwen2-VL / Qwen2.5-VL (modeling_qwen2_vl.py, apply_multimodal_rotary_pos_emb): mrope_section splits the pairs
