@@ -40,8 +40,10 @@ constexpr auto kSettings = join_settings(
     {.key = "high_freq_factor", .help = "Llama 3: wavelengths below original / this are kept", .access = member<&PageStates::context_extension, &ContextExtensionOptions::params, &ContextExtensionParams::high_freq_factor>(),
      .limit = &limits::high_freq_factor, .full_range = true, .knob = true},
 }}),
-    std::array<PageSetting, 1>{{{.key = "compare", .help = "Compare models side by side instead of one model's scalings",
-                                 .access = member<&PageStates::context_extension, &ContextExtensionOptions::compare>()}}});
+    std::array<PageSetting, 2>{{{.key = "compare", .help = "Compare models side by side instead of one model's scalings",
+                                 .access = member<&PageStates::context_extension, &ContextExtensionOptions::compare>()},
+                                {.key = "inspect", .help = "Inspect the loaded model's config: every layer's RoPE and where each value came from",
+                                 .access = member<&PageStates::context_extension, &ContextExtensionOptions::inspect>()}}});
 
 // The summary's name for a model and layer type (RopeModelSummary::name).
 std::string summarize_name(const ModelConfig& m, const std::string& layer_type) {
@@ -147,6 +149,9 @@ void update(AppState& s) {
   keep_above(o.params.high_freq_factor, o.params.low_freq_factor);
   o.from_model = follows_model(s.pages);  // a knob moved: custom from now on
   if (o.compare) ensure_comparison(s.pages);
+  if (o.compare) o.inspect = false;  // one view at a time: a state naming both compares
+  o.inspected = {};
+  if (o.inspect) o.inspected = rope_test_vectors(*s.pages.rope_model.model, kInspectedPositions);
   o.result = compare_context_extensions(o.params);
   o.log10_wavelength.assign(o.result.rows.size(), {});
   o.ramp.clear();
@@ -174,10 +179,24 @@ NdArray comparison_data(const ContextExtensionOptions& o) {
   return data_columns(cols);
 }
 
+// Columns: pair j, then each inspected group's inv_freq (NaN for a NoPE group and past a group's last pair).
+NdArray inspected_data(const ContextExtensionOptions& o) {
+  std::size_t pairs = 0;
+  for (const RopeVectorGroup& g : o.inspected.groups) pairs = std::max(pairs, g.inv_freq.size());
+  std::vector<std::vector<float>> cols(1);
+  for (std::size_t j = 0; j < pairs; ++j) cols[0].push_back(float(j));
+  for (const RopeVectorGroup& g : o.inspected.groups) {
+    cols.emplace_back(pairs, std::numeric_limits<float>::quiet_NaN());
+    std::copy(g.inv_freq.begin(), g.inv_freq.end(), cols.back().begin());
+  }
+  return data_columns(cols);
+}
+
 // Columns: pair, wavelength per compared scaling (none, linear, dynamic, yarn, llama3), then the YaRN ramp.
 NdArray export_data(const AppState& s) {
   const ContextExtensionOptions& o = s.pages.context_extension;
   if (o.compare) return comparison_data(o);
+  if (o.inspect) return inspected_data(o);
   const auto& rows = o.result.rows;
   if (rows.empty()) throw ParamError("out", "nothing computed yet for the context extension");
   std::vector<std::vector<float>> cols(1);
@@ -195,6 +214,7 @@ std::string caption(const AppState& s) {
     for (const RopeModelSummary& m : s.pages.context_extension.summaries) text += dot + m.name;
     return text;
   }
+  if (s.pages.context_extension.inspect) return "RoPE config inspected" + dot + rope_model_label(s.pages.rope_model);
   const std::string model = rope_model_caption(s.pages, follows_model(s.pages));
   return "RoPE scaling" + dot + model + "head_dim " + std::to_string(c.rope.head_dim) + dot + "base " + caption_number(c.rope.base) +
          dot + "factor " + caption_number(c.factor) + dot + "original " + std::to_string(c.original_len);

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/models/context_extension.hpp"
+#include "core/models/rope_test_vectors.hpp"
 #include "core/base/matrix.hpp"
 #include "core/models/model_comparison.hpp"
 #include "core/models/shipped_models.hpp"
@@ -42,6 +43,8 @@ struct ContextExtensionOptions {
   bool from_model = true;
   // Models side by side (up to kMaxComparedModels): wavelengths per pair and a table of bounds.
   bool compare = false;                    // the page shows the comparison instead of one model's scalings
+  bool inspect = false;                    // the page shows the loaded model's config inspected (not with compare)
+  RopeTestVectors inspected;               // cache while inspecting: the loaded model's layer groups
   std::vector<ComparedModel> compared;
   std::vector<ComparedModel> opened;       // configs opened this session: offered for comparison
   std::vector<RopeModelSummary> summaries; // cache: one per compared model, in order
@@ -67,6 +70,8 @@ struct ContextExtensionOptions {
   ModelScalingCurve own;
 };
 inline constexpr int kQueryScaleSamples = 1024;
+// The inspector shows settings, not numbers per position: its groups are computed at position 0 only.
+inline constexpr long long kInspectedPositions[] = {0};
 
 struct AppState;
 struct PageStates;

@@ -12,6 +12,7 @@
 #include "app/plot/draw/canvas.hpp"
 #include "app/plot/draw/plot.hpp"
 #include "app/ui/views/views.hpp"
+#include "app/ui/views/config_inspector_view.hpp"
 #include "app/ui/views/model_comparison_view.hpp"
 #include "app/ui/views/rope_model_line.hpp"
 #include "core/rope/rope_scaling.hpp"
@@ -84,16 +85,22 @@ void controls(AppState& s) {
 
 // One model's five scalings, or real models side by side.
 void mode_switch(AppState& s, ContextExtensionOptions& o) {
-  bool compare = o.compare;
-  if (ImGui::RadioButton("one model, every scaling", !compare)) compare = false;
+  int mode = o.compare ? 1 : o.inspect ? 2 : 0;
+  const int was = mode;
+  if (ImGui::RadioButton("one model, every scaling", mode == 0)) mode = 0;
   next_on_line(radio_width("models compared"));
-  if (ImGui::RadioButton("models compared", compare)) compare = true;
-  if (compare != o.compare) {
-    o.compare = compare;
-    s.pages.mark(Page::context_extension);
-  }
+  if (ImGui::RadioButton("models compared", mode == 1)) mode = 1;
   hint("Up to four real models side by side: each one's wavelengths with its own scaling, and a table of its "
        "contexts and the bounds of Liu et al. 2023 and Men et al. 2024.");
+  next_on_line(radio_width("config inspected"));
+  if (ImGui::RadioButton("config inspected", mode == 2)) mode = 2;
+  hint("The loaded model's config.json read layer by layer: each group's RoPE settings, where each value came "
+       "from, and where frameworks are known to read it differently.");
+  if (mode != was) {
+    o.compare = mode == 1;
+    o.inspect = mode == 2;
+    s.pages.mark(Page::context_extension);
+  }
 }
 
 // Llama 4's NoPE layers: the factor on their queries against position, up to the target context.
@@ -191,10 +198,12 @@ void scaling_toggles(ContextExtensionOptions& o) {
 
 void draw_context_extension_view(AppState& s) {
   ContextExtensionOptions& o = s.pages.context_extension;
-  view_title(o.compare ? "Context extension: real models compared, wavelength per pair"
-                       : "Context extension: wavelength per pair for every scaling (HF modeling_rope_utils)");
+  view_title(o.compare   ? "Context extension: real models compared, wavelength per pair"
+             : o.inspect ? "Config inspector: every layer's RoPE as transformers reads the config"
+                         : "Context extension: wavelength per pair for every scaling (HF modeling_rope_utils)");
   if (shows_controls(s)) mode_switch(s, o);
   if (o.compare) return draw_model_comparison(s);
+  if (o.inspect) return draw_config_inspector(s);
   if (shows_controls(s)) {  // the settings and the series shown; figures and presented slides leave them out
     controls(s);
     scaling_toggles(o);
