@@ -336,3 +336,41 @@ TEST_CASE("Phi-3.5's own LongRoPE: its long factors at 131072 and attention fact
   update_app_state(s);
   CHECK(s.pages.context_extension.own.label.empty());
 }
+
+TEST_CASE("config inspected: the loaded model's groups, their inv_freq as data, the link and state keep the view") {
+  AppState s;
+  ContextExtensionOptions& o = s.pages.context_extension;
+  const std::vector<PresetEntry> presets = list_presets();
+  const PresetEntry* preset = find_preset(presets, "config-inspector");
+  REQUIRE(preset);
+  REQUIRE(apply_preset(*preset, s));
+  s.pages.mark(Page::context_extension);
+  update_app_state(s);
+  REQUIRE(o.inspect);
+  CHECK_FALSE(o.compare);
+  REQUIRE(o.inspected.groups.size() == 2);  // Llama 4 Scout: chunked RoPE layers, full-attention NoPE layers
+  CHECK(o.inspected.groups[0].layers.size() == 36);
+  CHECK_FALSE(o.inspected.groups[1].rope);
+  CHECK(page_model(Page::context_extension).caption(s) ==
+        "RoPE config inspected" + std::string(kCaptionDot) + "llama-4-scout-17b-16e");
+  const NdArray data = page_model(Page::context_extension).export_data(s);
+  REQUIRE(data.shape == std::vector<std::size_t>{64, 3});  // pair j, the RoPE group's inv_freq, the NoPE group's NaN
+  CHECK(data.f32[1] == o.inspected.groups[0].inv_freq[0]);
+  CHECK(std::isnan(data.f32[2]));
+
+  open_model_config(s, config("gemma-3-1b-it.json"));  // the inspector follows the model loaded
+  update_app_state(s);
+  REQUIRE(o.inspected.groups.size() == 2);
+  CHECK(o.inspected.groups[0].layer_type == "sliding_attention");
+
+  AppState reopened;
+  apply_state_json(state_to_json(s), reopened);
+  update_app_state(reopened);
+  CHECK(reopened.pages.context_extension.inspect);
+  CHECK(reopened.pages.context_extension.inspected.groups.size() == 2);
+  o.compare = true;  // a state naming both views compares
+  s.pages.mark(Page::context_extension);
+  update_app_state(s);
+  CHECK_FALSE(o.inspect);
+  CHECK(o.inspected.groups.empty());
+}
