@@ -186,9 +186,10 @@ void note_layer_map(const Fields& f, const ModelConfig& c, std::vector<ValueOrig
     if (f.has(key)) note(o, key, Origin::read, f.name(key));
     else note(o, key, Origin::class_default, f.name(key) + " " + fallback + " (the " + type + " config class's default)");
   };
-  for (const auto& [span, key] : {std::pair{LayerSpan::sliding, "sliding_window"}, std::pair{LayerSpan::chunked, "attention_chunk_size"}}) {
-    const auto it = std::find_if(c.layers.begin(), c.layers.end(), [&](const ModelLayer& l) { return l.attention == span && l.window; });
-    if (it != c.layers.end()) read_or_default(key, std::to_string(it->window));
+  for (const auto& span_key : {std::pair{LayerSpan::sliding, "sliding_window"}, std::pair{LayerSpan::chunked, "attention_chunk_size"}}) {
+    const LayerSpan span = span_key.first;
+    const auto it = std::find_if(c.layers.begin(), c.layers.end(), [span](const ModelLayer& l) { return l.attention == span && l.window; });
+    if (it != c.layers.end()) read_or_default(span_key.second, std::to_string(it->window));
   }
   if (std::any_of(c.layers.begin(), c.layers.end(), [](const ModelLayer& l) { return l.query_scaled; })) {
     read_or_default("attn_temperature_tuning", "true");
