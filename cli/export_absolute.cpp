@@ -109,12 +109,7 @@ void register_criteria(CLI::App& export_cmd) {
     const EncodingParams p = resolve_encoding_flags(crit->flags);
     if (crit->out.format != "json") throw ParamError("format", "criteria are written as json only");
     const nlohmann::json report = {{"params", params_to_json(p)}, {"criteria", criteria_json(measure_criteria(p))}};
-    const std::string text = report.dump(2) + "\n";
-    if (crit->out.out == "-") {
-      std::fwrite(text.data(), 1, text.size(), stdout);
-      return;
-    }
-    write_file_atomically(crit->out.out, [&](std::ostream& os) { os << text; }, "out");
+    emit_bytes(crit->out.out, report.dump(2) + "\n");
   });
 }
 

@@ -169,12 +169,15 @@ nlohmann::json params_to_json(const EncodingParams& p) {
 void emit_text_table(const std::string& format, const std::string& out,
                      const std::function<std::string(bool json)>& text_of) {
   if (format != "json" && format != "csv") throw ParamError("format", "must be json or csv, got '" + format + "'");
-  const std::string text = text_of(format == "json");
+  emit_bytes(out, text_of(format == "json"));
+}
+
+void emit_bytes(const std::string& out, const std::string& bytes) {
   if (out == "-") {
-    std::fwrite(text.data(), 1, text.size(), stdout);
+    std::fwrite(bytes.data(), 1, bytes.size(), stdout);
     return;
   }
-  write_file_atomically(out, [&](std::ostream& o) { o << text; });
+  write_file_atomically(out, [&](std::ostream& o) { o << bytes; });
 }
 
 }  // namespace peviz::cli

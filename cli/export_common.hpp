@@ -35,6 +35,9 @@ void emit_rows(const RowSource& src, const nlohmann::json& params, const OutputO
 void emit(const NdArray& a, const nlohmann::json& params, const OutputOptions& o,
           const nlohmann::json& extra = nlohmann::json::object());
 
+// `bytes` to stdout for "-", else written atomically to `out` (whole or not at all).
+void emit_bytes(const std::string& out, const std::string& bytes);
+
 // A table export's text (layer-map, models-compared: JSON or CSV of mixed columns) to stdout for "-", else written
 // atomically to `out`. Throws ParamError("format") unless `format` is csv or json, before `text_of` runs.
 void emit_text_table(const std::string& format, const std::string& out,

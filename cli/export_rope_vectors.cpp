@@ -1,8 +1,8 @@
 // `peviz export rope-test-vectors --config FILE`: reference cos, sin and scores per group of a model's layers.
-#include <cmath>
 #include <memory>
 
 #include "cli/commands.hpp"
+#include "cli/export_common.hpp"
 #include "cli/rope_flags.hpp"
 #include "core/base/errors.hpp"
 #include "core/io/atomic_file.hpp"
@@ -13,19 +13,9 @@ namespace peviz::cli {
 
 namespace {
 
-// "0,1,4096" -> positions; ParamError("positions") on anything but whole numbers.
-std::vector<long long> parse_positions(const std::string& text) {
-  std::vector<long long> out;
-  for (double v : parse_number_list(text, "positions")) {
-    if (v != std::floor(v) || std::abs(v) > 1e15)
-      throw ParamError("positions", "must be whole numbers, got " + text);
-    out.push_back((long long)v);
-  }
-  return out;
-}
-
 struct Command {
   std::string config, positions, format = "json", out = "-";
+  CLI::Option* positions_flag = nullptr;  // to tell an empty --positions "" from none
 };
 
 void run(const Command& c) {
@@ -34,15 +24,11 @@ void run(const Command& c) {
   if (c.format == "safetensors" && c.out == "-") throw ParamError("out", "--format safetensors needs --out FILE");
   if (c.out != "-") check_can_write(c.out, "out");
   const ModelConfig m = load_model_config(c.config);
-  const std::vector<long long> positions = c.positions.empty() ? default_test_positions(m) : parse_positions(c.positions);
+  const std::vector<long long> positions = c.positions_flag->count() == 0 ? default_test_positions(m) : parse_whole_number_list(c.positions, "positions");
   const RopeTestVectors v = rope_test_vectors(m, positions);
   const std::string bytes =
       c.format == "json" ? rope_test_vectors_json(m, v).dump(1) + "\n" : rope_test_vectors_safetensors(m, v);
-  if (c.out == "-") {
-    std::fwrite(bytes.data(), 1, bytes.size(), stdout);
-    return;
-  }
-  write_file_atomically(c.out, [&](std::ostream& o) { o << bytes; });
+  emit_bytes(c.out, bytes);
 }
 
 }  // namespace
@@ -55,7 +41,7 @@ void register_rope_test_vectors(CLI::App& export_cmd) {
       "attention factor, cos and sin at each position as transformers' rotary embedding returns them, and q.k "
       "scores after rotation (docs/model-config.md, 'Test vectors')");
   sub->add_option("--config", c->config, "A model's config.json (Hugging Face)")->required();
-  sub->add_option("--positions", c->positions,
+  c->positions_flag = sub->add_option("--positions", c->positions,
                   "Comma-separated positions, one sequence (default: 0, 1, 2, 3, then powers of two up to the "
                   "context window)");
   sub->add_option("--format", c->format, "json | safetensors")->capture_default_str();

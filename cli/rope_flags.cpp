@@ -64,6 +64,15 @@ std::vector<double> parse_number_list(const std::string& text, const std::string
   return out;
 }
 
+std::vector<long long> parse_whole_number_list(const std::string& text, const std::string& param) {
+  std::vector<long long> out;
+  for (double v : parse_number_list(text, param)) {
+    if (v != std::floor(v) || std::abs(v) > 1e15) throw ParamError(param, "must be whole numbers, got " + text);
+    out.push_back((long long)v);
+  }
+  return out;
+}
+
 std::optional<ConfigRope> config_rope(const std::string& config, const std::string& layer_type) {
   if (config.empty()) {
     if (!layer_type.empty()) throw ParamError("layer-type", "needs --config FILE");

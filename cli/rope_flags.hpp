@@ -54,6 +54,8 @@ std::optional<ConfigRope> config_rope(const std::string& config, const std::stri
 
 // Parses "a,b,c" into numbers; throws ParamError(param, ...) on anything else.
 std::vector<double> parse_number_list(const std::string& text, const std::string& param);
+// The same for whole numbers ("0,1,4096" -> positions); ParamError(param, "must be whole numbers, ...") otherwise.
+std::vector<long long> parse_whole_number_list(const std::string& text, const std::string& param);
 
 // {"head_dim", "rotary_dim", "base", "scaling", and the scaling's parameters as used; with --config also
 // "model" and "layer_type"}.

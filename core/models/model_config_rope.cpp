@@ -79,13 +79,15 @@ int rotary_dim_of(const Fields& f, const std::optional<Fields>& dict, int head_d
 // rope_theta: the rope dict's own, else the config's (convert_rope_params_to_dict: setdefault), else GPT-NeoX's
 // rotary_emb_base (GPTNeoXConfig), else RotaryEmbeddingConfigMixin.default_theta = 10000.
 double base_of(const Fields& f, const std::optional<Fields>& dict, Origins& o) {
-  for (const Fields* src : {dict ? &*dict : nullptr, &f})
-    for (std::string_view key : {"rope_theta", "rotary_emb_base"})
-      if (src && (key == "rope_theta" || src == &f))
-        if (const auto t = src->number(key)) {
-          note(o, "rope_theta", Origin::read, src->name(key));
-          return *t;
-        }
+  const auto read = [&](const Fields& src, std::string_view key) {
+    const auto t = src.number(key);
+    if (t) note(o, "rope_theta", Origin::read, src.name(key));
+    return t;
+  };
+  if (dict)
+    if (const auto t = read(*dict, "rope_theta")) return *t;
+  if (const auto t = read(f, "rope_theta")) return *t;
+  if (const auto t = read(f, "rotary_emb_base")) return *t;
   note(o, "rope_theta", Origin::class_default, "rope_theta (RotaryEmbeddingConfigMixin.default_theta 10000)");
   return 10000.0;
 }

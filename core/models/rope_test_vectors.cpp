@@ -11,14 +11,6 @@ namespace peviz {
 
 namespace {
 
-// The layer type a RoPE layer takes its rotary settings from: its own when the config reads one for it (Gemma 3's
-// sliding_attention), else the default one (Llama 4's chunked layers rotate with rope_theta's settings).
-const LayerTypeRope& rope_of_layer(const ModelConfig& c, const std::string& layer_type) {
-  for (const LayerTypeRope& l : c.layer_types)
-    if (l.layer_type == layer_type) return l;
-  return layer_type_rope(c, "");
-}
-
 struct GroupKey {
   std::string layer_type;
   LayerPositions positions;
@@ -43,6 +35,8 @@ void fill_rope(RopeVectorGroup& g, const LayerTypeRope& l, const RopeTestVectors
   const ScaledRope scaled = rope_scaled_inv_freq(l.rope, s);
   g.rotary_dim = rotary_dim(l.rope);
   g.pairing = l.rope.pairing;
+  g.base = l.rope.base;
+  g.factor = scaled.factor;
   g.rope_type = std::string(rope_scaling_row(s.kind).rope_type);
   g.attention_factor = float(scaled.attention_factor);
   for (double f : scaled.inv_freq) g.inv_freq.push_back(float(f));
@@ -104,6 +98,12 @@ RopeVectorGroup make_group(const ModelConfig& c, const GroupKey& key, const Rope
 }
 
 }  // namespace
+
+const LayerTypeRope& rope_of_layer(const ModelConfig& c, const std::string& layer_type) {
+  for (const LayerTypeRope& l : c.layer_types)
+    if (l.layer_type == layer_type) return l;
+  return layer_type_rope(c, "");
+}
 
 std::vector<long long> default_test_positions(const ModelConfig& c) {
   std::vector<long long> p = {0, 1, 2, 3};

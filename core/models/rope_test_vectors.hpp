@@ -33,6 +33,8 @@ struct RopeVectorGroup {
   int head_dim = 0;
   int rotary_dim = 0;             // channels that rotate (head_dim when every channel does); 0 for NoPE
   RopePairing pairing = RopePairing::halves;
+  double base = 0;                // rope_theta of these layers
+  double factor = 1;              // the scaling's factor as used (1 for none)
   std::string rope_type;          // transformers' rope_type: "default", "linear", "dynamic", "yarn", "llama3", "longrope"
   std::vector<float> inv_freq;    // rotary_dim / 2
   float attention_factor = 1;     // on cos and sin (transformers' attention_scaling)
@@ -52,6 +54,10 @@ struct RopeTestVectors {
 // Limits on --positions (the limits table's): at most this many, each in [0, kMaxTestPosition].
 inline constexpr std::size_t kMaxTestPositions = std::size_t(limits::rope_test_positions.max);
 inline constexpr long long kMaxTestPosition = (long long)limits::rope_test_position.max;
+
+// The layer type a RoPE layer of type `layer_type` takes its rotary settings from: its own when the config reads one
+// for it (Gemma 3's sliding_attention), else the default one (Llama 4's chunked layers rotate with rope_theta's).
+const LayerTypeRope& rope_of_layer(const ModelConfig& c, const std::string& layer_type);
 
 // The positions used when the caller gives none: 0, 1, 2, 3, then powers of two to the model's context window.
 std::vector<long long> default_test_positions(const ModelConfig& c);

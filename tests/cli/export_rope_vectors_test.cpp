@@ -50,6 +50,8 @@ TEST_CASE("rope-test-vectors: refusals in one line naming the flag or the config
   const std::string llama = config("llama-3.1-8b-instruct.json");
   check_refused("export rope-test-vectors " + llama + " --positions 1,x",
                 "peviz: --positions: must be a comma-separated list of numbers, got 'x' in it");
+  check_refused("export rope-test-vectors " + llama + " --positions ''",
+                "peviz: --positions: must be a comma-separated list of numbers, got '' in it");
   check_refused("export rope-test-vectors " + llama + " --positions 0,1.5",
                 "peviz: --positions: must be whole numbers, got 0,1.5");
   check_refused("export rope-test-vectors " + llama + " --positions -4",

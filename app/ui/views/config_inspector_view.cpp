@@ -82,14 +82,10 @@ void inspector_row(const ModelConfig& m, const RopeVectorGroup& g) {
   } else {
     inspector_cell(std::to_string(g.rotary_dim) + " of " + std::to_string(g.head_dim), origin("rotary_dim"));
     inspector_cell(std::string(to_string(g.pairing)), origin("layout"));
-    const LayerTypeRope* l = nullptr;
-    for (const LayerTypeRope& t : m.layer_types)
-      if (t.origins.size() == g.origins.size() && t.layer_type == g.layer_type) l = &t;
-    const double base = l ? l->rope.base : layer_type_rope(m, "").rope.base;
-    inspector_cell(inspector_number(base), origin("rope_theta"));
+    inspector_cell(inspector_number(g.base), origin("rope_theta"));
     const ValueOrigin* factor = origin("factor");
-    const RopeScalingParams& sc = l ? l->scaling : layer_type_rope(m, "").scaling;
-    inspector_cell(g.rope_type + (sc.factor ? " x" + inspector_number(*sc.factor) : ""), factor ? factor : origin("rope_type"));
+    inspector_cell(g.rope_type + (g.factor != 1 ? " x" + inspector_number(g.factor) : ""),
+                   factor ? factor : origin("rope_type"));
     inspector_cell(inspector_number(g.attention_factor), origin("attention_factor"));
   }
   const char* window_key = layer && layer->attention == LayerSpan::chunked ? "attention_chunk_size" : "sliding_window";
@@ -119,7 +115,7 @@ void inspector_table(const ModelConfig& m, const RopeTestVectors& v) {
 }
 
 // Every value's origin, group by group, then the model-wide ones.
-void inspector_origins(const ModelConfig& m, const RopeTestVectors& v) {
+void inspector_origins(const ModelConfig& m) {
   if (!ImGui::CollapsingHeader("Where each value came from", ImGuiTreeNodeFlags_DefaultOpen)) return;
   const float width = ImGui::GetContentRegionAvail().x;
   for (const LayerTypeRope& l : m.layer_types) {
@@ -129,7 +125,6 @@ void inspector_origins(const ModelConfig& m, const RopeTestVectors& v) {
   }
   ImGui::TextDisabled("the model:");
   for (const ValueOrigin& o : m.origins) wrapped_text("  " + o.value + " = " + describe(o), width);
-  (void)v;
 }
 
 void inspector_notes(const ModelConfig& m) {
@@ -182,7 +177,7 @@ void draw_config_inspector(AppState& s) {
   ImGui::TextDisabled("Test vectors (cos, sin and scores per group, docs/model-config.md):");
   wrapped_text(command, ImGui::GetContentRegionAvail().x);
   ImGui::BeginChild("##inspector_notes", ImVec2(0, 0), false);
-  inspector_origins(m, v);
+  inspector_origins(m);
   inspector_notes(m);
   ImGui::EndChild();
 }

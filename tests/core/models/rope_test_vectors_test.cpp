@@ -99,6 +99,9 @@ TEST_CASE("rope test vectors: Gemma 3's sliding layers keep the local base and n
   CHECK(full.layers == std::vector<int>{5, 11, 17, 23, 29, 35, 41, 47});
   CHECK(sliding.rope_type == "default");
   CHECK(full.rope_type == "linear");
+  CHECK(sliding.base == 10000);
+  CHECK(full.base == 1e6);
+  CHECK(full.factor == 8);
   CHECK(sliding.inv_freq[1] == float(std::pow(10000.0, -2.0 / 256)));
   CHECK(full.inv_freq[1] == Approx(std::pow(1e6, -2.0 / 256) / 8).epsilon(1e-7));
   CHECK(describe(*origin_of(sliding.origins, "rope_theta")) == "read from text_config.rope_local_base_freq");
