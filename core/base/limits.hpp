@@ -72,6 +72,25 @@ inline constexpr Limit rope_position{.name = "position", .min = 0, .max = 1e9, .
 // rope-test-vectors: one sequence's positions, each exact in float32 (every integer up to 2^24), and how many.
 inline constexpr Limit rope_test_position{.name = "positions", .min = 0, .max = 1 << 24, .fallback = 0};
 inline constexpr Limit rope_test_positions{.name = "positions", .min = 1, .max = 4096, .fallback = 20};
+// attention-scale (core/models/attention_scale): query positions (n = position + 1 keys), how many, the needle's
+// margin D and the distractors' spread in logits, and the methods' parameters. SSMax's s: Nakanishi 2025's
+// Figure 1 value; log-n's training length; Llama 4's attn_scale and floor_scale: its config class's defaults.
+inline constexpr Limit scale_position{.name = "positions", .min = 0, .max = 1 << 30, .fallback = 0};
+inline constexpr Limit scale_positions{.name = "positions", .min = 1, .max = 4096, .fallback = 22};
+inline constexpr Limit needle_margin{.name = "margin", .min = 0, .max = 100, .fallback = 5,
+    .scale = Scale::linear, .window_min = 0, .window_max = 20};
+inline constexpr Limit needle_spread{.name = "spread", .min = 0, .max = 10, .fallback = 0,
+    .scale = Scale::linear, .window_min = 0, .window_max = 3};
+inline constexpr Limit ssmax_s{.name = "ssmax-s", .min = 0, .max = 10, .fallback = 0.43,
+    .scale = Scale::linear, .window_min = 0, .window_max = 2};
+inline constexpr Limit train_length{.name = "train-length", .min = 2, .max = 1 << 30, .fallback = 4096,
+    .scale = Scale::logarithmic, .window_min = 16, .window_max = 1 << 20};
+inline constexpr Limit attn_scale{.name = "attn-scale", .min = 0, .max = 10, .fallback = 0.1,
+    .scale = Scale::linear, .window_min = 0, .window_max = 1};
+// The page's x axis: query positions up to 10^this.
+inline constexpr Limit scale_max_log10{.name = "max-position-log10", .min = 2, .max = 9, .fallback = 6};
+inline constexpr Limit floor_scale{.name = "floor-scale", .min = 1, .max = 1 << 30, .fallback = 8192,
+    .scale = Scale::logarithmic, .window_min = 16, .window_max = 1 << 20};
 inline constexpr Limit decay_max_distance{.name = "max-distance", .min = 1, .max = 100000, .fallback = 1000,
     .scale = Scale::logarithmic, .window_min = 10, .window_max = 100000};
 inline constexpr Limit factor{.name = "factor", .min = 1, .max = 1e6, .fallback = 8,

@@ -34,7 +34,9 @@ std::string read_text(const fs::path& p) {
 // Every entry of core/base/limits.hpp, in its order (the first test checks that none is missing).
 const std::vector<const Limit*> kEntries = {
     &limits::d_model, &limits::seq_len, &limits::base, &limits::max_len, &limits::head_dim, &limits::rope_base,
-    &limits::rope_position, &limits::rope_test_position, &limits::rope_test_positions, &limits::decay_max_distance, &limits::factor, &limits::original_len,
+    &limits::rope_position, &limits::rope_test_position, &limits::rope_test_positions, &limits::scale_position,
+    &limits::scale_positions, &limits::needle_margin, &limits::needle_spread, &limits::ssmax_s, &limits::train_length,
+    &limits::attn_scale, &limits::scale_max_log10, &limits::floor_scale, &limits::decay_max_distance, &limits::factor, &limits::original_len,
     &limits::target_len, &limits::beta_fast, &limits::beta_slow, &limits::low_freq_factor,
     &limits::high_freq_factor, &limits::precision_max_position, &limits::precision_points,
     &limits::export_max_distance, &limits::context_len, &limits::rotary_fraction,
