@@ -7,6 +7,7 @@
 // all generated from this list (docs/architecture.md).
 #pragma once
 #include "app/model/pages/alibi_page.hpp"
+#include "app/model/pages/attention_scale_page.hpp"
 #include "app/model/pages/basics_page.hpp"
 #include "app/model/pages/context_extension_page.hpp"
 #include "app/model/pages/criteria_page.hpp"
@@ -26,6 +27,7 @@
   PAGE(rope_clocks, RopeClocksOptions)              \
   PAGE(rope_decay, RopeDecayOptions)                \
   PAGE(context_extension, ContextExtensionOptions)  \
+  PAGE(attention_scale, AttentionScaleOptions)      \
   PAGE(mrope, MropeOptions)                         \
   PAGE(alibi, AlibiOptions)                         \
   PAGE(t5_shaw, T5ShawOptions)                      \

@@ -18,7 +18,7 @@ const site = path.resolve(args.site || 'build-web/site');
 const out = args.out || fs.mkdtempSync(path.join(os.tmpdir(), 'peviz-web-'));
 fs.mkdirSync(out, {recursive: true});
 const CHROMIUM = '/usr/bin/chromium';
-const PAGES = ['basics', 'rope-clocks', 'rope-decay', 'context-extension', 'mrope', 'alibi', 't5-shaw', 'distance',
+const PAGES = ['basics', 'rope-clocks', 'rope-decay', 'context-extension', 'attention-scale', 'mrope', 'alibi', 't5-shaw', 'distance',
                'linear-shift', 'criteria', 'learned', 'precision', 'lab'];
 const LESSON = 'positional-encodings';
 const WIDTH = 1280, HEIGHT = 720;

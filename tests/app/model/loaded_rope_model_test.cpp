@@ -24,7 +24,7 @@ using namespace peviz::app;
 namespace {
 
 constexpr Page kRopePages[] = {Page::rope_clocks, Page::rope_decay, Page::context_extension, Page::distance_chart,
-                               Page::precision};
+                               Page::precision, Page::attention_scale};
 
 std::string config(const std::string& name) { return model_config_fixture(name).string(); }
 std::string caption(const AppState& s, Page p) { return page_model(p).caption(s); }
@@ -55,7 +55,7 @@ TEST_CASE("the RoPE pages are the ones that take a model, and only the context-e
   update_rope_pages(s);
   CHECK(follows(s, Page::context_extension));
   CHECK(names(caption(s, Page::context_extension), "llama-3.1-8b-instruct"));
-  for (Page p : {Page::rope_clocks, Page::rope_decay, Page::distance_chart, Page::precision}) {
+  for (Page p : {Page::rope_clocks, Page::rope_decay, Page::distance_chart, Page::precision, Page::attention_scale}) {
     CHECK_FALSE(follows(s, p));
     CHECK_FALSE(names(caption(s, p), "llama"));
   }
