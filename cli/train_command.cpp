@@ -35,6 +35,7 @@ struct TrainCommand {
   TrainSettings settings;
   std::string task = "copy";
   std::string pe = "all";
+  std::string length_scale = "none";
   std::string seeds;  // "" = --seed alone; "0,1,2" a list; "3" a count from --seed
   int threads = int(limits::train_threads.fallback);
   std::string out;  // run.safetensors; several runs: a set named by train::experiment_file_names
@@ -223,6 +224,8 @@ void run_train(TrainCommand& c) {
   if (!c.format.empty()) throw ParamError("format", "goes with --list-encodings or --list-tasks");
   if (!train::parse_task(c.task, c.settings.task))
     throw ParamError("task", "must be " + train::task_names() + ", got '" + c.task + "'");
+  if (!train::parse_length_scale(c.length_scale, c.settings.length_scale))
+    throw ParamError("length-scale", "must be none, ssmax or logn, got '" + c.length_scale + "'");
   const std::vector<PositionEncoding> encodings = parse_encodings(c.pe);
   const std::vector<std::uint64_t> seeds = parse_seeds(c.seeds, c.settings.seed);
   check_int(limits::train_threads, c.threads);
@@ -303,6 +306,11 @@ void register_train(CLI::App& app) {
       ->capture_default_str();
   sub->add_option("--dropout", s.dropout, "Dropout on the attention probabilities and both residual branches in "
                                           "training, " + range_text(limits::train_dropout) + "; 0 = off (docs/lab.md)")
+      ->capture_default_str();
+  sub->add_option("--length-scale", c->length_scale, "none | ssmax | logn: the attention logits of a query that sees n "
+                                                    "keys times s ln n (SSMax, s trained per layer and head) or "
+                                                    "max(1, ln n / ln L) (log-n, L the longest training sequence) "
+                                                    "(docs/lab.md)")
       ->capture_default_str();
   sub->add_option("--threads", c->threads, "Threads: runs trained in parallel; a thread with no run left computes half of a running run's larger loops (results do not depend on it)")
       ->capture_default_str();

@@ -96,19 +96,44 @@ namespace {
 // The float exps run over the whole block at once, so that they fill whole vectors: each row's scores are shifted by
 // the row's max first (the same subtraction the exp of the shifted score did), the values above the diagonal (the
 // bare products, finite) go through the exp too, and are zeroed after.
+// The length scale of row i (n = i + 1 keys; model.hpp LengthScale): SSMax's s_h ln n, log-n's max(1, ln n / ln L),
+// else 1. ln n in double, rounded once to T.
 template <class T>
-[[gnu::always_inline]] inline void bias_mask_softmax_body(T* __restrict P, int L, int h, T scale,
-                                                          const AttentionBias<T>& bias, const T* __restrict fire) {
+T length_scale_of(const AttentionBias<T>& bias, int h, int i) {
+  const double ln_n = std::log(double(i) + 1.0);
+  if (bias.ssmax_s) return bias.ssmax_s[h] * T(ln_n);
+  if (bias.logn_length > 0) return T(std::max(1.0, ln_n / std::log(bias.logn_length)));
+  return T(1);
+}
+template <class T>
+bool has_length_scale(const AttentionBias<T>& bias) { return bias.ssmax_s || bias.logn_length > 0; }
+
+// Row i of one [L, L] block of products q.k, j <= i, to the biased scores u: times the scale, plus the bias (fire:
+// this block's FIRE bias).
+template <class T>
+[[gnu::always_inline]] inline void bias_row(T* __restrict row, int i, int L, int h, T scale, const AttentionBias<T>& bias,
+                                            const T* __restrict fire) {
   const double* __restrict slopes = bias.alibi_slopes;
   const T* __restrict t5 = bias.t5_table ? bias.t5_table + h * bias.t5_buckets : nullptr;
   const int* __restrict bucket = bias.t5_bucket;
+  for (int j = 0; j <= i; ++j) {
+    row[j] *= scale;
+    if (slopes) row[j] -= T(slopes[h] * double(i - j));  // Press et al. 2022
+    if (t5) row[j] += t5[bucket[i - j]];
+    if (fire) row[j] += fire[std::size_t(i) * std::size_t(L) + std::size_t(j)];
+  }
+}
+
+template <class T>
+[[gnu::always_inline]] inline void bias_mask_softmax_body(T* __restrict P, int L, int h, T scale,
+                                                          const AttentionBias<T>& bias, const T* __restrict fire) {
+  const bool length_scaled = has_length_scale(bias);
   for (int i = 0; i < L; ++i) {
     T* __restrict row = P + std::size_t(i) * std::size_t(L);
-    for (int j = 0; j <= i; ++j) {
-      row[j] *= scale;
-      if (slopes) row[j] -= T(slopes[h] * double(i - j));  // Press et al. 2022
-      if (t5) row[j] += t5[bucket[i - j]];
-      if (fire) row[j] += fire[std::size_t(i) * std::size_t(L) + std::size_t(j)];
+    bias_row(row, i, L, h, scale, bias, fire);
+    if (length_scaled) {
+      const T c = length_scale_of(bias, h, i);
+      for (int j = 0; j <= i; ++j) row[j] *= c;
     }
     const T zmax = *std::max_element(row, row + i + 1);
     if constexpr (std::is_same_v<T, float>) {
@@ -246,6 +271,32 @@ void scale_head(T* rows, std::size_t ld, int L, int hd, T scale) {
     for (std::size_t c = 0; c < std::size_t(hd); ++c) rows[i * ld + c] *= scale;
 }
 
+// dz (the gradient of the scaled scores z = c_i u) to du = c_i dz in place; with SSMax, ds_h += sum_i ln(i + 1)
+// sum_j dz_ij u_ij first, u recomputed into U (q k^T, then bias_row: the forward's bits).
+template <class T>
+void length_scale_backward(T* dS, const AttentionBiasGrads<T>& dbias, const T* q, int C, int hd, int L, int h,
+                           T scale, const AttentionBias<T>& bias, std::size_t att_offset, T* U) {
+  if (dbias.ssmax_s) {
+    gemm(Op::none, Op::none, L, L, hd, T(1), q, 3 * C, transposed_head(q + C, std::size_t(3 * C), L, hd), L, T(0), U, L);
+    const T* fire = bias.fire ? bias.fire + att_offset : nullptr;
+    T ds = 0;
+    for (int i = 1; i < L; ++i) {  // row 0: ln 1 = 0
+      T* u = U + std::size_t(i) * std::size_t(L);
+      bias_row(u, i, L, h, scale, bias, fire);
+      const T* d = dS + std::size_t(i) * std::size_t(L);
+      T row = 0;
+      for (int j = 0; j <= i; ++j) row += d[j] * u[j];
+      ds += T(std::log(double(i) + 1.0)) * row;
+    }
+    dbias.ssmax_s[h] += ds;
+  }
+  for (int i = 0; i < L; ++i) {
+    const T c = length_scale_of(bias, h, i);
+    T* d = dS + std::size_t(i) * std::size_t(L);
+    for (int j = 0; j <= i; ++j) d[j] *= c;
+  }
+}
+
 // The longest sequence's [L, L] block: the size of one core's scratch block.
 std::size_t block_size(const PackedBatch& b) {
   const int longest = b.n_seqs() > 0 ? *std::max_element(b.seq_len.begin(), b.seq_len.end()) : 0;
@@ -322,6 +373,8 @@ void attention_backward(T* dqkv, const AttentionBiasGrads<T>& dbias, const T* do
     }
     gemm(Op::transpose, Op::none, L, hd, L, T(1), weights, L, dO, C, T(0), dq + 2 * C, 3 * C);  // dV = P^T dO
     softmax_backward(dS, P, L);
+    if (has_length_scale(bias))
+      length_scale_backward(dS, dbias, q, C, hd, L, h, scale, bias, att_offset, scratch + (4 + core) * block);
     for (int i = 0; i < L; ++i) {  // the trained biases' gradients: dS's, row by row
       const T* d = dS + std::size_t(i) * std::size_t(L);
       if (dbias.t5_table)

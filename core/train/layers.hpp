@@ -101,12 +101,17 @@ struct AttentionBias {
   const int* t5_bucket = nullptr;        // [distance i - j] -> bucket, core's causal buckets
   int t5_buckets = 0;
   const T* fire = nullptr;               // laid out as the probabilities (attention_offsets), j <= i
+  // The length scale of row i (n = i + 1 keys) on the whole logit row, after the biases (model.hpp LengthScale):
+  // SSMax's s_h ln n with this layer's s, or log-n's max(1, ln n / ln logn_length); neither when both are unset.
+  const T* ssmax_s = nullptr;            // [heads]
+  double logn_length = 0;
 };
 // Where attention_backward accumulates the gradient of a trained bias (null: the encoding has none).
 template <class T>
 struct AttentionBiasGrads {
   T* t5_table = nullptr;  // [heads, buckets]
   T* fire = nullptr;      // the layout of AttentionBias::fire
+  T* ssmax_s = nullptr;   // [heads], this layer's
 };
 
 // Offsets of each sequence's [heads, L, L] probability block in an attention buffer.
@@ -116,13 +121,15 @@ std::vector<int> attention_offsets(const PackedBatch& b, int heads);
 // head_dim = C / heads); att receives the softmax probabilities (zero above the diagonal) of every
 // sequence and head at attention_offsets; out is [N, C]. Scores are q.k / sqrt(head_dim) + bias. With dropout on,
 // V is multiplied by the probabilities times the mask's factors (dropout.hpp: element att_offset + i L + j), att
-// keeps them unmasked, and scratch holds 2 L*L values for the longest sequence (one block per core).
+// keeps them unmasked, and scratch holds 2 L*L values for the longest sequence (one block per core). A length scale
+// multiplies row i of the biased scores by its factor before the softmax.
 template <class T>
 void attention_forward(T* out, T* att, const T* qkv, const PackedBatch& b, const AttentionBias<T>& bias, int C,
                        int heads, const DropoutMask& dropout = {}, T* scratch = nullptr);
 // Writes dqkv (each row belongs to one sequence, each column to one head: one source per value) and
 // accumulates into the trained bias's gradient (dbias); scratch holds at least 2 L*L values for the longest sequence
-// (one block per core when the heads are split), 4 L*L with dropout (the forward's mask, recomputed).
+// (one block per core when the heads are split), 4 L*L with dropout (the forward's mask, recomputed), 6 L*L with SSMax
+// (the biased scores before the scale, recomputed: ds_h = sum_i ln(i + 1) sum_j dz_ij u_ij).
 template <class T>
 void attention_backward(T* dqkv, const AttentionBiasGrads<T>& dbias, const T* dout, const T* qkv, const T* att,
                         const PackedBatch& b, const AttentionBias<T>& bias, int C, int heads, T* scratch,

@@ -17,7 +17,7 @@ namespace {
 constexpr std::string_view kParamNames[kParamCount] = {
     "wte", "wpe", "t5_bias", "ln1w", "ln1b", "qkvw", "qkvb", "attprojw", "attprojb", "ln2w",
     "ln2b", "fcw", "fcb",    "fcprojw", "fcprojb", "lnfw", "lnfb", "headw", "headb", "fire_w1", "fire_b1",
-    "fire_w2", "fire_c", "fire_threshold"};
+    "fire_w2", "fire_c", "fire_threshold", "ssmax_s"};
 
 // The table is indexed by the enum.
 static_assert([] {
@@ -102,6 +102,13 @@ void init_fire(Model<T>& m, std::uint64_t seed) {
   m.fire_dbias.assign(m.att_capacity, T(0));
 }
 
+// SSMax's s at 1 / ln(learned_len): at the longest training sequence the scale starts at 1, the plain softmax's.
+template <class T>
+void init_ssmax(Model<T>& m) {
+  if (m.config.length_scale != LengthScale::ssmax) return;
+  std::fill_n(m.param(Param::ssmax_s), m.layout.size(Param::ssmax_s), T(1.0 / std::log(double(m.config.learned_len))));
+}
+
 template <class T>
 FireWeights<T> fire_weights(const Model<T>& m) {
   return {.w1 = m.param(Param::fire_w1), .b1 = m.param(Param::fire_b1), .w2 = m.param(Param::fire_w2),
@@ -134,6 +141,14 @@ AttentionBias<T> attention_bias(const Model<T>& m) {
     bias.t5_buckets = m.config.t5_buckets;
   }
   if (mechanism_of(m.config.pe) == PositionMechanism::interpolated_bias) bias.fire = m.fire_bias.data();
+  if (m.config.length_scale == LengthScale::logn) bias.logn_length = double(m.config.learned_len);
+  return bias;
+}
+
+// The bias of layer l: SSMax's s are per layer.
+template <class T>
+AttentionBias<T> layer_bias(const Model<T>& m, AttentionBias<T> bias, int l) {
+  if (m.config.length_scale == LengthScale::ssmax) bias.ssmax_s = m.param(Param::ssmax_s) + std::size_t(l * m.config.heads);
   return bias;
 }
 
@@ -166,6 +181,17 @@ std::vector<float> sinusoidal_lab_table(int positions, int d_model) {
 }
 
 std::string_view to_string(PositionEncoding pe) { return lab_encoding_info(pe).name; }
+
+std::string_view to_string(LengthScale s) { return kLengthScaleNames[std::size_t(s)]; }
+
+bool parse_length_scale(std::string_view s, LengthScale& out) {
+  for (std::size_t i = 0; i < std::size(kLengthScaleNames); ++i)
+    if (kLengthScaleNames[i] == s) {
+      out = LengthScale(i);
+      return true;
+    }
+  return false;
+}
 
 PositionEncoding mechanism_encoding(PositionEncoding pe) {
   const LabEncodingInfo& info = lab_encoding_info(pe);
@@ -227,6 +253,7 @@ std::vector<std::size_t> param_shape(const ModelConfig& c, Param p) {
     case Param::fire_w1: case Param::fire_b1: return {fire ? std::size_t(kFireHidden) : 0};
     case Param::fire_w2: return {fire ? std::size_t(c.heads) : 0, std::size_t(kFireHidden)};
     case Param::fire_c: case Param::fire_threshold: return {fire ? std::size_t(1) : 0};
+    case Param::ssmax_s: return {c.length_scale == LengthScale::ssmax ? L : 0, std::size_t(c.heads)};
     case Param::qkvw: return {L, 3 * d, d};
     case Param::qkvb: return {L, 3 * d};
     case Param::attprojw: return {L, d, d};
@@ -264,10 +291,12 @@ Model<T> make_model(const ModelConfig& c, int token_capacity, std::size_t att_ca
   m.grad_act_offset = act_offsets(c, std::size_t(token_capacity), 0);
   m.acts.assign(m.act_offset.back(), T(0));
   m.grad_acts.assign(m.grad_act_offset.back(), T(0));
-  m.scratch.assign(4 * std::size_t(c.max_positions) * std::size_t(c.max_positions), T(0));  // attention
+  const std::size_t blocks = c.length_scale == LengthScale::ssmax ? 6 : 4;  // attention (layers.hpp)
+  m.scratch.assign(blocks * std::size_t(c.max_positions) * std::size_t(c.max_positions), T(0));
   m.weight_t.assign(std::size_t(c.d_model) * std::size_t(std::max(4 * c.d_model, c.vocab)), T(0));  // matmul_forward
   init_weights(m, seed);
   init_fire(m, seed);
+  init_ssmax(m);
   init_position_tables(m);
   return m;
 }
@@ -292,7 +321,7 @@ double model_forward(Model<T>& m, const PackedBatch& b) {
     matmul_forward(A(Act::qkv), A(Act::ln1), m.param(Param::qkvw) + L * 3 * pd * pd, m.param(Param::qkvb) + L * 3 * pd, n,
                    d, 3 * d, m.weight_t.data());
     if (mechanism_of(c.pe) == PositionMechanism::qk_rotation) rope_forward(A(Act::qkv), b, m.rope, d, c.heads);
-    attention_forward(A(Act::atty), A(Act::att), A(Act::qkv), b, bias, d, c.heads,
+    attention_forward(A(Act::atty), A(Act::att), A(Act::qkv), b, layer_bias(m, bias, l), d, c.heads,
                       m.dropout.mask(l, DropoutSite::attention), m.scratch.data());
     // With dropout a branch's product is made alone, then masked and added to the residual stream.
     const DropoutMask branch2 = m.dropout.mask(l, DropoutSite::attention_branch);
@@ -367,8 +396,9 @@ void model_backward(Model<T>& m, const PackedBatch& b) {
     matmul_backward(G(Act::atty, l), m.grad(Param::attprojw) + L * pd * pd, m.grad(Param::attprojb) + L * pd,
                     branch2.on() ? G(Act::ln2, l) : G(Act::residual2, l), A(Act::atty, l),
                     m.param(Param::attprojw) + L * pd * pd, n, d, d);
-    attention_backward(G(Act::qkv, l), dbias, G(Act::atty, l), A(Act::qkv, l), A(Act::att, l), b, bias, d, c.heads,
-                       m.scratch.data(), m.dropout.mask(l, DropoutSite::attention));
+    if (c.length_scale == LengthScale::ssmax) dbias.ssmax_s = m.grad(Param::ssmax_s) + L * std::size_t(c.heads);
+    attention_backward(G(Act::qkv, l), dbias, G(Act::atty, l), A(Act::qkv, l), A(Act::att, l), b,
+                       layer_bias(m, bias, l), d, c.heads, m.scratch.data(), m.dropout.mask(l, DropoutSite::attention));
     if (mechanism_of(c.pe) == PositionMechanism::qk_rotation) rope_backward(G(Act::qkv, l), b, m.rope, d, c.heads);
     matmul_backward(G(Act::ln1, l), m.grad(Param::qkvw) + L * 3 * pd * pd, m.grad(Param::qkvb) + L * 3 * pd,
                     G(Act::qkv, l), A(Act::ln1, l), m.param(Param::qkvw) + L * 3 * pd * pd, n, d, 3 * d);

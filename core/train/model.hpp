@@ -112,6 +112,19 @@ bool parse_position_encoding(std::string_view s, PositionEncoding& out);
 inline constexpr std::string_view kClassicGroup = "all", kFixesGroup = "fixes";
 bool parse_encoding_group(std::string_view s, std::vector<PositionEncoding>& out);
 
+// How the attention logits of a query that sees n keys (n = its index in its sequence + 1) are scaled before the
+// softmax (docs/attention-scale.md; core/models/attention_scale.hpp draws the same factors):
+//   none   1
+//   ssmax  s_h ln n, s trained per layer and head (Nakanishi 2025, Scalable-Softmax); s starts at 1 / ln learned_len,
+//          so that at the longest training sequence the model starts as the plain softmax
+//   logn   max(1, ln n / ln learned_len) (Qwen's log-n attention, L = the longest training sequence)
+// The factor multiplies the whole logit row (q.k / sqrt(d) plus any position bias), as SSMax multiplies the
+// softmax's input.
+enum class LengthScale { none, ssmax, logn };
+inline constexpr std::string_view kLengthScaleNames[] = {"none", "ssmax", "logn"};
+std::string_view to_string(LengthScale s);
+bool parse_length_scale(std::string_view s, LengthScale& out);
+
 // A model's shape. model_config(TrainSettings) derives it from a run's settings (whose defaults and ranges are the
 // limits table's); the values here are a small model for tests that build one directly.
 struct ModelConfig {
@@ -126,6 +139,7 @@ struct ModelConfig {
   double rope_base = 10000;
   int t5_buckets = 32;       // T5: causal buckets (core's t5_relative_position_bucket), one table for all layers
   int t5_max_distance = 128;
+  LengthScale length_scale = LengthScale::none;
   int head_dim() const { return d_model / heads; }
   // Rows of the position table or rotation: position_range with sampled ids, else learned_len for a trainable
   // table and max_positions for the others. A position id must be below it.
@@ -136,12 +150,13 @@ struct ModelConfig {
 // that every other tensor keeps its seed (tensor_seed in model.cpp hashes the position in this list).
 enum class Param {
   wte, wpe, t5_bias, ln1w, ln1b, qkvw, qkvb, attprojw, attprojb, ln2w, ln2b, fcw, fcb, fcprojw, fcprojb, lnfw,
-  lnfb, headw, headb, fire_w1, fire_b1, fire_w2, fire_c, fire_threshold, count
+  lnfb, headw, headb, fire_w1, fire_b1, fire_w2, fire_c, fire_threshold, ssmax_s, count
 };
 inline constexpr int kParamCount = int(Param::count);
 // Names used in saved runs ("wte", "wpe", "t5_bias", "fire_w1", ..., "ln1w", ...).
 std::string_view param_name(Param p);
-// Shape of each tensor (zero elements when the encoding does not use it: wpe, t5_bias, fire_*).
+// Shape of each tensor (zero elements when the encoding does not use it: wpe, t5_bias, fire_*; ssmax_s [layers,
+// heads] only with LengthScale::ssmax).
 std::vector<std::size_t> param_shape(const ModelConfig& c, Param p);
 
 struct ParamLayout {

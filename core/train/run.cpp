@@ -202,6 +202,7 @@ ModelConfig model_config(const TrainSettings& s) {
   c.learned_len = longest_training_sequence(s);  // max_len = the longest training sequence
   c.max_positions = longest_sequence(s);
   c.rope_base = s.rope_base;
+  c.length_scale = s.length_scale;
   if (sampler_of(s.pe) != PositionSampler::contiguous) c.position_range = s.position_range;
   return c;  // T5: 32 causal buckets, max distance 128 (ModelConfig defaults, as T5)
 }

@@ -51,6 +51,9 @@ struct TrainSettings {
   // Dropout's probability on the attention probabilities and on both residual branches, in training steps only
   // (dropout.hpp: its mask, the same bits whatever the thread count). 0: off.
   double dropout = limits::train_dropout.fallback;
+  // The attention logits' length scale (model.hpp LengthScale): none, SSMax with s trained per layer and head, or
+  // log-n past the longest training sequence.
+  LengthScale length_scale = LengthScale::none;
 
   bool operator==(const TrainSettings&) const = default;
 };

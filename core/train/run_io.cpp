@@ -130,6 +130,7 @@ nlohmann::ordered_json run_summary_json(const TrainRun& run) {
           {"final_loss", s.loss.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(s.loss.back())},
           {"exact_match", exact}};
   if (s.diverged_at > 0) j["diverged_at"] = s.diverged_at;
+  if (t.length_scale != LengthScale::none) j["length_scale"] = to_string(t.length_scale);  // only when on
   return j;
 }
 
@@ -233,6 +234,7 @@ std::map<std::string, std::string> settings_metadata(const TrainSettings& s) {
   TrainSettings t = s;
   for (const char* key : kOptionalReals)
     if (optional_real(t, key) != 0) m[key] = shortest(optional_real(t, key));
+  if (s.length_scale != LengthScale::none) m["length-scale"] = std::string(to_string(s.length_scale));  // only when on
   return m;
 }
 
@@ -245,6 +247,8 @@ TrainSettings settings_from_metadata(const std::map<std::string, std::string>& m
   }
   for (const char* key : kOptionalReals)
     if (m.count(key)) optional_real(s, key) = real_field(m, key, param);
+  if (const auto it = m.find("length-scale"); it != m.end() && !parse_length_scale(it->second, s.length_scale))
+    throw ParamError(param, "__metadata__ 'length-scale' must be none, ssmax or logn, got '" + it->second + "'");
   validate_shape(s);  // a run trained beyond peviz's own limits (the PyTorch twin) still opens for viewing
   return s;
 }

@@ -14,8 +14,23 @@
 #include "run_peviz.hpp"
 
 namespace {
+
 const std::string kSmall = "train --steps 20 --test-samples 5 --d-model 16 --batch 4 --train-max 4 --test-max 8 ";
+
+// `peviz <args>` on one thread and on two: both succeed and print the same JSON line but for its speed, returned.
+nlohmann::json same_on_one_and_two_threads(const std::string& args) {
+  const RunResult one = run_peviz(args + " --threads 1"), two = run_peviz(args + " --threads 2");
+  REQUIRE(one.code == 0);
+  REQUIRE(two.code == 0);
+  nlohmann::json a = nlohmann::json::parse(one.out), b = nlohmann::json::parse(two.out);
+  CHECK(a["steps_per_s"].is_number());
+  a.erase("steps_per_s");
+  b.erase("steps_per_s");
+  CHECK(a.dump() == b.dump());
+  return a;
 }
+
+}  // namespace
 
 TEST_CASE("peviz train prints one JSON object per encoding, null where not defined") {
   const RunResult r = run_peviz(kSmall + "--pe rope,learned --threads 2");
@@ -68,6 +83,7 @@ TEST_CASE("peviz train refuses bad flags with one line and exit 2") {
   check_refused("train --threads 0", "peviz: --threads: must be an integer in [1, 64], got 0");
   check_refused("train --ema 1", "peviz: --ema: must be a finite number in [0, 0.9999], got 1");
   check_refused("train --dropout 0.95", "peviz: --dropout: must be a finite number in [0, 0.9], got 0.95");
+  check_refused("train --length-scale softmax", "peviz: --length-scale: must be none, ssmax or logn, got 'softmax'");
   check_refused("train --train-max 5 --test-max 21", "peviz: --test-max: must be at most 4 x train-max (20), got 21");
   // Before any training: a missing folder, and one nobody may create files in (root included).
   check_refused("train --pe rope --out /nonexistent/run.safetensors", "peviz: --out: cannot write /nonexistent/run.safetensors: "
@@ -227,14 +243,7 @@ TEST_CASE("peviz train prints the same JSON on 1 and 2 threads, for every encodi
   for (const peviz::train::PositionEncoding encoding : peviz::train::kAllPositionEncodings) {
     const std::string pe(peviz::train::to_string(encoding));
     INFO(pe);
-    const RunResult one = run_peviz(run + pe + " --threads 1"), two = run_peviz(run + pe + " --threads 2");
-    REQUIRE(one.code == 0);
-    REQUIRE(two.code == 0);
-    nlohmann::json a = nlohmann::json::parse(one.out), b = nlohmann::json::parse(two.out);
-    CHECK(a["steps_per_s"].is_number());
-    a.erase("steps_per_s");
-    b.erase("steps_per_s");
-    CHECK(a.dump() == b.dump());
+    same_on_one_and_two_threads(run + pe);
   }
 }
 
@@ -243,15 +252,25 @@ TEST_CASE("peviz train with EMA and dropout prints the same JSON on 1 and 2 thre
   for (const std::string pe : {"rope", "fire"}) {
     INFO(pe);
     const std::string on = " --ema 0.9 --dropout 0.2";
-    const RunResult one = run_peviz(run + pe + on + " --threads 1"), two = run_peviz(run + pe + on + " --threads 2");
-    REQUIRE(one.code == 0);
-    REQUIRE(two.code == 0);
-    nlohmann::json a = nlohmann::json::parse(one.out), b = nlohmann::json::parse(two.out);
-    a.erase("steps_per_s");
-    b.erase("steps_per_s");
-    CHECK(a.dump() == b.dump());
+    const nlohmann::json a = same_on_one_and_two_threads(run + pe + on);
     const RunResult off = run_peviz(run + pe + " --threads 1");
     REQUIRE(off.code == 0);
     CHECK(nlohmann::json::parse(off.out)["final_loss"] != a["final_loss"]);  // they change the run
+  }
+}
+
+TEST_CASE("peviz train with a length scale: the same JSON on 1 and 2 threads, named in it", "[simd]") {
+  const std::string run = "train --steps 12 --test-samples 8 --d-model 64 --batch 32 --train-max 10 --test-max 20 --pe rope";
+  const RunResult off = run_peviz(run + " --threads 1");
+  REQUIRE(off.code == 0);
+  CHECK_FALSE(nlohmann::json::parse(off.out).contains("length_scale"));  // off: the line as before
+  for (const std::string scale : {"ssmax", "logn"}) {
+    INFO(scale);
+    const nlohmann::json a = same_on_one_and_two_threads(run + " --length-scale " + scale);
+    CHECK(a["length_scale"] == scale);
+    // SSMax scales every row; log-n is 1 up to the longest training sequence, so training is the plain run's.
+    const nlohmann::json plain_loss = nlohmann::json::parse(off.out)["final_loss"];
+    if (scale == "ssmax") CHECK(a["final_loss"] != plain_loss);
+    else CHECK(a["final_loss"] == plain_loss);
   }
 }

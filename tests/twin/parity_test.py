@@ -67,7 +67,11 @@ SETTINGS = [["--test-samples", "10"],
             ["--task", "add", "--steps", "5", "--warmup", "2", "--test-samples", "10", "--batch", "8", "--train-max", "6",
              "--test-max", "12", "--seed", "1"],
             ["--pe", "nope,sinusoidal,learned,coupled-rope,alibi,t5,fire", "--test-samples", "10", "--ema", "0.9",
-             "--dropout", "0.2", "--seed", "5"]]
+             "--dropout", "0.2", "--seed", "5"],
+            ["--pe", "nope,rope,alibi,t5,fire", "--length-scale", "ssmax", "--steps", "5", "--warmup", "2",
+             "--test-samples", "10", "--batch", "8", "--train-max", "6", "--test-max", "12", "--seed", "2"],
+            ["--pe", "nope,rope,alibi,t5,fire", "--length-scale", "logn", "--steps", "5", "--warmup", "2",
+             "--test-samples", "10", "--batch", "8", "--train-max", "6", "--test-max", "12", "--seed", "4"]]
 
 
 def aten_capability():

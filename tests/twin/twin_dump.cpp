@@ -62,6 +62,8 @@ TrainSettings settings_of(const nlohmann::json& j, const nlohmann::json& run) {
   s.position_range = t.at("position_range");
   s.ema_decay = t.at("ema_decay");
   s.dropout = t.at("dropout");
+  if (!parse_length_scale(t.at("length_scale").get<std::string>(), s.length_scale))
+    throw std::runtime_error("settings.json: unknown length_scale");
   validate(s);
   return s;
 }

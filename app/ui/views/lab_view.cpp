@@ -118,6 +118,14 @@ void settings_controls(AppState& s, LabOptions& o, bool training) {
   page_slider(s, kLabPage, "dropout", t.dropout, limits::train_dropout);
   hint("In training only: each attention probability and each value of both residual branches is zeroed with this "
        "probability, the rest scaled by 1 / (1 - p). 0 = off.");
+  int scale = int(t.length_scale);
+  if (names_combo("length scale", scale, train::kLengthScaleNames)) {
+    t.length_scale = train::LengthScale(scale);
+    s.pages.mark(kLabPage);
+  }
+  hint("The attention logits of a query that sees n keys: unscaled, times s ln n with s trained per layer and head "
+       "(SSMax, Nakanishi 2025), or times max(1, ln n / ln L) past the longest training sequence L (log-n). The "
+       "Softmax page draws both.");
   if (ImGui::InputScalar("seed##lab", ImGuiDataType_U64, &t.seed)) s.pages.mark(kLabPage);
   page_slider(s, kLabPage, "seeds", o.seeds, limits::train_seeds);
   hint("Runs per encoding, seeds seed, seed + 1, ...: the charts draw each encoding's mean with its min-max band.");

@@ -49,7 +49,7 @@ TABLE_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "lab_table
 # Parameter tensors in peviz's buffer order (core/train/model.hpp Param).
 PARAMS = ["wte", "wpe", "t5_bias", "ln1w", "ln1b", "qkvw", "qkvb", "attprojw", "attprojb", "ln2w", "ln2b",
           "fcw", "fcb", "fcprojw", "fcprojb", "lnfw", "lnfb", "headw", "headb", "fire_w1", "fire_b1", "fire_w2",
-          "fire_c", "fire_threshold"]
+          "fire_c", "fire_threshold", "ssmax_s"]
 FIRE_HIDDEN, FIRE_MIN_C, FIRE_MIN_THRESHOLD = 32, 1e-3, 1.0  # core/train/fire.hpp
 OPTIONAL_REALS = {"ema": "ema_decay", "dropout": "dropout"}  # run_io.cpp: in a run file only when not 0
 
@@ -131,6 +131,8 @@ def param_shapes(cfg):
     if pe == "fire":
         shapes.update({"fire_w1": [FIRE_HIDDEN], "fire_b1": [FIRE_HIDDEN], "fire_w2": [cfg["heads"], FIRE_HIDDEN],
                        "fire_c": [1], "fire_threshold": [1]})
+    if cfg.get("length_scale", "none") == "ssmax":
+        shapes["ssmax_s"] = [L, cfg["heads"]]
     return [(name, shapes[name]) for name in PARAMS if shapes.get(name) is not None]
 
 
@@ -162,6 +164,15 @@ class LabModel(torch.nn.Module):
             self.register_buffer("t5_index", torch.tensor(table)[distance])
         elif self.kind not in ("nope", "learned", "fire"):  # these three need their parameters only
             raise ValueError(f"the twin builds no model {self.kind!r} (peviz's table gives it to {cfg['pe']})")
+        # The length scale of row i (model.hpp LengthScale): ln(i + 1) and log-n's factor in double, rounded once.
+        self.length_scale = cfg.get("length_scale", "none")
+        ln_n = torch.log(torch.arange(1, P + 1, dtype=torch.float64))
+        if self.length_scale == "ssmax":
+            self.register_buffer("ln_n", ln_n.to(dtype))
+        elif self.length_scale == "logn":
+            self.register_buffer("logn", (ln_n / math.log(cfg["learned_len"])).clamp(min=1.0).to(dtype))
+        elif self.length_scale != "none":
+            raise ValueError(f"the twin knows no length scale {self.length_scale!r}")
 
     def embed(self, tokens, positions):
         x = self.wte[tokens]
@@ -207,6 +218,10 @@ class LabModel(torch.nn.Module):
             scores = scores + self.t5_bias[:, self.t5_index[:T, :T]]
         if fire is not None:
             scores = scores + fire
+        if self.length_scale == "ssmax":  # the whole row times s_h ln n (attention.cpp length_scale_of)
+            scores = scores * (self.ssmax_s[l][:, None, None] * self.ln_n[:T][None, :, None])
+        elif self.length_scale == "logn":
+            scores = scores * self.logn[:T][None, None, :, None]
         causal = torch.ones(T, T, dtype=torch.bool, device=x.device).tril()
         probs = scores.masked_fill(~causal, float("-inf")).softmax(-1)
         weights = probs if dropout is None else probs * dropout.attention(l, probs.shape, probs.dtype)
@@ -295,7 +310,8 @@ def settings_metadata(cfg):
             "test-samples": str(cfg["test_samples"]), "seed": str(cfg["seed"]), "base": shortest(cfg["rope_base"]),
             "lr": shortest(cfg["lr"]), "warmup": str(cfg["warmup"]),
             **({"position-range": str(cfg["position_range"])} if cfg["positions"] != "contiguous" else {}),
-            **{key: shortest(cfg[field]) for key, field in OPTIONAL_REALS.items() if cfg.get(field, 0) != 0}}
+            **{key: shortest(cfg[field]) for key, field in OPTIONAL_REALS.items() if cfg.get(field, 0) != 0},
+            **({"length-scale": cfg["length_scale"]} if cfg.get("length_scale", "none") != "none" else {})}
 
 
 def run_summary(cfg, result):
@@ -435,7 +451,8 @@ def settings_of_run_file(meta):
                 "batch": i("batch"), "steps": i("steps"), "train_max": i("train-max"), "test_max": i("test-max"),
                 "test_samples": i("test-samples"), "rope_base": float(meta["base"]), "lr": float(meta["lr"]),
                 "warmup": i("warmup"), "position_range": i("position-range") if "position-range" in meta else 0,
-                **{field: float(meta.get(key, 0)) for key, field in OPTIONAL_REALS.items()}}
+                **{field: float(meta.get(key, 0)) for key, field in OPTIONAL_REALS.items()},
+                "length_scale": meta.get("length-scale", "none")}
     longest = 2 * max(settings["train_max"], settings["test_max"]) + 3
     model = {"vocab": VOCAB, "learned_len": 2 * settings["train_max"] + 3, "max_positions": longest,
              "t5_buckets": 32, "t5_max_distance": 128}

@@ -96,6 +96,51 @@ TEST_CASE("whole-model gradient matches finite differences with dropout on (a fi
   }
 }
 
+TEST_CASE("whole-model gradient matches finite differences with SSMax and log-n on every encoding", "[train][model]") {
+  // learned_len 4: the tiny batch's sequences (9 and 7 tokens) pass it, so log-n scales their later rows.
+  for (LengthScale scale : {LengthScale::ssmax, LengthScale::logn})
+    for (PositionEncoding pe : {PositionEncoding::nope, PositionEncoding::rope, PositionEncoding::alibi,
+                                PositionEncoding::t5, PositionEncoding::fire}) {
+      INFO(to_string(scale) << " " << to_string(pe));
+      ModelConfig c = tiny_config_for(pe);
+      c.length_scale = scale;
+      c.learned_len = 4;
+      const PackedBatch b = tiny_batch(pe);
+      Model<double> m = make_model<double>(c, b.n_tokens(), std::size_t(attention_offsets(b, c.heads).back()), 7);
+      if (scale == LengthScale::ssmax) {
+        REQUIRE(m.layout.size(Param::ssmax_s) == 4);  // layers x heads
+        CHECK(m.param(Param::ssmax_s)[3] == Approx(1 / std::log(double(c.learned_len))));
+      }
+      for (std::size_t i = 0; i < m.params.size(); ++i) m.params[i] += 0.3 * std::sin(double(i) * 1.7);
+      const double scaled = model_forward(m, b);
+      model_backward(m, b);
+      const std::vector<double> analytic = m.grads;
+      check_gradient(m.params, analytic, [&] { return model_forward(m, b); });
+      if (scale == LengthScale::ssmax) {  // s really is trained
+        double norm = 0;
+        for (std::size_t i = m.layout.offset[int(Param::ssmax_s)]; i < m.layout.offset[int(Param::ssmax_s) + 1]; ++i)
+          norm += std::abs(analytic[i]);
+        CHECK(norm > 1e-6);
+      }
+      ModelConfig plain = c;  // the same weights without the scale give another loss
+      plain.length_scale = LengthScale::none;
+      Model<double> p = make_model<double>(plain, b.n_tokens(), std::size_t(attention_offsets(b, c.heads).back()), 7);
+      for (std::size_t i = 0; i < p.params.size(); ++i) p.params[i] = m.params[i];
+      CHECK(model_forward(p, b) != scaled);
+    }
+}
+
+TEST_CASE("length scale names round-trip and the model without one has no s", "[train][model]") {
+  for (LengthScale s : {LengthScale::none, LengthScale::ssmax, LengthScale::logn}) {
+    LengthScale back = LengthScale::none;
+    CHECK(parse_length_scale(to_string(s), back));
+    CHECK(back == s);
+  }
+  LengthScale out;
+  CHECK_FALSE(parse_length_scale("temperature", out));
+  CHECK(param_layout(tiny_config(PositionEncoding::rope)).size(Param::ssmax_s) == 0);
+}
+
 TEST_CASE("float and double models agree on the loss", "[train][model]") {
   for (PositionEncoding pe : kAllPositionEncodings) {
     const ModelConfig c = tiny_config_for(pe);

@@ -76,6 +76,15 @@ TEST_CASE("settings go into the file's metadata and come back field by field", "
   CHECK(settings_from_metadata(settings_metadata(s), "x").ema_decay == 0.999);
   CHECK(settings_from_metadata(settings_metadata(s), "x").dropout == 0.125);
   s.ema_decay = s.dropout = 0;
+  CHECK(settings_metadata(s).count("length-scale") == 0);  // off: files as before
+  s.length_scale = LengthScale::ssmax;
+  CHECK(settings_metadata(s).at("length-scale") == "ssmax");
+  CHECK(settings_from_metadata(settings_metadata(s), "x").length_scale == LengthScale::ssmax);
+  auto unknown_scale = settings_metadata(s);
+  unknown_scale["length-scale"] = "cubic";
+  CHECK(param_error_of([&] { settings_from_metadata(unknown_scale, "x"); }) ==
+        "x: __metadata__ 'length-scale' must be none, ssmax or logn, got 'cubic'");
+  s.length_scale = LengthScale::none;
   auto broken = settings_metadata(s);
   broken["task"] = "juggle";
   CHECK(param_error_of([&] { settings_from_metadata(broken, "x"); }) == "x: unknown task juggle");
@@ -131,5 +140,23 @@ TEST_CASE("an addition run reopens with its task, accuracies, answers and couple
   CHECK(loaded->greedy_answer(8, 2) == run.greedy_answer(8, 2));
   CHECK(run.greedy_answer(8, 2).size() == 10u);  // c0..c8 and EOS
   CHECK(loaded->test_position_ids(8, 2) == coupled_positions(Task::add, 8, 0));
+  std::remove(path.c_str());
+}
+
+TEST_CASE("an SSMax run reopens bit for bit with its s per layer and head in the file", "[train][run_io]") {
+  TrainSettings settings = tiny_run(PositionEncoding::rope, 2);
+  settings.length_scale = LengthScale::ssmax;
+  TrainRun run(settings);
+  run.train(std::atomic<bool>{false});
+  const std::string path = unique_temp_path("ssmax-run.safetensors");
+  save_run(run, path);
+  const auto loaded = load_run(path);
+  CHECK(loaded->settings().length_scale == LengthScale::ssmax);
+  CHECK(same_bits(loaded->parameters(), run.parameters()));
+  CHECK(run_summary_json(*loaded)["exact_match"] == run_summary_json(run)["exact_match"]);
+  const peviz::Matrix s = peviz::read_safetensors_matrix(path, "ssmax_s");  // [layers, heads]
+  CHECK(s.rows == std::size_t(settings.layers));
+  CHECK(s.cols == std::size_t(settings.heads));
+  CHECK(s.at(0, 0) != float(1 / std::log(2.0 * settings.train_max + 3)));  // trained away from 1 / ln(learned_len)
   std::remove(path.c_str());
 }
