@@ -349,7 +349,9 @@ std::string caption(const AppState& s) {
   return "Lab" + dot + std::string(train::to_string(t.task)) + dot + counted(t.layers, "layer") + " x " +
          counted(t.heads, "head") + ", d_model " + std::to_string(t.d_model) + dot + "batch " +
          std::to_string(t.batch) + ", " + std::to_string(t.steps) + " steps" + dot + "train n <= " +
-         std::to_string(t.train_max) + ", test to " + std::to_string(t.test_max) + dot + seeds;
+         std::to_string(t.train_max) + ", test to " + std::to_string(t.test_max) + dot + seeds +
+         (t.length_scale == train::LengthScale::ssmax ? dot + "SSMax logits"
+          : t.length_scale == train::LengthScale::logn ? dot + "log-n logits" : std::string());
 }
 
 // An encoding's index in kAllPositionEncodings from its name; ParamError(key) naming the known ones otherwise.

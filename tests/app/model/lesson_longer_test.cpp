@@ -56,12 +56,16 @@ std::pair<float, int> heaviest_input_key(const Matrix& rows, int n) {
 
 }  // namespace
 
-TEST_CASE("the second lesson: nine steps on the Lab page, each on a shipped experiment, nothing trains") {
+TEST_CASE("the second lesson: eleven steps, all but the tenth on the Lab page on a shipped experiment, nothing trains") {
   const Lesson l = load_lesson_file(kLesson);
-  REQUIRE(l.steps.size() == 9);
-  for (int k = 1; k <= 9; ++k) {
+  REQUIRE(l.steps.size() == 11);
+  for (int k = 1; k <= 11; ++k) {
     INFO("step " << k);
     AppState s = longer_lesson_at_step(k);
+    if (k == 10) {
+      CHECK(s.pages.page == Page::attention_scale);
+      continue;
+    }
     CHECK(s.pages.page == Page::lab);
     CHECK_FALSE(s.pages.lab.opened_shipped.empty());
     CHECK_FALSE(lab_training(s.pages.lab));
@@ -268,4 +272,34 @@ TEST_CASE("step 9: addition, one layer, up to 10 digits: NoPE, RoPE, ALiBi add n
   CHECK(o.attention.defined);
   CHECK(o.beside.defined);
   CHECK(o.attention_length == 20);
+}
+
+TEST_CASE("step 10: with D = 5 the plain softmax keeps nearly all of a needle at 10 keys and below 2e-4 at a million") {
+  AppState s = longer_lesson_at_step(10);
+  const AttentionScaleOptions& o = s.pages.attention_scale;
+  CHECK(o.margin == 5);
+  REQUIRE_FALSE(o.log10_keys.empty());
+  CHECK(o.log10_keys.back() == 6.0f);
+  CHECK(needle_weight(1, o.margin, 0, 10) > 0.9);  // "nearly all of it at 10 keys"
+  CHECK(o.weight[0].back() < 2e-4f);              // none, at a million keys
+  CHECK(o.weight[1].back() > 0.99f);              // SSMax "keeps the needle"
+}
+
+TEST_CASE("step 11: SSMax on addition, five seeds: all to 15 digits, four of five at 20, none above 0.3 at 30") {
+  AppState s = longer_lesson_at_step(11);
+  const LabOptions& o = s.pages.lab;
+  CHECK(o.opened_shipped == "add-ssmax");
+  CHECK(o.settings.length_scale == train::LengthScale::ssmax);
+  CHECK(o.settings.layers == 1);
+  CHECK(o.runs_train_max == 10);
+  REQUIRE(o.views.size() == 5);
+  const auto at = [&](int n) { return std::size_t(std::find(o.lengths.begin(), o.lengths.end(), n) - o.lengths.begin()); };
+  REQUIRE(at(30) < o.lengths.size());
+  int seeds_at_20 = 0;
+  for (const LabRunView& v : o.views) {
+    CHECK(v.exact_match[at(15)] == 1.0f);  // "every test sum up to 15 digits"
+    CHECK(v.exact_match[at(30)] <= 0.3f);  // "no seed keeps more than 0.3"
+    if (v.exact_match[at(20)] == 1.0f) ++seeds_at_20;
+  }
+  CHECK(seeds_at_20 == 4);
 }

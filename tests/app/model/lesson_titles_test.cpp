@@ -53,6 +53,8 @@ const std::vector<StepShows> kSecondLesson = {
     {"Fix 3: randomized positions", Page::lab, {}, "charts"},
     {"A fix on every seed?", Page::lab, {}, "charts"},
     {"Addition: the field's benchmark", Page::lab, {}, "charts"},
+    {"Attention fades with length", Page::attention_scale, {"notes", "scale", "needle"}},
+    {"SSMax on our addition models", Page::lab, {}, "charts"},
 };
 
 void check_lesson(const std::string& file, const std::vector<StepShows>& table) {
