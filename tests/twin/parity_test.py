@@ -2,8 +2,9 @@
 """The PyTorch twin (core/train/twin/lab.py, as `peviz train --emit-pytorch` writes it) against peviz's engine.
 
 For every encoding (the six and the fixes), on three settings (the default model; 2 layers x 6 heads, ALiBi's
-slopes then not a power of two; addition, the default model on short sums), and for one encoding per mechanism with
-EMA and dropout on (their masks: step 0's for the first batch; the five-step weights: the averaged ones):
+slopes then not a power of two; addition, the default model on short sums), for one encoding per mechanism with
+EMA and dropout on (their masks: step 0's for the first batch; the five-step weights: the averaged ones), and for
+NoPE, RoPE, ALiBi, T5 and FIRE with each length scale (SSMax, its s trained; log-n) on a small copy model:
   - the twin's stream gives peviz's first training batch token for token (std::mt19937_64 re-implemented), with
     peviz's position ids (sampled by the fixes) and test ids, its position tables match core's (to a float's
     rounding: both round a double to float), and it starts from peviz's initial weights bit for bit;
@@ -60,7 +61,8 @@ TABLE_TOLERANCE = 1e-7  # position tables: both round a value of magnitude <= 1 
 BETAS = (0.9, 0.999)    # lab.py make_optimizer, core/train/adamw.hpp AdamWConfig
 # The lab's default run, five steps into its 3000-step schedule; a small model taking five large steps (ALiBi's six
 # slopes are not a power of two's); addition on a five-step schedule (warm-up 2: large steps too); and EMA and
-# dropout on (one encoding per mechanism), on the lab's schedule.
+# dropout on (one encoding per mechanism), on the lab's schedule; SSMax and log-n (settings 4 and 5) on a small model
+# whose test sequences pass the training length.
 SETTINGS = [["--test-samples", "10"],
             ["--steps", "5", "--warmup", "2", "--test-samples", "10", "--layers", "2", "--heads", "6", "--d-model", "96",
              "--batch", "8", "--train-max", "9", "--test-max", "20", "--seed", "3", "--lr", "0.01"],
