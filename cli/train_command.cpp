@@ -227,6 +227,9 @@ void run_train(TrainCommand& c) {
   if (!train::parse_length_scale(c.length_scale, c.settings.length_scale))
     throw ParamError("length-scale", "must be none, ssmax or logn, got '" + c.length_scale + "'");
   const std::vector<PositionEncoding> encodings = parse_encodings(c.pe);
+  if (c.settings.nope_every != 0 && std::none_of(encodings.begin(), encodings.end(), train::takes_layer_schedule))
+    throw ParamError("nope-every", "needs an encoding that acts in attention (a rotation or a bias); " + c.pe +
+                                       " adds its positions to the embeddings");
   const std::vector<std::uint64_t> seeds = parse_seeds(c.seeds, c.settings.seed);
   check_int(limits::train_threads, c.threads);
   const std::vector<TrainSettings> settings = train::experiment_settings(c.settings, encodings, seeds);
@@ -311,6 +314,10 @@ void register_train(CLI::App& app) {
                                                     "keys times s ln n (SSMax, s trained per layer and head) or "
                                                     "max(1, ln n / ln L) (log-n, L the longest training sequence) "
                                                     "(docs/lab.md)")
+      ->capture_default_str();
+  sub->add_option("--nope-every", s.nope_every, "A layer schedule: every this-many-th layer attends without the "
+                                                "encoding (no rotation, no bias), as SmolLM3's and Llama 4's every "
+                                                "fourth; 0 = off, else 2..layers (docs/lab.md)")
       ->capture_default_str();
   sub->add_option("--threads", c->threads, "Threads: runs trained in parallel; a thread with no run left computes half of a running run's larger loops (results do not depend on it)")
       ->capture_default_str();

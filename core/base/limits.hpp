@@ -224,6 +224,8 @@ inline constexpr Limit position_range{.name = "position-range", .min = 2, .max =
 // "EMA of the weights and dropout" (Zsámboki et al. 2025 found both help length generalisation).
 inline constexpr Limit train_ema{.name = "ema", .min = 0, .max = 0.9999, .fallback = 0};
 inline constexpr Limit train_dropout{.name = "dropout", .min = 0, .max = 0.9, .fallback = 0};
+// A layer schedule: every this-many-th layer attends without positions (0 = none; SmolLM3 and Llama 4 use 4).
+inline constexpr Limit train_nope_every{.name = "nope-every", .min = 0, .max = 8, .fallback = 0};
 // Runs in parallel, one run per thread.
 inline constexpr Limit train_threads{.name = "threads", .min = 1, .max = 64, .fallback = 1};
 // Seeds per encoding (a count; --seeds also takes a list).

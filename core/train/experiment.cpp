@@ -71,8 +71,7 @@ std::vector<TrainSettings> experiment_settings(const TrainSettings& base, const 
   std::vector<TrainSettings> out;
   for (std::uint64_t seed : seeds)
     for (PositionEncoding pe : encodings) {
-      TrainSettings s = base;
-      s.pe = pe;
+      TrainSettings s = run_settings(base, pe);
       s.seed = seed;
       out.push_back(s);
     }

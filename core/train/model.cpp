@@ -145,10 +145,15 @@ AttentionBias<T> attention_bias(const Model<T>& m) {
   return bias;
 }
 
-// The bias of layer l: SSMax's s are per layer.
+// The bias of layer l: SSMax's s are per layer; a layer the schedule leaves without positions has no position bias.
 template <class T>
 AttentionBias<T> layer_bias(const Model<T>& m, AttentionBias<T> bias, int l) {
   if (m.config.length_scale == LengthScale::ssmax) bias.ssmax_s = m.param(Param::ssmax_s) + std::size_t(l * m.config.heads);
+  if (!m.config.positions_in_layer(l)) {
+    bias.alibi_slopes = nullptr;
+    bias.t5_table = nullptr;
+    bias.fire = nullptr;
+  }
   return bias;
 }
 
@@ -320,7 +325,8 @@ double model_forward(Model<T>& m, const PackedBatch& b) {
                       m.param(Param::ln1b) + L * pd, n, d);
     matmul_forward(A(Act::qkv), A(Act::ln1), m.param(Param::qkvw) + L * 3 * pd * pd, m.param(Param::qkvb) + L * 3 * pd, n,
                    d, 3 * d, m.weight_t.data());
-    if (mechanism_of(c.pe) == PositionMechanism::qk_rotation) rope_forward(A(Act::qkv), b, m.rope, d, c.heads);
+    const bool rotated = mechanism_of(c.pe) == PositionMechanism::qk_rotation && c.positions_in_layer(l);
+    if (rotated) rope_forward(A(Act::qkv), b, m.rope, d, c.heads);
     attention_forward(A(Act::atty), A(Act::att), A(Act::qkv), b, layer_bias(m, bias, l), d, c.heads,
                       m.dropout.mask(l, DropoutSite::attention), m.scratch.data());
     // With dropout a branch's product is made alone, then masked and added to the residual stream.
@@ -397,9 +403,12 @@ void model_backward(Model<T>& m, const PackedBatch& b) {
                     branch2.on() ? G(Act::ln2, l) : G(Act::residual2, l), A(Act::atty, l),
                     m.param(Param::attprojw) + L * pd * pd, n, d, d);
     if (c.length_scale == LengthScale::ssmax) dbias.ssmax_s = m.grad(Param::ssmax_s) + L * std::size_t(c.heads);
-    attention_backward(G(Act::qkv, l), dbias, G(Act::atty, l), A(Act::qkv, l), A(Act::att, l), b,
+    AttentionBiasGrads<T> layer_dbias = dbias;  // a layer without positions adds nothing to a bias's gradient
+    if (!c.positions_in_layer(l)) layer_dbias.t5_table = layer_dbias.fire = nullptr;
+    attention_backward(G(Act::qkv, l), layer_dbias, G(Act::atty, l), A(Act::qkv, l), A(Act::att, l), b,
                        layer_bias(m, bias, l), d, c.heads, m.scratch.data(), m.dropout.mask(l, DropoutSite::attention));
-    if (mechanism_of(c.pe) == PositionMechanism::qk_rotation) rope_backward(G(Act::qkv, l), b, m.rope, d, c.heads);
+    if (mechanism_of(c.pe) == PositionMechanism::qk_rotation && c.positions_in_layer(l))
+      rope_backward(G(Act::qkv, l), b, m.rope, d, c.heads);
     matmul_backward(G(Act::ln1, l), m.grad(Param::qkvw) + L * 3 * pd * pd, m.grad(Param::qkvb) + L * 3 * pd,
                     G(Act::qkv, l), A(Act::ln1, l), m.param(Param::qkvw) + L * 3 * pd * pd, n, d, 3 * d);
     layernorm_backward(dx, m.grad(Param::ln1w) + L * pd, m.grad(Param::ln1b) + L * pd, G(Act::ln1, l), x,

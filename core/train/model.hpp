@@ -140,6 +140,10 @@ struct ModelConfig {
   int t5_buckets = 32;       // T5: causal buckets (core's t5_relative_position_bucket), one table for all layers
   int t5_max_distance = 128;
   LengthScale length_scale = LengthScale::none;
+  // A layer schedule (SmolLM3's no_rope_layer_interval, Llama 4's NoPE layers): with K > 0, layers K - 1, 2K - 1, ...
+  // attend without the encoding (no rotation, no bias); 0: every layer uses it. Encodings acting in attention only.
+  int nope_every = 0;
+  bool positions_in_layer(int l) const { return nope_every == 0 || (l + 1) % nope_every != 0; }
   int head_dim() const { return d_model / heads; }
   // Rows of the position table or rotation: position_range with sampled ids, else learned_len for a trainable
   // table and max_positions for the others. A position id must be below it.

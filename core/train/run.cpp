@@ -82,6 +82,19 @@ void drop_gradients(Model<float>& m) {
   m.fire_dbias = {};
 }
 
+// A layer schedule needs an encoding that acts in attention, and leaves some layer with positions and some without:
+// 0, or from 2 (1 would be NoPE throughout) to the layer count.
+void check_nope_every(const TrainSettings& s) {
+  check_int(limits::train_nope_every, s.nope_every);
+  if (s.nope_every == 0) return;
+  if (!takes_layer_schedule(s.pe))
+    throw ParamError("nope-every", "needs an encoding that acts in attention (a rotation or a bias), not " +
+                                       std::string(to_string(s.pe)) + ", which adds its positions to the embeddings");
+  if (s.nope_every < 2 || s.nope_every > s.layers)
+    throw ParamError("nope-every", "must be 0 (off), or from 2 up to the layers (" + std::to_string(s.layers) +
+                                       "), got " + std::to_string(s.nope_every));
+}
+
 // Sampled ids must have room for the longest sequence, and the sampler a meaning on the task.
 void check_positions(const TrainSettings& s) {
   if (const std::string why = sampler_refusal(sampler_of(s.pe), s.task); !why.empty())
@@ -133,6 +146,7 @@ void validate(const TrainSettings& s) {
   check_int(limits::position_range, s.position_range);
   check_real(limits::train_ema, s.ema_decay);
   check_real(limits::train_dropout, s.dropout);
+  check_nope_every(s);
   check_positions(s);
   // Activations grow with batch x tokens x d x layers: keep one run under the per-result budget.
   const ModelConfig c = model_config(s);
@@ -192,6 +206,18 @@ std::vector<std::string> beyond_engine_limits(const TrainSettings& s) {
   return over;
 }
 
+bool takes_layer_schedule(PositionEncoding pe) {
+  const PositionMechanism m = mechanism_of(pe);
+  return m != PositionMechanism::none && m != PositionMechanism::added_table && m != PositionMechanism::trainable_table;
+}
+
+TrainSettings run_settings(const TrainSettings& base, PositionEncoding pe) {
+  TrainSettings s = base;
+  s.pe = pe;
+  if (!takes_layer_schedule(pe)) s.nope_every = 0;
+  return s;
+}
+
 ModelConfig model_config(const TrainSettings& s) {
   ModelConfig c;
   c.vocab = kVocab;
@@ -203,6 +229,7 @@ ModelConfig model_config(const TrainSettings& s) {
   c.max_positions = longest_sequence(s);
   c.rope_base = s.rope_base;
   c.length_scale = s.length_scale;
+  c.nope_every = s.nope_every;
   if (sampler_of(s.pe) != PositionSampler::contiguous) c.position_range = s.position_range;
   return c;  // T5: 32 causal buckets, max distance 128 (ModelConfig defaults, as T5)
 }

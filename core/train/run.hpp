@@ -54,12 +54,20 @@ struct TrainSettings {
   // The attention logits' length scale (model.hpp LengthScale): none, SSMax with s trained per layer and head, or
   // log-n past the longest training sequence.
   LengthScale length_scale = LengthScale::none;
+  // A layer schedule: every nope_every-th layer without positions (model.hpp ModelConfig::nope_every); 0: none.
+  int nope_every = int(limits::train_nope_every.fallback);
 
   bool operator==(const TrainSettings&) const = default;
 };
 
 // Throws ParamError naming the flag ("layers", "heads", "test-max", ...) and its rule.
 void validate(const TrainSettings& s);
+// Whether a layer schedule (nope_every) means something for the encoding: it acts in attention (a rotation or a
+// bias), not at the embeddings.
+bool takes_layer_schedule(PositionEncoding pe);
+// One encoding's run of an experiment: `base` with `pe`, its layer schedule kept only where the encoding takes one
+// (a learned table's run of an experiment with NoPE every 4th layer is the plain run, and says so in its settings).
+TrainSettings run_settings(const TrainSettings& base, PositionEncoding pe);
 // The rules that hold at any size: every setting at least its limit's minimum, an even head dimension,
 // test-max at most 4 x train-max, one test sequence's evaluation within the per-result memory budget and
 // the weights within the 2 GiB a run file may hold. What a run trained elsewhere (the PyTorch twin,

@@ -131,6 +131,7 @@ nlohmann::ordered_json run_summary_json(const TrainRun& run) {
           {"exact_match", exact}};
   if (s.diverged_at > 0) j["diverged_at"] = s.diverged_at;
   if (t.length_scale != LengthScale::none) j["length_scale"] = to_string(t.length_scale);  // only when on
+  if (t.nope_every != 0) j["nope_every"] = t.nope_every;
   return j;
 }
 
@@ -235,6 +236,7 @@ std::map<std::string, std::string> settings_metadata(const TrainSettings& s) {
   for (const char* key : kOptionalReals)
     if (optional_real(t, key) != 0) m[key] = shortest(optional_real(t, key));
   if (s.length_scale != LengthScale::none) m["length-scale"] = std::string(to_string(s.length_scale));  // only when on
+  if (s.nope_every != 0) m["nope-every"] = std::to_string(s.nope_every);  // only when on
   return m;
 }
 
@@ -249,6 +251,11 @@ TrainSettings settings_from_metadata(const std::map<std::string, std::string>& m
     if (m.count(key)) optional_real(s, key) = real_field(m, key, param);
   if (const auto it = m.find("length-scale"); it != m.end() && !parse_length_scale(it->second, s.length_scale))
     throw ParamError(param, "__metadata__ 'length-scale' must be none, ssmax or logn, got '" + it->second + "'");
+  if (m.count("nope-every")) {
+    const long long every = integer_field(m, "nope-every", param);
+    if (every < 0 || every > 64) throw ParamError(param, "__metadata__ 'nope-every' is out of range");
+    s.nope_every = int(every);
+  }
   validate_shape(s);  // a run trained beyond peviz's own limits (the PyTorch twin) still opens for viewing
   return s;
 }

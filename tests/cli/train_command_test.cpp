@@ -84,6 +84,11 @@ TEST_CASE("peviz train refuses bad flags with one line and exit 2") {
   check_refused("train --ema 1", "peviz: --ema: must be a finite number in [0, 0.9999], got 1");
   check_refused("train --dropout 0.95", "peviz: --dropout: must be a finite number in [0, 0.9], got 0.95");
   check_refused("train --length-scale softmax", "peviz: --length-scale: must be none, ssmax or logn, got 'softmax'");
+  check_refused("train --pe learned,sinusoidal --nope-every 4", "peviz: --nope-every: needs an encoding that acts in "
+                "attention (a rotation or a bias); learned,sinusoidal adds its positions to the embeddings");
+  check_refused("train --pe rope --layers 2 --nope-every 4",
+                "peviz: --nope-every: must be 0 (off), or from 2 up to the layers (2), got 4");
+  check_refused("train --pe rope --nope-every 9", "peviz: --nope-every: must be an integer in [0, 8], got 9");
   check_refused("train --train-max 5 --test-max 21", "peviz: --test-max: must be at most 4 x train-max (20), got 21");
   // Before any training: a missing folder, and one nobody may create files in (root included).
   check_refused("train --pe rope --out /nonexistent/run.safetensors", "peviz: --out: cannot write /nonexistent/run.safetensors: "

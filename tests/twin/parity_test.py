@@ -4,7 +4,8 @@
 For every encoding (the six and the fixes), on three settings (the default model; 2 layers x 6 heads, ALiBi's
 slopes then not a power of two; addition, the default model on short sums), for one encoding per mechanism with
 EMA and dropout on (their masks: step 0's for the first batch; the five-step weights: the averaged ones), and for
-NoPE, RoPE, ALiBi, T5 and FIRE with each length scale (SSMax, its s trained; log-n) on a small copy model:
+NoPE, RoPE, ALiBi, T5 and FIRE with each length scale (SSMax, its s trained; log-n) on a small copy model, and
+RoPE, ALiBi, T5 and FIRE with a layer schedule (the second of two layers without positions):
   - the twin's stream gives peviz's first training batch token for token (std::mt19937_64 re-implemented), with
     peviz's position ids (sampled by the fixes) and test ids, its position tables match core's (to a float's
     rounding: both round a double to float), and it starts from peviz's initial weights bit for bit;
@@ -62,7 +63,7 @@ BETAS = (0.9, 0.999)    # lab.py make_optimizer, core/train/adamw.hpp AdamWConfi
 # The lab's default run, five steps into its 3000-step schedule; a small model taking five large steps (ALiBi's six
 # slopes are not a power of two's); addition on a five-step schedule (warm-up 2: large steps too); and EMA and
 # dropout on (one encoding per mechanism), on the lab's schedule; SSMax and log-n (settings 4 and 5) on a small model
-# whose test sequences pass the training length.
+# whose test sequences pass the training length; a layer schedule (setting 6).
 SETTINGS = [["--test-samples", "10"],
             ["--steps", "5", "--warmup", "2", "--test-samples", "10", "--layers", "2", "--heads", "6", "--d-model", "96",
              "--batch", "8", "--train-max", "9", "--test-max", "20", "--seed", "3", "--lr", "0.01"],
@@ -73,7 +74,9 @@ SETTINGS = [["--test-samples", "10"],
             ["--pe", "nope,rope,alibi,t5,fire", "--length-scale", "ssmax", "--steps", "5", "--warmup", "2",
              "--test-samples", "10", "--batch", "8", "--train-max", "6", "--test-max", "12", "--seed", "2"],
             ["--pe", "nope,rope,alibi,t5,fire", "--length-scale", "logn", "--steps", "5", "--warmup", "2",
-             "--test-samples", "10", "--batch", "8", "--train-max", "6", "--test-max", "12", "--seed", "4"]]
+             "--test-samples", "10", "--batch", "8", "--train-max", "6", "--test-max", "12", "--seed", "4"],
+            ["--pe", "rope,alibi,t5,fire", "--nope-every", "2", "--steps", "5", "--warmup", "2", "--layers", "2",
+             "--test-samples", "10", "--batch", "8", "--train-max", "6", "--test-max", "12", "--seed", "6"]]
 
 
 def aten_capability():

@@ -64,6 +64,7 @@ TrainSettings settings_of(const nlohmann::json& j, const nlohmann::json& run) {
   s.dropout = t.at("dropout");
   if (!parse_length_scale(t.at("length_scale").get<std::string>(), s.length_scale))
     throw std::runtime_error("settings.json: unknown length_scale");
+  s.nope_every = t.at("nope_every");
   validate(s);
   return s;
 }

@@ -58,11 +58,7 @@ int loss_points_per_curve(const train::RunQueue& runs) {
   return std::clamp(kMaxChartPoints / std::max(curves, 1), 50, kMaxCurvePoints);
 }
 
-TrainSettings settings_for(const LabOptions& o, PositionEncoding pe) {
-  TrainSettings t = o.settings;
-  t.pe = pe;
-  return t;
-}
+TrainSettings settings_for(const LabOptions& o, PositionEncoding pe) { return train::run_settings(o.settings, pe); }
 
 std::vector<std::uint64_t> seed_list(const LabOptions& o) {
   std::vector<std::uint64_t> seeds;
@@ -422,6 +418,7 @@ constexpr PageSetting kSettings[] = {
     PEVIZ_LAB_TRAIN(position_range, position_range, "Randomized and coupled ids: drawn from [0, this)"),
     PEVIZ_LAB_TRAIN(ema_decay, train_ema, "Decay of the weights' moving average, evaluated in their place; 0 = off"),
     PEVIZ_LAB_TRAIN(dropout, train_dropout, "Dropout on attention probabilities and residual branches; 0 = off"),
+    PEVIZ_LAB_TRAIN(nope_every, train_nope_every, "Every this-many-th layer without positions (0 = off)"),
     {.key = "length_scale", .help = "The attention logits' length scale: none, ssmax (s ln n, s trained) or logn",
      .access = choice_member<train::kLengthScaleNames, &PageStates::lab, &LabOptions::settings, &TrainSettings::length_scale>(),
      .in_caption = false},

@@ -118,6 +118,10 @@ void settings_controls(AppState& s, LabOptions& o, bool training) {
   page_slider(s, kLabPage, "dropout", t.dropout, limits::train_dropout);
   hint("In training only: each attention probability and each value of both residual branches is zeroed with this "
        "probability, the rest scaled by 1 / (1 - p). 0 = off.");
+  page_slider(s, kLabPage, "NoPE every", t.nope_every, limits::train_nope_every);
+  hint("A layer schedule: layers k - 1, 2k - 1, ... attend without the encoding (no rotation, no bias), as SmolLM3 "
+       "and Llama 4 leave every fourth layer without RoPE. 0 = off. Only encodings acting in attention take it (RoPE, ALiBi, "
+       "T5, FIRE and their id variants); NoPE, sinusoidal and learned runs are trained as without it.");
   int scale = int(t.length_scale);
   if (names_combo("length scale", scale, train::kLengthScaleNames)) {
     t.length_scale = train::LengthScale(scale);

@@ -164,6 +164,7 @@ class LabModel(torch.nn.Module):
             self.register_buffer("t5_index", torch.tensor(table)[distance])
         elif self.kind not in ("nope", "learned", "fire"):  # these three need their parameters only
             raise ValueError(f"the twin builds no model {self.kind!r} (peviz's table gives it to {cfg['pe']})")
+        self.nope_every = cfg.get("nope_every", 0)  # model.hpp ModelConfig::nope_every: layers without positions
         # The length scale of row i (model.hpp LengthScale): ln(i + 1) and log-n's factor in double, rounded once.
         self.length_scale = cfg.get("length_scale", "none")
         ln_n = torch.log(torch.arange(1, P + 1, dtype=torch.float64))
@@ -209,14 +210,15 @@ class LabModel(torch.nn.Module):
         H = self.cfg["heads"]
         qkv = F.linear(x, self.qkvw[l], self.qkvb[l])
         q, k, v = (t.view(B, T, H, C // H).transpose(1, 2) for t in qkv.split(C, dim=2))
-        if self.kind == "rope":
+        positional = self.nope_every == 0 or (l + 1) % self.nope_every != 0
+        if self.kind == "rope" and positional:
             q, k = self.rope(q, positions), self.rope(k, positions)
         scores = (q @ k.transpose(-2, -1)) * (1.0 / math.sqrt(C // H))
-        if self.kind == "alibi":
+        if self.kind == "alibi" and positional:
             scores = scores + self.alibi[:, :T, :T]
-        if self.kind == "t5":
+        if self.kind == "t5" and positional:
             scores = scores + self.t5_bias[:, self.t5_index[:T, :T]]
-        if fire is not None:
+        if fire is not None and positional:
             scores = scores + fire
         if self.length_scale == "ssmax":  # the whole row times s_h ln n (attention.cpp length_scale_of)
             scores = scores * (self.ssmax_s[l][:, None, None] * self.ln_n[:T][None, :, None])
@@ -311,7 +313,8 @@ def settings_metadata(cfg):
             "lr": shortest(cfg["lr"]), "warmup": str(cfg["warmup"]),
             **({"position-range": str(cfg["position_range"])} if cfg["positions"] != "contiguous" else {}),
             **{key: shortest(cfg[field]) for key, field in OPTIONAL_REALS.items() if cfg.get(field, 0) != 0},
-            **({"length-scale": cfg["length_scale"]} if cfg.get("length_scale", "none") != "none" else {})}
+            **({"length-scale": cfg["length_scale"]} if cfg.get("length_scale", "none") != "none" else {}),
+            **({"nope-every": str(cfg["nope_every"])} if cfg.get("nope_every", 0) else {})}
 
 
 def run_summary(cfg, result):
@@ -452,7 +455,7 @@ def settings_of_run_file(meta):
                 "test_samples": i("test-samples"), "rope_base": float(meta["base"]), "lr": float(meta["lr"]),
                 "warmup": i("warmup"), "position_range": i("position-range") if "position-range" in meta else 0,
                 **{field: float(meta.get(key, 0)) for key, field in OPTIONAL_REALS.items()},
-                "length_scale": meta.get("length-scale", "none")}
+                "length_scale": meta.get("length-scale", "none"), "nope_every": int(meta.get("nope-every", 0))}
     longest = 2 * max(settings["train_max"], settings["test_max"]) + 3
     model = {"vocab": VOCAB, "learned_len": 2 * settings["train_max"] + 3, "max_positions": longest,
              "t5_buckets": 32, "t5_max_distance": 128}

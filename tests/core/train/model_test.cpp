@@ -130,6 +130,29 @@ TEST_CASE("whole-model gradient matches finite differences with SSMax and log-n 
     }
 }
 
+TEST_CASE("whole-model gradient matches finite differences with a layer schedule (NoPE every 2nd layer)", "[train][model]") {
+  for (PositionEncoding pe : {PositionEncoding::rope, PositionEncoding::alibi, PositionEncoding::t5, PositionEncoding::fire}) {
+    INFO(to_string(pe));
+    ModelConfig c = tiny_config_for(pe);
+    c.nope_every = 2;  // layer 1 of 2 without positions
+    CHECK(c.positions_in_layer(0));
+    CHECK_FALSE(c.positions_in_layer(1));
+    const PackedBatch b = tiny_batch(pe);
+    const std::size_t att = std::size_t(attention_offsets(b, c.heads).back());
+    Model<double> m = make_model<double>(c, b.n_tokens(), att, 7);
+    for (std::size_t i = 0; i < m.params.size(); ++i) m.params[i] += 0.3 * std::sin(double(i) * 1.7);
+    const double scheduled = model_forward(m, b);
+    model_backward(m, b);
+    const std::vector<double> analytic = m.grads;
+    check_gradient(m.params, analytic, [&] { return model_forward(m, b); });
+    ModelConfig every = c;  // the same weights with positions in every layer give another loss
+    every.nope_every = 0;
+    Model<double> e = make_model<double>(every, b.n_tokens(), att, 7);
+    e.params = m.params;
+    CHECK(model_forward(e, b) != scheduled);
+  }
+}
+
 TEST_CASE("length scale names round-trip and the model without one has no s", "[train][model]") {
   for (LengthScale s : {LengthScale::none, LengthScale::ssmax, LengthScale::logn}) {
     LengthScale back = LengthScale::none;

@@ -85,6 +85,10 @@ TEST_CASE("settings go into the file's metadata and come back field by field", "
   CHECK(param_error_of([&] { settings_from_metadata(unknown_scale, "x"); }) ==
         "x: __metadata__ 'length-scale' must be none, ssmax or logn, got 'cubic'");
   s.length_scale = LengthScale::none;
+  CHECK(settings_metadata(s).count("nope-every") == 0);
+  s.nope_every = 4;
+  CHECK(settings_from_metadata(settings_metadata(s), "x").nope_every == 4);
+  s.nope_every = 0;
   auto broken = settings_metadata(s);
   broken["task"] = "juggle";
   CHECK(param_error_of([&] { settings_from_metadata(broken, "x"); }) == "x: unknown task juggle");

@@ -166,3 +166,26 @@ TEST_CASE("a coupled table as short as its ids' span is defined at every test le
   c.position_range = 10;
   CHECK_FALSE(length_defined(c, Task::add, 8));
 }
+
+TEST_CASE("a layer schedule: refused for an encoding acting at the embeddings, dropped from its run in an experiment",
+          "[train][run]") {
+  TrainSettings s;
+  s.nope_every = 4;
+  s.pe = PositionEncoding::learned;
+  CHECK(param_error_of([&] { validate(s); }).rfind("nope-every: needs an encoding that acts in attention", 0) == 0);
+  s.pe = PositionEncoding::rope;
+  CHECK_NOTHROW(validate(s));
+  s.nope_every = 1;  // every layer without positions: NoPE, not a schedule
+  CHECK(param_error_of([&] { validate(s); }) == "nope-every: must be 0 (off), or from 2 up to the layers (4), got 1");
+  s.nope_every = 4;
+  for (PositionEncoding pe : kAllPositionEncodings) {
+    INFO(to_string(pe));
+    const TrainSettings run = run_settings(s, pe);
+    CHECK(run.pe == pe);
+    CHECK(run.nope_every == (takes_layer_schedule(pe) ? 4 : 0));
+    CHECK_NOTHROW(validate(run));
+  }
+  CHECK(takes_layer_schedule(PositionEncoding::rand_rope));
+  CHECK_FALSE(takes_layer_schedule(PositionEncoding::nope));
+  CHECK_FALSE(takes_layer_schedule(PositionEncoding::sinusoidal));
+}
