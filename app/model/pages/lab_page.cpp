@@ -128,6 +128,9 @@ void keep_lab_inputs_valid(LabOptions& o) {
   const int lo = (int(limits::train_d_model.min) + m - 1) / m * m, hi = int(limits::train_d_model.max) / m * m;
   t.d_model = std::clamp((t.d_model + m / 2) / m * m, lo, hi);
   t.test_max = std::min(t.test_max, 4 * t.train_max);
+  // A layer schedule within the layers (1 would leave none with positions: the next valid value, 2, or off).
+  if (t.nope_every == 1) t.nope_every = 2;
+  if (t.nope_every > t.layers) t.nope_every = t.layers >= 2 ? t.layers : 0;
   // As wide as the ticked encodings' sampled ids need (core's minimum_position_range): a randomized run needs the
   // longest sequence, a coupled one only its ids' span.
   for (PositionEncoding pe : lab_local::chosen_encodings(o))

@@ -325,6 +325,17 @@ TEST_CASE("moved sliders are brought back to settings core accepts") {
   o.settings.d_model = 250;
   keep_lab_inputs_valid(o);
   CHECK(o.settings.d_model == 256);
+  o.settings.layers = 4;  // a layer schedule past the layers, or of 1, goes to the nearest one core accepts
+  o.settings.nope_every = 8;
+  keep_lab_inputs_valid(o);
+  CHECK(o.settings.nope_every == 4);
+  o.settings.nope_every = 1;
+  keep_lab_inputs_valid(o);
+  CHECK(o.settings.nope_every == 2);
+  o.settings.layers = 1;
+  keep_lab_inputs_valid(o);
+  CHECK(o.settings.nope_every == 0);
+  CHECK_NOTHROW(lab_settings(o));
   o.settings.heads = 2;
   o.settings.d_model = 16;
   o.settings.layers = 4;
