@@ -58,9 +58,8 @@ std::vector<LengthAccuracy> evaluate_lengths(Model<float>& m, Task task, const s
 }
 
 bool length_defined(const ModelConfig& c, Task task, int n) {
-  // The rows a sequence's ids need: as many as its tokens, but coupled ids repeat and span only coupled_span + 1.
-  const int rows = sampler_of(c.pe) == PositionSampler::coupled ? coupled_span(task, n) + 1 : sequence_length(task, n);
-  return mechanism_of(c.pe) != PositionMechanism::trainable_table || rows <= c.position_rows();
+  // The rows a sequence's ids need: as many as its tokens, but coupled and abacus ids repeat and span fewer.
+  return mechanism_of(c.pe) != PositionMechanism::trainable_table || test_rows(sampler_of(c.pe), task, n) <= c.position_rows();
 }
 
 std::vector<int> greedy_answer(Model<float>& m, const std::vector<int>& sequence, const std::vector<int>& ids) {

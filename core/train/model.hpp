@@ -23,7 +23,7 @@ namespace peviz::train {
 
 enum class PositionEncoding {
   nope, sinusoidal, learned, rope, alibi, t5, rand_sinusoidal, rand_learned, rand_rope, coupled, coupled_rope, fire,
-  rand_fire
+  rand_fire, abacus, random_start
 };
 
 // How an encoding brings position into the model (the families of Kazemnejad et al. 2023, §3).
@@ -87,6 +87,13 @@ inline constexpr LabEncodingInfo kLabEncodings[] = {
     // drawn as rand-*'s, so training meets the id values and distances a longer test brings.
     {.id = PositionEncoding::rand_fire, .name = "rand-fire", .mechanism = PositionMechanism::interpolated_bias,
      .positions = PositionSampler::randomized, .classic = false},
+    // McLeish et al. 2024: a trainable table read by each digit's index within its number (positions.hpp, abacus),
+    // added to the token embeddings; attention itself has no position (their Abacus + NoPE runs).
+    {.id = PositionEncoding::abacus, .name = "abacus", .mechanism = PositionMechanism::trainable_table,
+     .positions = PositionSampler::abacus, .classic = false},
+    // SHAPE (Kiyono et al. 2021): the learned table read from a random start, so its high rows are trained.
+    {.id = PositionEncoding::random_start, .name = "random-start", .mechanism = PositionMechanism::trainable_table,
+     .positions = PositionSampler::random_start, .classic = false},
 };
 inline constexpr std::size_t kLabEncodingCount = std::size(kLabEncodings);
 inline constexpr std::array<PositionEncoding, kLabEncodingCount> kAllPositionEncodings = [] {

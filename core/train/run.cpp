@@ -105,6 +105,10 @@ void check_positions(const TrainSettings& s) {
     throw ParamError("position-range", std::string("must hold the coupled ids of the longest sequence, max(train-max, test-max) + ") +
                                            (s.task == Task::add ? "3" : "2") + " = " + std::to_string(needed) +
                                            ", got " + std::to_string(s.position_range));
+  if (sampler_of(s.pe) == PositionSampler::abacus)
+    throw ParamError("position-range", std::string("must hold the abacus ids of the longest number, max(train-max, test-max) + ") +
+                                           (s.task == Task::add ? "2" : "1") + " = " + std::to_string(needed) +
+                                           ", got " + std::to_string(s.position_range));
   throw ParamError("position-range", std::string("must be at least the longest sequence, ") +
                                          (s.task == Task::add ? "3 x max(train-max, test-max) + 5 = " : "2 x max(train-max, test-max) + 3 = ") +
                                          std::to_string(needed) + ", got " + std::to_string(s.position_range));
@@ -121,8 +125,10 @@ void check_test_max(const TrainSettings& s) {
 
 int minimum_position_range(const TrainSettings& s) {
   switch (sampler_of(s.pe)) {
-    case PositionSampler::randomized: return longest_sequence(s);
+    case PositionSampler::randomized:
+    case PositionSampler::random_start: return longest_sequence(s);
     case PositionSampler::coupled: return coupled_span(s.task, std::max(s.train_max, s.test_max)) + 1;
+    case PositionSampler::abacus: return abacus_span(s.task, std::max(s.train_max, s.test_max)) + 1;
     default: return 0;
   }
 }

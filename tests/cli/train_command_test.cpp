@@ -66,7 +66,7 @@ TEST_CASE("peviz train --out saves a run whose learned table the encoding export
 
 TEST_CASE("peviz train refuses bad flags with one line and exit 2") {
   check_refused("train --pe fourier", "peviz: --pe: must be nope, sinusoidal, learned, rope, alibi, t5, rand-sinusoidal, "
-                                "rand-learned, rand-rope, coupled, coupled-rope, fire, rand-fire, a comma list of them, all (the first six) or fixes (the "
+                                "rand-learned, rand-rope, coupled, coupled-rope, fire, rand-fire, abacus, random-start, a comma list of them, all (the first six) or fixes (the "
                                 "rest); got 'fourier'");
   check_refused("train --pe coupled --task sort", "peviz: --pe: coupled cannot train on sort: position coupling needs each "
                                 "answer symbol to copy one input symbol (copy, reverse); sort's do not");
@@ -113,15 +113,17 @@ TEST_CASE("peviz train --list-encodings / --list-tasks print the lab's table, as
         nlohmann::json::parse(R"({"name":"coupled-rope","mechanism":"rope","positions":"coupled","group":"fixes"})"));
   const nlohmann::json tasks = nlohmann::json::parse(run_peviz("train --list-tasks --format json").out);
   CHECK_FALSE(tasks.contains("encodings"));
-  CHECK(tasks["tasks"][1] == nlohmann::json::parse(R"({"name":"reverse","positions":["contiguous","randomized","coupled"]})"));
+  CHECK(tasks["tasks"][1] == nlohmann::json::parse(R"({"name":"reverse","positions":["contiguous","randomized","coupled","abacus","random-start"]})"));
   // Text: one aligned line per row, the same order; the training flags are left alone.
   const RunResult text = run_peviz("train --list-encodings --steps 5");
   REQUIRE(text.code == 0);
   REQUIRE(count_lines(text.out) == int(std::size(peviz::train::kLabEncodings)));
-  CHECK(text.out.starts_with("nope             nope        contiguous  all\n"));
-  CHECK(text.out.find("\nrand-rope        rope        randomized  fixes\n") != std::string::npos);
-  CHECK(run_peviz("train --list-tasks").out == "copy     contiguous,randomized,coupled\nreverse  contiguous,randomized,coupled\n"
-                                               "sort     contiguous,randomized\nadd      contiguous,randomized,coupled\n");
+  CHECK(text.out.starts_with("nope             nope        contiguous    all\n"));
+  CHECK(text.out.find("\nrand-rope        rope        randomized    fixes\n") != std::string::npos);
+  CHECK(text.out.find("\nrandom-start     learned     random-start  fixes\n") != std::string::npos);
+  const std::string samplers = "contiguous,randomized,coupled,abacus,random-start\n";
+  CHECK(run_peviz("train --list-tasks").out == "copy     " + samplers + "reverse  " + samplers +
+                                               "sort     contiguous,randomized,abacus,random-start\nadd      " + samplers);
   check_refused("train --list-tasks --format csv", "peviz: --format: must be text or json, got 'csv'");
   check_refused("train --format json", "peviz: --format: goes with --list-encodings or --list-tasks");
 }

@@ -121,16 +121,35 @@ def coupled_positions(task, n, s):
     return [s] + [s + i for i in range(1, n + 1)] + [s] + [s + k for k in range(1, n + 1)] + [s + n + 1]
 
 
+def abacus_positions(task, n, offset):
+    """positions.cpp abacus_positions: each digit its 1-based index within its number plus offset; the rest 0."""
+    run = lambda count: [offset + i for i in range(1, count + 1)]
+    if task == "add":
+        return [0] + run(n) + [0] + run(n) + [0] + run(n + 1) + [0]
+    return [0] + run(n) + [0] + run(n) + [0]
+
+
+def abacus_span(task, n):
+    return n + 1 if task == "add" else n
+
+
 def batch_positions(cfg, pairs, rng):
     """Each training sequence's ids (positions.cpp sample_batch_positions): 0..L-1, or drawn from rng; cfg["positions"]
-    names the encoding's sampler (lab.py run_config, from peviz's table)."""
-    sampler, out = cfg["positions"], []
+    names the encoding's sampler (lab.py run_config, from peviz's table). Abacus draws one offset per batch first."""
+    sampler, range_, out = cfg["positions"], cfg["position_range"], []
+    if sampler == "abacus":
+        offset = rng() % (range_ - abacus_span(cfg["task"], max(n for _, n in pairs)))
     for seq, n in pairs:
         if sampler == "randomized":
-            out.append(randomized_positions(len(seq), cfg["position_range"], rng))
+            out.append(randomized_positions(len(seq), range_, rng))
         elif sampler == "coupled":
             span = n + 2 if cfg["task"] == "add" else n + 1  # positions.cpp coupled_span
-            out.append(coupled_positions(cfg["task"], n, rng() % (cfg["position_range"] - span)))
+            out.append(coupled_positions(cfg["task"], n, rng() % (range_ - span)))
+        elif sampler == "abacus":
+            out.append(abacus_positions(cfg["task"], n, offset))
+        elif sampler == "random-start":
+            start = rng() % (range_ - len(seq) + 1)
+            out.append(list(range(start, start + len(seq))))
         elif sampler == "contiguous":
             out.append(list(range(len(seq))))
         else:
@@ -139,11 +158,13 @@ def batch_positions(cfg, pairs, rng):
 
 
 def test_positions(cfg, n, count):
-    """positions.cpp test_positions: randomized ids from a stream seeded by (seed, n); coupled from start 0."""
+    """positions.cpp test_positions: randomized ids from a stream seeded by (seed, n); coupled and abacus from 0."""
     sampler, L = cfg["positions"], sequence_length(cfg["task"], n)
     if sampler == "coupled":
         return [coupled_positions(cfg["task"], n, 0)] * count
-    if sampler == "contiguous":
+    if sampler == "abacus":
+        return [abacus_positions(cfg["task"], n, 0)] * count
+    if sampler in ("contiguous", "random-start"):
         return [list(range(L))] * count
     if sampler != "randomized":
         raise ValueError(f"the twin has no position sampler {sampler!r}")

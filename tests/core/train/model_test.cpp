@@ -254,7 +254,7 @@ TEST_CASE("the lab encoding table: enum order, names that parse back, one mechan
     CHECK((info.table != nullptr) == (info.mechanism == PositionMechanism::added_table));
     CHECK((info.slopes != nullptr) == (info.mechanism == PositionMechanism::fixed_bias));
   }
-  CHECK(lab_encoding_names() == "nope, sinusoidal, learned, rope, alibi, t5, rand-sinusoidal, rand-learned, rand-rope, coupled, coupled-rope, fire, rand-fire");
+  CHECK(lab_encoding_names() == "nope, sinusoidal, learned, rope, alibi, t5, rand-sinusoidal, rand-learned, rand-rope, coupled, coupled-rope, fire, rand-fire, abacus, random-start");
   CHECK(lab_encoding_names(" | ").starts_with("nope | sinusoidal | learned | rope | alibi | t5 | rand-sinusoidal"));
   std::vector<PositionEncoding> group;
   CHECK(parse_encoding_group("all", group));
@@ -264,7 +264,8 @@ TEST_CASE("the lab encoding table: enum order, names that parse back, one mechan
   CHECK(group == std::vector<PositionEncoding>{PositionEncoding::rand_sinusoidal, PositionEncoding::rand_learned,
                                                PositionEncoding::rand_rope, PositionEncoding::coupled,
                                                PositionEncoding::coupled_rope, PositionEncoding::fire,
-                                               PositionEncoding::rand_fire});
+                                               PositionEncoding::rand_fire, PositionEncoding::abacus,
+                                               PositionEncoding::random_start});
   CHECK_FALSE(parse_encoding_group("rope", group));
   // A fix is a classic mechanism with sampled ids, or FIRE's new mechanism; a classic encoding reads 0..L-1.
   for (const LabEncodingInfo& info : kLabEncodings)
@@ -282,6 +283,8 @@ TEST_CASE("mechanism_encoding: the first encoding whose model an encoding shares
   CHECK(mechanism_encoding(PositionEncoding::rand_sinusoidal) == PositionEncoding::sinusoidal);
   CHECK(mechanism_encoding(PositionEncoding::fire) == PositionEncoding::fire);
   CHECK(mechanism_encoding(PositionEncoding::rand_fire) == PositionEncoding::fire);
+  CHECK(mechanism_encoding(PositionEncoding::abacus) == PositionEncoding::learned);
+  CHECK(mechanism_encoding(PositionEncoding::random_start) == PositionEncoding::learned);
   for (const LabEncodingInfo& info : kLabEncodings) {
     const LabEncodingInfo& shared = lab_encoding_info(mechanism_encoding(info.id));
     CHECK(shared.mechanism == info.mechanism);

@@ -1,4 +1,4 @@
-// Contiguous, randomized and coupled position ids: their properties, the coupling tables, reproducible test ids.
+// Contiguous, randomized, coupled, abacus and random-start position ids: their properties, the coupling tables, reproducible test ids.
 #include "core/train/positions.hpp"
 
 #include <algorithm>
@@ -11,7 +11,9 @@ TEST_CASE("each sampler has its own name", "[train][positions]") {
   CHECK(to_string(PositionSampler::contiguous) == "contiguous");
   CHECK(to_string(PositionSampler::randomized) == "randomized");
   CHECK(to_string(PositionSampler::coupled) == "coupled");
-  CHECK(std::size(kAllPositionSamplers) == 3);
+  CHECK(to_string(PositionSampler::abacus) == "abacus");
+  CHECK(to_string(PositionSampler::random_start) == "random-start");
+  CHECK(std::size(kAllPositionSamplers) == 5);
 }
 
 TEST_CASE("randomized ids: distinct, sorted, inside the range, and every id about equally often", "[train][positions]") {
@@ -145,4 +147,67 @@ TEST_CASE("training coverage: the ids and id distances training showed, against 
   }
   CHECK(covered_length(PositionSampler::randomized, Task::copy, 20, 128) == 62);
   CHECK(covered_length(PositionSampler::randomized, Task::add, 10, 128) == 41);  // 3 x 41 + 5 = 128 tokens
+}
+
+TEST_CASE("abacus ids: a digit's index within its number, 0 for every other token", "[train][positions]") {
+  // add, n = 2: BOS a0 a1 SEP b0 b1 SEP c0 c1 c2 EOS with offset 4.
+  CHECK(abacus_positions(Task::add, 2, 4) == std::vector<int>{0, 5, 6, 0, 5, 6, 0, 5, 6, 7, 0});
+  CHECK(abacus_positions(Task::copy, 3, 0) == std::vector<int>{0, 1, 2, 3, 0, 1, 2, 3, 0});
+  // Read off the tokens as mcleish7/arithmetic's helper does: runs of digit tokens, numbered from 1.
+  std::mt19937_64 rng(5);
+  for (Task task : kAllTasks) {
+    const int n = 7;
+    const std::vector<int> seq = task_sequence(task, random_symbols(rng, input_symbols(task, n)));
+    const std::vector<int> ids = abacus_positions(task, n, 0);
+    REQUIRE(ids.size() == seq.size());
+    int run = 0;
+    for (std::size_t i = 0; i < seq.size(); ++i) {
+      run = seq[i] < kSymbols ? run + 1 : 0;
+      CHECK(ids[i] == run);
+    }
+    CHECK(*std::max_element(ids.begin(), ids.end()) == abacus_span(task, n));
+    CHECK(test_rows(PositionSampler::abacus, task, n) == abacus_span(task, n) + 1);
+  }
+}
+
+TEST_CASE("abacus in training: one offset per batch, every id inside the range", "[train][positions]") {
+  std::mt19937_64 data(7), ids(8);
+  PackedBatch b;
+  const int range = 20, train_max = 10;
+  std::map<int, int> offsets;
+  for (int k = 0; k < 2000; ++k) {
+    training_batch(Task::add, 4, train_max, data, b);
+    sample_batch_positions(PositionSampler::abacus, Task::add, range, ids, b);
+    CHECK(*std::max_element(b.positions.begin(), b.positions.end()) < range);
+    const int offset = b.positions[1] - 1;  // a0 of the first sequence
+    int longest = 0;
+    for (int q = 0; q < b.n_seqs(); ++q) {
+      const int first = b.seq_start[std::size_t(q)], n = length_of_sequence(Task::add, b.seq_len[std::size_t(q)]);
+      const std::vector<int> got(b.positions.begin() + first, b.positions.begin() + first + b.seq_len[std::size_t(q)]);
+      CHECK(got == abacus_positions(Task::add, n, offset));
+      longest = std::max(longest, n);
+    }
+    ++offsets[offset + abacus_span(Task::add, longest)];  // the batch's largest id
+  }
+  CHECK(offsets.rbegin()->first == range - 1);  // the largest id reaches the end of the range
+  CHECK(test_positions(PositionSampler::abacus, Task::add, 30, 2, range, 1)[1] == abacus_positions(Task::add, 30, 0));
+  CHECK(covered_length(PositionSampler::abacus, Task::add, 10, 40) == 38);  // c_38 at id 39
+}
+
+TEST_CASE("random-start ids: contiguous from a start that keeps the sequence inside the range", "[train][positions]") {
+  std::mt19937_64 rng(4);
+  const int range = 30, n = 5, length = sequence_length(Task::copy, n);
+  std::map<int, int> starts;
+  for (int k = 0; k < 2000; ++k) {
+    const std::vector<int> ids = training_positions(PositionSampler::random_start, Task::copy, n, range, rng);
+    REQUIRE(int(ids.size()) == length);
+    for (std::size_t i = 1; i < ids.size(); ++i) CHECK(ids[i] == ids[i - 1] + 1);
+    ++starts[ids.front()];
+  }
+  CHECK(starts.begin()->first == 0);
+  CHECK(starts.rbegin()->first == range - length);  // the last id range - 1
+  CHECK(starts.size() == std::size_t(range - length + 1));
+  CHECK(test_positions(PositionSampler::random_start, Task::copy, 8, 1, range, 3)[0] == contiguous_positions(19));
+  CHECK(training_coverage(PositionSampler::random_start, Task::copy, 20, 128).max_id == 127);
+  CHECK(covered_length(PositionSampler::random_start, Task::copy, 20, 128) == 62);
 }

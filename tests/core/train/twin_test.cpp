@@ -78,10 +78,12 @@ TEST_CASE("lab_table_json: every encoding with the model the twin builds, its id
   CHECK(j["encodings"][9].dump() == R"({"name":"coupled","mechanism":"learned","positions":"coupled","group":"fixes"})");
   CHECK(j["encodings"][11].dump() == R"({"name":"fire","mechanism":"fire","positions":"contiguous","group":"fixes"})");
   CHECK(j["encodings"][12].dump() == R"({"name":"rand-fire","mechanism":"fire","positions":"randomized","group":"fixes"})");
+  CHECK(j["encodings"][13].dump() == R"({"name":"abacus","mechanism":"learned","positions":"abacus","group":"fixes"})");
+  CHECK(j["encodings"][14].dump() == R"({"name":"random-start","mechanism":"learned","positions":"random-start","group":"fixes"})");
   REQUIRE(j["tasks"].size() == std::size(kAllTasks));
-  CHECK(j["tasks"][0].dump() == R"({"name":"copy","positions":["contiguous","randomized","coupled"]})");
-  CHECK(j["tasks"][2].dump() == R"({"name":"sort","positions":["contiguous","randomized"]})");  // no coupling
-  CHECK(j["tasks"][3].dump() == R"({"name":"add","positions":["contiguous","randomized","coupled"]})");
+  CHECK(j["tasks"][0].dump() == R"({"name":"copy","positions":["contiguous","randomized","coupled","abacus","random-start"]})");
+  CHECK(j["tasks"][2].dump() == R"({"name":"sort","positions":["contiguous","randomized","abacus","random-start"]})");  // no coupling
+  CHECK(j["tasks"][3].dump() == R"({"name":"add","positions":["contiguous","randomized","coupled","abacus","random-start"]})");
 }
 
 TEST_CASE("emit_pytorch_experiment writes lab.py, every setting and each run's initial weights") {

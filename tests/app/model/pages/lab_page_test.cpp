@@ -366,7 +366,7 @@ TEST_CASE("the fixes: the classic six at first, coupling greyed out on sort, the
   CHECK(lab_settings(o).size() == 6u);
   o.compare.fill(true);
   CHECK(lab_settings(o).size() == std::size_t(kLabEncodings));
-  CHECK(lab_settings(o).back().pe == PositionEncoding::rand_fire);
+  CHECK(lab_settings(o).back().pe == PositionEncoding::random_start);
   o.settings.task = train::Task::sort;
   CHECK_FALSE(encoding_fits_task(o, int(PositionEncoding::coupled)));
   CHECK(encoding_fits_task(o, int(PositionEncoding::rand_rope)));
