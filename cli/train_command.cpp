@@ -230,6 +230,9 @@ void run_train(TrainCommand& c) {
   if (c.settings.nope_every != 0 && std::none_of(encodings.begin(), encodings.end(), train::takes_layer_schedule))
     throw ParamError("nope-every", "needs an encoding that acts in attention (a rotation or a bias); " + c.pe +
                                        " adds its positions to the embeddings");
+  if (c.settings.drope_steps != 0 && std::none_of(encodings.begin(), encodings.end(), train::takes_layer_schedule))
+    throw ParamError("drope-steps", "needs an encoding that acts in attention (a rotation or a bias); " + c.pe +
+                                        " adds its positions to the embeddings");
   const std::vector<std::uint64_t> seeds = parse_seeds(c.seeds, c.settings.seed);
   check_int(limits::train_threads, c.threads);
   const std::vector<TrainSettings> settings = train::experiment_settings(c.settings, encodings, seeds);
@@ -318,6 +321,10 @@ void register_train(CLI::App& app) {
   sub->add_option("--nope-every", s.nope_every, "A layer schedule: every this-many-th layer attends without the "
                                                 "encoding (no rotation, no bias), as SmolLM3's and Llama 4's every "
                                                 "fourth; 0 = off, else 2..layers (docs/lab.md)")
+      ->capture_default_str();
+  sub->add_option("--drope-steps", s.drope_steps, "DroPE: the last this-many steps train without positions (no "
+                                                  "rotation, no bias), and the model is tested without them; 0 = "
+                                                  "off, else fewer than --steps (docs/lab.md)")
       ->capture_default_str();
   sub->add_option("--threads", c->threads, "Threads: runs trained in parallel; a thread with no run left computes half of a running run's larger loops (results do not depend on it)")
       ->capture_default_str();

@@ -226,6 +226,10 @@ inline constexpr Limit train_ema{.name = "ema", .min = 0, .max = 0.9999, .fallba
 inline constexpr Limit train_dropout{.name = "dropout", .min = 0, .max = 0.9, .fallback = 0};
 // A layer schedule: every this-many-th layer attends without positions (0 = none; SmolLM3 and Llama 4 use 4).
 inline constexpr Limit train_nope_every{.name = "nope-every", .min = 0, .max = 8, .fallback = 0};
+// DroPE (Gelberg et al., ICLR 2026): the last this-many training steps run without positions (0 = off); fewer than
+// the steps, so that training starts with them.
+inline constexpr Limit train_drope_steps{.name = "drope-steps", .min = 0, .max = 99999, .fallback = 0,
+    .scale = Scale::logarithmic};
 // Runs in parallel, one run per thread.
 inline constexpr Limit train_threads{.name = "threads", .min = 1, .max = 64, .fallback = 1};
 // Seeds per encoding (a count; --seeds also takes a list).

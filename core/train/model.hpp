@@ -150,7 +150,13 @@ struct ModelConfig {
   // A layer schedule (SmolLM3's no_rope_layer_interval, Llama 4's NoPE layers): with K > 0, layers K - 1, 2K - 1, ...
   // attend without the encoding (no rotation, no bias); 0: every layer uses it. Encodings acting in attention only.
   int nope_every = 0;
-  bool positions_in_layer(int l) const { return nope_every == 0 || (l + 1) % nope_every != 0; }
+  // DroPE (Gelberg et al., ICLR 2026, "Extending the Context of Pretrained LLMs by Dropping Their Positional
+  // Embeddings"): true once the positions are dropped, so that no layer rotates or adds a bias; a run sets it for its
+  // last drope-steps steps (run.hpp positions_dropped) and keeps it for evaluation.
+  bool positions_dropped = false;
+  bool positions_in_layer(int l) const {
+    return !positions_dropped && (nope_every == 0 || (l + 1) % nope_every != 0);
+  }
   int head_dim() const { return d_model / heads; }
   // Rows of the position table or rotation: position_range with sampled ids, else learned_len for a trainable
   // table and max_positions for the others. A position id must be below it.

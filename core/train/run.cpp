@@ -95,6 +95,17 @@ void check_nope_every(const TrainSettings& s) {
                                        "), got " + std::to_string(s.nope_every));
 }
 
+void check_drope_steps(const TrainSettings& s) {
+  check_int(limits::train_drope_steps, s.drope_steps);
+  if (s.drope_steps == 0) return;
+  if (!takes_layer_schedule(s.pe))
+    throw ParamError("drope-steps", "needs an encoding that acts in attention (a rotation or a bias), not " +
+                                        std::string(to_string(s.pe)) + ", which adds its positions to the embeddings");
+  if (s.drope_steps >= s.steps)
+    throw ParamError("drope-steps", "must be fewer than the steps (" + std::to_string(s.steps) +
+                                        "), so that training starts with positions, got " + std::to_string(s.drope_steps));
+}
+
 // Sampled ids must have room for the longest sequence, and the sampler a meaning on the task.
 void check_positions(const TrainSettings& s) {
   if (const std::string why = sampler_refusal(sampler_of(s.pe), s.task); !why.empty())
@@ -153,6 +164,7 @@ void validate(const TrainSettings& s) {
   check_real(limits::train_ema, s.ema_decay);
   check_real(limits::train_dropout, s.dropout);
   check_nope_every(s);
+  check_drope_steps(s);
   check_positions(s);
   // Activations grow with batch x tokens x d x layers: keep one run under the per-result budget.
   const ModelConfig c = model_config(s);
@@ -220,8 +232,18 @@ bool takes_layer_schedule(PositionEncoding pe) {
 TrainSettings run_settings(const TrainSettings& base, PositionEncoding pe) {
   TrainSettings s = base;
   s.pe = pe;
-  if (!takes_layer_schedule(pe)) s.nope_every = 0;
+  if (!takes_layer_schedule(pe)) s.nope_every = s.drope_steps = 0;
   return s;
+}
+
+bool positions_dropped(const TrainSettings& s, int steps_done) {
+  return s.drope_steps > 0 && steps_done > s.steps - s.drope_steps;
+}
+
+double run_learning_rate(const TrainSettings& s, int step) {
+  const int first = s.steps - s.drope_steps;  // steps with positions
+  if (step < first) return learning_rate(step, first, s.lr, s.warmup);
+  return learning_rate(step - first, s.drope_steps, s.lr, std::min(s.warmup, s.drope_steps / 10));
 }
 
 ModelConfig model_config(const TrainSettings& s) {
@@ -236,6 +258,7 @@ ModelConfig model_config(const TrainSettings& s) {
   c.rope_base = s.rope_base;
   c.length_scale = s.length_scale;
   c.nope_every = s.nope_every;
+  c.positions_dropped = positions_dropped(s, s.steps);  // the trained model; TrainRun sets it per step
   if (sampler_of(s.pe) != PositionSampler::contiguous) c.position_range = s.position_range;
   return c;  // T5: 32 causal buckets, max distance 128 (ModelConfig defaults, as T5)
 }
@@ -246,6 +269,7 @@ TrainRun::TrainRun(const TrainSettings& s)
       data_rng_(s.seed ^ kDataStream),
       position_rng_(s.seed ^ kPositionStream) {
   progress_.steps = s.steps;
+  model_.config.positions_dropped = false;  // DroPE: positions until its last steps
   if (s.ema_decay > 0) ema_ = model_.params;  // the average starts at the initial weights
 }
 
@@ -263,6 +287,7 @@ TrainRun::TrainRun(const TrainSettings& s, const std::vector<float>& params, Tra
   if (s.ema_decay > 0) ema_ = params;  // a saved run's weights are its average: further steps go on from it
   saved.step = int(saved.loss.size());
   saved.steps = s.steps;
+  model_.config.positions_dropped = positions_dropped(s, saved.step);
   saved.evaluated = !saved.accuracy.empty();
   progress_ = std::move(saved);
 }
@@ -275,6 +300,7 @@ bool TrainRun::step() {
   training_batch(settings_.task, settings_.batch, settings_.train_max, data_rng_, batch_);
   sample_batch_positions(sampler_of(settings_.pe), settings_.task, settings_.position_range, position_rng_, batch_);
   model_.dropout = training_dropout(settings_.dropout, settings_.seed, step);
+  model_.config.positions_dropped = positions_dropped(settings_, step + 1);
   const double loss = model_forward(model_, batch_);
   if (!std::isfinite(loss)) {
     model_.dropout = {};
@@ -284,7 +310,7 @@ bool TrainRun::step() {
   }
   model_backward(model_, batch_);
   model_.dropout = {};  // evaluation never drops
-  const double lr = learning_rate(step, settings_.steps, settings_.lr, settings_.warmup);
+  const double lr = run_learning_rate(settings_, step);
   {
     std::lock_guard<std::mutex> lock(mutex_);
     adamw_update(model_.params, model_.grads, adam_, AdamWConfig{}, lr);
@@ -324,6 +350,7 @@ void TrainRun::resize_buffers(int tokens, std::size_t att) {
   if (tokens < token_capacity(settings_)) drop_gradients(m);
   std::lock_guard<std::mutex> lock(mutex_);
   m.params = std::move(model_.params);
+  m.config.positions_dropped = model_.config.positions_dropped;  // DroPE: as far as the run has got
   model_ = std::move(m);
 }
 
@@ -344,6 +371,7 @@ Model<float> TrainRun::private_copy(int tokens, std::size_t att) const {
   Model<float> m = make_model<float>(model_config(settings_), tokens, att, 0);
   std::lock_guard<std::mutex> lock(mutex_);
   m.params = ema_.empty() ? model_.params : ema_;
+  m.config.positions_dropped = model_.config.positions_dropped;
   return m;
 }
 

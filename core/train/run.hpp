@@ -56,6 +56,8 @@ struct TrainSettings {
   LengthScale length_scale = LengthScale::none;
   // A layer schedule: every nope_every-th layer without positions (model.hpp ModelConfig::nope_every); 0: none.
   int nope_every = int(limits::train_nope_every.fallback);
+  // DroPE: the last drope_steps steps train without positions, and the model is evaluated without them; 0: off.
+  int drope_steps = int(limits::train_drope_steps.fallback);
 
   bool operator==(const TrainSettings&) const = default;
 };
@@ -65,9 +67,17 @@ void validate(const TrainSettings& s);
 // Whether a layer schedule (nope_every) means something for the encoding: it acts in attention (a rotation or a
 // bias), not at the embeddings.
 bool takes_layer_schedule(PositionEncoding pe);
-// One encoding's run of an experiment: `base` with `pe`, its layer schedule kept only where the encoding takes one
-// (a learned table's run of an experiment with NoPE every 4th layer is the plain run, and says so in its settings).
+// One encoding's run of an experiment: `base` with `pe`, its layer schedule and DroPE kept only where the encoding
+// takes them (a learned table's run of an experiment with NoPE every 4th layer is the plain run, and says so in its
+// settings).
 TrainSettings run_settings(const TrainSettings& base, PositionEncoding pe);
+// Whether a model that has taken `steps_done` steps of the run has dropped its positions: DroPE is on and at least
+// one of the last drope_steps steps has run.
+bool positions_dropped(const TrainSettings& s, int steps_done);
+// The learning rate of 0-based step `step` (adamw.hpp learning_rate: linear warm-up, cosine to 0). With DroPE the
+// run is two schedules, as a model trained and then recalibrated: the steps with positions, warm-up `warmup`, and
+// the last drope_steps without them, warm-up min(warmup, drope_steps / 10), each from the peak lr down to 0.
+double run_learning_rate(const TrainSettings& s, int step);
 // The rules that hold at any size: every setting at least its limit's minimum, an even head dimension,
 // test-max at most 4 x train-max, one test sequence's evaluation within the per-result memory budget and
 // the weights within the 2 GiB a run file may hold. What a run trained elsewhere (the PyTorch twin,

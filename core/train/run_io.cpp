@@ -132,6 +132,7 @@ nlohmann::ordered_json run_summary_json(const TrainRun& run) {
   if (s.diverged_at > 0) j["diverged_at"] = s.diverged_at;
   if (t.length_scale != LengthScale::none) j["length_scale"] = to_string(t.length_scale);  // only when on
   if (t.nope_every != 0) j["nope_every"] = t.nope_every;
+  if (t.drope_steps != 0) j["drope_steps"] = t.drope_steps;
   return j;
 }
 
@@ -237,6 +238,7 @@ std::map<std::string, std::string> settings_metadata(const TrainSettings& s) {
     if (optional_real(t, key) != 0) m[key] = shortest(optional_real(t, key));
   if (s.length_scale != LengthScale::none) m["length-scale"] = std::string(to_string(s.length_scale));  // only when on
   if (s.nope_every != 0) m["nope-every"] = std::to_string(s.nope_every);  // only when on
+  if (s.drope_steps != 0) m["drope-steps"] = std::to_string(s.drope_steps);
   return m;
 }
 
@@ -255,6 +257,11 @@ TrainSettings settings_from_metadata(const std::map<std::string, std::string>& m
     const long long every = integer_field(m, "nope-every", param);
     if (every < 0 || every > 64) throw ParamError(param, "__metadata__ 'nope-every' is out of range");
     s.nope_every = int(every);
+  }
+  if (m.count("drope-steps")) {
+    const long long steps = integer_field(m, "drope-steps", param);
+    if (steps < 0 || steps >= s.steps) throw ParamError(param, "__metadata__ 'drope-steps' is out of range");
+    s.drope_steps = int(steps);
   }
   validate_shape(s);  // a run trained beyond peviz's own limits (the PyTorch twin) still opens for viewing
   return s;

@@ -47,7 +47,8 @@ nlohmann::ordered_json twin_settings_json(const std::vector<TrainSettings>& runs
                    {"train_max", s.train_max},  {"test_max", s.test_max},   {"test_samples", s.test_samples},
                    {"rope_base", s.rope_base},  {"lr", s.lr},               {"warmup", s.warmup},
                    {"position_range", s.position_range}, {"ema_decay", s.ema_decay}, {"dropout", s.dropout},
-                   {"length_scale", to_string(s.length_scale)}, {"nope_every", s.nope_every}};
+                   {"length_scale", to_string(s.length_scale)}, {"nope_every", s.nope_every},
+                   {"drope_steps", s.drope_steps}};
   // What model_config derives from them (model.hpp's ModelConfig), so lab.py need not guess.
   j["model"] = {{"vocab", c.vocab},           {"learned_len", c.learned_len}, {"max_positions", c.max_positions},
                 {"t5_buckets", c.t5_buckets}, {"t5_max_distance", c.t5_max_distance}};

@@ -89,6 +89,10 @@ TEST_CASE("peviz train refuses bad flags with one line and exit 2") {
   check_refused("train --pe rope --layers 2 --nope-every 4",
                 "peviz: --nope-every: must be 0 (off), or from 2 up to the layers (2), got 4");
   check_refused("train --pe rope --nope-every 9", "peviz: --nope-every: must be an integer in [0, 8], got 9");
+  check_refused("train --pe learned --drope-steps 100", "peviz: --drope-steps: needs an encoding that acts in "
+                "attention (a rotation or a bias); learned adds its positions to the embeddings");
+  check_refused("train --pe rope --steps 100 --drope-steps 100", "peviz: --drope-steps: must be fewer than the steps "
+                "(100), so that training starts with positions, got 100");
   check_refused("train --train-max 5 --test-max 21", "peviz: --test-max: must be at most 4 x train-max (20), got 21");
   // Before any training: a missing folder, and one nobody may create files in (root included).
   check_refused("train --pe rope --out /nonexistent/run.safetensors", "peviz: --out: cannot write /nonexistent/run.safetensors: "

@@ -5,7 +5,8 @@ For every encoding (the six and the fixes), on three settings (the default model
 slopes then not a power of two; addition, the default model on short sums), for one encoding per mechanism with
 EMA and dropout on (their masks: step 0's for the first batch; the five-step weights: the averaged ones), and for
 NoPE, RoPE, ALiBi, T5 and FIRE with each length scale (SSMax, its s trained; log-n) on a small copy model, and
-RoPE, ALiBi, T5 and FIRE with a layer schedule (the second of two layers without positions):
+RoPE, ALiBi, T5 and FIRE with a layer schedule (the second of two layers without positions) and with DroPE (the last
+two of five steps without positions, evaluated without them):
   - the twin's stream gives peviz's first training batch token for token (std::mt19937_64 re-implemented), with
     peviz's position ids (sampled by the fixes) and test ids, its position tables match core's (to a float's
     rounding: both round a double to float), and it starts from peviz's initial weights bit for bit;
@@ -63,7 +64,8 @@ BETAS = (0.9, 0.999)    # lab.py make_optimizer, core/train/adamw.hpp AdamWConfi
 # The lab's default run, five steps into its 3000-step schedule; a small model taking five large steps (ALiBi's six
 # slopes are not a power of two's); addition on a five-step schedule (warm-up 2: large steps too); and EMA and
 # dropout on (one encoding per mechanism), on the lab's schedule; SSMax and log-n (settings 4 and 5) on a small model
-# whose test sequences pass the training length; a layer schedule (setting 6).
+# whose test sequences pass the training length; a layer schedule (setting 6); DroPE, the last two of five steps
+# without positions on a schedule of their own (setting 7).
 SETTINGS = [["--test-samples", "10"],
             ["--steps", "5", "--warmup", "2", "--test-samples", "10", "--layers", "2", "--heads", "6", "--d-model", "96",
              "--batch", "8", "--train-max", "9", "--test-max", "20", "--seed", "3", "--lr", "0.01"],
@@ -76,7 +78,9 @@ SETTINGS = [["--test-samples", "10"],
             ["--pe", "nope,rope,alibi,t5,fire", "--length-scale", "logn", "--steps", "5", "--warmup", "2",
              "--test-samples", "10", "--batch", "8", "--train-max", "6", "--test-max", "12", "--seed", "4"],
             ["--pe", "rope,alibi,t5,fire", "--nope-every", "2", "--steps", "5", "--warmup", "2", "--layers", "2",
-             "--test-samples", "10", "--batch", "8", "--train-max", "6", "--test-max", "12", "--seed", "6"]]
+             "--test-samples", "10", "--batch", "8", "--train-max", "6", "--test-max", "12", "--seed", "6"],
+            ["--pe", "rope,alibi,t5,fire", "--drope-steps", "2", "--steps", "5", "--warmup", "2", "--layers", "2",
+             "--test-samples", "10", "--batch", "8", "--train-max", "6", "--test-max", "12", "--seed", "7"]]
 
 
 def aten_capability():
@@ -142,14 +146,21 @@ def weight_reach(lab, cfg, largest, steps=5):
     """Rule 2's bound on |w32 - w64| per weight after `steps` steps: 2 sum_t lr_t R_t (see the rule), plus the float32
     rounding of the weights stored by the steps and the EMA (at most 4 roundings a step, of |w| <= largest). It bounds
     any two float32 runs of the same schedule from the same weights (two summation orders of the same gradients)."""
-    moved = sum(lab.learning_rate(t, cfg["steps"], cfg["lr"], cfg["warmup"]) * adam_ratio_bound(t + 1)
+    moved = sum(lab.run_learning_rate(cfg, t) * adam_ratio_bound(t + 1)
                 for t in range(steps))
     return 2 * moved + 4 * steps * U32 * largest
 
 
+def first_step_model(lab, cfg, init, dtype):
+    """The model of the run's first step: with DroPE still with its positions (lab.train_run)."""
+    model = lab.LabModel(cfg, init, dtype)
+    model.drop_positions = False
+    return model
+
+
 def fire_bias_gradient(lab, cfg, init, tok, pos, tgt, n_targets, drop):
     """The float64 model, its plain fire_bias, and the loss's gradient with respect to FIRE's bias [B, H, T, T]."""
-    model = lab.LabModel(cfg, init, torch.float64)
+    model = first_step_model(lab, cfg, init, torch.float64)
     plain, kept = model.fire_bias, []
 
     def keep(positions):
@@ -225,7 +236,7 @@ def check_batch(lab, cfg, name, dump, meta, init, batch, worst, device=torch.dev
     params = [p for p, _ in lab.param_shapes(cfg)]
     models = {}
     for dtype in (torch.float32, torch.float64):
-        model = lab.LabModel(cfg, init, dtype).to(device)
+        model = first_step_model(lab, cfg, init, dtype).to(device)
         loss = lab.answer_loss_sum(model(tok, pos, drop), tgt) / n_targets
         loss.backward()
         models[dtype] = (loss.item(), {p: getattr(model, p).grad.cpu() for p in params})

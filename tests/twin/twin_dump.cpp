@@ -65,6 +65,7 @@ TrainSettings settings_of(const nlohmann::json& j, const nlohmann::json& run) {
   if (!parse_length_scale(t.at("length_scale").get<std::string>(), s.length_scale))
     throw std::runtime_error("settings.json: unknown length_scale");
   s.nope_every = t.at("nope_every");
+  s.drope_steps = t.at("drope_steps");
   validate(s);
   return s;
 }
@@ -110,9 +111,10 @@ std::pair<std::vector<double>, std::vector<double>> five_steps_double(const Trai
     training_batch(s.task, s.batch, s.train_max, rng, b);
     sample_batch_positions(sampler_of(s.pe), s.task, s.position_range, position_rng, b);
     m.dropout = training_dropout(s.dropout, s.seed, step);
+    m.config.positions_dropped = positions_dropped(s, step + 1);
     losses.push_back(model_forward(m, b));
     model_backward(m, b);
-    adamw_update(m.params, m.grads, adam, AdamWConfig{}, learning_rate(step, s.steps, s.lr, s.warmup));
+    adamw_update(m.params, m.grads, adam, AdamWConfig{}, run_learning_rate(s, step));
     if (!ema.empty()) ema_update(ema, m.params, s.ema_decay);
   }
   return {ema.empty() ? m.params : ema, losses};
@@ -144,7 +146,9 @@ void parity(const std::string& dir) {
     std::mt19937_64 position_rng(s.seed ^ kPositionStream);
     sample_batch_positions(sampler_of(s.pe), s.task, s.position_range, position_rng, b);
     const std::size_t L = std::size_t(sequence_length(s.task, s.train_max));
-    Model<float> m = make_model<float>(c, s.batch * int(L), std::size_t(s.heads) * std::size_t(s.batch) * L * L, s.seed);
+    ModelConfig first = c;  // the first step's model: with DroPE still with its positions
+    first.positions_dropped = positions_dropped(s, 1);
+    Model<float> m = make_model<float>(first, s.batch * int(L), std::size_t(s.heads) * std::size_t(s.batch) * L * L, s.seed);
     m.dropout = training_dropout(s.dropout, s.seed, 0);  // the first step's masks
     const double loss = model_forward(m, b);
     model_backward(m, b);
@@ -163,7 +167,7 @@ void parity(const std::string& dir) {
     if (!m.alibi_slopes.empty()) d.add("table.alibi_slopes", std::vector<float>(m.alibi_slopes.begin(), m.alibi_slopes.end()));
     if (!m.t5_bucket.empty()) d.add_ints("table.t5_bucket", m.t5_bucket);
     // The same in the double engine (the one the gradient checks use), from the same weights.
-    Model<double> m64 = make_model<double>(c, m.token_capacity, m.att_capacity, s.seed);
+    Model<double> m64 = make_model<double>(first, m.token_capacity, m.att_capacity, s.seed);
     m64.params.assign(m.params.begin(), m.params.end());
     m64.dropout = m.dropout;
     const double loss64 = model_forward(m64, b);

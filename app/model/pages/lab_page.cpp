@@ -131,6 +131,8 @@ void keep_lab_inputs_valid(LabOptions& o) {
   // A layer schedule within the layers (1 would leave none with positions: the next valid value, 2, or off).
   if (t.nope_every == 1) t.nope_every = 2;
   if (t.nope_every > t.layers) t.nope_every = t.layers >= 2 ? t.layers : 0;
+  // DroPE within the steps: at least the first step keeps its positions.
+  t.drope_steps = std::min(t.drope_steps, t.steps - 1);
   // As wide as the ticked encodings' sampled ids need (core's minimum_position_range): a randomized run needs the
   // longest sequence, a coupled one only its ids' span.
   for (PositionEncoding pe : lab_local::chosen_encodings(o))
@@ -422,6 +424,7 @@ constexpr PageSetting kSettings[] = {
     PEVIZ_LAB_TRAIN(ema_decay, train_ema, "Decay of the weights' moving average, evaluated in their place; 0 = off"),
     PEVIZ_LAB_TRAIN(dropout, train_dropout, "Dropout on attention probabilities and residual branches; 0 = off"),
     PEVIZ_LAB_TRAIN(nope_every, train_nope_every, "Every this-many-th layer without positions (0 = off)"),
+    PEVIZ_LAB_TRAIN(drope_steps, train_drope_steps, "DroPE: the last this-many steps without positions (0 = off)"),
     {.key = "length_scale", .help = "The attention logits' length scale: none, ssmax (s ln n, s trained) or logn",
      .access = choice_member<train::kLengthScaleNames, &PageStates::lab, &LabOptions::settings, &TrainSettings::length_scale>(),
      .in_caption = false},

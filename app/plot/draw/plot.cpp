@@ -23,16 +23,18 @@ namespace {
 // The plot being built (plots do not nest), in the current ImGui context's plotting state.
 CurrentPlot& current_plot() { return context().plot; }
 
-// Tableau 10, then three more so a 12-series chart (the distance chart) and the Lab's 12 encodings repeat no colour
-// (the 11th a green-teal that keeps 3:1 contrast on both themes' backgrounds).
-constexpr int kPaletteSize = 13;
+// Tableau 10, then six more so a 12-series chart (the distance chart) and the Lab's 15 encodings repeat no colour
+// (the 11th a green-teal, the last three magenta, lime and salmon, each keeping 3:1 contrast on both themes'
+// backgrounds).
+constexpr int kPaletteSize = 16;
 constexpr ImU32 kPalette[kPaletteSize] = {IM_COL32(31, 119, 180, 255), IM_COL32(255, 127, 14, 255),
                                 IM_COL32(44, 160, 44, 255),  IM_COL32(214, 39, 40, 255),
                                 IM_COL32(148, 103, 189, 255), IM_COL32(140, 86, 75, 255),
                                 IM_COL32(227, 119, 194, 255), IM_COL32(127, 127, 127, 255),
                                 IM_COL32(188, 189, 34, 255), IM_COL32(23, 190, 207, 255),
                                 IM_COL32(0, 150, 110, 255),  IM_COL32(255, 200, 40, 255),
-                                IM_COL32(110, 110, 255, 255)};
+                                IM_COL32(110, 110, 255, 255), IM_COL32(200, 50, 170, 255),
+                                IM_COL32(120, 180, 0, 255),  IM_COL32(250, 128, 114, 255)};
 
 ImGuiID storage_key(const char* what, ImGuiID plot_id) { return ImHashStr(what, 0, plot_id); }
 ImGuiID storage_key(const char* what) { return storage_key(what, current_plot().id); }

@@ -122,6 +122,10 @@ void settings_controls(AppState& s, LabOptions& o, bool training) {
   hint("A layer schedule: layers k - 1, 2k - 1, ... attend without the encoding (no rotation, no bias), as SmolLM3 "
        "and Llama 4 leave every fourth layer without RoPE. 0 = off. Only encodings acting in attention take it (RoPE, ALiBi, "
        "T5, FIRE and their id variants); NoPE, sinusoidal and learned runs are trained as without it.");
+  page_slider(s, kLabPage, "DroPE steps", t.drope_steps, limits::train_drope_steps);
+  hint("DroPE (Gelberg et al. 2026): the last this-many steps train without the encoding, a recalibration on a "
+       "learning-rate schedule of its own, and the model is tested without it. 0 = off; fewer than the steps. "
+       "Encodings acting in attention only, as NoPE every.");
   int scale = int(t.length_scale);
   if (names_combo("length scale", scale, train::kLengthScaleNames)) {
     t.length_scale = train::LengthScale(scale);

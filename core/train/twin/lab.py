@@ -165,6 +165,8 @@ class LabModel(torch.nn.Module):
         elif self.kind not in ("nope", "learned", "fire"):  # these three need their parameters only
             raise ValueError(f"the twin builds no model {self.kind!r} (peviz's table gives it to {cfg['pe']})")
         self.nope_every = cfg.get("nope_every", 0)  # model.hpp ModelConfig::nope_every: layers without positions
+        # model.hpp ModelConfig::positions_dropped (DroPE): the trained model's; train_run sets it per step.
+        self.drop_positions = cfg.get("drope_steps", 0) > 0
         # The length scale of row i (model.hpp LengthScale): ln(i + 1) and log-n's factor in double, rounded once.
         self.length_scale = cfg.get("length_scale", "none")
         ln_n = torch.log(torch.arange(1, P + 1, dtype=torch.float64))
@@ -210,7 +212,7 @@ class LabModel(torch.nn.Module):
         H = self.cfg["heads"]
         qkv = F.linear(x, self.qkvw[l], self.qkvb[l])
         q, k, v = (t.view(B, T, H, C // H).transpose(1, 2) for t in qkv.split(C, dim=2))
-        positional = self.nope_every == 0 or (l + 1) % self.nope_every != 0
+        positional = not self.drop_positions and (self.nope_every == 0 or (l + 1) % self.nope_every != 0)
         if self.kind == "rope" and positional:
             q, k = self.rope(q, positions), self.rope(k, positions)
         scores = (q @ k.transpose(-2, -1)) * (1.0 / math.sqrt(C // H))
@@ -268,6 +270,15 @@ def learning_rate(step, total, peak, warmup):
     return peak * 0.5 * (1.0 + math.cos(math.pi * progress))
 
 
+def run_learning_rate(cfg, step):
+    """run.cpp run_learning_rate: with DroPE, the steps with positions and the recalibration on schedules of their own."""
+    drope = cfg.get("drope_steps", 0)
+    first = cfg["steps"] - drope
+    if step < first:
+        return learning_rate(step, first, cfg["lr"], cfg["warmup"])
+    return learning_rate(step - first, drope, cfg["lr"], min(cfg["warmup"], drope // 10))
+
+
 def make_optimizer(params):
     """torch.optim.AdamW, betas (0.9, 0.999), eps 1e-8, decoupled weight decay 0.01 on every parameter."""
     try:
@@ -314,7 +325,8 @@ def settings_metadata(cfg):
             **({"position-range": str(cfg["position_range"])} if cfg["positions"] != "contiguous" else {}),
             **{key: shortest(cfg[field]) for key, field in OPTIONAL_REALS.items() if cfg.get(field, 0) != 0},
             **({"length-scale": cfg["length_scale"]} if cfg.get("length_scale", "none") != "none" else {}),
-            **({"nope-every": str(cfg["nope_every"])} if cfg.get("nope_every", 0) else {})}
+            **({"nope-every": str(cfg["nope_every"])} if cfg.get("nope_every", 0) else {}),
+            **({"drope-steps": str(cfg["drope_steps"])} if cfg.get("drope_steps", 0) else {})}
 
 
 def run_summary(cfg, result):
@@ -325,6 +337,9 @@ def run_summary(cfg, result):
          "exact_match": {str(n): a for n, a in result["accuracy"]}}
     if result["diverged_at"]:
         j["diverged_at"] = result["diverged_at"]
+    for key in ("length_scale", "nope_every", "drope_steps"):  # only when on, as run_io.cpp
+        if cfg.get(key, 0) not in (0, "none"):
+            j[key] = cfg[key]
     return j
 
 
@@ -404,6 +419,7 @@ def train_run(cfg, init, device, world, rank, log=None, dtype=torch.float32, sto
     backward, AdamW at learning_rate(step); on `world` processes each takes its share of every batch (batch_loss).
     stop_after: end after that many steps of the schedule, as a cancelled peviz run does (evaluated all the same)."""
     model = LabModel(cfg, init, dtype).to(device)
+    model.drop_positions = False  # DroPE: positions until its last steps
     trained = model
     if world > 1:
         trained = torch.nn.parallel.DistributedDataParallel(model, device_ids=[device.index] if device.type == "cuda"
@@ -418,14 +434,19 @@ def train_run(cfg, init, device, world, rank, log=None, dtype=torch.float32, sto
         pairs = training_batch(cfg["task"], cfg["batch"], cfg["train_max"], rng)
         ids = batch_positions(cfg, pairs, position_rng)
         drop = step_dropout(cfg, step, pairs, device, world, rank)
+        drope = cfg.get("drope_steps", 0)  # run.cpp positions_dropped(settings, step + 1)
+        model.drop_positions = drope > 0 and step + 1 > cfg["steps"] - drope
         scaled, loss = batch_loss(trained, pairs, ids, device, world, rank, drop)
         if not math.isfinite(loss):
             diverged_at = step + 1
             break
         opt.zero_grad(set_to_none=True)
         scaled.backward()
+        for p in model.parameters():  # peviz's AdamW steps every tensor: one the step did not use (DroPE's T5 table
+            if p.grad is None:        # and FIRE) with a gradient of 0, where torch.optim would skip it
+                p.grad = torch.zeros_like(p)
         for group in opt.param_groups:
-            group["lr"] = learning_rate(step, cfg["steps"], cfg["lr"], cfg["warmup"])
+            group["lr"] = run_learning_rate(cfg, step)
         opt.step()
         with torch.no_grad():  # adamw.cpp ema_update: ema = decay ema + (1 - decay) w, the same float operations
             for e, p in zip(ema, model.parameters()):
@@ -455,7 +476,8 @@ def settings_of_run_file(meta):
                 "test_samples": i("test-samples"), "rope_base": float(meta["base"]), "lr": float(meta["lr"]),
                 "warmup": i("warmup"), "position_range": i("position-range") if "position-range" in meta else 0,
                 **{field: float(meta.get(key, 0)) for key, field in OPTIONAL_REALS.items()},
-                "length_scale": meta.get("length-scale", "none"), "nope_every": int(meta.get("nope-every", 0))}
+                "length_scale": meta.get("length-scale", "none"), "nope_every": int(meta.get("nope-every", 0)),
+                "drope_steps": int(meta.get("drope-steps", 0))}
     longest = 2 * max(settings["train_max"], settings["test_max"]) + 3
     model = {"vocab": VOCAB, "learned_len": 2 * settings["train_max"] + 3, "max_positions": longest,
              "t5_buckets": 32, "t5_max_distance": 128}

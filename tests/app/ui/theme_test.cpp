@@ -102,7 +102,7 @@ TEST_CASE("series colours, the highlight and the background stay apart (CIE76 di
     const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
     const plot::Srgb8 background{int(bg.x * 255 + 0.5f), int(bg.y * 255 + 0.5f), int(bg.z * 255 + 0.5f)};
     std::vector<plot::Srgb8> colours{plot::srgb_of(highlight_color())};
-    for (int i = 0; i < 13; ++i) colours.push_back(plot::srgb_of(plot::series_color(i)));  // the whole palette
+    for (int i = 0; i < 16; ++i) colours.push_back(plot::srgb_of(plot::series_color(i)));  // the whole palette
     for (std::size_t i = 0; i < colours.size(); ++i) {
       INFO((theme == Theme::light ? "light: colour " : "dark: colour ") << i << " (0 = the highlight)");
       CHECK(plot::delta_e(colours[i], background) >= kMinApart);

@@ -50,7 +50,7 @@ const std::vector<const Limit*> kEntries = {
     &limits::animation_frames, &limits::animation_fps,
     &limits::train_layers, &limits::train_heads, &limits::train_d_model, &limits::train_batch,
     &limits::train_steps, &limits::train_max, &limits::test_max, &limits::test_samples, &limits::learning_rate,
-    &limits::warmup, &limits::position_range, &limits::train_ema, &limits::train_dropout, &limits::train_nope_every, &limits::train_threads, &limits::train_seeds, &limits::bounds_context_len,
+    &limits::warmup, &limits::position_range, &limits::train_ema, &limits::train_dropout, &limits::train_nope_every, &limits::train_drope_steps, &limits::train_threads, &limits::train_seeds, &limits::bounds_context_len,
     &limits::bounds_train_len,
     &limits::bounds_islands,
     &limits::mrope_text_before, &limits::mrope_text_after, &limits::mrope_grid_h, &limits::mrope_grid_w,

@@ -153,6 +153,25 @@ TEST_CASE("whole-model gradient matches finite differences with a layer schedule
   }
 }
 
+TEST_CASE("DroPE's dropped positions: RoPE reads as rotation by 0, a bias as none", "[train][model]") {
+  for (PositionEncoding pe : {PositionEncoding::rope, PositionEncoding::alibi}) {
+    INFO(to_string(pe));
+    ModelConfig c = tiny_config_for(pe);
+    c.positions_dropped = true;
+    CHECK_FALSE(c.positions_in_layer(0));
+    const PackedBatch b = tiny_batch(pe);
+    const std::size_t att = std::size_t(attention_offsets(b, c.heads).back());
+    Model<double> m = make_model<double>(c, b.n_tokens(), att, 7);
+    const double dropped = model_forward(m, b);
+    ModelConfig nope = c;  // the same weights with no position at all
+    nope.positions_dropped = false;
+    nope.pe = PositionEncoding::nope;
+    Model<double> n = make_model<double>(nope, b.n_tokens(), att, 7);
+    n.params = m.params;
+    CHECK(model_forward(n, b) == dropped);
+  }
+}
+
 TEST_CASE("length scale names round-trip and the model without one has no s", "[train][model]") {
   for (LengthScale s : {LengthScale::none, LengthScale::ssmax, LengthScale::logn}) {
     LengthScale back = LengthScale::none;

@@ -89,6 +89,13 @@ TEST_CASE("settings go into the file's metadata and come back field by field", "
   s.nope_every = 4;
   CHECK(settings_from_metadata(settings_metadata(s), "x").nope_every == 4);
   s.nope_every = 0;
+  CHECK(settings_metadata(s).count("drope-steps") == 0);
+  s.drope_steps = s.steps - 1;
+  CHECK(settings_from_metadata(settings_metadata(s), "x").drope_steps == s.steps - 1);
+  auto too_many = settings_metadata(s);
+  too_many["drope-steps"] = too_many.at("steps");
+  CHECK(param_error_of([&] { settings_from_metadata(too_many, "x"); }) == "x: __metadata__ 'drope-steps' is out of range");
+  s.drope_steps = 0;
   auto broken = settings_metadata(s);
   broken["task"] = "juggle";
   CHECK(param_error_of([&] { settings_from_metadata(broken, "x"); }) == "x: unknown task juggle");

@@ -189,3 +189,65 @@ TEST_CASE("a layer schedule: refused for an encoding acting at the embeddings, d
   CHECK_FALSE(takes_layer_schedule(PositionEncoding::nope));
   CHECK_FALSE(takes_layer_schedule(PositionEncoding::sinusoidal));
 }
+
+TEST_CASE("DroPE: the last steps without positions, on a schedule of their own, refused where it means nothing",
+          "[train][run]") {
+  TrainSettings s;
+  s.pe = PositionEncoding::rope;
+  s.steps = 100;
+  s.warmup = 20;
+  s.drope_steps = 30;
+  CHECK_NOTHROW(validate(s));
+  // Steps 0..69 with positions, 70..99 without: dropped once step 71 has run.
+  CHECK_FALSE(positions_dropped(s, 70));
+  CHECK(positions_dropped(s, 71));
+  CHECK(positions_dropped(s, 100));
+  CHECK(model_config(s).positions_dropped);  // the trained model
+  // Two schedules: warm-up 20 over the first 70 steps, then warm-up min(20, 30 / 10) = 3 over the last 30.
+  CHECK(run_learning_rate(s, 0) == learning_rate(0, 70, s.lr, 20));
+  CHECK(run_learning_rate(s, 69) == learning_rate(69, 70, s.lr, 20));
+  CHECK(run_learning_rate(s, 69) == 0.0);
+  CHECK(run_learning_rate(s, 70) == Approx(s.lr / 3));
+  CHECK(run_learning_rate(s, 72) == Approx(s.lr));
+  CHECK(run_learning_rate(s, 99) == 0.0);
+  s.drope_steps = 0;
+  CHECK_FALSE(positions_dropped(s, 100));
+  for (int k : {0, 50, 99}) CHECK(run_learning_rate(s, k) == learning_rate(k, 100, s.lr, 20));
+  s.drope_steps = 100;
+  CHECK(param_error_of([&] { validate(s); }) ==
+        "drope-steps: must be fewer than the steps (100), so that training starts with positions, got 100");
+  s.drope_steps = 10;
+  s.pe = PositionEncoding::learned;
+  CHECK(param_error_of([&] { validate(s); }).rfind("drope-steps: needs an encoding that acts in attention", 0) == 0);
+  CHECK(run_settings(s, PositionEncoding::learned).drope_steps == 0);
+  CHECK(run_settings(s, PositionEncoding::alibi).drope_steps == 10);
+}
+
+TEST_CASE("DroPE in a run: positions until the last steps, and a reopened run keeps the model it had", "[train][run]") {
+  TrainSettings s;
+  s.pe = PositionEncoding::rope;
+  s.layers = 1;
+  s.d_model = 16;
+  s.heads = 2;
+  s.batch = 2;
+  s.train_max = 4;
+  s.test_max = 8;
+  s.test_samples = 4;
+  s.steps = 4;
+  s.warmup = 1;
+  s.drope_steps = 2;
+  TrainSettings plain = s;  // the same weights read with positions
+  plain.drope_steps = 0;
+  // Head 0's map of layer 0 for test sequence 0 of n = 6.
+  auto head0 = [](const TrainRun& r) { return r.attention_maps(6, 0).value()[0][0].data; };
+  TrainRun run(s);
+  for (int k = 0; k < 2; ++k) run.step();
+  // Two steps in, before the drop: a run reopened there rotates, as the plain model with its weights.
+  const TrainRun early(s, run.parameters(), run.snapshot());
+  CHECK(head0(early) == head0(TrainRun(plain, run.parameters(), run.snapshot())));
+  for (int k = 0; k < 2; ++k) run.step();
+  // All four done: the model has dropped its positions, reopened or not, and differs from the plain one.
+  const TrainRun late(s, run.parameters(), run.snapshot());
+  CHECK(head0(late) == head0(run));
+  CHECK(head0(late) != head0(TrainRun(plain, run.parameters(), run.snapshot())));
+}

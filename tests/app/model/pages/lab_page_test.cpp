@@ -332,6 +332,10 @@ TEST_CASE("moved sliders are brought back to settings core accepts") {
   o.settings.nope_every = 1;
   keep_lab_inputs_valid(o);
   CHECK(o.settings.nope_every == 2);
+  o.settings.steps = 500;  // DroPE leaves the first step its positions
+  o.settings.drope_steps = 800;
+  keep_lab_inputs_valid(o);
+  CHECK(o.settings.drope_steps == 499);
   o.settings.layers = 1;
   keep_lab_inputs_valid(o);
   CHECK(o.settings.nope_every == 0);
