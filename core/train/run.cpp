@@ -82,25 +82,29 @@ void drop_gradients(Model<float>& m) {
   m.fire_dbias = {};
 }
 
-// A layer schedule needs an encoding that acts in attention, and leaves some layer with positions and some without:
-// 0, or from 2 (1 would be NoPE throughout) to the layer count.
+// A layer schedule and DroPE take positions out of attention: they need an encoding that acts there.
+void check_acts_in_attention(const TrainSettings& s, const char* flag) {
+  if (!takes_layer_schedule(s.pe))
+    throw ParamError(flag, "needs an encoding that acts in attention (a rotation or a bias), not " +
+                               std::string(to_string(s.pe)) + ", which adds its positions to the embeddings");
+}
+
+// A layer schedule leaves some layer with positions and some without: 0, or from 2 (1 would be NoPE throughout)
+// to the layer count.
 void check_nope_every(const TrainSettings& s) {
   check_int(limits::train_nope_every, s.nope_every);
   if (s.nope_every == 0) return;
-  if (!takes_layer_schedule(s.pe))
-    throw ParamError("nope-every", "needs an encoding that acts in attention (a rotation or a bias), not " +
-                                       std::string(to_string(s.pe)) + ", which adds its positions to the embeddings");
+  check_acts_in_attention(s, "nope-every");
   if (s.nope_every < 2 || s.nope_every > s.layers)
     throw ParamError("nope-every", "must be 0 (off), or from 2 up to the layers (" + std::to_string(s.layers) +
                                        "), got " + std::to_string(s.nope_every));
 }
 
+// DroPE leaves the first step its positions.
 void check_drope_steps(const TrainSettings& s) {
   check_int(limits::train_drope_steps, s.drope_steps);
   if (s.drope_steps == 0) return;
-  if (!takes_layer_schedule(s.pe))
-    throw ParamError("drope-steps", "needs an encoding that acts in attention (a rotation or a bias), not " +
-                                        std::string(to_string(s.pe)) + ", which adds its positions to the embeddings");
+  check_acts_in_attention(s, "drope-steps");
   if (s.drope_steps >= s.steps)
     throw ParamError("drope-steps", "must be fewer than the steps (" + std::to_string(s.steps) +
                                         "), so that training starts with positions, got " + std::to_string(s.drope_steps));
