@@ -32,7 +32,9 @@ std::vector<ScaleMethod> chosen_methods(const Command& c) {
   std::vector<ScaleMethod> out;
   for (const std::string& name : c.methods) {
     const ScaleMethod m = parse_scale_method(name);
-    if (std::find(out.begin(), out.end(), m) == out.end()) out.push_back(m);
+    if (std::find(out.begin(), out.end(), m) != out.end())
+      throw ParamError("method", "names " + name + " twice: name each method once");
+    out.push_back(m);
   }
   if (c.methods.empty()) out.assign(std::begin(kAllScaleMethods), std::end(kAllScaleMethods));
   return out;
@@ -52,6 +54,7 @@ void check_param_flags(const Command& c, const std::vector<ScaleMethod>& methods
 
 void run(const Command& c) {
   if (c.format != "json") throw ParamError("format", "must be json, got '" + c.format + "'");
+  check_out_extension(c.out, c.format);
   if (!c.config.empty() && !c.methods.empty())
     throw ParamError("method", "draws a method's curve; --config draws the model's own: give one of them");
   if (c.out != "-") check_can_write(c.out, "out");

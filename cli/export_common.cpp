@@ -1,7 +1,10 @@
 // Output flags, encoding flags and result emission shared by every `peviz export` subcommand.
 #include "cli/export_common.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <charconv>
+#include <filesystem>
 #include <cstdio>
 #include <iostream>
 #include <unistd.h>
@@ -79,6 +82,7 @@ void emit_rows(const RowSource& src, const nlohmann::json& params, const OutputO
   const std::optional<Format> fmt = parse_format(o.format);
   if (!fmt) throw ParamError("format", "must be csv, npy or json, got '" + o.format + "'");
   if (o.out.empty()) throw ParamError("out", "must be a file path or - for standard output");
+  check_out_extension(o.out, o.format);
   if (fmt == Format::npy && o.out == "-" && isatty(1))
     throw ParamError("out", "refusing to write binary NPY to a terminal; give --out PATH");
   const OutputSize size = output_size(*fmt, src, params, extra);
@@ -169,7 +173,20 @@ nlohmann::json params_to_json(const EncodingParams& p) {
 void emit_text_table(const std::string& format, const std::string& out,
                      const std::function<std::string(bool json)>& text_of) {
   if (format != "json" && format != "csv") throw ParamError("format", "must be json or csv, got '" + format + "'");
+  check_out_extension(out, format);
   emit_bytes(out, text_of(format == "json"));
+}
+
+void check_out_extension(const std::string& out, const std::string& format) {
+  if (out == "-") return;
+  std::string ext = std::filesystem::path(out).extension().string();
+  if (ext.empty()) return;
+  ext = ext.substr(1);
+  for (char& ch : ext) ch = char(std::tolower(static_cast<unsigned char>(ch)));
+  constexpr std::string_view kFormats[] = {"csv", "json", "npy", "safetensors", "md"};
+  if (ext != format && std::find(std::begin(kFormats), std::end(kFormats), ext) != std::end(kFormats))
+    throw ParamError("out", out + " names a ." + ext + " file, but --format is " + format + ": name it ." + format +
+                                " or pass --format " + ext);
 }
 
 void emit_bytes(const std::string& out, const std::string& bytes) {

@@ -37,6 +37,9 @@ void emit(const NdArray& a, const nlohmann::json& params, const OutputOptions& o
 
 // `bytes` to stdout for "-", else written atomically to `out` (whole or not at all).
 void emit_bytes(const std::string& out, const std::string& bytes);
+// Refuses (ParamError "out") a file whose extension names another output format than `format` (x.csv with
+// --format json): the file would hold what its name does not say. Other extensions (x.txt, none) are the user's.
+void check_out_extension(const std::string& out, const std::string& format);
 
 // A table export's text (layer-map, models-compared: JSON or CSV of mixed columns) to stdout for "-", else written
 // atomically to `out`. Throws ParamError("format") unless `format` is csv or json, before `text_of` runs.

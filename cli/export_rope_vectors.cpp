@@ -22,6 +22,7 @@ void run(const Command& c) {
   if (c.format != "json" && c.format != "safetensors")
     throw ParamError("format", "must be json or safetensors, got '" + c.format + "'");
   if (c.format == "safetensors" && c.out == "-") throw ParamError("out", "--format safetensors needs --out FILE");
+  check_out_extension(c.out, c.format);
   if (c.out != "-") check_can_write(c.out, "out");
   const ModelConfig m = load_model_config(c.config);
   const std::vector<long long> positions = c.positions_flag->count() == 0 ? default_test_positions(m) : parse_whole_number_list(c.positions, "positions");

@@ -62,6 +62,10 @@ TEST_CASE("attention-scale: refusals in one line naming the flag") {
   check_refused("export attention-scale --margin -1",
                 "peviz: --margin: must be a finite number in [0, 100], got -1");
   check_refused("export attention-scale --format csv", "peviz: --format: must be json, got 'csv'");
+  check_refused("export attention-scale --method ssmax --method ssmax",
+                "peviz: --method: names ssmax twice: name each method once");
+  check_refused("export attention-scale --out /tmp/scale.csv",
+                "peviz: --out: /tmp/scale.csv names a .csv file, but --format is json: name it .json or pass --format csv");
   check_refused("export attention-scale " + config("t5-small.json"),
                 "peviz: --config: the model uses t5_relative, not RoPE: no length scale to read from it (its logits are "
                 "unscaled: --method none)");

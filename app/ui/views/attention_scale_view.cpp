@@ -45,7 +45,7 @@ void scale_controls(AppState& s) {
   scale_method_sliders(s);
   if (ImGui::Checkbox("loaded model", &o.show_model)) s.pages.mark(page);
   hint("The model loaded (File > Open, or the Context extension page's model box): its own scale per group of "
-       "layers, and its trained and extended context as dashed lines.");
+       "layers, and its trained and extended context as thin grey lines, labelled.");
   bool shown[5] = {o.show_none, o.show_ssmax, o.show_logn, o.show_yarn, o.show_llama4};
   if (series_toggles("##scale_methods", {"none", "SSMax", "log-n", "YaRN", "Llama 4"}, shown)) {
     o.show_none = shown[0], o.show_ssmax = shown[1], o.show_logn = shown[2], o.show_yarn = shown[3];
@@ -66,7 +66,7 @@ void scale_lines(const AttentionScaleOptions& o, const std::array<std::vector<fl
                     plot::series_color(int(5 + g)), 3.5f);
 }
 
-// Dashed-looking thin lines at the model's trained and extended context, and log-n's L in its colour.
+// Thin grey labelled lines at the model's trained and extended context, and log-n's L as a thin line in its colour.
 void length_marks(const AttentionScaleOptions& o, double y_note) {
   const ImU32 grey = ImGui::GetColorU32(ImGuiCol_Text, 0.45f);
   const double top = o.max_position_log10;
