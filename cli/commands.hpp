@@ -20,6 +20,8 @@ void register_layer_map(CLI::App& export_cmd);
 void register_rope_test_vectors(CLI::App& export_cmd);
 // `peviz export attention-scale` (export_attention_scale.cpp), registered by register_relative_exports.
 void register_attention_scale(CLI::App& export_cmd);
+// `peviz export reproductions` (export_reproductions.cpp), registered by register_relative_exports.
+void register_reproductions(CLI::App& export_cmd);
 // `peviz export models-compared` (export_model_comparison.cpp), registered by register_relative_exports.
 void register_model_comparison(CLI::App& export_cmd);
 // `peviz export mrope-positions` and `mrope-axis-score` (export_mrope.cpp), registered by register_relative_exports.

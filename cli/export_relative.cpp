@@ -273,6 +273,7 @@ void register_relative_exports(CLI::App& export_cmd) {
   register_layer_map(export_cmd);
   register_rope_test_vectors(export_cmd);
   register_attention_scale(export_cmd);
+  register_reproductions(export_cmd);
   register_model_comparison(export_cmd);
   register_mrope_exports(export_cmd);
   register_alibi(export_cmd);

@@ -313,6 +313,7 @@ void update(AppState& s) {
   refresh_series(o);
   refresh_coverage(o);
   refresh_lab_attention(o);
+  if (o.show == LabShow::reproductions && o.reproductions.empty()) o.reproductions = train::reproduction_rows();
 }
 
 // Per frame: while runs go on (or have just ended), the page refreshes from their snapshots.
@@ -344,6 +345,8 @@ NdArray export_data(const AppState& s) {
 std::string caption(const AppState& s) {
   const LabOptions& o = s.pages.lab;
   const std::string dot = kCaptionDot;
+  if (o.show == LabShow::reproductions)  // the table, not the page's runs
+    return "Lab" + dot + "Reproductions: the papers' claims against our seeds";
   // The figure's runs when there are some (the sliders may have moved since), else what Train would run.
   const TrainSettings& t = o.runs && o.runs->size() > 0 ? o.runs->settings(0) : o.settings;
   const std::string seeds = seeds_text(shown_seeds(o));
@@ -436,7 +439,7 @@ constexpr PageSetting kSettings[] = {
      .access = member<&PageStates::lab, &LabOptions::attention_length>(), .in_caption = false},
     {.key = "attention_sample", .help = "The attention maps' test sequence: which one of that length",
      .access = member<&PageStates::lab, &LabOptions::attention_sample>(), .in_caption = false},
-    {.key = "show", .help = "What the page shows: all, the charts or the attention maps",
+    {.key = "show", .help = "What the page shows: all, the charts, the attention maps or the Reproductions table",
      .access = choice_member<kLabShowNames, &PageStates::lab, &LabOptions::show>(), .in_caption = false},
 };
 #undef PEVIZ_LAB_TRAIN

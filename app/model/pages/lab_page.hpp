@@ -17,6 +17,7 @@
 #include "app/plot/heatmap_image.hpp"
 #include "core/base/limits.hpp"
 #include "core/base/matrix.hpp"
+#include "core/train/reproductions.hpp"
 #include "core/train/run.hpp"
 #include "core/train/run_queue.hpp"
 
@@ -33,8 +34,9 @@ inline int lab_encoding_index(train::PositionEncoding pe) {
 inline constexpr const char* kDefaultExperiment = "default-copy";
 // What the page draws: the loss and accuracy charts and the attention panel, or one of them filling the page (a
 // lesson step or a slide about one of them). The state JSON's "show" names them.
-enum class LabShow { all, charts, attention };
-inline constexpr std::array<const char*, 3> kLabShowNames = {"all", "charts", "attention"};
+// What the page draws: charts and attention, one of them, or the Reproductions table (core/train/reproductions.hpp).
+enum class LabShow { all, charts, attention, reproductions };
+inline constexpr std::array<const char*, 4> kLabShowNames = {"all", "charts", "attention", "reproductions"};
 
 // What the page shows of one run, copied from its snapshot by the update step.
 struct LabRunView {
@@ -126,6 +128,7 @@ struct LabOptions {
   Matrix pair_rows;                    // both runs' rows of their shared query: attention's, a NaN row, beside's
   plot::HeatmapImage pair_image;       // (empty unless both are shown on one query)
   std::string error;                   // last refusal (settings, saving), shown in the page
+  std::vector<train::ReproductionRow> reproductions;  // the Reproductions table, read once it is shown
 };
 
 struct AppState;

@@ -10,6 +10,7 @@
 
 #include "app/model/figure.hpp"
 #include "app/plot/draw/plot.hpp"
+#include "app/ui/views/reproductions_view.hpp"
 #include "app/ui/views/views.hpp"
 #include "core/base/parallel.hpp"
 
@@ -518,12 +519,13 @@ void draw_lab_controls(AppState& s) {
   settings_controls(s, o, training);
   run_buttons(s, o, training);
   int show = int(o.show);
-  const char* shows[] = {"charts and attention", "charts", "attention"};
-  if (ImGui::Combo("show##lab", &show, shows, 3)) {
+  const char* shows[] = {"charts and attention", "charts", "attention", "the Reproductions table"};
+  if (ImGui::Combo("show##lab", &show, shows, int(std::size(shows)))) {
     o.show = LabShow(show);
     s.pages.mark(kLabPage);
   }
-  hint("What the page draws: the loss and accuracy charts, the attention panel, or both.");
+  hint("What the page draws: the loss and accuracy charts, the attention panel, both, or the Reproductions table "
+       "(each method's paper and claim against the lab's seeds of it).");
 }
 
 void draw_lab_view(AppState& s) {
@@ -531,6 +533,7 @@ void draw_lab_view(AppState& s) {
   if (!presenting_lesson(s))  // a lesson's slide has the settings in its header and the step's words beside it
     view_title("Lab: train tiny transformers with each positional encoding, then test them on longer sequences");
   // A figure keeps the words, not the bars; a lesson's slide of finished runs leaves both to the title line.
+  if (o.show == LabShow::reproductions) return draw_reproductions(s);  // the table, not the runs on the page
   if (!presenting_lesson(s) || lab_training(o)) progress_lines(o, !drawing_figure(s));
   if (o.show == LabShow::attention) return attention_panel(s, o, ImGui::GetContentRegionAvail().y);
   // Loss and accuracy side by side (one under the other when the width is short), the attention maps below.

@@ -13,6 +13,7 @@
 #include "core/base/limits.hpp"
 #include "core/train/fire.hpp"
 #include "core/train/positions.hpp"
+#include "core/train/reproductions.hpp"
 #include "tests/build_paths.hpp"
 
 using namespace peviz;
@@ -56,10 +57,10 @@ std::pair<float, int> heaviest_input_key(const Matrix& rows, int n) {
 
 }  // namespace
 
-TEST_CASE("the second lesson: eleven steps, all but the tenth on the Lab page on a shipped experiment, nothing trains") {
+TEST_CASE("the second lesson: twelve steps, all but the tenth on the Lab page on a shipped experiment, nothing trains") {
   const Lesson l = load_lesson_file(kLesson);
-  REQUIRE(l.steps.size() == 11);
-  for (int k = 1; k <= 11; ++k) {
+  REQUIRE(l.steps.size() == 12);
+  for (int k = 1; k <= 12; ++k) {
     INFO("step " << k);
     AppState s = longer_lesson_at_step(k);
     if (k == 10) {
@@ -302,4 +303,27 @@ TEST_CASE("step 11: SSMax on addition, five seeds: all to 15 digits, four of fiv
     if (v.exact_match[at(20)] == 1.0f) ++seeds_at_20;
   }
   CHECK(seeds_at_20 == 4);
+}
+
+TEST_CASE("step 12: seven methods, five seeds each; coupled RoPE at 2x on three, with SSMax on four, none at 3x") {
+  AppState s = longer_lesson_at_step(12);
+  const LabOptions& o = s.pages.lab;
+  CHECK(o.show == LabShow::reproductions);
+  REQUIRE(o.reproductions.size() == 7);  // "seven methods"
+  int passing_none = 0;
+  for (const train::ReproductionRow& r : o.reproductions) {
+    INFO(r.method->method);
+    CHECK(r.ours.seeds == 5);               // "five seeds"
+    CHECK(r.ours.thrice.succeeded == 0);    // "no method passes three times the training length"
+    const std::string_view pe = r.method->ours.pe, file = r.method->ours.file;
+    if (pe == "coupled-rope" && file == "add-methods") {
+      CHECK(r.ours.twice.succeeded == 3);   // "on three of five seeds"
+      CHECK(r.baseline.twice.succeeded == 0);  // "NoPE adds none"
+    } else if (pe == "coupled-rope") {
+      CHECK(r.ours.twice.succeeded == 4);   // "with SSMax on four"
+    } else {
+      passing_none += r.ours.twice.succeeded == 0;
+    }
+  }
+  CHECK(passing_none == 5);  // "the other five methods pass nothing at either length"
 }

@@ -55,6 +55,7 @@ const std::vector<StepShows> kSecondLesson = {
     {"Addition: the field's benchmark", Page::lab, {}, "charts"},
     {"Attention fades with length", Page::attention_scale, {"notes", "scale", "needle"}},
     {"SSMax on our addition models", Page::lab, {}, "charts"},
+    {"What the field reports, and what we get", Page::lab, {}, "reproductions"},
 };
 
 void check_lesson(const std::string& file, const std::vector<StepShows>& table) {

@@ -115,6 +115,11 @@ std::vector<int> lesson_short_steps(HeadlessImGui& ui, AppState& s, const std::s
       CHECK_FALSE(window_scrolls("##lesson_demo"));
       continue;
     }
+    if (s.pages.page == Page::lab && s.pages.lab.show == LabShow::reproductions) {  // a table, scrolled within
+      CHECK(plot::drawn_plots().empty());
+      CHECK_FALSE(window_scrolls("##page"));
+      continue;
+    }
     check_readable(where);
     const SlideFit fit = slide_fit(s, display);
     const bool scrolls = s.teach.presenting && (window_scrolls("##page") || window_scrolls("##basics_panel"));
