@@ -67,12 +67,13 @@ async function waitFrames(page, frames, timeoutMs = 60000) {
 }
 
 // The desktop's screenshot of the same view: `peviz --view V --size WxH --screenshot` under Xvfb.
-function desktopScreenshot(view, file) {
+function desktopScreenshot(view, file, flags = []) {
   const config = fs.mkdtempSync(path.join(os.tmpdir(), 'peviz-web-desktop-'));
   // Displays from 400 on: app_tests' windows start xvfb-run -a from 99 at the same time, and two xvfb-run -a that
   // try the same free display at once can leave one waiting for ever.
   execFileSync('xvfb-run', ['-a', '-n', '400', '-s', '-screen 0 1920x1080x24', args.peviz, '--frames', '6', '--reset',
-                            '--hide-pointer', '--size', `${WIDTH}x${HEIGHT}`, '--view', view, '--screenshot', file],
+                            '--hide-pointer', '--size', `${WIDTH}x${HEIGHT}`, '--view', view, ...flags,
+                            '--screenshot', file],
                {env: {...process.env, XDG_CONFIG_HOME: config}, stdio: 'pipe', timeout: 120000});
   fs.rmSync(config, {recursive: true, force: true});
   return png.decode(fs.readFileSync(file));
@@ -126,6 +127,19 @@ async function waitForAddress(page, pattern) {
 async function hash(page) { return page.evaluate(() => window.location.hash.replace(/^#/, '')); }
 
 // ---- the checks, one function each ----
+// The Lab's Reproductions table (compiled into core, so the page needs no file for it) as the desktop draws it.
+async function reproductionsTableMatchesTheDesktop(browser, base) {
+  const page = await openApp(browser, base, '?hide_pointer#view=lab&show=reproductions', 20);
+  const web = await screenshot(page, 'web-reproductions');
+  const desktop = desktopScreenshot('lab', path.join(out, 'desktop-reproductions.png'), ['--preset', 'lab-reproductions']);
+  const share = differingBlocks(web, desktop);
+  check('#view=lab&show=reproductions matches the desktop\'s preset lab-reproductions',
+        share <= 0.05 && page.consoleErrors.length === 0,
+        `${(100 * share).toFixed(1)}% of 16x16 blocks differ by > 24 (bound 5%)` +
+        (page.consoleErrors.length ? `; console: ${page.consoleErrors[0]}` : ''));
+  await page.close();
+}
+
 async function everyPageMatchesTheDesktop(browser, base) {
   const shots = {};
   for (const view of PAGES) {
@@ -463,7 +477,7 @@ async function firstViewWithinBudget(browser, base, isolatedBase) {
 }
 
 const CHECKS = {firstViewWithinBudget, threadedBuildWhenIsolated, oneThreadWithoutIsolation, serviceWorkerIsolates, cliExportsMatchNative,
-                cliTrainingMatchesNative, reportFrameRate, idlePageDrawsNothing, everyPageMatchesTheDesktop, highDpiCanvasIsCrisp, everyLessonStepOpens, linksRoundTrip, uploadedConfigOpensTheModel,
+                cliTrainingMatchesNative, reportFrameRate, idlePageDrawsNothing, everyPageMatchesTheDesktop, reproductionsTableMatchesTheDesktop, highDpiCanvasIsCrisp, everyLessonStepOpens, linksRoundTrip, uploadedConfigOpensTheModel,
                 droppedConfigOpensTheModel, figureDownloadIsAPngWithItsParameters, randomInputOverEveryPage};
 
 (async () => {
