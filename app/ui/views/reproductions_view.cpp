@@ -89,7 +89,7 @@ void reproduction_row(const train::ReproductionRow& r, bool wide) {
 
 void draw_reproductions(const AppState& s) {
   const LabOptions& o = s.pages.lab;
-  ImGui::TextWrapped("Reproductions: each method's claim against five seeds of ours (a success: exact match >= 0.9 at "
+  ImGui::TextWrapped("Reproductions: each method's claim against our seeds of it (a success: exact match >= 0.9 at "
                      "2x or 3x the training length). peviz export reproductions writes this table; "
                      "assets/reproductions/README.md has the commands that trained the runs.");
   const float em = ImGui::GetFontSize();
