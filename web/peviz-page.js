@@ -13,6 +13,7 @@ window.pevizPage = {
   exitCode: null,   // set when the app's frame loop ends (tests read it)
   frameCount: 0,    // animation frames so far (an idle app skips drawing in them)
   framesDrawn: 0,   // the frames the app drew
+  wheelDeltaMode: 0,  // of the last wheel event: 0 pixels, 1 lines, 2 pages (app/gfx/window.cpp converts to notches)
   inputs: 0,        // events, address changes, files and fetched data since the app last looked (it wakes on them)
   errors: [],       // lines the app printed to stderr
   download(name, bytes) {
@@ -77,6 +78,8 @@ for (const type of ['mousemove', 'mousedown', 'mouseup', 'wheel', 'keydown', 'ke
                     'dragover', 'drop', 'paste']) {
   window.addEventListener(type, () => { pevizPage.inputs++; }, {capture: true, passive: true});
 }
+window.addEventListener('wheel', (event) => { pevizPage.wheelDeltaMode = event.deltaMode; },
+                        {capture: true, passive: true});
 document.addEventListener('visibilitychange', () => { pevizPage.inputs++; });
 
 document.getElementById('file-picker').addEventListener('change', (event) => {

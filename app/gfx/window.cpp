@@ -35,6 +35,7 @@ constexpr int kKeys = IM_ARRAYSIZE(ImGuiIO::KeysDown);
 struct WindowInputs {
   std::string dropped_path;                  // the last file dropped onto the window, until take_dropped_path()
   GLFWkeyfun imgui_key_callback = nullptr;   // ImGui's own, which key_callback calls first
+  GLFWscrollfun imgui_scroll_callback = nullptr;  // ImGui's own, which scroll_callback calls
   std::array<bool, kKeys> key_down{};        // each key as its last event left it
   std::vector<int> keys_pressed;             // pressed since the last frame began
   std::vector<int> keys_shown_down;          // released already, shown as down for one frame
@@ -64,6 +65,21 @@ void key_callback(GLFWwindow* window, int key, int scancode, int action, int mod
   if (key < 0 || key >= kKeys) return;
   in.key_down[std::size_t(key)] = action != GLFW_RELEASE;
   if (action == GLFW_PRESS) in.keys_pressed.push_back(key);
+}
+
+#ifdef __EMSCRIPTEN__
+// The deltaMode of the wheel event being handled (web/peviz-page.js records it before the canvas sees it).
+EM_JS(int, js_wheel_delta_mode, (), { return pevizPage.wheelDeltaMode; });
+#endif
+
+// The wheel, in notches positive upwards on every platform (the browser's raw DOM deltas converted).
+void scroll_callback(GLFWwindow* window, double dx, double dy) {
+#ifdef __EMSCRIPTEN__
+  const int mode = js_wheel_delta_mode();
+  dx = gfx::dom_wheel_notches(dx, mode);
+  dy = gfx::dom_wheel_notches(dy, mode);
+#endif
+  if (GLFWscrollfun imgui = inputs_of(window).imgui_scroll_callback) imgui(window, dx, dy);
 }
 
 // A key pressed and released between two frames still counts as pressed in the next frame: ImGui 1.86 reads
@@ -130,6 +146,7 @@ GLFWwindow* open_window(int width, int height, bool visible, const char* context
   glfwSetWindowUserPointer(window, inputs);
   ImGui_ImplGlfw_InitForOpenGL(window, true);
   inputs->imgui_key_callback = glfwSetKeyCallback(window, key_callback);
+  inputs->imgui_scroll_callback = glfwSetScrollCallback(window, scroll_callback);
   ImGui_ImplOpenGL3_Init(glsl_version);
   ImGui_ImplOpenGL3_CreateDeviceObjects();
   glfwSetDropCallback(window, drop_callback);
@@ -211,6 +228,14 @@ void begin_platform_frame(GLFWwindow* window) {
 
 std::string take_dropped_path(GLFWwindow* window) {
   return std::exchange(app::inputs_of(window).dropped_path, std::string());
+}
+
+double dom_wheel_notches(double delta, int delta_mode) {
+  switch (delta_mode) {
+    case 1: return -delta / 3.0;   // lines
+    case 2: return -delta * 80.0;  // pages
+    default: return -delta / 100.0;  // pixels
+  }
 }
 
 int key_code(Key k) {

@@ -45,6 +45,12 @@ void begin_platform_frame(GLFWwindow* window);
 // The path of a file dropped onto the window since the last call ("" = none).
 std::string take_dropped_path(GLFWwindow* window);
 
+// A DOM wheel event's delta (deltaX or deltaY) in the wheel notches GLFW and ImGui count, positive away from the
+// user (up, or left): the browser gives pixels, lines or pages (delta_mode 0, 1, 2) positive downwards, and
+// emscripten 3.1.6's GLFW 3 passes them on raw. A notch is 100 pixels, 3 lines or 1/80 page, as emscripten's own
+// Browser.getMouseWheelDelta counts them (src/library_browser.js).
+double dom_wheel_notches(double delta, int delta_mode);
+
 // Key codes as ImGui 1.86's io.KeysDown[] indexes them for this platform (GLFW's codes).
 enum class Key { f11, f12, o, q, equal, minus, zero, keypad_add, keypad_subtract, keypad_0 };
 int key_code(Key k);

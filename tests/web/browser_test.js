@@ -159,6 +159,40 @@ async function everyPageMatchesTheDesktop(browser, base) {
   check('the block comparison tells two pages apart', apart > 0.2, `${(100 * apart).toFixed(1)}% of blocks differ`);
 }
 
+// The share of differing blocks (as differingBlocks) within the left `width` pixels: one panel of the window.
+function differingBlocksLeft(a, b, width, size = 16) {
+  const ba = blocks(a, size), bb = blocks(b, size), perRow = Math.floor(a.width / size), columns = Math.floor(width / size);
+  let differ = 0, counted = 0;
+  for (let i = 0; i < ba.length; ++i) {
+    if (i % perRow >= columns) continue;
+    ++counted;
+    if (ba[i].some((v, k) => Math.abs(v - bb[i][k]) > 24)) ++differ;
+  }
+  return differ / counted;
+}
+
+// The wheel scrolls a panel down one notch at a time: Chromium's wheel events carry pixels (100 a notch, positive
+// down), which emscripten's GLFW passes on raw; the window layer turns them into notches, positive up, as ImGui takes
+// them. The Lab's settings panel is longer than the window at 1280 x 720: a notch down moves it, and a second notch
+// moves it again (100 notches at once would have hit the bottom; the wrong sign leaves it at the top).
+async function wheelScrollsAPanelOneNotchDown(browser, base) {
+  const page = await openApp(browser, base, '#view=lab', 30);  // the pointer counts: no hide_pointer
+  await page.mouse.move(160, 420);
+  await waitFrames(page, 8);
+  const top = await screenshot(page, 'wheel-0');
+  const shots = [];
+  for (let notch = 1; notch <= 2; ++notch) {
+    await page.mouse.wheel({deltaY: 100});
+    await waitFrames(page, 8);
+    shots.push(await screenshot(page, `wheel-${notch}`));
+  }
+  const first = differingBlocksLeft(top, shots[0], 320), second = differingBlocksLeft(shots[0], shots[1], 320);
+  check('the wheel scrolls the Lab panel down one notch at a time', first > 0.1 && second > 0.1,
+        `${(100 * first).toFixed(0)}% of the panel's blocks changed after one notch down, ` +
+        `${(100 * second).toFixed(0)}% after the second (each must be > 10%)`);
+  await page.close();
+}
+
 async function everyLessonStepOpens(browser, base) {
   const lesson = JSON.parse(fs.readFileSync(path.join(__dirname, '../../assets/lessons', `${LESSON}.json`)));
   for (let step = 1; step <= lesson.steps.length; ++step) {
@@ -477,7 +511,8 @@ async function firstViewWithinBudget(browser, base, isolatedBase) {
 }
 
 const CHECKS = {firstViewWithinBudget, threadedBuildWhenIsolated, oneThreadWithoutIsolation, serviceWorkerIsolates, cliExportsMatchNative,
-                cliTrainingMatchesNative, reportFrameRate, idlePageDrawsNothing, everyPageMatchesTheDesktop, reproductionsTableMatchesTheDesktop, highDpiCanvasIsCrisp, everyLessonStepOpens, linksRoundTrip, uploadedConfigOpensTheModel,
+                cliTrainingMatchesNative, reportFrameRate, idlePageDrawsNothing, everyPageMatchesTheDesktop, reproductionsTableMatchesTheDesktop, wheelScrollsAPanelOneNotchDown,
+                highDpiCanvasIsCrisp, everyLessonStepOpens, linksRoundTrip, uploadedConfigOpensTheModel,
                 droppedConfigOpensTheModel, figureDownloadIsAPngWithItsParameters, randomInputOverEveryPage};
 
 (async () => {
