@@ -78,6 +78,14 @@ std::string number_text(double v) {
   return buf;
 }
 
+// " (default)" or " (derived)" after a value the config did not spell out (the config inspector says from what),
+// "" after one it read or one with no recorded origin.
+std::string origin_mark(const std::vector<ValueOrigin>& origins, std::string_view value) {
+  for (const ValueOrigin& o : origins)
+    if (o.value == value) return o.origin == Origin::read ? "" : o.origin == Origin::class_default ? " (default)" : " (derived)";
+  return "";
+}
+
 }  // namespace
 
 RopeModelPreset rope_model_preset(const ModelConfig& model, std::string_view layer_type) {
@@ -107,10 +115,18 @@ RopeModelPreset rope_model_preset(const ModelConfig& model, std::string_view lay
   m.params.beta_slow = sc.beta_slow.value_or(m.params.beta_slow);
   m.params.low_freq_factor = sc.low_freq_factor.value_or(m.params.low_freq_factor);
   m.params.high_freq_factor = sc.high_freq_factor.value_or(m.params.high_freq_factor);
-  m.note = (model.layer_types.size() > 1 ? lt.layer_type + ": " : "") + "rope_theta " + number_text(lt.rope.base) + ", " +
-           (sc.kind == RopeScaling::none ? std::string("no scaling")
-                                         : std::string(to_string(sc.kind)) + " x" + number_text(m.params.factor) +
-                                               " from " + std::to_string(m.params.original_len)) +
+  // Each value the file did not spell out is marked: Phi-3's 'yarn' read as longrope, a factor or an original
+  // context derived from max_position_embeddings, rope_theta left at the class's default.
+  const std::string original_mark = sc.original_max_len ? origin_mark(lt.origins, "original_max_position_embeddings")
+                                                        : std::string(" (derived)");
+  const std::string factor_mark = sc.factor ? origin_mark(lt.origins, "factor") : std::string(" (derived)");
+  m.note = (model.layer_types.size() > 1 ? lt.layer_type + ": " : "") + "rope_theta " + number_text(lt.rope.base) +
+           origin_mark(lt.origins, "rope_theta") + ", " +
+           (sc.kind == RopeScaling::none
+                ? std::string("no scaling")
+                : std::string(to_string(sc.kind)) + origin_mark(lt.origins, "rope_type") + " x" +
+                      number_text(m.params.factor) + factor_mark + " from " + std::to_string(m.params.original_len) +
+                      original_mark) +
            (max_pos > 0 ? "; max_position_embeddings " + std::to_string(max_pos) : "");
   return m;
 }

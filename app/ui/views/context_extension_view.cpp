@@ -54,6 +54,9 @@ void controls(AppState& s) {
     ImGui::PushTextWrapPos(0.0f);  // wraps at the pane's right edge
     ImGui::TextDisabled("from its config.json: %s", model.note.c_str());
     ImGui::PopTextWrapPos();
+    hint("Values the file spells out are shown bare; (default): the config class's default for a field the file "
+         "leaves out; (derived): computed from other fields, as transformers does. \"config inspected\" says from "
+         "which.");
     draw_layer_strip(*model.model);
   }
   bool changed = false;

@@ -108,6 +108,23 @@ TEST_CASE("rope_model_preset: Llama 3.1's config.json gives its llama3 knobs") {
   CHECK_NOTHROW(compare_context_extensions(read.params));
 }
 
+TEST_CASE("rope_model_preset: a value the config does not spell out is marked in the note") {
+  // Read: nothing marked (Llama 3.1 above). Derived: Gemma 3's linear names no original context (max_position /
+  // factor), Phi-3.5's longrope no factor (max_position / original).
+  const ModelConfig gemma = model_fixture("gemma-3-12b-it.json");
+  CHECK(rope_model_preset(gemma, "full_attention").note ==
+        "full_attention: rope_theta 1e+06, linear x8 from 16384 (derived); max_position_embeddings 131072");
+  CHECK(rope_model_preset(model_fixture("phi-3.5-mini-instruct.json")).note ==
+        "rope_theta 10000, longrope x32 (derived) from 4096; max_position_embeddings 131072");
+  // Phi3Config reads rope_scaling type "yarn" as longrope; a config without rope_theta has the class's 10000.
+  const ModelConfig phi = read_model_config(R"({"model_type": "phi3", "hidden_size": 64, "num_attention_heads": 4,
+      "max_position_embeddings": 8192, "original_max_position_embeddings": 4096,
+      "rope_scaling": {"type": "yarn", "short_factor": [1, 1, 1, 1, 1, 1, 1, 1],
+                       "long_factor": [1, 1, 1, 1, 2, 2, 2, 2]}})", "phi");
+  CHECK(rope_model_preset(phi).note ==
+        "rope_theta 10000 (default), longrope (derived) x2 (derived) from 4096; max_position_embeddings 8192");
+}
+
 TEST_CASE("rope_model_preset: each layer type of Gemma 3, and models without RoPE refused") {
   const ModelConfig gemma = model_fixture("gemma-3-12b-it.json");
   const RopeModelPreset full = rope_model_preset(gemma, "full_attention");
