@@ -36,15 +36,25 @@ std::vector<double> ticks_with_step(double lo, double hi, double step) {
 }
 }  // namespace
 
-std::vector<double> nice_ticks(double lo, double hi, int target_count) {
+namespace {
+// Ticks at the nice step for `target_count`, or for up to 8 times as many when that leaves fewer than two inside
+// [lo, hi] (a short axis over 0.5 .. 7 with room for two: step 5 gives only "5"; step 2 gives 2, 4 and 6). One tick
+// cannot give the axis a scale. `min_step` > 0: never finer than it (integer axes).
+std::vector<double> at_least_two_ticks(double lo, double hi, int target_count, double min_step) {
   if (!std::isfinite(lo) || !std::isfinite(hi)) return {};
-  return ticks_with_step(lo, hi, nice_step(hi - lo, target_count));
+  std::vector<double> ticks;
+  for (int target = std::max(target_count, 1); target <= 8 * std::max(target_count, 1); target *= 2) {
+    ticks = ticks_with_step(lo, hi, std::max(min_step, nice_step(hi - lo, target)));
+    if (ticks.size() >= 2) break;
+  }
+  return ticks;
 }
+}  // namespace
+
+std::vector<double> nice_ticks(double lo, double hi, int target_count) { return at_least_two_ticks(lo, hi, target_count, 0.0); }
 
 std::vector<double> nice_integer_ticks(double lo, double hi, int target_count) {
-  if (!std::isfinite(lo) || !std::isfinite(hi)) return {};
-  const double step = std::max(1.0, nice_step(hi - lo, target_count));
-  return ticks_with_step(lo, hi, step);
+  return at_least_two_ticks(lo, hi, target_count, 1.0);
 }
 
 std::vector<int> tile_cell_ticks(double lo, double hi, int period, int target_count) {

@@ -9,7 +9,8 @@ namespace peviz::plot {
 // labels", Graphics Gems 1990; the rule ImPlot uses). Returns 0 for an empty or non-finite span.
 double nice_step(double span, int target_count);
 
-// Ticks at multiples of nice_step(hi - lo, target_count) inside [lo, hi] (either order).
+// Ticks at multiples of nice_step(hi - lo, target_count) inside [lo, hi] (either order); when that step leaves
+// fewer than two inside, the step for up to 8 x target_count (an axis needs two ticks for a scale).
 // At most 1000 ticks; empty when the range is empty or not finite.
 std::vector<double> nice_ticks(double lo, double hi, int target_count);
 

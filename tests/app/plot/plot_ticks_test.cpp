@@ -43,6 +43,16 @@ TEST_CASE("nice_ticks lie inside the range on multiples of the step") {
   CHECK(nice_ticks(0.0, NAN, 5).empty());
 }
 
+TEST_CASE("a short axis gets at least two ticks: one tick gives no scale") {
+  // The Context extension page's wavelength axis (log10 from 0.5 to 7, room for 2): step 5 left only "5".
+  CHECK(nice_ticks(0.5, 7.0, 2) == std::vector<double>{2.0, 4.0, 6.0});
+  CHECK(nice_integer_ticks(0.5, 7.0, 2) == std::vector<double>{2.0, 4.0, 6.0});
+  // Where the first step already gives two, nothing changes; an integer axis shorter than 1 keeps its one tick.
+  CHECK(nice_ticks(0.0, 10.0, 2) == std::vector<double>{0.0, 5.0, 10.0});
+  CHECK(nice_integer_ticks(0.2, 0.9, 2).empty());
+  CHECK(nice_integer_ticks(0.5, 1.2, 2) == std::vector<double>{1.0});
+}
+
 TEST_CASE("nice_integer_ticks never step below 1") {
   const auto t = nice_integer_ticks(0.0, 3.0, 20);
   REQUIRE(t.size() == 4);
