@@ -5,6 +5,7 @@
 #include <string>
 
 #include <imgui.h>
+#include <imgui_internal.h>  // the table window's ScrollbarX
 
 #include "app/ui/views/rope_model_line.hpp"
 #include "app/ui/views/views.hpp"
@@ -100,8 +101,12 @@ void inspector_table(const ModelConfig& m, const RopeTestVectors& v) {
   constexpr int n = int(std::size(kInspectorColumns));
   const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit |
                                 ImGuiTableFlags_ScrollX;
+  // The rows, and the horizontal scrollbar's band only when the last frame showed one (columns wider than the
+  // pane): the window draws a few frames after any change, so the height settles before it idles.
+  ImGuiStorage* storage = ImGui::GetStateStorage();
+  const ImGuiID scrolls = ImGui::GetID("##inspected scrolls");
   const float height = (ImGui::GetTextLineHeight() + 2 * ImGui::GetStyle().CellPadding.y) * float(v.groups.size() + 1) +
-                       ImGui::GetStyle().ScrollbarSize + 4.0f;
+                       (storage->GetBool(scrolls, true) ? ImGui::GetStyle().ScrollbarSize : 0.0f) + 4.0f;
   if (!ImGui::BeginTable("##inspected", n, flags, ImVec2(0, height))) return;
   for (const InspectorColumn& c : kInspectorColumns) ImGui::TableSetupColumn(c.title);
   ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
@@ -111,6 +116,7 @@ void inspector_table(const ModelConfig& m, const RopeTestVectors& v) {
     hint(kInspectorColumns[i].meaning);
   }
   for (const RopeVectorGroup& g : v.groups) inspector_row(m, g);
+  storage->SetBool(scrolls, ImGui::GetCurrentWindow()->ScrollbarX);  // the table's own (scrolling) window
   ImGui::EndTable();
 }
 
