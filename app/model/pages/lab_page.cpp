@@ -121,31 +121,67 @@ bool encoding_fits_task(const LabOptions& o, int k) {
   return train::sampler_refusal(train::kLabEncodings[std::size_t(k)].positions, o.settings.task).empty();
 }
 
+namespace {
+
+// Sets `value` to `valid`, naming the change in `adjusted` ("DroPE steps 800 -> 499: fewer than the steps").
+void adjust_lab_input(std::vector<std::string>& adjusted, int& value, int valid, const char* name, const char* why) {
+  if (value == valid) return;
+  adjusted.push_back(std::string(name) + " " + std::to_string(value) + " -> " + std::to_string(valid) + ": " + why);
+  value = valid;
+}
+
+// The ticked encodings that add their positions to the embeddings, which NoPE every and DroPE steps do not reach.
+std::string lab_schedule_note(const LabOptions& o) {
+  const TrainSettings& t = o.settings;
+  if (t.nope_every == 0 && t.drope_steps == 0) return "";
+  std::string skipped;
+  for (PositionEncoding pe : lab_local::chosen_encodings(o))
+    if (!train::takes_layer_schedule(pe)) skipped += (skipped.empty() ? "" : ", ") + std::string(to_string(pe));
+  if (skipped.empty()) return "";
+  const char* what = t.nope_every && t.drope_steps ? "NoPE every and DroPE steps" : t.nope_every ? "NoPE every" : "DroPE steps";
+  return std::string(what) + " not applied to " + skipped + " (positions added to the embeddings): trained as without it";
+}
+
+// Whether core refuses the page's runs at `batch` for their memory (and for nothing else).
+bool lab_batch_too_big(const LabOptions& o, int batch) {
+  TrainSettings t = lab_local::settings_for(o, PositionEncoding::rope);
+  t.batch = batch;
+  try {
+    train::validate(t);
+    return false;
+  } catch (const ParamError& e) {
+    return e.param == "batch";
+  }
+}
+
+}  // namespace
+
 void keep_lab_inputs_valid(LabOptions& o) {
+  o.adjusted.clear();
+  o.schedule_note.clear();
   if (!o.settings_beyond_limits.empty()) return;  // an opened run's settings, shown as they are
   TrainSettings& t = o.settings;
+  std::vector<std::string>& a = o.adjusted;
   const int m = 2 * t.heads;
   const int lo = (int(limits::train_d_model.min) + m - 1) / m * m, hi = int(limits::train_d_model.max) / m * m;
-  t.d_model = std::clamp((t.d_model + m / 2) / m * m, lo, hi);
-  t.test_max = std::min(t.test_max, 4 * t.train_max);
+  adjust_lab_input(a, t.d_model, std::clamp((t.d_model + m / 2) / m * m, lo, hi), "d_model", "a multiple of 2 x heads");
+  adjust_lab_input(a, t.test_max, std::min(t.test_max, 4 * t.train_max), "test max n", "at most 4 x train max n");
   // A layer schedule within the layers (1 would leave none with positions: the next valid value, 2, or off).
-  if (t.nope_every == 1) t.nope_every = 2;
-  if (t.nope_every > t.layers) t.nope_every = t.layers >= 2 ? t.layers : 0;
+  adjust_lab_input(a, t.nope_every, t.nope_every == 1 ? 2 : t.nope_every, "NoPE every", "1 would leave no layer with positions");
+  adjust_lab_input(a, t.nope_every, t.nope_every > t.layers ? (t.layers >= 2 ? t.layers : 0) : t.nope_every, "NoPE every",
+         "within the layers");
   // DroPE within the steps: at least the first step keeps its positions.
-  t.drope_steps = std::min(t.drope_steps, t.steps - 1);
+  adjust_lab_input(a, t.drope_steps, std::min(t.drope_steps, t.steps - 1), "DroPE steps", "fewer than the steps");
   // As wide as the ticked encodings' sampled ids need (core's minimum_position_range): a randomized run needs the
   // longest sequence, a coupled one only its ids' span.
+  int range = t.position_range;
   for (PositionEncoding pe : lab_local::chosen_encodings(o))
-    t.position_range = std::max(t.position_range, train::minimum_position_range(lab_local::settings_for(o, pe)));
-  for (;;) {
-    try {
-      train::validate(lab_local::settings_for(o, PositionEncoding::rope));
-      return;
-    } catch (const ParamError& e) {
-      if (e.param != "batch" || t.batch <= 1) return;  // another rule: the status line says which
-      t.batch /= 2;
-    }
-  }
+    range = std::max(range, train::minimum_position_range(lab_local::settings_for(o, pe)));
+  adjust_lab_input(a, t.position_range, range, "position range", "the ticked encodings' ids need it");
+  o.schedule_note = lab_schedule_note(o);
+  int batch = t.batch;
+  while (batch > 1 && lab_batch_too_big(o, batch)) batch /= 2;  // other rules: the status line says which
+  adjust_lab_input(a, t.batch, batch, "batch", "halved until a run fits the memory budget");
 }
 
 bool lab_training(const LabOptions& o) { return o.runs && !o.runs->ended(); }

@@ -128,6 +128,10 @@ struct LabOptions {
   Matrix pair_rows;                    // both runs' rows of their shared query: attention's, a NaN row, beside's
   plot::HeatmapImage pair_image;       // (empty unless both are shown on one query)
   std::string error;                   // last refusal (settings, saving), shown in the page
+  // What the last keep_lab_inputs_valid changed, a phrase each ("DroPE steps 800 -> 499: fewer than the steps"),
+  // and which ticked encodings NoPE every and DroPE steps do not reach: both shown under the sliders.
+  std::vector<std::string> adjusted;
+  std::string schedule_note;
   std::vector<train::ReproductionRow> reproductions;  // the Reproductions table, read once it is shown
 };
 
@@ -138,8 +142,9 @@ std::vector<train::TrainSettings> lab_settings(const LabOptions& o);
 // view greys out the others and nothing trains them.
 bool encoding_fits_task(const LabOptions& o, int k);
 // In the page's update, after a slider moved: d_model to the nearest multiple of 2 x heads (an even head dimension),
-// test_max to at most 4 x train_max, the position range to at least the longest sequence, and batch halved until a
-// run fits core's memory budget.
+// test_max to at most 4 x train_max, NoPE every within the layers, DroPE steps below the steps, the position range
+// to at least the longest sequence, and batch halved until a run fits core's memory budget. Each change is named in
+// o.adjusted (nothing moves silently); o.schedule_note names the ticked encodings a layer schedule or DroPE skips.
 void keep_lab_inputs_valid(LabOptions& o);
 // The first run of encoding `pe` among the page's runs, i.e. its first seed, and its index (nullptr when it is not
 // among them or has not started).

@@ -90,6 +90,17 @@ void view_only_settings(AppState& s, LabOptions& o) {
   hint("Back to the default settings for Train; the opened runs stay on the page until then.");
 }
 
+// What the page changed of the last input, and which ticked encodings a layer schedule or DroPE skips: in the
+// refusal's orange, wrapped in the sidebar, until the next change.
+void adjusted_lines(const LabOptions& o) {
+  ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.95f, 0.6f, 0.3f, 1.0f));
+  ImGui::PushTextWrapPos(0.0f);
+  for (const std::string& line : o.adjusted) ImGui::TextUnformatted(line.c_str());
+  if (!o.schedule_note.empty()) ImGui::TextUnformatted(o.schedule_note.c_str());
+  ImGui::PopTextWrapPos();
+  ImGui::PopStyleColor();
+}
+
 void settings_controls(AppState& s, LabOptions& o, bool training) {
   if (!o.settings_beyond_limits.empty()) return view_only_settings(s, o);
   train::TrainSettings& t = o.settings;
@@ -127,6 +138,7 @@ void settings_controls(AppState& s, LabOptions& o, bool training) {
   hint("DroPE (Gelberg et al. 2026): the last this-many steps train without the encoding, a recalibration on a "
        "learning-rate schedule of its own, and the model is tested without it. 0 = off; fewer than the steps. "
        "Encodings acting in attention only, as NoPE every.");
+  adjusted_lines(o);
   int scale = int(t.length_scale);
   if (names_combo("length scale", scale, train::kLengthScaleNames)) {
     t.length_scale = train::LengthScale(scale);

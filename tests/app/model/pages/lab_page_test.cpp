@@ -365,6 +365,37 @@ TEST_CASE("moved sliders are brought back to settings core accepts") {
   CHECK(s.pages.lab.settings.test_max == 4 * s.pages.lab.settings.train_max);
 }
 
+TEST_CASE("every input the Lab changes is named, and so are the encodings a schedule skips") {
+  LabOptions o;
+  keep_lab_inputs_valid(o);
+  CHECK(o.adjusted.empty());  // the defaults need nothing
+  CHECK(o.schedule_note.empty());
+  o.settings.steps = 500;
+  o.settings.drope_steps = 800;
+  o.settings.heads = 3;
+  keep_lab_inputs_valid(o);
+  CHECK(o.adjusted == std::vector<std::string>{"d_model 64 -> 66: a multiple of 2 x heads",
+                                               "DroPE steps 800 -> 499: fewer than the steps"});
+  // The classic six are ticked: DroPE reaches RoPE, ALiBi and T5, not the three that add positions to embeddings.
+  CHECK(o.schedule_note == "DroPE steps not applied to nope, sinusoidal, learned (positions added to the embeddings): "
+                           "trained as without it");
+  keep_lab_inputs_valid(o);  // the next change clears them: nothing moved this time
+  CHECK(o.adjusted.empty());
+  o.compare.fill(false);
+  o.compare[std::size_t(PositionEncoding::rope)] = true;
+  o.settings.nope_every = 9;
+  keep_lab_inputs_valid(o);
+  CHECK(o.adjusted == std::vector<std::string>{"NoPE every 9 -> 4: within the layers"});
+  CHECK(o.schedule_note.empty());  // RoPE alone: both reach every run
+  o.settings.batch = 256;
+  o.settings.train_max = 40;
+  o.settings.test_max = 160;
+  o.settings.d_model = 256;
+  o.settings.heads = 2;
+  keep_lab_inputs_valid(o);
+  CHECK(o.adjusted == std::vector<std::string>{"batch 256 -> 64: halved until a run fits the memory budget"});
+}
+
 TEST_CASE("the fixes: the classic six at first, coupling greyed out on sort, the position range kept long enough") {
   LabOptions o;
   CHECK(lab_settings(o).size() == 6u);
