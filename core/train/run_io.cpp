@@ -156,20 +156,46 @@ std::string accuracy_csv(const TrainSnapshot& s) {
   return out;
 }
 
-std::string seeds_accuracy_csv(const std::vector<TrainSnapshot>& seeds) {
-  std::string out = "n,mean,min,max,runs\n";
-  if (seeds.empty()) return out;
-  for (std::size_t i = 0; i < seeds.front().accuracy.size(); ++i) {
-    double sum = 0, lo = INFINITY, hi = -INFINITY;
-    int runs = 0;
-    for (const TrainSnapshot& s : seeds) {
-      if (i >= s.accuracy.size() || !s.accuracy[i].exact_match) continue;
-      const double v = *s.accuracy[i].exact_match;
-      sum += v, lo = std::min(lo, v), hi = std::max(hi, v), ++runs;
+SeedsAccuracy seeds_accuracy(const std::vector<int>& lengths, const std::vector<const TrainSnapshot*>& seeds) {
+  SeedsAccuracy out;
+  out.mean.assign(lengths.size(), NAN);
+  out.lo.assign(lengths.size(), NAN);
+  out.hi.assign(lengths.size(), NAN);
+  out.runs.assign(lengths.size(), 0);
+  std::vector<double> sum(lengths.size(), 0.0);
+  for (const TrainSnapshot* s : seeds) {
+    if (!s->evaluated || s->diverged_at > 0) continue;
+    ++out.evaluated;
+    for (const LengthAccuracy& a : s->accuracy) {
+      const auto at = std::find(lengths.begin(), lengths.end(), a.n);
+      if (at == lengths.end() || !a.exact_match) continue;
+      const std::size_t k = std::size_t(at - lengths.begin());
+      const double v = *a.exact_match;
+      out.lo[k] = out.runs[k] ? std::min(out.lo[k], v) : v;
+      out.hi[k] = out.runs[k] ? std::max(out.hi[k], v) : v;
+      sum[k] += v;
+      ++out.runs[k];
     }
-    out += std::to_string(seeds.front().accuracy[i].n) + ",";
-    out += runs ? shortest(sum / runs) + "," + shortest(lo) + "," + shortest(hi) : std::string(",,");
-    out += "," + std::to_string(runs) + "\n";
+  }
+  for (std::size_t k = 0; k < lengths.size(); ++k)
+    if (out.runs[k]) out.mean[k] = sum[k] / out.runs[k];
+  return out;
+}
+
+std::string seeds_accuracy_csv(const std::vector<TrainSnapshot>& seeds) {
+  std::vector<int> lengths;
+  std::vector<const TrainSnapshot*> all;
+  for (const TrainSnapshot& s : seeds) {
+    all.push_back(&s);
+    if (lengths.empty() && s.evaluated && s.diverged_at == 0)
+      for (const LengthAccuracy& a : s.accuracy) lengths.push_back(a.n);
+  }
+  const SeedsAccuracy acc = seeds_accuracy(lengths, all);
+  std::string out = "n,mean,min,max,runs\n";
+  for (std::size_t k = 0; k < lengths.size(); ++k) {
+    out += std::to_string(lengths[k]) + ",";
+    out += acc.runs[k] ? shortest(acc.mean[k]) + "," + shortest(acc.lo[k]) + "," + shortest(acc.hi[k]) : std::string(",,");
+    out += "," + std::to_string(acc.runs[k]) + "\n";
   }
   return out;
 }

@@ -20,8 +20,16 @@ nlohmann::ordered_json run_full_json(const TrainRun& run);
 std::string loss_curve_csv(const TrainSnapshot& s);
 // "n,exact_match" then one row per test length; an empty cell where not defined.
 std::string accuracy_csv(const TrainSnapshot& s);
-// One encoding over its seeds, as the Lab's chart draws it: "n,mean,min,max,runs", one row per test length of the
-// first run, over the runs whose exact match is defined there (runs = their count; empty cells for none).
+// One encoding's exact match over its seeds at each of `lengths`, as the Lab's chart draws its line and band: over
+// the runs evaluated without diverging (a diverged run's weights are not finite: it has no accuracy) and defined at
+// that length. mean, lo and hi are NaN at a length no run reaches; runs counts them per length.
+struct SeedsAccuracy {
+  std::vector<double> mean, lo, hi;
+  std::vector<int> runs;
+  int evaluated = 0;  // runs evaluated without diverging
+};
+SeedsAccuracy seeds_accuracy(const std::vector<int>& lengths, const std::vector<const TrainSnapshot*>& seeds);
+// The same as CSV: "n,mean,min,max,runs", one row per test length of the first evaluated run (empty cells for none).
 std::string seeds_accuracy_csv(const std::vector<TrainSnapshot>& seeds);
 
 // Settings as safetensors "__metadata__" strings and back (the reverse validates; ParamError(param)).

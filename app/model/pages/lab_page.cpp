@@ -264,29 +264,26 @@ void refresh_series(LabOptions& o) {
     if (!o.compare[std::size_t(lab_encoding_index(pe))]) continue;
     LabSeries sr;
     sr.pe = pe;
-    std::vector<double> loss_sum, acc_sum(o.lengths.size(), 0.0);
-    std::vector<int> loss_count, acc_count(o.lengths.size(), 0);
-    sr.lo.assign(o.lengths.size(), kNaN);
-    sr.hi.assign(o.lengths.size(), kNaN);
+    std::vector<double> loss_sum;
+    std::vector<int> loss_count;
+    std::vector<const train::TrainSnapshot*> seeds;
     for (const LabRunView& v : o.views) {
       if (v.pe != pe) continue;
       ++sr.runs;
       if (v.log_loss.size() > loss_sum.size()) loss_sum.resize(v.log_loss.size(), 0.0), loss_count.resize(v.log_loss.size(), 0);
       for (std::size_t b = 0; b < v.log_loss.size(); ++b) loss_sum[b] += v.log_loss[b], ++loss_count[b];
-      if (!v.snapshot.evaluated || v.snapshot.diverged_at > 0) continue;
-      ++sr.evaluated;
-      for (std::size_t k = 0; k < v.exact_match.size() && k < o.lengths.size(); ++k) {
-        const float x = v.exact_match[k];
-        if (std::isnan(x)) continue;
-        acc_sum[k] += x, ++acc_count[k];
-        sr.lo[k] = std::isnan(sr.lo[k]) ? x : std::min(sr.lo[k], x);
-        sr.hi[k] = std::isnan(sr.hi[k]) ? x : std::max(sr.hi[k], x);
-      }
+      seeds.push_back(&v.snapshot);
     }
     if (sr.runs == 0) continue;
     for (std::size_t b = 0; b < loss_sum.size(); ++b) sr.mean_log_loss.push_back(float(loss_sum[b] / loss_count[b]));
-    for (std::size_t k = 0; k < o.lengths.size(); ++k)
-      sr.mean.push_back(acc_count[k] > 0 ? float(acc_sum[k] / acc_count[k]) : kNaN);
+    // The line and band over the seeds: core's rule, which the experiment's per-encoding CSV writes too.
+    const train::SeedsAccuracy acc = train::seeds_accuracy(o.lengths, seeds);
+    sr.evaluated = acc.evaluated;
+    for (std::size_t k = 0; k < o.lengths.size(); ++k) {
+      sr.mean.push_back(float(acc.mean[k]));
+      sr.lo.push_back(float(acc.lo[k]));
+      sr.hi.push_back(float(acc.hi[k]));
+    }
     o.series.push_back(std::move(sr));
   }
 }

@@ -3,6 +3,7 @@
 #include "core/train/run_io.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <string>
 
@@ -170,4 +171,27 @@ TEST_CASE("an SSMax run reopens bit for bit with its s per layer and head in the
   CHECK(s.cols == std::size_t(settings.heads));
   CHECK(s.at(0, 0) != float(1 / std::log(2.0 * settings.train_max + 3)));  // trained away from 1 / ln(learned_len)
   std::remove(path.c_str());
+}
+
+TEST_CASE("seeds' accuracy: mean, min and max over the runs evaluated without diverging", "[train][run_io]") {
+  const auto snapshot = [](int diverged_at, std::vector<LengthAccuracy> accuracy) {
+    TrainSnapshot s;
+    s.evaluated = true;
+    s.diverged_at = diverged_at;
+    s.accuracy = std::move(accuracy);
+    return s;
+  };
+  // Two seeds, one undefined at n = 10 (a learned table past its rows), and a diverged one whose accuracy (left as
+  // it was) must not count: the chart leaves it out, and so does the CSV.
+  const std::vector<TrainSnapshot> seeds = {snapshot(0, {{5, 1.0}, {10, 0.5}}), snapshot(0, {{5, 0.5}, {10, std::nullopt}}),
+                                            snapshot(7, {{5, 0.0}, {10, 0.0}})};
+  const SeedsAccuracy acc = seeds_accuracy({5, 10, 15}, {&seeds[0], &seeds[1], &seeds[2]});
+  CHECK(acc.evaluated == 2);
+  CHECK(acc.mean[0] == 0.75);
+  CHECK(acc.lo[0] == 0.5);
+  CHECK(acc.hi[0] == 1.0);
+  CHECK(acc.runs == std::vector<int>{2, 1, 0});
+  CHECK(acc.mean[1] == 0.5);
+  CHECK(std::isnan(acc.mean[2]));  // no run tested n = 15
+  CHECK(seeds_accuracy_csv(seeds) == "n,mean,min,max,runs\n5,0.75,0.5,1,2\n10,0.5,0.5,0.5,1\n");
 }
