@@ -62,8 +62,9 @@ void take_typing(FileBrowser& b) {
   const ImGuiIO& io = ImGui::GetIO();
   if (io.InputQueueCharacters.Size == 0 || io.KeyCtrl || io.KeySuper) return;
   std::string typed;
+  char utf8[5];
   for (const ImWchar c : io.InputQueueCharacters)
-    if (c >= 0x20 && c < 0x7f) typed += char(c);  // ASCII: a path's non-ASCII names are typed in the field itself
+    if (c >= 0x20 && c != 0x7f) typed += ImTextCharToUtf8(utf8, c);  // printable, as UTF-8 (a name like "größe.png")
   if (typed.empty()) return;
   const bool absolute = typed.front() == '/' || typed.front() == '~';
   if (b.path_takes_keys) b.path_text += typed;  // typed on while the field was being focused

@@ -183,6 +183,14 @@ TEST_CASE_METHOD(DialogShown, "the Open dialog: typing over the list starts a pa
   CHECK(b.path_text == (d / "sub" / "fig.png").string());
   press_key(ui, s, kEnterKey);
   CHECK(s.open_request == (d / "sub" / "fig.png").string());
+
+  // A name that is not ASCII starts the path whole (it was dropped to its ASCII letters: "grenpng").
+  std::ofstream(d / "größe-π.png") << "x";
+  s.open_request.clear();
+  open_dialog_in(ui, s, d);
+  io.AddInputCharactersUTF8("größe-π.png");
+  ui.frame(s);
+  CHECK(b.path_text == (d / "größe-π.png").string());
 }
 
 TEST_CASE_METHOD(DialogShown, "the Open dialog: a folder of 3000 files is listed once and drawn a screenful at a time") {
