@@ -140,10 +140,22 @@ float status_height(const AppState& s, float width) {
   return line + ImGui::CalcTextSize(s.teach.notice.c_str(), nullptr, false, width).y;
 }
 
+// The status line's text in its error red while alive, when `error` (else as it is).
+struct ErrorColour {
+  explicit ErrorColour(bool error) : on(error) {
+    if (on) ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(235, 80, 70, 255));
+  }
+  ~ErrorColour() {
+    if (on) ImGui::PopStyleColor();
+  }
+  ErrorColour(const ErrorColour&) = delete;
+  ErrorColour& operator=(const ErrorColour&) = delete;
+  bool on;
+};
+
 void notice_text(const TeachState& t) {
-  if (t.notice_is_error) ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(235, 80, 70, 255));
+  const ErrorColour colour(t.notice_is_error);
   ImGui::TextUnformatted(t.notice.c_str());
-  if (t.notice_is_error) ImGui::PopStyleColor();
 }
 
 // The status line, or the figure's caption in its place (a figure without a caption leaves the line blank).
@@ -156,9 +168,8 @@ void status_line(const AppState& s, const std::string& caption) {
   if (s.figure_drawing.offscreen) return;  // a figure of the window without a caption: no status line either
   const TeachState& t = s.teach;
   if (t.presenting && toast_shown(s)) {  // the toast, on the line
-    if (s.toast.is_error) ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(235, 80, 70, 255));
+    const ErrorColour colour(s.toast.is_error);
     fitted_text(s.toast.text.c_str(), ImGui::GetContentRegionAvail().x);
-    if (s.toast.is_error) ImGui::PopStyleColor();
     return;
   }
   float room = ImGui::GetContentRegionAvail().x;
@@ -173,11 +184,12 @@ void status_line(const AppState& s, const std::string& caption) {
   if (beside && !t.notice.empty())
     room -= ImGui::CalcTextSize(t.notice.c_str()).x + ImGui::CalcTextSize("|").x + 2.0f * style.ItemSpacing.x;
   room = std::max(room, 4.0f * ImGui::GetFontSize());
-  if (s.status_is_error) ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(235, 80, 70, 255));
-  // The summary describes the sidebar's encoding; a page that does not use it shows the page's name instead.
-  const bool summary = s.status_is_error || uses_sidebar_encoding(s.pages.page);
-  fitted_text(summary ? s.status.c_str() : page_title(s.pages.page), room);
-  if (s.status_is_error) ImGui::PopStyleColor();
+  {
+    const ErrorColour colour(s.status_is_error);
+    // The summary describes the sidebar's encoding; a page that does not use it shows the page's name instead.
+    const bool summary = s.status_is_error || uses_sidebar_encoding(s.pages.page);
+    fitted_text(summary ? s.status.c_str() : page_title(s.pages.page), room);
+  }
   if (!beside || t.notice.empty()) return;
   ImGui::SameLine();
   ImGui::TextDisabled("|");

@@ -125,10 +125,8 @@ void note_link_problems(AppState& s, const std::string& problems) {
   s.teach.notice_is_error = true;
 }
 
-// The browser's address: a link the user types or pastes opens; the view the user makes goes back into the
-// address every 15 frames and before the app waits for input (replacing the history entry, not adding one).
-// Nothing on the desktop.
-// A refused link stays in the address, so the user can correct it, until the view changes.
+// Opens a link (the address's fragment). A refused link stays in the address, so the user can correct it, until
+// the view changes.
 void open_link(AppState& s, FrameLoop& loop, std::string typed) {
   const std::string problems = apply_view_link(typed, s);
   note_link_problems(s, problems);
@@ -136,6 +134,9 @@ void open_link(AppState& s, FrameLoop& loop, std::string typed) {
   loop.address_seen = std::move(typed);
 }
 
+// The browser's address: a link the user types or pastes opens; the view the user makes goes back into the
+// address every 15 frames and before the app waits for input (replacing the history entry, not adding one).
+// Nothing on the desktop.
 void follow_address(AppState& s, FrameLoop& loop) {
   if (!gfx::in_browser()) return;
   if (std::string typed = gfx::location_fragment(); typed != loop.address_seen) {
