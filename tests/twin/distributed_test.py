@@ -15,7 +15,6 @@ Exit 0 pass, 1 fail, 77 (ctest's skip) when torch is not installed or torchrun c
 usage: distributed_test.py --peviz PEVIZ [--dump TWIN_DUMP --assets ASSETS_LAB (unused)]
 """
 import argparse
-import importlib.util
 import json
 import os
 import re
@@ -30,7 +29,7 @@ except ImportError:
     sys.exit(77)
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from parity_test import run_gamma, weight_reach  # noqa: E402
+from parity_test import determined, load_lab, run_gamma, weight_reach  # noqa: E402
 FLAGS = ["--pe", "rope,t5", "--steps", "8", "--warmup", "3", "--layers", "2", "--d-model", "32", "--batch", "10",
          "--test-samples", "20", "--seed", "5", "--ema", "0.9", "--dropout", "0.2"]
 TRAINED = FLAGS[FLAGS.index("--pe") + 1].split(",")  # the encodings FLAGS trains
@@ -66,19 +65,6 @@ if rank == 0:
 if world > 1:
     dist.destroy_process_group()
 """
-
-
-def determined(name, t, d):
-    """All but the key biases qkvb[:, d:2d]: their gradient is 0 but for rounding (softmax ignores q . b_k, the same
-    for every key), and AdamW turns two roundings of 0 into different steps (tests/twin/parity_test.py)."""
-    return torch.cat((t[:, :d], t[:, 2 * d:]), dim=1) if name == "qkvb" else t
-
-
-def load_lab(lab_py):
-    spec = importlib.util.spec_from_file_location("lab", lab_py)
-    lab = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(lab)
-    return lab
 
 
 def emit(peviz, folder):
