@@ -58,6 +58,28 @@ TEST_CASE("zoomed out, a pixel averages the cells it covers (box filter)") {
   for (int i = 0; i < 3; ++i) CHECK(out[i] == Approx(0.0f));  // fades to its mean, no false slow wave
 }
 
+TEST_CASE("a little more than a cell per pixel: alternating columns fade everywhere, a ramp stays a ramp") {
+  // An interleaved table's sin/cos columns at d_model 1448 on 1300 pixels: two samples a pixel fell sometimes in
+  // one cell, sometimes in two, and drew false bands of +-1 between grey ones.
+  constexpr int cols = 1448, pixels = 1300;
+  Matrix alternating(1, cols), ramp(1, cols);
+  for (int c = 0; c < cols; ++c) alternating.at(0, c) = (c % 2) ? 1.0f : -1.0f, ramp.at(0, c) = float(c);
+  const HeatmapWindow w{0, double(cols), 0, 1, pixels, 1};
+  std::vector<float> out;
+  sample_heatmap_window(alternating, w, 4, out);
+  float worst = 0.0f;
+  for (int i = 1; i < pixels - 1; ++i) worst = std::max(worst, std::abs(out[std::size_t(i)]));  // the edge pixels' boxes lose cells
+  CHECK(worst < 1e-5f);
+  sample_heatmap_window(ramp, w, 4, out);
+  for (int i = 2; i < pixels - 2; ++i) {  // away from the edges, where the box loses cells
+    INFO("pixel " << i);
+    CHECK(out[std::size_t(i)] == Approx((i + 0.5) * cols / pixels - 0.5).margin(1e-3));  // the centre's value
+  }
+  // The draft while dragging (one sample a pixel) takes the cell under the centre, as before.
+  sample_heatmap_window(ramp, w, 1, out);
+  CHECK(out[10] == std::floor((10 + 0.5) * cols / pixels));
+}
+
 TEST_CASE("pixels outside the matrix and missing cells are NaN") {
   Matrix m(1, 2);
   m.at(0, 0) = 1.0f;
