@@ -305,23 +305,31 @@ TEST_CASE("step 11: SSMax on addition, five seeds: all to 15 digits, four of fiv
   CHECK(seeds_at_20 == 4);
 }
 
-TEST_CASE("step 12: seven methods, ten seeds each; coupled RoPE at 2x on seven, with SSMax on nine, one seed at 3x") {
+TEST_CASE("step 12: seven methods, ten seeds each; coupled RoPE at 2x on seven, with SSMax on nine, one seed at 3x; "
+          "the tuned setting at 3x on nine, five without SSMax") {
   AppState s = longer_lesson_at_step(12);
   const LabOptions& o = s.pages.lab;
   CHECK(o.show == LabShow::reproductions);
-  REQUIRE(o.reproductions.size() == 7);  // "seven methods"
+  REQUIRE(o.reproductions.size() == 8);  // "seven methods", and "the row below SSMax's"
+  const auto ssmax = std::find_if(o.reproductions.begin(), o.reproductions.end(),
+                                  [](const train::ReproductionRow& r) { return r.method->ours.file == "add-ssmax"; });
+  REQUIRE(ssmax + 1 < o.reproductions.end());
+  CHECK((ssmax + 1)->method->ours.file == "add-tuned");
   int passing_none = 0, at_3x = 0;
   for (const train::ReproductionRow& r : o.reproductions) {
     INFO(r.method->method);
     CHECK(r.ours.seeds == 10);              // "ten seeds"
-    at_3x += r.ours.thrice.succeeded;
     const std::string_view pe = r.method->ours.pe, file = r.method->ours.file;
+    if (file != "add-tuned") at_3x += r.ours.thrice.succeeded;
     if (pe == "coupled-rope" && file == "add-methods") {
       CHECK(r.ours.twice.succeeded == 7);   // "on seven of ten seeds"
       CHECK(r.baseline.twice.succeeded == 0);  // "NoPE adds none"
-    } else if (pe == "coupled-rope") {
+    } else if (file == "add-ssmax") {
       CHECK(r.ours.twice.succeeded == 9);   // "with SSMax on nine"
       CHECK(r.ours.thrice.succeeded == 1);  // "a single seed passes, one of SSMax's"
+    } else if (file == "add-tuned") {
+      CHECK(r.ours.thrice.succeeded == 9);      // "adds 30-digit numbers on nine of ten seeds"
+      CHECK(r.baseline.thrice.succeeded == 5);  // "and on five without SSMax"
     } else {
       passing_none += r.ours.twice.succeeded == 0 && r.ours.thrice.succeeded == 0;
     }
