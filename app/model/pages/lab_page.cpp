@@ -286,6 +286,14 @@ void refresh_series(LabOptions& o) {
     }
     o.series.push_back(std::move(sr));
   }
+  o.unticked_note.clear();
+  if (!o.series.empty() || o.views.empty()) return;
+  std::vector<PositionEncoding> present;
+  for (const LabRunView& v : o.views)
+    if (std::find(present.begin(), present.end(), v.pe) == present.end()) present.push_back(v.pe);
+  for (PositionEncoding pe : present) o.unticked_note += (o.unticked_note.empty() ? "" : ", ") + std::string(to_string(pe));
+  o.unticked_note = "No ticked encoding is among these runs (" + o.unticked_note +
+                    "): tick one to chart it, or press Train.";
 }
 
 // The longest n whose ids and id distances training covered for some charted rand-* run (core's covered_length).

@@ -132,6 +132,9 @@ struct LabOptions {
   // and which ticked encodings NoPE every and DroPE steps do not reach: both shown under the sliders.
   std::vector<std::string> adjusted;
   std::string schedule_note;
+  // When no ticked encoding is among the runs on the page (a preset set up the next Train beside the shipped
+  // experiment): which encodings the runs have, so that the empty charts say why.
+  std::string unticked_note;
   std::vector<train::ReproductionRow> reproductions;  // the Reproductions table, read once it is shown
 };
 

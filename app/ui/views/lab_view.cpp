@@ -211,6 +211,11 @@ void progress_lines(const LabOptions& o, bool bars) {
     return;
   }
   if (!o.opened_from.empty()) ImGui::TextDisabled("Opened from %s (trained earlier; nothing retrains)", o.opened_from.c_str());
+  if (!o.unticked_note.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.95f, 0.6f, 0.3f, 1.0f));
+    ImGui::TextWrapped("%s", o.unticked_note.c_str());
+    ImGui::PopStyleColor();
+  }
   // Every run shown (those of the ticked encodings, the series) trained to its last step: one line, each run's final
   // loss in its hover, so that the charts and the attention tiles get the page's height (six lines of full bars said
   // nothing more at 1280 x 720).

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <unistd.h>
 
+#include "app/model/app_update.hpp"
 #include "app/model/presets.hpp"
 #include "core/base/errors.hpp"
 #include "tests/build_paths.hpp"
@@ -82,6 +83,23 @@ TEST_CASE("shipped presets set the models' values") {
     CHECK(o.settings.d_model == 128);
     CHECK(o.attention_pe == 5);  // T5's maps
     CHECK(o.attention_length == 25);
+  }
+  {
+    // The tuned addition setting, for Train: the shipped copy runs stay on the page, and the empty charts say why.
+    AppState s;
+    REQUIRE(apply_preset(shipped(all, "lab-addition-tuned"), s));
+    const LabOptions& o = s.pages.lab;
+    CHECK(o.settings.task == train::Task::add);
+    CHECK(o.settings.rope_base == 1e7);
+    CHECK(o.settings.batch == 64);
+    CHECK(o.settings.length_scale == train::LengthScale::ssmax);
+    CHECK(lab_settings(o).size() == 5u);  // coupled-rope, five seeds
+    s.pages.mark(Page::lab);
+    update_app_state(s);
+    CHECK(o.views.size() == 18u);  // the shipped experiment: six encodings, three seeds
+    CHECK(o.series.empty());
+    CHECK(o.unticked_note == "No ticked encoding is among these runs (nope, sinusoidal, learned, rope, alibi, t5): "
+                             "tick one to chart it, or press Train.");
   }
   {
     AppState s;
