@@ -9,9 +9,9 @@
 
 namespace peviz::gfx {
 
-// Box-filter samples per pixel and axis when a pixel covers many cells. While the data changes
-// every frame (a slider being dragged) one sample per pixel is taken, and the image is refined
-// with the full filter on the first frame the data holds still.
+// sample_heatmap_window's filter: the full box filter (any value above 1), or one sample per pixel
+// while the data changes every frame (a slider being dragged); the image is refined with the full
+// filter on the first frame the data holds still.
 inline constexpr int kHeatmapMaxSamples = 4;
 inline constexpr int kHeatmapDragSamples = 1;
 

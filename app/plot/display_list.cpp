@@ -11,8 +11,8 @@ namespace peviz::plot {
 
 namespace {
 
-// Box-filter samples per image pixel per axis when a heatmap has more cells than kMaxVectorHeatmapSide
-// (the screen's kHeatmapMaxSamples: the same picture as the window shows).
+// The filter a heatmap with more cells than kMaxVectorHeatmapSide is drawn with (the screen's kHeatmapMaxSamples:
+// the full box filter, the same picture as the window shows).
 constexpr int kVectorHeatmapSamples = 4;
 
 // The whole cells an edge-to-edge window [from, to] (either order) touches, within [0, count],
