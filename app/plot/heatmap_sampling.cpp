@@ -54,8 +54,9 @@ AxisTaps axis_taps(double from, double to, int pixels, int cells, int max_sample
   return t;
 }
 
-// The separable filter over `cell(row, col)` for a rows x cols source: each row a pixel needs is filtered along
-// the columns once (into `across`), then the pixels along the rows.
+// The separable filter over `cell(row, col)` for a rows x cols source, one output row at a time: first down the
+// rows (each row tap adds its weight times the row, over the columns any pixel reads: contiguous, so it vectorises),
+// then across, each pixel's column taps over that.
 template <class Cell>
 void sample_cells(std::size_t rows, std::size_t cols, const HeatmapWindow& w, int max_samples,
                   std::vector<float>& out, Cell cell) {
@@ -65,39 +66,32 @@ void sample_cells(std::size_t rows, std::size_t cols, const HeatmapWindow& w, in
   const AxisTaps xs = axis_taps(w.x_left, w.x_right, w.width, int(cols), max_samples);
   const AxisTaps ys = axis_taps(w.y_top, w.y_bottom, w.height, int(rows), max_samples);
   const float nan = std::numeric_limits<float>::quiet_NaN();
-  // The rows any pixel reads, each filtered across once: row r's pixels at across[slot[r] * width + i].
-  std::vector<int> slot(rows, -1);
-  int used_rows = 0;
-  for (std::size_t k = 0; k < ys.cells.size(); ++k)
-    if (ys.cells[k] >= 0 && slot[std::size_t(ys.cells[k])] < 0) slot[std::size_t(ys.cells[k])] = used_rows++;
-  std::vector<float> across(std::size_t(used_rows) * std::size_t(w.width), nan);
-  for (std::size_t r = 0; r < rows; ++r) {
-    if (slot[r] < 0) continue;
-    float* dst = across.data() + std::size_t(slot[r]) * w.width;
+  int first = int(cols), last = -1;  // the columns any pixel reads
+  for (int c : xs.cells)
+    if (c >= 0) first = std::min(first, c), last = std::max(last, c);
+  if (last < first) return std::fill(out.begin(), out.begin() + std::ptrdiff_t(n), nan);  // no column in view
+  std::vector<float> down(cols, 0.0f);
+  for (int j = 0; j < w.height; ++j) {
+    float* dst = out.data() + std::size_t(j) * w.width;
+    bool any_row = false;
+    std::fill(down.begin() + first, down.begin() + last + 1, 0.0f);
+    for (int a = 0; a < ys.stride; ++a) {
+      const int r = ys.cells[std::size_t(j) * ys.stride + a];
+      if (r < 0) continue;
+      any_row = true;
+      const float weight = ys.weights[std::size_t(j) * ys.stride + a];
+      for (int c = first; c <= last; ++c) down[std::size_t(c)] += weight * cell(std::size_t(r), std::size_t(c));
+    }
     for (int i = 0; i < w.width; ++i) {
       float sum = 0.0f;
       bool any = false;
       for (int b = 0; b < xs.stride; ++b) {
         const int c = xs.cells[std::size_t(i) * xs.stride + b];
         if (c < 0) continue;
-        sum += xs.weights[std::size_t(i) * xs.stride + b] * cell(r, std::size_t(c));
+        sum += xs.weights[std::size_t(i) * xs.stride + b] * down[std::size_t(c)];
         any = true;
       }
-      dst[i] = any ? sum : nan;
-    }
-  }
-  for (int j = 0; j < w.height; ++j) {
-    float* dst = out.data() + std::size_t(j) * w.width;
-    for (int i = 0; i < w.width; ++i) {
-      float sum = 0.0f;
-      bool any = false;
-      for (int a = 0; a < ys.stride; ++a) {
-        const int r = ys.cells[std::size_t(j) * ys.stride + a];
-        if (r < 0) continue;
-        sum += ys.weights[std::size_t(j) * ys.stride + a] * across[std::size_t(slot[std::size_t(r)]) * w.width + i];
-        any = true;
-      }
-      dst[i] = any ? sum : nan;
+      dst[i] = any && any_row ? sum : nan;
     }
   }
 }
