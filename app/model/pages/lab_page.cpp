@@ -167,9 +167,10 @@ void keep_lab_inputs_valid(LabOptions& o) {
   adjust_lab_input(a, t.d_model, std::clamp((t.d_model + m / 2) / m * m, lo, hi), "d_model", "a multiple of 2 x heads");
   adjust_lab_input(a, t.test_max, std::min(t.test_max, 4 * t.train_max), "test max n", "at most 4 x train max n");
   // A layer schedule within the layers (1 would leave none with positions: the next valid value, 2, or off).
-  adjust_lab_input(a, t.nope_every, t.nope_every == 1 ? 2 : t.nope_every, "NoPE every", "1 would leave no layer with positions");
-  adjust_lab_input(a, t.nope_every, t.nope_every > t.layers ? (t.layers >= 2 ? t.layers : 0) : t.nope_every, "NoPE every",
-         "within the layers");
+  adjust_lab_input(a, t.nope_every, t.nope_every == 1 ? 2 : t.nope_every, "NoPE every",
+                   "1 would leave no layer with positions");
+  const int schedule_within = t.nope_every > t.layers ? (t.layers >= 2 ? t.layers : 0) : t.nope_every;
+  adjust_lab_input(a, t.nope_every, schedule_within, "NoPE every", "within the layers");
   // DroPE within the steps: at least the first step keeps its positions.
   adjust_lab_input(a, t.drope_steps, std::min(t.drope_steps, t.steps - 1), "DroPE steps", "fewer than the steps");
   // As wide as the ticked encodings' sampled ids need (core's minimum_position_range): a randomized run needs the
