@@ -95,13 +95,17 @@ function blocks(image, size = 16) {
   return out;
 }
 
-// The share of blocks whose mean colour differs by more than `tolerance` (0-255) in any channel.
-function differingBlocks(a, b, tolerance = 24) {
-  const ba = blocks(a), bb = blocks(b);
-  let differ = 0;
-  for (let i = 0; i < ba.length; ++i)
+// The share of blocks whose mean colour differs by more than `tolerance` (0-255) in any channel, over the blocks
+// within the left `width` pixels (the whole image by default; less: one panel of the window).
+function differingBlocks(a, b, tolerance = 24, width = a.width) {
+  const ba = blocks(a), bb = blocks(b), perRow = Math.floor(a.width / 16), columns = Math.floor(width / 16);
+  let differ = 0, counted = 0;
+  for (let i = 0; i < ba.length; ++i) {
+    if (i % perRow >= columns) continue;
+    ++counted;
     if (ba[i].some((v, k) => Math.abs(v - bb[i][k]) > tolerance)) ++differ;
-  return differ / ba.length;
+  }
+  return differ / counted;
 }
 
 function distinctColours(image) {
@@ -159,18 +163,6 @@ async function everyPageMatchesTheDesktop(browser, base) {
   check('the block comparison tells two pages apart', apart > 0.2, `${(100 * apart).toFixed(1)}% of blocks differ`);
 }
 
-// The share of differing blocks (as differingBlocks) within the left `width` pixels: one panel of the window.
-function differingBlocksLeft(a, b, width, size = 16) {
-  const ba = blocks(a, size), bb = blocks(b, size), perRow = Math.floor(a.width / size), columns = Math.floor(width / size);
-  let differ = 0, counted = 0;
-  for (let i = 0; i < ba.length; ++i) {
-    if (i % perRow >= columns) continue;
-    ++counted;
-    if (ba[i].some((v, k) => Math.abs(v - bb[i][k]) > 24)) ++differ;
-  }
-  return differ / counted;
-}
-
 // The wheel scrolls a panel down one notch at a time: Chromium's wheel events carry pixels (100 a notch, positive
 // down), which emscripten's GLFW passes on raw; the window layer turns them into notches, positive up, as ImGui takes
 // them. The Lab's settings panel is longer than the window at 1280 x 720: a notch down moves it, and a second notch
@@ -186,7 +178,7 @@ async function wheelScrollsAPanelOneNotchDown(browser, base) {
     await waitFrames(page, 8);
     shots.push(await screenshot(page, `wheel-${notch}`));
   }
-  const first = differingBlocksLeft(top, shots[0], 320), second = differingBlocksLeft(shots[0], shots[1], 320);
+  const first = differingBlocks(top, shots[0], 24, 320), second = differingBlocks(shots[0], shots[1], 24, 320);
   check('the wheel scrolls the Lab panel down one notch at a time', first > 0.1 && second > 0.1,
         `${(100 * first).toFixed(0)}% of the panel's blocks changed after one notch down, ` +
         `${(100 * second).toFixed(0)}% after the second (each must be > 10%)`);
